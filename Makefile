@@ -1,0 +1,33 @@
+# `make run`: set up .venv and run the demo; `make test`: set up with the test extra and run pytest + lit.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: run test setup setup-test clean lint
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP) $@
+
+setup: $(STAMP)
+setup-test: $(TEST_STAMP)
+
+run: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+test: $(TEST_STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/pytest -q tests
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv tests/filecheck
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,76 @@
+"""Parsing `.mlir` text into a module whose ops remember their file:line:col.
+
+MLIR gives every parsed op a `FileLineColLoc`; xDSL leaves them unknown unless the
+text spells `loc(...)`. Verifier errors and pass errors need a place to point at,
+so this parser records the location of every op it reads.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
+
+from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
+
+
+class LocatingParser(Parser):
+    """An xDSL parser that attaches a FileLineColLoc to every operation it parses."""
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.get_location()
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            op.location = FileLineColLoc(
+                StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
+            )
+        return op
+
+
+def make_context() -> Context:
+    """A context with every upstream xDSL dialect and mindir's dialects loaded."""
+    from xdsl.dialects import get_all_dialects
+
+    from mindjit.dialects.universe import mindjit_dialects
+
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    for name, factory in mindjit_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_module(
+    text: str | bytes, name: str = "<stdin>", ctx: Context | None = None, verify: bool = True
+) -> ModuleOp:
+    """Parse and verify MLIR text; any problem is a located `MindjitError`."""
+    ctx = ctx or make_context()
+    try:
+        module = LocatingParser(ctx, text, name).parse_module()
+    except ParseError as exc:
+        raise from_xdsl_exception(exc) from None
+    except MindjitError:
+        raise
+    except Exception as exc:  # xDSL raises plain exceptions for some bad input
+        raise MindjitError(f"cannot parse: {exc}", name) from None
+    if verify:
+        verify_located(module)
+    return module
+
+
+def parse_file(path: str, ctx: Context | None = None, verify: bool = True) -> ModuleOp:
+    """Read and parse a .mlir file ('-' reads stdin)."""
+    import sys
+
+    if path == "-":
+        return parse_module(sys.stdin.read(), "<stdin>", ctx, verify)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise MindjitError(f"cannot read file: {exc.strerror}", path) from None
+    return parse_module(data, path, ctx, verify)

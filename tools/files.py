@@ -1,0 +1,20 @@
+"""Writing files so a crash never leaves a half-written one: temp file + rename."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from mindjit.dialects.diagnostics import MindjitError
+
+
+def write_atomic(path: str, data: str | bytes) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    mode = "wb" if isinstance(data, bytes) else "w"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+        with os.fdopen(fd, mode) as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise MindjitError(f"cannot write file: {exc.strerror}", path) from None
