@@ -118,7 +118,10 @@ def reshape_check(src: Shape, dst: Shape) -> None:
 
 
 def broadcast_to_check(src: Shape, dst: Shape) -> None:
-    if broadcast_shapes([src, dst]) != tuple(dst) or len(src) > len(dst):
+    ok = len(src) <= len(dst) and all(
+        s in (1, d) for s, d in zip(reversed(src), reversed(dst))
+    )
+    if not ok:
         raise VerifyException(f"cannot broadcast {_pretty(src)} to {_pretty(dst)}")
 
 

@@ -17,7 +17,28 @@ from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, veri
 
 
 class LocatingParser(Parser):
-    """An xDSL parser that attaches a FileLineColLoc to every operation it parses."""
+    """An xDSL parser that attaches a FileLineColLoc to every operation it parses.
+
+    It also remembers where each not-yet-defined value is first used, so an
+    undefined value is reported at its use (as MLIR does), not at the end of file.
+    """
+
+    def resolve_operand(self, operand, type):  # type: ignore[override]
+        if operand.operand_name not in self.ssa_values:
+            first_uses = self.__dict__.setdefault("_first_uses", {})
+            first_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def parse_module(self, allow_implicit_module: bool = True):  # type: ignore[override]
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as exc:
+            if "values used but not defined" in exc.msg and self.forward_ssa_references:
+                name = next(iter(self.forward_ssa_references))
+                span = self.__dict__.get("_first_uses", {}).get(name)
+                if span is not None:
+                    raise ParseError(span, f"use of undefined value %{name}") from None
+            raise
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.get_location()

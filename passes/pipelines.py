@@ -39,37 +39,44 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-_ANCHOR = re.compile(r"^\s*(builtin\.module|func\.func|any)\s*\(")
+def flatten_spec(spec: str) -> tuple[str, list[int]]:
+    """Turn MLIR's `builtin.module(a, func.func(b))` into xdsl-opt's `a,b`.
 
-
-def strip_anchors(spec: str) -> str:
-    """Turn MLIR's `builtin.module(a,func.func(b))` into `a,b`.
-
-    xDSL passes are module passes, so an op anchor only scopes them in MLIR;
-    here every anchor is opened and the passes run on the whole module. Spaces
-    keep the column of every pass name unchanged for error messages.
+    xDSL passes are module passes, so an op anchor only scopes them in MLIR; here
+    every anchor is opened and the passes run on the whole module. Whitespace
+    outside option braces is dropped. Returns the flat text and, for each of its
+    characters, the 1-based column it had in `spec`, for error messages.
     """
-    out = list(spec)
-    i = 0
-    while True:
-        m = re.search(r"(builtin\.module|func\.func|any)\s*\(", "".join(out)[i:])
-        if not m:
-            break
-        start, end = i + m.start(), i + m.end()
-        depth, j = 1, end
-        text = "".join(out)
-        while j < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[j], 0)
-            if text[j] == "{":  # skip option dicts
-                j = text.index("}", j) if "}" in text[j:] else len(text) - 1
-            j += 1
-        if depth:
-            raise MindjitError("unbalanced parentheses in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, start + 1))
-        for k in range(start, end):
-            out[k] = " "
-        out[j - 1] = " "
-        i = start
-    return "".join(out)
+    anchor = re.compile(r"(builtin\.module|func\.func|any)\s*\(")
+    chars: list[tuple[str, int]] = []
+    closers: list[bool] = []  # per open paren: True if it belongs to an anchor
+    i, in_braces = 0, 0
+    while i < len(spec):
+        ch = spec[i]
+        if not in_braces and (m := anchor.match(spec, i)) and (i == 0 or spec[i - 1] in " ,("):
+            closers.append(True)
+            i = m.end()
+            continue
+        if ch == "{":
+            in_braces += 1
+        elif ch == "}":
+            in_braces = max(0, in_braces - 1)
+        elif ch == "(" and not in_braces:
+            closers.append(False)
+        elif ch == ")" and not in_braces:
+            if not closers:
+                raise MindjitError("unbalanced ')' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, i + 1))
+            if closers.pop():
+                i += 1
+                continue
+        if ch.isspace() and not in_braces:
+            i += 1
+            continue
+        chars.append((ch, i + 1))
+        i += 1
+    if closers:
+        raise MindjitError("unbalanced '(' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, len(spec)))
+    return "".join(c for c, _ in chars), [col for _, col in chars]
 
 
 def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass]:
@@ -77,20 +84,26 @@ def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass
     from xdsl.utils.arg_spec import parse_pipeline as parse_specs
 
     passes_by_name = ctx_passes or available_passes()
-    flat = strip_anchors(spec)
-    if not flat.strip():
+    flat, cols = flatten_spec(spec)
+    if not flat:
         return []
-    leading = len(flat) - len(flat.lstrip())
+
+    def loc_at(index: int) -> SourceLoc:
+        return SourceLoc(PIPELINE_ORIGIN, 1, cols[min(max(index, 0), len(cols) - 1)])
+
     try:
-        specs = list(parse_specs(flat.strip()))
+        specs = list(parse_specs(flat))
     except ArgSpecParseError as exc:
-        raise MindjitError(f"invalid pass pipeline: {str(exc).splitlines()[-1].strip()}", SourceLoc(PIPELINE_ORIGIN, 1, 1)) from None
+        text = str(exc)
+        m = re.search(r":\d+:(\d+)", text)
+        where = loc_at(int(m.group(1)) - 1) if m else loc_at(0)
+        raise MindjitError(f"invalid pass pipeline: {text.splitlines()[-1].strip()}", where) from None
     result: list[ModulePass] = []
-    cursor = leading
+    cursor = 0
     for item in specs:
-        col = flat.find(item.name, cursor)
-        cursor = max(col, cursor) + len(item.name)
-        loc = SourceLoc(PIPELINE_ORIGIN, 1, col + 1)
+        index = flat.find(item.name, cursor)
+        cursor = max(index, cursor) + len(item.name)
+        loc = loc_at(index)
         if item.name in NAMED_PIPELINES:
             result.extend(parse_pipeline(NAMED_PIPELINES[item.name], passes_by_name))
             continue

@@ -1,0 +1,44 @@
+"""Shared pytest helpers: run the project's command-line tools as a user would."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tool_path(name: str) -> str:
+    """A console script of this environment (ms-opt, ms-run, iree-opt ...)."""
+    local = BIN / name
+    if local.exists():
+        return str(local)
+    found = shutil.which(name)
+    if found is None:
+        pytest.skip(f"{name} is not installed in this environment")
+    return found
+
+
+def run_tool(name: str, *args: str, stdin: str | None = None, cwd: str | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("MINDJIT_DEBUG", None)
+    return subprocess.run(
+        [tool_path(name), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def tool():
+    return run_tool

@@ -1,0 +1,260 @@
+// RUN: ms-opt %s --split-input-file --verify-diagnostics
+
+// Verifier errors: each chunk has one wrong op and the error it must produce.
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'mindir.add' op shapes are not broadcastable: 2x3, 4}}
+  %0 = mindir.add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xi32>) {
+  // expected-error @+1 {{operands of mindir.mul must have one element type, got f32, i32}}
+  %0 = mindir.mul %a, %b : (tensor<2x3xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{result type tensor<3x2xf32> does not match the inferred type tensor<2x3xf32>}}
+  %0 = mindir.add %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<3x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{result type tensor<2x3xf32> does not match the inferred type tensor<2x3xi1>}}
+  %0 = mindir.less %a, %a : tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xi32>) {
+  // expected-error @+1 {{mindir.exp needs float elements, got i32}}
+  %0 = mindir.exp %a : tensor<2x3xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{mindir.logical_not needs i1 elements, got f32}}
+  %0 = mindir.logical_not %a : tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) {
+  // expected-error @+1 {{matmul contraction sizes differ: 3 (lhs) vs 2 (rhs)}}
+  %0 = mindir.matmul %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<3xf32>) {
+  // expected-error @+1 {{matmul operands must have rank >= 2, got ranks 1 and 1}}
+  %0 = mindir.matmul %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = mindir.reduce_sum %a {axis = array<i64: 2>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{cannot reshape 2x3 (6 elements) into 4x2 (8 elements)}}
+  %0 = mindir.reshape %a : (tensor<2x3xf32>) -> tensor<4x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{perm [0, 0] is not a permutation of the 2 axes}}
+  %0 = mindir.transpose %a {perm = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{cannot broadcast 2x3 to 3x3}}
+  %0 = mindir.broadcast_to %a : (tensor<2x3xf32>) -> tensor<3x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) {
+  // expected-error @+1 {{concat inputs must agree on every axis but 1: 2x3, 3x3}}
+  %0 = mindir.concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x6xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) {
+  // expected-error @+1 {{stack inputs must have one shape: 2x3, 3x3}}
+  %0 = mindir.stack %a, %b : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{get_item range [0, 4) on axis 1 is outside 0..3}}
+  %0 = mindir.get_item %a {starts = array<i64: 0, 0>, limits = array<i64: 2, 4>, strides = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<2x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{get_item stride on axis 0 must be positive, got -1}}
+  %0 = mindir.get_item %a {starts = array<i64: 0, 0>, limits = array<i64: 2, 3>, strides = array<i64: -1, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  %t = mindir.make_tuple %a : (tensor<2x3xf32>) -> tuple<tensor<2x3xf32>>
+  // expected-error @+1 {{index 1 is out of range for a tuple of 1 elements}}
+  %0 = mindir.tuple_get_item %t {index = 1 : i64} : (tuple<tensor<2x3xf32>>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
+  %t = mindir.make_tuple %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tuple<tensor<2x3xf32>, tensor<3xf32>>
+  // expected-error @+1 {{addn elements must all have one type}}
+  %0 = mindir.addn %t : (tuple<tensor<2x3xf32>, tensor<3xf32>>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%c: tensor<2xf32>, %a: tensor<2xf32>) {
+  // expected-error @+1 {{select condition must have i1 elements, got f32}}
+  %0 = mindir.select %c, %a, %a : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{cast 'to' must be an integer or float type, got index}}
+  %0 = mindir.cast %a {to = index} : (tensor<2xf32>) -> tensor<2xindex>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<?xf32>) {
+  // expected-error @+1 {{operand #0 must have a static shape, got tensor<?xf32>}}
+  %0 = mindir.neg %a : tensor<?xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @w = dense<0.0> : tensor<2xf32>
+func.func @f(%u: !mindir.u) {
+  // expected-error @+1 {{@w has type tensor<2xf32>, the result is !mindir.ref<tensor<3xf32>>}}
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<3xf32>>
+  func.return
+}
+
+// -----
+
+func.func @f(%u: !mindir.u) {
+  // expected-error @+1 {{no mindir.parameter named @missing}}
+  %p = mindir.get_parameter @missing : !mindir.ref<tensor<3xf32>>
+  func.return
+}
+
+// -----
+
+mindir.parameter @w = dense<0.0> : tensor<2xf32>
+func.func @f(%u: !mindir.u, %v: tensor<2xi32>) {
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  // expected-error @+1 {{'mindir.assign' op assigned value has type tensor<2xi32>, the Parameter is tensor<2xf32>}}
+  %a = "mindir.assign"(%p, %v, %u) : (!mindir.ref<tensor<2xf32>>, tensor<2xi32>, !mindir.u) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%c: tensor<2xi1>, %x: tensor<f32>) {
+  // expected-error @+1 {{condition must be tensor<i1>, got tensor<2xi1>}}
+  %r = mindir.if %c -> (tensor<f32>) {
+    mindir.yield %x : tensor<f32>
+  } else {
+    mindir.yield %x : tensor<f32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @f(%c: tensor<i1>, %x: tensor<f32>, %y: tensor<2xf32>) {
+  // expected-error @+1 {{else region yield types (tensor<2xf32>) do not match (tensor<f32>)}}
+  %r = mindir.if %c -> (tensor<f32>) {
+    mindir.yield %x : tensor<f32>
+  } else {
+    mindir.yield %y : tensor<2xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>, %y: tensor<2xf32>) {
+  // expected-error @+1 {{body yield types (tensor<2xf32>) do not match (tensor<f32>)}}
+  %w = mindir.while (%i = %x) : (tensor<f32>) -> tensor<f32> {
+    %c = mindir.less %i, %i : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    mindir.condition(%c : tensor<i1>) %i : tensor<f32>
+  } do {
+  ^bb0(%j: tensor<f32>):
+    mindir.yield %y : tensor<2xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @f(%s: tensor<4xf32>) {
+  // expected-error @+1 {{status operand must be tensor<8xf32>, got tensor<4xf32>}}
+  %0 = mindir.npu_get_float_status %s : tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{use of undefined value %missing}}
+  %0 = mindir.add %a, %missing : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{Operation mindir.frobnicate is not registered}}
+  %0 = mindir.frobnicate %a : tensor<2xf32>
+  func.return
+}

@@ -1,0 +1,180 @@
+// RUN: ms-opt %s | filecheck %s
+// RUN: ms-opt %s --print-op-generic | ms-opt | filecheck %s
+// RUN: ms-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+
+// Round trip of every mindir type and op: custom form, and custom -> generic -> custom.
+
+// CHECK: mindir.parameter @w = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// GENERIC: "mindir.parameter"() <{sym_name = "w", type = tensor<2xf32>, initial_value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>}> : () -> ()
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+
+// CHECK-LABEL: func.func @values
+func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %k: tensor<2x3xi1>) {
+  // CHECK-NEXT: %c = mindir.constant dense<1.000000e+00> : tensor<f32>
+  // GENERIC: "mindir.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %c = mindir.constant dense<1.0> : tensor<f32>
+  // CHECK-NEXT: %{{.*}} = mindir.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // GENERIC: "mindir.add"(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %0 = mindir.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: mindir.sub %a, %a : tensor<2x3xf32>
+  %1 = mindir.sub %a, %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.mul %a, %c : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %2 = mindir.mul %a, %c : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: mindir.div %i, %i : tensor<2x3xi32>
+  %3 = mindir.div %i, %i : tensor<2x3xi32>
+  // CHECK-NEXT: mindir.pow %a, %a : tensor<2x3xf32>
+  %4 = mindir.pow %a, %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.maximum %a, %a : tensor<2x3xf32>
+  %5 = mindir.maximum %a, %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.minimum %a, %a : tensor<2x3xf32>
+  %6 = mindir.minimum %a, %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.less %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %7 = mindir.less %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK-NEXT: mindir.less_equal %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  %8 = mindir.less_equal %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  // CHECK-NEXT: mindir.greater %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi1>
+  %9 = mindir.greater %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi1>
+  // CHECK-NEXT: mindir.greater_equal %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  %10 = mindir.greater_equal %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  // CHECK-NEXT: mindir.equal %k, %k : tensor<2x3xi1>
+  %11 = mindir.equal %k, %k : tensor<2x3xi1>
+  // CHECK-NEXT: mindir.not_equal %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  %12 = mindir.not_equal %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  // CHECK-NEXT: mindir.logical_and %k, %k : tensor<2x3xi1>
+  %13 = mindir.logical_and %k, %k : tensor<2x3xi1>
+  // CHECK-NEXT: mindir.logical_or %k, %k : tensor<2x3xi1>
+  %14 = mindir.logical_or %k, %k : tensor<2x3xi1>
+  // CHECK-NEXT: mindir.logical_not %k : tensor<2x3xi1>
+  %15 = mindir.logical_not %k : tensor<2x3xi1>
+  // CHECK-NEXT: mindir.neg %i : tensor<2x3xi32>
+  %16 = mindir.neg %i : tensor<2x3xi32>
+  // CHECK-NEXT: mindir.exp %a : tensor<2x3xf32>
+  %17 = mindir.exp %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.log %a : tensor<2x3xf32>
+  %18 = mindir.log %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.tanh %a : tensor<2x3xf32>
+  %19 = mindir.tanh %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.relu %i : tensor<2x3xi32>
+  %20 = mindir.relu %i : tensor<2x3xi32>
+  // CHECK-NEXT: mindir.sigmoid %a : tensor<2x3xf32>
+  %21 = mindir.sigmoid %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.sqrt %a : tensor<2x3xf32>
+  %22 = mindir.sqrt %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.abs %a : tensor<2x3xf32>
+  %23 = mindir.abs %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.hswish %a : tensor<2x3xf32>
+  %24 = mindir.hswish %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.cast %a {to = f16} : (tensor<2x3xf32>) -> tensor<2x3xf16>
+  // GENERIC: "mindir.cast"(%a) <{to = f16}> : (tensor<2x3xf32>) -> tensor<2x3xf16>
+  %25 = mindir.cast %a {to = f16} : (tensor<2x3xf32>) -> tensor<2x3xf16>
+  // CHECK-NEXT: mindir.select %k, %a, %c : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %26 = mindir.select %k, %a, %c : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: mindir.matmul %a, %a {transpose_b = true} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
+  // GENERIC: "mindir.matmul"(%a, %a) <{transpose_b = true, transpose_a = false}> : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
+  %27 = mindir.matmul %a, %a {transpose_b = true} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: mindir.reduce_sum %a {axis = array<i64: 1>, keep_dims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %28 = mindir.reduce_sum %a {axis = array<i64: 1>, keep_dims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  // CHECK-NEXT: mindir.reduce_mean %a {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+  %29 = mindir.reduce_mean %a {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+  // CHECK-NEXT: mindir.reduce_max %a {axis = array<i64>} : (tensor<2x3xf32>) -> tensor<f32>
+  %30 = mindir.reduce_max %a {axis = array<i64>} : (tensor<2x3xf32>) -> tensor<f32>
+  // CHECK-NEXT: mindir.reshape %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %31 = mindir.reshape %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK-NEXT: mindir.transpose %a {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %32 = mindir.transpose %a {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK-NEXT: mindir.broadcast_to %b : (tensor<3xf32>) -> tensor<4x3xf32>
+  %33 = mindir.broadcast_to %b : (tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK-NEXT: mindir.concat %a, %a {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+  %34 = mindir.concat %a, %a {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+  // CHECK-NEXT: mindir.stack %b, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %35 = mindir.stack %b, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: mindir.get_item %a {starts = array<i64: 1, 0>, limits = array<i64: 2, 3>, strides = array<i64: 1, 2>, squeeze = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  %36 = mindir.get_item %a {starts = array<i64: 1, 0>, limits = array<i64: 2, 3>, strides = array<i64: 1, 2>, squeeze = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  // CHECK-NEXT: %{{.*}} = mindir.make_tuple %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tuple<tensor<2x3xf32>, tensor<2x3xf32>>
+  %37 = mindir.make_tuple %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tuple<tensor<2x3xf32>, tensor<2x3xf32>>
+  // CHECK-NEXT: mindir.tuple_get_item %{{.*}} {index = 1 : i64} : (tuple<tensor<2x3xf32>, tensor<2x3xf32>>) -> tensor<2x3xf32>
+  %38 = mindir.tuple_get_item %37 {index = 1 : i64} : (tuple<tensor<2x3xf32>, tensor<2x3xf32>>) -> tensor<2x3xf32>
+  // CHECK-NEXT: mindir.addn %{{.*}} : (tuple<tensor<2x3xf32>, tensor<2x3xf32>>) -> tensor<2x3xf32>
+  %39 = mindir.addn %37 : (tuple<tensor<2x3xf32>, tensor<2x3xf32>>) -> tensor<2x3xf32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @effects
+// CHECK-SAME: (%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) -> (tensor<2xf32>, !mindir.u, !mindir.io)
+func.func @effects(%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) -> (tensor<2xf32>, !mindir.u, !mindir.io) {
+  // CHECK-NEXT: %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  // CHECK-NEXT: %a0 = mindir.assign %p, %x, %u0 : tensor<2xf32>
+  // GENERIC: "mindir.assign"(%p, %x, %u0) : (!mindir.ref<tensor<2xf32>>, tensor<2xf32>, !mindir.u) -> tensor<2xf32>
+  %a0 = mindir.assign %p, %x, %u0 : tensor<2xf32>
+  // CHECK-NEXT: %u1 = mindir.update_state %u0, %a0 : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %a0 : tensor<2xf32>
+  // CHECK-NEXT: %l0 = mindir.load %p, %u1 : tensor<2xf32>
+  %l0 = mindir.load %p, %u1 : tensor<2xf32>
+  // CHECK-NEXT: %u2 = mindir.update_state %u1, %l0 : tensor<2xf32>
+  %u2 = mindir.update_state %u1, %l0 : tensor<2xf32>
+  // CHECK-NEXT: %m = mindir.tensor_move %l0 : tensor<2xf32>
+  %m = mindir.tensor_move %l0 : tensor<2xf32>
+  // CHECK-NEXT: %d = mindir.depend %m, %a0, %u2 : tensor<2xf32>, tensor<2xf32>, !mindir.u
+  %d = mindir.depend %m, %a0, %u2 : tensor<2xf32>, tensor<2xf32>, !mindir.u
+  // CHECK-NEXT: %io1 = mindir.print %d, %x, %io0 : tensor<2xf32>, tensor<2xf32>
+  %io1 = mindir.print %d, %x, %io0 : tensor<2xf32>, tensor<2xf32>
+  // CHECK-NEXT: %io2 = mindir.update_state %io1 -> !mindir.io
+  %io2 = mindir.update_state %io1 -> !mindir.io
+  // CHECK-NEXT: %u3 = mindir.update_state %u2
+  %u3 = mindir.update_state %u2
+  func.return %d, %u3, %io2 : tensor<2xf32>, !mindir.u, !mindir.io
+}
+
+// CHECK-LABEL: func.func @control
+func.func @control(%c: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
+  // CHECK-NEXT: %r = mindir.if %c -> (tensor<f32>) {
+  // CHECK-NEXT:   %n = mindir.neg %x : tensor<f32>
+  // CHECK-NEXT:   mindir.yield %n : tensor<f32>
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT:   mindir.yield %x : tensor<f32>
+  // CHECK-NEXT: }
+  %r = mindir.if %c -> (tensor<f32>) {
+    %n = mindir.neg %x : tensor<f32>
+    mindir.yield %n : tensor<f32>
+  } else {
+    mindir.yield %x : tensor<f32>
+  }
+  // CHECK-NEXT: %w = mindir.while (%i = %r) : (tensor<f32>) -> tensor<f32> {
+  // CHECK-NEXT:   %lt = mindir.less %i, %x : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  // CHECK-NEXT:   mindir.condition(%lt : tensor<i1>) %i : tensor<f32>
+  // CHECK-NEXT: } do {
+  // CHECK-NEXT: ^bb0(%j: tensor<f32>):
+  // CHECK-NEXT:   %next = mindir.add %j, %x : tensor<f32>
+  // CHECK-NEXT:   mindir.yield %next : tensor<f32>
+  // CHECK-NEXT: }
+  %w = mindir.while (%i = %r) : (tensor<f32>) -> tensor<f32> {
+    %lt = mindir.less %i, %x : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    mindir.condition(%lt : tensor<i1>) %i : tensor<f32>
+  } do {
+  ^bb0(%j: tensor<f32>):
+    %next = mindir.add %j, %x : tensor<f32>
+    mindir.yield %next : tensor<f32>
+  }
+  // CHECK-NEXT: mindir.if %c {
+  // CHECK-NEXT:   mindir.yield
+  // CHECK-NEXT: } else {
+  mindir.if %c {
+    mindir.yield
+  } else {
+    mindir.yield
+  }
+  func.return %w : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @device
+func.func @device() -> tensor<8xf32> {
+  // CHECK-NEXT: %s = mindir.npu_alloc_float_status : tensor<8xf32>
+  // GENERIC: "mindir.npu_alloc_float_status"() : () -> tensor<8xf32>
+  %s = mindir.npu_alloc_float_status : tensor<8xf32>
+  // CHECK-NEXT: %s1 = mindir.npu_clear_float_status %s : tensor<8xf32>
+  %s1 = mindir.npu_clear_float_status %s : tensor<8xf32>
+  // CHECK-NEXT: %s2 = mindir.npu_get_float_status %s1 : tensor<8xf32>
+  %s2 = mindir.npu_get_float_status %s1 : tensor<8xf32>
+  func.return %s2 : tensor<8xf32>
+}
