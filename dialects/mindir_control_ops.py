@@ -32,7 +32,6 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from mindjit.dialects.mindir_format import parse_operand_list
 
 
 def _check_cond(t: Attribute) -> None:
@@ -204,4 +203,3 @@ def single_block_region(arg_types: Sequence[Attribute] = ()) -> tuple[Region, Bl
 
 
 CONTROL_OPS = (YieldOp, ConditionOp, IfOp, WhileOp)
-_ = parse_operand_list  # shared helper kept importable for custom formats

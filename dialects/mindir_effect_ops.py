@@ -26,7 +26,7 @@ from xdsl.printer import Printer
 from xdsl.traits import OpTrait, Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from mindjit.dialects.mindir_format import parse_operand_list
+from mindjit.dialects.mindir_format import parse_operand_list, print_operands_and_attrs
 from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType
 
 
@@ -144,12 +144,21 @@ class RefStateOp(IRDLOperation):
     def operand_types_for(cls, tensor: TensorType) -> list[Attribute]:
         raise NotImplementedError
 
+    @classmethod
+    def get(cls, ref: SSAValue, *rest: SSAValue):
+        """Build with the Parameter's tensor type as the result type."""
+        tensor = _ref_tensor(SSAValue.get(ref).type)
+        return cls.create(operands=[ref, *rest], result_types=[tensor])
+
+    def verify_(self) -> None:
+        tensor = _ref_tensor(self.operands[0].type)
+        if self.results[0].type != tensor:
+            raise VerifyException(
+                f"result type {self.results[0].type} must be the Parameter's type {tensor}"
+            )
+
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
+        print_operands_and_attrs(printer, self.operands, self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.results[0].type)
 
@@ -169,17 +178,11 @@ class AssignOp(RefStateOp):
     def operand_types_for(cls, tensor):
         return [RefType(tensor), tensor, MonadUType()]
 
-    @classmethod
-    def get(cls, ref: SSAValue, value: SSAValue, state: SSAValue) -> "AssignOp":
-        tensor = _ref_tensor(SSAValue.get(ref).type)
-        return cls.create(operands=[ref, value, state], result_types=[tensor])
-
     def verify_(self) -> None:
         tensor = _ref_tensor(self.ref.type)
         if self.value.type != tensor:
             raise VerifyException(f"assigned value has type {self.value.type}, the Parameter is {tensor}")
-        if self.result.type != tensor:
-            raise VerifyException(f"result type {self.result.type} must be the Parameter's type {tensor}")
+        super().verify_()
 
 
 @irdl_op_definition
@@ -196,15 +199,6 @@ class LoadOp(RefStateOp):
     def operand_types_for(cls, tensor):
         return [RefType(tensor), MonadUType()]
 
-    @classmethod
-    def get(cls, ref: SSAValue, state: SSAValue) -> "LoadOp":
-        tensor = _ref_tensor(SSAValue.get(ref).type)
-        return cls.create(operands=[ref, state], result_types=[tensor])
-
-    def verify_(self) -> None:
-        tensor = _ref_tensor(self.ref.type)
-        if self.result.type != tensor:
-            raise VerifyException(f"result type {self.result.type} must be the Parameter's type {tensor}")
 
 
 def _parse_trailing_types(parser: Parser, count: int) -> list[Attribute]:
@@ -254,11 +248,7 @@ class UpdateStateOp(IRDLOperation):
         return cls.create(operands=list(values), result_types=[state_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
+        print_operands_and_attrs(printer, self.operands, self.attributes)
         _print_trailing_types(printer, list(self.attach))
         if not isinstance(self.state.type, MonadUType):
             printer.print_string(" -> ")
@@ -294,11 +284,7 @@ class DependOp(IRDLOperation):
         return cls.create(operands=list(values), result_types=[types[0]], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
+        print_operands_and_attrs(printer, self.operands, self.attributes)
         _print_trailing_types(printer, list(self.operands))
 
 
@@ -330,11 +316,7 @@ class TensorMoveOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.input)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
+        print_operands_and_attrs(printer, [self.input], self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -365,11 +347,7 @@ class PrintOp(IRDLOperation):
         return cls.create(operands=list(values), result_types=[MonadIOType()], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
+        print_operands_and_attrs(printer, self.operands, self.attributes)
         _print_trailing_types(printer, list(self.values))
 
 

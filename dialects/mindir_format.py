@@ -87,20 +87,25 @@ class TypedOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        if self.operands:
-            printer.print_string(" ")
-            printer.print_list(self.operands, printer.print_operand)
         shown = {
             k: v for k, v in self.properties.items() if self.PROP_DEFAULTS.get(k) != v
         }
         shown.update(self.attributes)
-        if shown:
-            printer.print_string(" ")
-            printer.print_attr_dict(shown)
+        print_operands_and_attrs(printer, self.operands, shown)
         printer.print_string(" : ")
         print_short_or_functional(
             printer, [o.type for o in self.operands], self.results[0].type
         )
+
+
+def print_operands_and_attrs(printer: Printer, operands, attributes) -> None:
+    """` %a, %b {attrs}`: the common head of every mindir custom format."""
+    if operands:
+        printer.print_string(" ")
+        printer.print_list(operands, printer.print_operand)
+    if attributes:
+        printer.print_string(" ")
+        printer.print_attr_dict(attributes)
 
 
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:

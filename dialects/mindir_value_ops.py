@@ -351,11 +351,6 @@ class ToShapeOp(TypedOp):
         cls.check(t.get_shape(), tuple(shape))
         return op
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        # `: (tensor<6xf32>) -> tensor<2x3xf32>` or `: tensor<6xf32> -> tensor<2x3xf32>`
-        return super().parse(parser)
-
 
 @irdl_op_definition
 class ReshapeOp(ToShapeOp):
