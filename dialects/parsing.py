@@ -13,6 +13,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
+from mindjit.dialects import xdsl_fixes  # noqa: F401 - MLIR-compatible hex floats
 from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
 
 

@@ -1,0 +1,143 @@
+"""convert-mindir-to-tensor: mindir -> func + arith + math + tensor + linalg + scf.
+
+The pass runs in four steps:
+
+1. `reject_unsupported`: ops whose lowering is not written yet (Parameters,
+   Load/Assign, print, Ascend float-status ops) stop the pass with an error at
+   the op, before anything changes. The side-effect lowering plugs in there and in
+   `STATEFUL_PATTERNS` (convert_mindir_to_tensor_effects).
+2. `flatten_tuples`: tuples are split into their elements at every func, call,
+   if/while and yield boundary (convert_mindir_to_tensor_tuples).
+3. One greedy walk applies the lowering patterns, one file per family:
+   constants (here), elementwise, matmul, reduce, shape, control, effects, tuples.
+   Every pattern emits upstream ops only, so the walk is not re-applied to what it
+   creates (`apply_recursively=False`); the walk visits an op before the ops in
+   its regions, so the contents of if/while are lowered after they are moved into
+   scf. Dead-code elimination stays on: a pure mindir op with no use is erased
+   instead of lowered.
+4. The leftover bookkeeping ops (update_state, depend, make_tuple,
+   tuple_get_item) are erased users-first, and `check_no_mindir` raises a located
+   error for any mindir op or type, or tuple type, still present.
+
+The result is valid MLIR (iree-opt accepts it) in the subset the CPU executor runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import ModuleOp, TupleType
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from mindjit.dialects import mindir
+from mindjit.dialects.diagnostics import op_error
+from mindjit.passes.convert_mindir_to_tensor_control import CONTROL_PATTERNS
+from mindjit.passes.convert_mindir_to_tensor_effects import (
+    EFFECT_PATTERNS,
+    STATEFUL_PATTERNS,
+    erase_dead_state,
+    reject_unsupported,
+    unsupported_message,
+)
+from mindjit.passes.convert_mindir_to_tensor_elementwise import ELEMENTWISE_PATTERNS
+from mindjit.passes.convert_mindir_to_tensor_matmul import MATMUL_PATTERNS
+from mindjit.passes.convert_mindir_to_tensor_reduce import REDUCE_PATTERNS
+from mindjit.passes.convert_mindir_to_tensor_shape import SHAPE_PATTERNS
+from mindjit.passes.convert_mindir_to_tensor_tuples import TUPLE_PATTERNS, flatten_tuples
+
+
+class LowerConstant(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mindir.ConstantOp, rewriter: PatternRewriter) -> None:
+        new = arith.ConstantOp(op.value)
+        new.location = op.location
+        rewriter.replace(op, new)
+
+
+PATTERNS: tuple[RewritePattern, ...] = (
+    LowerConstant(),
+    *ELEMENTWISE_PATTERNS,
+    *MATMUL_PATTERNS,
+    *REDUCE_PATTERNS,
+    *SHAPE_PATTERNS,
+    *CONTROL_PATTERNS,
+    *TUPLE_PATTERNS,
+    *EFFECT_PATTERNS,
+    *STATEFUL_PATTERNS,
+)
+
+
+def _bad_type(t: Attribute) -> bool:
+    return isinstance(t, TupleType) or t.name.startswith("mindir.")  # type: ignore[attr-defined]
+
+
+def _leftover_op_message(op: Operation) -> str | None:
+    if (message := unsupported_message(op)) is not None:
+        return message
+    if isinstance(op, mindir.MakeTupleOp):
+        return "tuple value cannot be flattened: its user is not a call, return, yield, tuple_get_item or addn"
+    if isinstance(op, mindir.TupleGetItemOp | mindir.AddNOp):
+        return f"'{op.name}' cannot be lowered: its tuple is not built by mindir.make_tuple"
+    if isinstance(op, mindir.UpdateStateOp):
+        users = sorted({u.operation.name for u in op.result.uses})
+        return f"'mindir.update_state' cannot be erased: its state is still used by {', '.join(users)}"
+    if op.name.startswith("mindir."):
+        return f"'{op.name}' was not lowered by convert-mindir-to-tensor"
+    return None
+
+
+def _leftover_type_message(op: Operation) -> str | None:
+    for r in op.results:
+        if _bad_type(r.type):
+            return f"'{op.name}' still produces a value of type {r.type} after convert-mindir-to-tensor"
+    for region in op.regions:
+        for block in region.blocks:
+            for a in block.args:
+                if _bad_type(a.type):
+                    return f"'{op.name}' still has a block argument of type {a.type} after convert-mindir-to-tensor"
+    if isinstance(op, func.FuncOp):
+        for t in (*op.function_type.inputs.data, *op.function_type.outputs.data):
+            if _bad_type(t):
+                return f"function @{op.sym_name.data} still has type {t} in its signature after convert-mindir-to-tensor"
+    return None
+
+
+def check_no_mindir(module: ModuleOp) -> None:
+    """Raise a located error at the first mindir op left, else at the first op that
+    still carries a mindir or tuple type."""
+    for op in module.walk():
+        if (message := _leftover_op_message(op)) is not None:
+            # Report a tuple at the op that still uses it, where the user can see why.
+            if isinstance(op, mindir.MakeTupleOp) and op.results[0].uses:
+                raise op_error(next(iter(op.results[0].uses)).operation, message)
+            raise op_error(op, message)
+    for op in module.walk():
+        if (message := _leftover_type_message(op)) is not None:
+            raise op_error(op, message)
+
+
+@dataclass(frozen=True)
+class ConvertMindirToTensorPass(ModulePass):
+    """Lower every mindir value op and if/while to upstream tensor-level dialects."""
+
+    name = "convert-mindir-to-tensor"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reject_unsupported(op)
+        flatten_tuples(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(list(PATTERNS), dce_enabled=True),
+            apply_recursively=False,
+        ).rewrite_module(op)
+        erase_dead_state(op)
+        check_no_mindir(op)

@@ -1,0 +1,111 @@
+"""Ordering and state ops in convert-mindir-to-tensor.
+
+Lowered here:
+- `depend(value, attach...)` -> `value`: the ordering it records has been made
+  explicit by the passes before this one (mindir-depend-order).
+- `tensor_move(x)` -> `linalg.copy ins(x) outs(tensor.empty)`: a real copy that
+  stays visible in the IR (an identity linalg.generic would be folded away by
+  MLIR's canonicalizer; linalg.copy on tensors is not).
+- `update_state` is erased once nothing uses its state (after the depends that
+  consumed it are gone); see `erase_dead_state`.
+
+Not lowered yet (`STATEFUL_OPS`, `DEVICE_OPS`): Parameters, Load/Assign and print,
+and the Ascend float-status ops. `reject_unsupported` raises a located error for
+them before anything is rewritten. The side-effect issue adds its lowering
+(Parameters -> ml_program.global, Load/Assign -> global_load/global_store in the
+fixed order, monads erased) by putting patterns in `STATEFUL_PATTERNS` and
+removing the ops from `STATEFUL_OPS`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_shapes as S
+from mindjit.dialects.diagnostics import op_error
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
+
+PASS_NAME = "convert-mindir-to-tensor"
+
+#: Ops whose lowering belongs to the side-effect issue, with the reason given to users.
+STATEFUL_OPS: dict[type[Operation], str] = {
+    op: "Parameters and side effects are lowered by the side-effect issue"
+    for op in (mindir.ParameterOp, mindir.GetParameterOp, mindir.AssignOp, mindir.LoadOp, mindir.PrintOp)
+}
+#: Ascend float-status ops: only the simulated device implements them.
+DEVICE_OPS: dict[type[Operation], str] = {
+    op: "Ascend float-status ops are only supported by the Ascend device backend"
+    for op in (mindir.NPUAllocFloatStatusOp, mindir.NPUClearFloatStatusOp, mindir.NPUGetFloatStatusOp)
+}
+#: Where the stateful lowering's patterns go (run with all the others).
+STATEFUL_PATTERNS: tuple[RewritePattern, ...] = ()
+
+
+def unsupported_message(op: Operation) -> str | None:
+    reason = STATEFUL_OPS.get(type(op)) or DEVICE_OPS.get(type(op))
+    if reason is None:
+        return None
+    return f"'{op.name}' cannot be lowered by {PASS_NAME} yet: {reason}"
+
+
+def reject_unsupported(module: ModuleOp) -> None:
+    """Fail at the first op this pass cannot lower, before changing anything.
+
+    A use of state inside a graph is reported before the Parameter declarations,
+    which only say that state exists.
+    """
+    declarations: list[Operation] = []
+    for op in module.walk():
+        if (message := unsupported_message(op)) is not None:
+            if isinstance(op, mindir.ParameterOp):
+                declarations.append(op)
+                continue
+            raise op_error(op, message)
+    if declarations:
+        raise op_error(declarations[0], unsupported_message(declarations[0]) or "")
+
+
+class LowerDepend(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mindir.DependOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, [], [op.value])
+
+
+class LowerTensorMove(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mindir.TensorMoveOp, rewriter: PatternRewriter) -> None:
+        if not op.result.uses:  # not Pure (so CSE keeps copies apart), but a dead copy is no copy
+            rewriter.erase(op)
+            return
+        e = Emitter(rewriter, op.location)
+        t = S.tensor_of(op.input.type)
+        init = e.empty(t.get_shape(), t.get_element_type())
+        rewriter.replace(op, [], [e.value(linalg.CopyOp([op.input], [init]))])
+
+
+class EraseDeadUpdateState(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mindir.UpdateStateOp, rewriter: PatternRewriter) -> None:
+        if not op.result.uses:
+            rewriter.erase(op)
+
+
+EFFECT_PATTERNS: tuple[RewritePattern, ...] = (LowerDepend(), LowerTensorMove(), EraseDeadUpdateState())
+
+#: Pure bookkeeping ops that vanish once their users are lowered.
+_DEAD_WHEN_UNUSED = (mindir.UpdateStateOp, mindir.DependOp, mindir.MakeTupleOp, mindir.TupleGetItemOp)
+
+
+def erase_dead_state(module: ModuleOp) -> None:
+    """Erase unused update_state / depend / make_tuple / tuple_get_item and state
+    placeholders (see convert_mindir_to_tensor_tuples), users before definitions."""
+    from mindjit.passes.convert_mindir_to_tensor_tuples import is_state_placeholder
+
+    for op in list(module.walk(reverse=True)):
+        if (isinstance(op, _DEAD_WHEN_UNUSED) or is_state_placeholder(op)) and all(not r.uses for r in op.results):
+            op.detach()
+            op.erase()

@@ -1,0 +1,415 @@
+// RUN: ms-opt %s -p convert-mindir-to-tensor --split-input-file | filecheck %s
+
+// Every mindir value op and if/while lowered to func/arith/math/tensor/linalg/scf.
+
+// CHECK-LABEL: func.func @constant
+// CHECK-NEXT:    %c = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:    func.return %c
+func.func @constant() -> tensor<2xf32> {
+  %c = mindir.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+
+// -----
+
+// Broadcasting is explicit in the indexing maps: a lower-rank operand reads the
+// trailing loops, a rank-0 operand reads none.
+
+// CHECK-LABEL: func.func @add_broadcast
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<2x3xf32>, tensor<3xf32>) outs(%[[E]] : tensor<2x3xf32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      linalg.yield %[[R]] : f32
+// CHECK-NEXT:    } -> tensor<2x3xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:           arith.mulf
+func.func @add_broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %s: tensor<f32>) -> tensor<2x3xf32> {
+  %0 = mindir.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = mindir.mul %0, %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  func.return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// A size-1 dim broadcast against a larger one is collapsed away first, so every
+// map stays a projected permutation.
+
+// CHECK-LABEL: func.func @sub_unit_dims
+// CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape %b {{\[}}[0 : i64, 1 : i64]] : tensor<4x1xi32> into tensor<4xi32>
+// CHECK-NEXT:    %[[D:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64], [2 : i64]] : tensor<1x1x3xi32> into tensor<1x3xi32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x4x3xi32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[C]], %[[D]] : tensor<4xi32>, tensor<1x3xi32>)
+// CHECK:           arith.subi
+func.func @sub_unit_dims(%b: tensor<4x1xi32>, %a: tensor<1x1x3xi32>) -> tensor<1x4x3xi32> {
+  %0 = mindir.sub %b, %a : (tensor<4x1xi32>, tensor<1x1x3xi32>) -> tensor<1x4x3xi32>
+  func.return %0 : tensor<1x4x3xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @int_semantics
+// CHECK:         arith.divsi
+// CHECK:         math.ipowi
+// CHECK:         arith.maxsi
+// CHECK:         %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    arith.subi %[[Z]], %{{.*}} : i32
+// CHECK:         math.absi
+func.func @int_semantics(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  %0 = mindir.div %a, %b : tensor<4xi32>
+  %1 = mindir.pow %a, %b : tensor<4xi32>
+  %2 = mindir.relu %a : tensor<4xi32>
+  %3 = mindir.neg %a : tensor<4xi32>
+  %4 = mindir.abs %a : tensor<4xi32>
+  func.return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// Compares: ordered float predicates (une for not_equal), signed ints, unsigned i1.
+
+// CHECK-LABEL: func.func @compare
+// CHECK:         arith.cmpf olt
+// CHECK:         } -> tensor<3xi1>
+// CHECK:         arith.cmpf une
+// CHECK:         arith.cmpi sge
+// CHECK:         arith.cmpi ult
+func.func @compare(%a: tensor<3xf32>, %i: tensor<3xi32>, %k: tensor<3xi1>) -> (tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>) {
+  %0 = mindir.less %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  %1 = mindir.not_equal %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  %2 = mindir.greater_equal %i, %i : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+  %3 = mindir.less %k, %k : tensor<3xi1>
+  func.return %0, %1, %2, %3 : tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @logical_select
+// CHECK:         arith.andi
+// CHECK:         %[[T:.*]] = arith.constant true
+// CHECK-NEXT:    arith.xori %{{.*}}, %[[T]] : i1
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>]
+// CHECK:           arith.select
+func.func @logical_select(%k: tensor<3xi1>, %a: tensor<3xf32>, %s: tensor<f32>) -> (tensor<3xi1>, tensor<3xi1>, tensor<3xf32>) {
+  %0 = mindir.logical_and %k, %k : tensor<3xi1>
+  %1 = mindir.logical_not %k : tensor<3xi1>
+  %2 = mindir.select %k, %a, %s : (tensor<3xi1>, tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  func.return %0, %1, %2 : tensor<3xi1>, tensor<3xi1>, tensor<3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @unary_float
+// CHECK:         math.exp
+// CHECK:         math.sqrt
+// CHECK:         arith.negf
+// CHECK-NEXT:    math.exp
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    arith.divf
+// CHECK:         arith.addf
+// CHECK-NEXT:    arith.maximumf
+// CHECK-NEXT:    arith.minimumf
+// CHECK-NEXT:    arith.mulf
+// CHECK-NEXT:    arith.divf
+func.func @unary_float(%a: tensor<3xf16>) -> (tensor<3xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>) {
+  %0 = mindir.exp %a : tensor<3xf16>
+  %1 = mindir.sqrt %a : tensor<3xf16>
+  %2 = mindir.sigmoid %a : tensor<3xf16>
+  %3 = mindir.hswish %a : tensor<3xf16>
+  func.return %0, %1, %2, %3 : tensor<3xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @cast
+// CHECK:         arith.fptosi %{{.*}} : f32 to i32
+// CHECK:         arith.extf %{{.*}} : f16 to f32
+// CHECK:         %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    arith.cmpi ne, %{{.*}}, %[[Z]] : i32
+// CHECK:         arith.uitofp %{{.*}} : i1 to f32
+// CHECK:         func.return %a,
+func.func @cast(%a: tensor<2xf32>, %h: tensor<2xf16>, %i: tensor<2xi32>, %k: tensor<2xi1>) -> (tensor<2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xi1>, tensor<2xf32>) {
+  %0 = mindir.cast %a {to = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = mindir.cast %a {to = i32} : (tensor<2xf32>) -> tensor<2xi32>
+  %2 = mindir.cast %h {to = f32} : (tensor<2xf16>) -> tensor<2xf32>
+  %3 = mindir.cast %i {to = i1} : (tensor<2xi32>) -> tensor<2xi1>
+  %4 = mindir.cast %k {to = f32} : (tensor<2xi1>) -> tensor<2xf32>
+  func.return %0, %1, %2, %3, %4 : tensor<2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xi1>, tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_2d
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<3x4xf32>
+// CHECK-NEXT:    %[[BT:.*]] = linalg.transpose ins(%b:tensor<4x3xf32>) outs(%[[E]]:tensor<3x4xf32>) permutation = [1, 0]
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[O:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[O]] : tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    %{{.*}} = linalg.matmul ins(%a, %[[BT]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[F]] : tensor<2x4xf32>) -> tensor<2x4xf32>
+func.func @matmul_2d(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x4xf32> {
+  %0 = mindir.matmul %a, %b {transpose_b = true} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  func.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Batched: one contraction generic; the broadcast batch dim of %a is collapsed and
+// transpose_a is folded into its map.
+
+// CHECK-LABEL: func.func @matmul_batched
+// CHECK-NEXT:    %[[A:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64], [2 : i64]] : tensor<1x3x2xf32> into tensor<3x2xf32>
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[O:.*]] = tensor.empty() : tensor<5x2x4xf32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[O]] : tensor<5x2x4xf32>)
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[A]], %b : tensor<3x2xf32>, tensor<5x3x4xf32>) outs(%[[F]] : tensor<5x2x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[M]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+func.func @matmul_batched(%a: tensor<1x3x2xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4xf32> {
+  %0 = mindir.matmul %a, %b {transpose_a = true} : (tensor<1x3x2xf32>, tensor<5x3x4xf32>) -> tensor<5x2x4xf32>
+  func.return %0 : tensor<5x2x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reduce_keep_dims
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<2xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.reduce ins(%a:tensor<2x3x4xf32>) outs(%[[F]]:tensor<2xf32>) dimensions = [1, 2]
+// CHECK-NEXT:    (%[[X:.*]]: f32, %[[Y:.*]]: f32) {
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = tensor.expand_shape %[[R]] {{\[}}[0 : i64, 1 : i64, 2 : i64]] output_shape [2, 1, 1] : tensor<2xf32> into tensor<2x1x1xf32>
+// CHECK:         %[[NEG:.*]] = arith.constant -2147483648 : i32
+// CHECK:         linalg.fill ins(%[[NEG]] : i32)
+// CHECK:         linalg.reduce
+// CHECK:           arith.maxsi
+// CHECK:         %[[M:.*]] = arith.constant 0xff800000 : f32
+// CHECK:         linalg.fill ins(%[[M]] : f32)
+// CHECK:         %[[ALL:.*]] = linalg.reduce ins(%a:tensor<2x3x4xf32>) outs(%{{.*}}:tensor<f32>) dimensions = [0, 1, 2]
+// CHECK:           arith.maximumf
+// CHECK:         %[[V:.*]] = tensor.extract %[[ALL]][] : tensor<f32>
+// CHECK-NEXT:    tensor.from_elements %[[V]] : tensor<1x1x1xf32>
+func.func @reduce_keep_dims(%a: tensor<2x3x4xf32>, %i: tensor<2x3xi32>) -> (tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x1x1xf32>) {
+  %0 = mindir.reduce_sum %a {axis = array<i64: 1, -1>, keep_dims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
+  %1 = mindir.reduce_max %i {axis = array<i64: 1>} : (tensor<2x3xi32>) -> tensor<2xi32>
+  %2 = mindir.reduce_max %a {axis = array<i64>, keep_dims = true} : (tensor<2x3x4xf32>) -> tensor<1x1x1xf32>
+  func.return %0, %1, %2 : tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x1x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reduce_mean
+// CHECK:         %[[S:.*]] = linalg.reduce ins(%a:tensor<2x3x4xf32>) outs(%{{.*}}:tensor<3xf32>) dimensions = [0, 2]
+// CHECK:         linalg.generic {{.*}} ins(%[[S]] : tensor<3xf32>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[N:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK-NEXT:      %{{.*}} = arith.divf %[[X]], %[[N]] : f32
+func.func @reduce_mean(%a: tensor<2x3x4xf32>) -> tensor<3xf32> {
+  %0 = mindir.reduce_mean %a {axis = array<i64: 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshape
+// CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64], [2 : i64]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK-NEXT:    %[[X:.*]] = tensor.expand_shape %a {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [2, 3, 2, 2] : tensor<2x3x4xf32> into tensor<2x3x2x2xf32>
+// CHECK-NEXT:    %[[F:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64, 2 : i64]] : tensor<2x3x4xf32> into tensor<24xf32>
+// CHECK-NEXT:    %[[T:.*]] = tensor.expand_shape %[[F]] {{\[}}[0 : i64, 1 : i64]] output_shape [4, 6] : tensor<24xf32> into tensor<4x6xf32>
+// CHECK-NEXT:    %[[V:.*]] = tensor.extract %s[] : tensor<f32>
+// CHECK-NEXT:    %[[S1:.*]] = tensor.from_elements %[[V]] : tensor<1x1xf32>
+// CHECK-NEXT:    %[[S0:.*]] = tensor.collapse_shape %[[S1]] [] : tensor<1x1xf32> into tensor<f32>
+// CHECK-NEXT:    func.return %[[C]], %[[X]], %[[T]], %[[S1]], %[[S0]]
+func.func @reshape(%a: tensor<2x3x4xf32>, %s: tensor<f32>) -> (tensor<6x4xf32>, tensor<2x3x2x2xf32>, tensor<4x6xf32>, tensor<1x1xf32>, tensor<f32>) {
+  %0 = mindir.reshape %a : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  %1 = mindir.reshape %a : (tensor<2x3x4xf32>) -> tensor<2x3x2x2xf32>
+  %2 = mindir.reshape %a : (tensor<2x3x4xf32>) -> tensor<4x6xf32>
+  %3 = mindir.reshape %s : (tensor<f32>) -> tensor<1x1xf32>
+  %4 = mindir.reshape %3 : (tensor<1x1xf32>) -> tensor<f32>
+  func.return %0, %1, %2, %3, %4 : tensor<6x4xf32>, tensor<2x3x2x2xf32>, tensor<4x6xf32>, tensor<1x1xf32>, tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transpose
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4x2x3xf32>
+// CHECK-NEXT:    %{{.*}} = linalg.transpose ins(%a:tensor<2x3x4xf32>) outs(%[[E]]:tensor<4x2x3xf32>) permutation = [2, 0, 1]
+func.func @transpose(%a: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = mindir.transpose %a {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  func.return %0 : tensor<4x2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @broadcast_to
+// CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64]] : tensor<1x3xf32> into tensor<3xf32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<5x4x3xf32>
+// CHECK-NEXT:    %{{.*}} = linalg.broadcast ins(%[[C]]:tensor<3xf32>) outs(%[[E]]:tensor<5x4x3xf32>) dimensions = [0, 1]
+func.func @broadcast_to(%a: tensor<1x3xf32>) -> tensor<5x4x3xf32> {
+  %0 = mindir.broadcast_to %a : (tensor<1x3xf32>) -> tensor<5x4x3xf32>
+  func.return %0 : tensor<5x4x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @concat_stack
+// CHECK-NEXT:    %{{.*}} = tensor.concat dim(1) %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    %[[X:.*]] = tensor.expand_shape %a {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [2, 3, 1] : tensor<2x3xf32> into tensor<2x3x1xf32>
+// CHECK-NEXT:    %[[Y:.*]] = tensor.expand_shape %a {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [2, 3, 1] : tensor<2x3xf32> into tensor<2x3x1xf32>
+// CHECK-NEXT:    %{{.*}} = tensor.concat dim(2) %[[X]], %[[Y]] : (tensor<2x3x1xf32>, tensor<2x3x1xf32>) -> tensor<2x3x2xf32>
+func.func @concat_stack(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> (tensor<2x4xf32>, tensor<2x3x2xf32>) {
+  %0 = mindir.concat %a, %b {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  %1 = mindir.stack %a, %a {axis = 2 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3x2xf32>
+  func.return %0, %1 : tensor<2x4xf32>, tensor<2x3x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @get_item
+// CHECK-NEXT:    %{{.*}} = tensor.extract_slice %a[1, 0] [1, 2] [1, 2] : tensor<2x3xf32> to tensor<2xf32>
+func.func @get_item(%a: tensor<2x3xf32>) -> tensor<2xf32> {
+  %0 = mindir.get_item %a {starts = array<i64: 1, 0>, limits = array<i64: 2, 3>, strides = array<i64: 1, 2>, squeeze = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Tuples are flattened at func/call/return boundaries (recursively);
+// tuple_get_item(make_tuple) folds and addn(make_tuple) is one generic.
+
+// CHECK-LABEL: func.func @callee
+// CHECK-SAME:    (%{{.*}}: tensor<2xf32>, %{{.*}}: tensor<f32>, %{{.*}}: tensor<2xi32>) -> (tensor<2xf32>, tensor<f32>)
+// CHECK-NEXT:    func.return %{{.*}}, %{{.*}} : tensor<2xf32>, tensor<f32>
+func.func @callee(%t: tuple<tensor<2xf32>, tuple<tensor<f32>, tensor<2xi32>>>) -> tuple<tensor<2xf32>, tensor<f32>> {
+  %a = mindir.tuple_get_item %t {index = 0 : i64} : (tuple<tensor<2xf32>, tuple<tensor<f32>, tensor<2xi32>>>) -> tensor<2xf32>
+  %in = mindir.tuple_get_item %t {index = 1 : i64} : (tuple<tensor<2xf32>, tuple<tensor<f32>, tensor<2xi32>>>) -> tuple<tensor<f32>, tensor<2xi32>>
+  %s = mindir.tuple_get_item %in {index = 0 : i64} : (tuple<tensor<f32>, tensor<2xi32>>) -> tensor<f32>
+  %r = mindir.make_tuple %a, %s : (tensor<2xf32>, tensor<f32>) -> tuple<tensor<2xf32>, tensor<f32>>
+  func.return %r : tuple<tensor<2xf32>, tensor<f32>>
+}
+
+// CHECK-LABEL: func.func @caller
+// CHECK-NEXT:    %[[R:.*]], %{{.*}} = func.call @callee(%x, %s, %i) : (tensor<2xf32>, tensor<f32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<f32>)
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {{.*}} ins(%[[R]], %x, %x : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) outs(%[[E]] : tensor<2xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[AB:.*]] = arith.addf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      %[[ABC:.*]] = arith.addf %[[AB]], %[[C]] : f32
+// CHECK-NEXT:      linalg.yield %[[ABC]] : f32
+// CHECK-NOT:     mindir
+// CHECK-NOT:     tuple
+func.func @caller(%x: tensor<2xf32>, %s: tensor<f32>, %i: tensor<2xi32>) -> tensor<2xf32> {
+  %in = mindir.make_tuple %s, %i : (tensor<f32>, tensor<2xi32>) -> tuple<tensor<f32>, tensor<2xi32>>
+  %t = mindir.make_tuple %x, %in : (tensor<2xf32>, tuple<tensor<f32>, tensor<2xi32>>) -> tuple<tensor<2xf32>, tuple<tensor<f32>, tensor<2xi32>>>
+  %r = func.call @callee(%t) : (tuple<tensor<2xf32>, tuple<tensor<f32>, tensor<2xi32>>>) -> tuple<tensor<2xf32>, tensor<f32>>
+  %a = mindir.tuple_get_item %r {index = 0 : i64} : (tuple<tensor<2xf32>, tensor<f32>>) -> tensor<2xf32>
+  %p = mindir.make_tuple %a, %x, %x : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
+  %n = mindir.addn %p : (tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>) -> tensor<2xf32>
+  func.return %n : tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @if
+// CHECK-NEXT:    %[[C:.*]] = tensor.extract %c[] : tensor<i1>
+// CHECK-NEXT:    %{{.*}} = scf.if %[[C]] -> (tensor<f32>) {
+// CHECK-NEXT:      %[[E:.*]] = tensor.empty() : tensor<f32>
+// CHECK-NEXT:      %[[N:.*]] = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%x : tensor<f32>) outs(%[[E]] : tensor<f32>) {
+// CHECK:             arith.negf
+// CHECK:           scf.yield %[[N]] : tensor<f32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %x : tensor<f32>
+// CHECK-NEXT:    }
+func.func @if(%c: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
+  %r = mindir.if %c -> (tensor<f32>) {
+    %n = mindir.neg %x : tensor<f32>
+    mindir.yield %n : tensor<f32>
+  } else {
+    mindir.yield %x : tensor<f32>
+  }
+  func.return %r : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @while
+// CHECK-NEXT:    %{{.*}} = scf.while (%[[I:.*]] = %x) : (tensor<f32>) -> tensor<f32> {
+// CHECK:           %[[LT:.*]] = linalg.generic
+// CHECK:             arith.cmpf olt
+// CHECK:           %[[B:.*]] = tensor.extract %[[LT]][] : tensor<i1>
+// CHECK-NEXT:      scf.condition(%[[B]]) %[[I]] : tensor<f32>
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%[[J:.*]]: tensor<f32>):
+// CHECK:           %[[NEXT:.*]] = linalg.generic
+// CHECK:             arith.addf
+// CHECK:           scf.yield %[[NEXT]] : tensor<f32>
+// CHECK-NEXT:    }
+func.func @while(%x: tensor<f32>, %n: tensor<f32>) -> tensor<f32> {
+  %w = mindir.while (%i = %x) : (tensor<f32>) -> tensor<f32> {
+    %lt = mindir.less %i, %n : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    mindir.condition(%lt : tensor<i1>) %i : tensor<f32>
+  } do {
+  ^bb0(%j: tensor<f32>):
+    %next = mindir.add %j, %n : tensor<f32>
+    mindir.yield %next : tensor<f32>
+  }
+  func.return %w : tensor<f32>
+}
+
+// -----
+
+// Tuples carried by while/if are flattened too.
+
+// CHECK-LABEL: func.func @tuple_loop
+// CHECK-SAME:    -> (tensor<f32>, tensor<2xf32>)
+// CHECK-NEXT:    %[[W0:.*]], %[[W1:.*]] = scf.while (%{{.*}} = %x, %{{.*}} = %y) : (tensor<f32>, tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>) {
+// CHECK:           scf.condition(%{{.*}}) %{{.*}}, %{{.*}} : tensor<f32>, tensor<2xf32>
+// CHECK:         } do {
+// CHECK-NEXT:    ^bb0(%{{.*}}: tensor<f32>, %{{.*}}: tensor<2xf32>):
+// CHECK:           scf.yield %{{.*}}, %{{.*}} : tensor<f32>, tensor<2xf32>
+// CHECK:         %{{.*}}, %{{.*}} = scf.if %{{.*}} -> (tensor<f32>, tensor<2xf32>) {
+// CHECK-NEXT:      scf.yield %[[W0]], %[[W1]] : tensor<f32>, tensor<2xf32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %x, %y : tensor<f32>, tensor<2xf32>
+func.func @tuple_loop(%c: tensor<i1>, %x: tensor<f32>, %y: tensor<2xf32>) -> tuple<tensor<f32>, tensor<2xf32>> {
+  %t0 = mindir.make_tuple %x, %y : (tensor<f32>, tensor<2xf32>) -> tuple<tensor<f32>, tensor<2xf32>>
+  %w = mindir.while (%t = %t0) : (tuple<tensor<f32>, tensor<2xf32>>) -> tuple<tensor<f32>, tensor<2xf32>> {
+    %i = mindir.tuple_get_item %t {index = 0 : i64} : (tuple<tensor<f32>, tensor<2xf32>>) -> tensor<f32>
+    %lt = mindir.less %i, %x : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    mindir.condition(%lt : tensor<i1>) %t : tuple<tensor<f32>, tensor<2xf32>>
+  } do {
+  ^bb0(%u: tuple<tensor<f32>, tensor<2xf32>>):
+    %j = mindir.tuple_get_item %u {index = 0 : i64} : (tuple<tensor<f32>, tensor<2xf32>>) -> tensor<f32>
+    %v = mindir.tuple_get_item %u {index = 1 : i64} : (tuple<tensor<f32>, tensor<2xf32>>) -> tensor<2xf32>
+    %next = mindir.add %j, %x : tensor<f32>
+    %v2 = mindir.mul %v, %j : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+    %t2 = mindir.make_tuple %next, %v2 : (tensor<f32>, tensor<2xf32>) -> tuple<tensor<f32>, tensor<2xf32>>
+    mindir.yield %t2 : tuple<tensor<f32>, tensor<2xf32>>
+  }
+  %r = mindir.if %c -> (tuple<tensor<f32>, tensor<2xf32>>) {
+    mindir.yield %w : tuple<tensor<f32>, tensor<2xf32>>
+  } else {
+    mindir.yield %t0 : tuple<tensor<f32>, tensor<2xf32>>
+  }
+  func.return %r : tuple<tensor<f32>, tensor<2xf32>>
+}
+
+// -----
+
+// depend is its value, tensor_move a real copy; states and update_state vanish.
+
+// CHECK-LABEL: func.func @depend_tensor_move
+// CHECK-SAME:    (%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK-NEXT:    %[[M:.*]] = linalg.copy ins(%x : tensor<2xf32>) outs(%[[E]] : tensor<2xf32>) -> tensor<2xf32>
+// CHECK-NEXT:    func.return %[[M]] : tensor<2xf32>
+func.func @depend_tensor_move(%x: tensor<2xf32>, %y: tensor<2xf32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %m = mindir.tensor_move %x : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %m : tensor<2xf32>
+  %d = mindir.depend %m, %y, %u1 : tensor<2xf32>, tensor<2xf32>, !mindir.u
+  func.return %d, %u1 : tensor<2xf32>, !mindir.u
+}
