@@ -20,6 +20,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32
 from xdsl.ir import Block, Region
+from xdsl.rewriter import InsertPoint
 
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects import mindir as M
@@ -35,7 +36,7 @@ def build_mlp(blocks: int) -> ModuleOp:
     for _ in range(blocks):
         arg_types += [TensorType(f32, [HIDDEN, HIDDEN]), TensorType(f32, [HIDDEN])]
     block = Block(arg_types=arg_types)
-    b = Builder.at_end(block)
+    b = Builder(InsertPoint.at_end(block))
     x = block.args[0]
     for i in range(blocks):
         w, bias = block.args[1 + 2 * i], block.args[2 + 2 * i]
