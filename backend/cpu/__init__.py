@@ -1,0 +1,29 @@
+"""CPU executor for upstream tensor-level MLIR (func, arith, math, tensor, linalg, scf).
+
+    exe = CpuExecutable(module)
+    exe.entry_names(); exe.signature("f")
+    outs = exe.run("f", *arrays)   # tuple of numpy arrays
+
+Each function is planned once, on first use: ops become numpy kernels bound to
+slot indices of one list, constants are preloaded, unneeded inits
+(`tensor.empty`, neutral `linalg.fill`) and dead ops are dropped, temporaries
+are released at their last use.  Every later call reuses the plan.
+
+Supported: func.func/call/return; arith (constants, float/int arithmetic with
+MLIR semantics, cmpf/cmpi, select, casts); math (exp, log, tanh, sqrt, rsqrt,
+erf, pow, trig, rounding, ...); tensor (empty, extract, insert, from_elements,
+splat, extract_slice/insert_slice with static offsets, collapse/expand_shape,
+reshape, concat, cast, dim); linalg (generic with projected-permutation maps,
+fill, matmul, transpose, broadcast, reduce, add/sub/mul/max/min/exp/log/sqrt/
+select/copy); scf (if, while, for).  Shapes must be static.  Anything else
+raises `ExecutionError` at plan time, located at the op.  New ops plug in
+through `registry.register` (e.g. a future `kernels_ml_program.py`).
+"""
+
+from mindjit.backend.cpu import kernels_arith, kernels_control, kernels_linalg, kernels_tensor  # noqa: F401
+from mindjit.backend.cpu.errors import ExecutionError
+from mindjit.backend.cpu.executable import CpuExecutable
+from mindjit.backend.cpu.plan import Plan
+from mindjit.backend.cpu.registry import BUILDERS, register
+
+__all__ = ["BUILDERS", "CpuExecutable", "ExecutionError", "Plan", "register"]

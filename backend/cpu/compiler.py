@@ -1,0 +1,316 @@
+"""Turns one `func.func` into a `Plan`: slots, steps, dead-code elimination, aliasing.
+
+Each op is handed to its builder (see `registry`), which records a *node*: the
+values it reads, the steps it emits and the constants it adds to the slot
+template.  A block is compiled into a node list, then only the nodes whose
+results are needed (or that have side effects) keep their steps, so an unused
+`tensor.empty`/`linalg.fill` init that its consumer ignores costs nothing.
+
+Alias tracking: every value gets a set of *roots* telling where its memory may
+come from (an argument, a constant, a view of something, or a fresh buffer of
+one kernel).  A returned value is copied only when it may alias an input, a
+constant, a read-only view or another result.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects import func
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.traits import IsTerminator
+
+from mindjit.backend.cpu.errors import ExecutionError, op_failure, unsupported
+from mindjit.backend.cpu.plan import Plan, result_getter
+from mindjit.backend.cpu.registry import BUILDERS
+from mindjit.backend.cpu.steps import Step, StepBlock, call_release_step
+from mindjit.backend.cpu.types import is_tensor
+
+if TYPE_CHECKING:
+    from mindjit.backend.cpu.executable import CpuExecutable
+
+ARG, CONST, EXT, READONLY = "arg", "const", "ext", "readonly"
+UNSAFE_ROOTS = frozenset({ARG, CONST, EXT, READONLY})
+Roots = frozenset[Any]
+
+
+class _Lazy:
+    """A plan-time value computed on first use (e.g. a big folded fill)."""
+
+    __slots__ = ("make", "value", "done")
+
+    def __init__(self, make: Callable[[], Any]):
+        self.make, self.value, self.done = make, None, False
+
+    def get(self) -> Any:
+        if not self.done:
+            self.value, self.done = self.make(), True
+        return self.value
+
+
+@dataclass
+class _Node:
+    op: Operation
+    reads: set[SSAValue] = field(default_factory=set)
+    steps: list[Step] = field(default_factory=list)
+    consts: list[tuple[int, _Lazy]] = field(default_factory=list)
+    pure: bool = True
+
+
+class FunctionCompiler:
+    """Plans one function; builders talk to it through read/define/emit."""
+
+    def __init__(self, exe: CpuExecutable, fn: func.FuncOp):
+        self.exe = exe
+        self.func = fn
+        self._slots: dict[SSAValue, int] = {}
+        self._next_slot = 0
+        self._shared: set[int] = set()
+        self._roots: dict[SSAValue, Roots] = {}
+        self._known: dict[SSAValue, _Lazy] = {}
+        self._splats: dict[SSAValue, Any] = {}
+        self._template: dict[int, _Lazy] = {}
+        self._node: _Node | None = None
+        self._ids = itertools.count()
+        self._impure = False
+
+    # -- the whole function -------------------------------------------------
+
+    def compile(self, plan: Plan) -> None:
+        """Fill `plan` with this function's steps (the plan object already exists
+        so that calls, even recursive ones, can refer to it)."""
+        block = self.func.body.block
+        for arg in block.args:
+            self._slot(arg)
+            self._roots[arg] = frozenset({ARG})
+        self._node = _Node(self.func)
+        body, term = self.compile_block(block)
+        if term is None or term.name != "func.return":
+            raise op_failure(self.func, "function body must end with 'func.return'")
+        slots = [self._slots[v] for v in term.operands]
+        copies = self._copies_needed(term.operands)
+        nargs = len(block.args)
+        template: list[Any] = [None] * (self._next_slot - nargs)
+        for slot, lazy in self._template.items():
+            template[slot - nargs] = lazy.get()
+        plan.finish(template, body, result_getter(slots, copies), self._impure)
+
+    def _copies_needed(self, values: Iterable[SSAValue]) -> list[bool]:
+        """Which results must be copied so callers never see shared memory."""
+        seen: set[Any] = set()
+        copies: list[bool] = []
+        for v in values:
+            if not is_tensor(v.type):
+                copies.append(False)
+                continue
+            roots = self.roots(v)
+            copies.append(bool(roots & UNSAFE_ROOTS) or bool(roots & seen))
+            seen |= roots
+        return copies
+
+    # -- blocks and nodes -----------------------------------------------------
+
+    def compile_block(self, block: Block) -> tuple[StepBlock, Operation | None]:
+        """Plan every op of `block` but its terminator; drop the unneeded ones.
+
+        Values from outside the block that the kept steps need are added to the
+        reads of the op being built (the one owning the region), so outer
+        dead-code elimination keeps their producers.
+        """
+        outer = self._node
+        nodes: list[_Node] = []
+        term: Operation | None = None
+        for op in block.ops:
+            if op.has_trait(IsTerminator):
+                term = op
+                break
+            nodes.append(self._build(op))
+        self._node = outer
+        live: set[SSAValue] = set(term.operands) if term is not None else set()
+        kept: list[_Node] = []
+        for node in reversed(nodes):
+            if not node.pure or any(r in live for r in node.op.results):
+                live |= node.reads
+                kept.append(node)
+        kept.reverse()
+        for node in kept:
+            self._template.update(node.consts)
+        releases = self._releases(kept, block, term)
+        origin: dict[Step, Operation] = {}
+        steps: list[Step] = []
+        for pos, node in enumerate(kept):
+            node_steps = list(node.steps)
+            if pos in releases:
+                node_steps = _with_release(node_steps, releases[pos])
+            for step in node_steps:
+                origin[step] = node.op
+                steps.append(step)
+        if outer is not None:
+            outer.reads |= {v for v in live if not _defined_in(v, block)}
+            if any(not node.pure for node in kept):
+                outer.pure = False  # a region with effects keeps its op alive
+        return StepBlock(steps, origin), term
+
+    def _releases(self, kept: list[_Node], block: Block, term: Operation | None) -> dict[int, list[int]]:
+        """Slots to clear after each node: temporaries of this block at their
+        last use, so numpy can recycle their buffers (like `f(g(x))` would)."""
+        last: dict[int, int] = {}
+        keep = {self._slots[v] for v in term.operands} if term is not None else set()
+        keep |= self._template.keys() | self._shared
+        for pos, node in enumerate(kept):
+            for v in [*node.reads, *node.op.results]:
+                slot = self._slots.get(v)
+                if slot is not None and slot not in keep and _defined_in(v, block) and isinstance(v, OpResult):
+                    last[slot] = pos
+        releases: dict[int, list[int]] = {}
+        for slot, pos in last.items():
+            releases.setdefault(pos, []).append(slot)
+        return releases
+
+    def _build(self, op: Operation) -> _Node:
+        builder = BUILDERS.get(op.name)
+        if builder is None:
+            raise unsupported(op)
+        node = _Node(op)
+        self._node = node
+        try:
+            builder(self, op)
+        except ExecutionError:
+            raise
+        except Exception as exc:  # a builder bug or an odd form: still name the op
+            raise op_failure(op, f"cannot plan '{op.name}': {type(exc).__name__}: {exc}") from exc
+        if not node.pure:
+            self._impure = True
+        return node
+
+    # -- the builder API --------------------------------------------------------
+
+    def read(self, v: SSAValue) -> int:
+        """The slot of an operand; marks it as needed by the op being built."""
+        assert self._node is not None
+        self._node.reads.add(v)
+        return self._slot(v)
+
+    def slot_of(self, v: SSAValue) -> int:
+        """The slot of a value already planned (e.g. a region's yielded value)."""
+        return self._slot(v)
+
+    def define(
+        self, v: SSAValue, *, fresh: bool = False, like: Iterable[SSAValue] = (), readonly: bool = False
+    ) -> int:
+        """The slot of a result, with where its memory comes from:
+        `fresh` (a new buffer), `like` (a view of those values) or, by default,
+        unknown (copied if returned)."""
+        like = list(like)
+        if fresh:
+            roots: Roots = frozenset({next(self._ids)})
+        elif like:
+            roots = frozenset().union(*(self.roots(x) for x in like))
+        else:
+            roots = frozenset({EXT})
+        if readonly:
+            roots |= {READONLY}
+        self._set_roots(v, roots)
+        return self._slot(v)
+
+    def constant(self, v: SSAValue, value: Any, *, splat: Any = None) -> int:
+        """Define `v` as a plan-time constant (a value or a zero-arg factory)
+        preloaded into the slot template: no run-time step at all."""
+        assert self._node is not None
+        lazy = _Lazy(value if callable(value) else (lambda: value))
+        slot = self._slot(v)
+        self._roots[v] = frozenset({CONST})
+        self._known[v] = lazy
+        if splat is not None:
+            self._splats[v] = splat
+        self._node.consts.append((slot, lazy))
+        return slot
+
+    def share(self, result: SSAValue, source: SSAValue) -> None:
+        """Make `result` the very same value as `source` (same slot, no step):
+        for no-op casts.  Safe because SSA values are never overwritten while
+        a dependent value is still live."""
+        slot = self.read(source)
+        self._slots[result] = slot
+        self._shared.add(slot)
+        self._set_roots(result, self.roots(source))
+        if source in self._known:
+            self._known[result] = self._known[source]
+        if source in self._splats:
+            self._splats[result] = self._splats[source]
+
+    def known(self, v: SSAValue) -> Any | None:
+        """The plan-time value of `v` if it is a constant, else None."""
+        lazy = self._known.get(v)
+        return lazy.get() if lazy is not None else None
+
+    def is_known(self, v: SSAValue) -> bool:
+        return v in self._known
+
+    def splat(self, v: SSAValue) -> Any | None:
+        """The single element value of a constant splat tensor (e.g. a folded
+        `linalg.fill`), without materialising it; None if unknown."""
+        return self._splats.get(v)
+
+    def emit(self, step: Step | None) -> None:
+        if step is not None:
+            assert self._node is not None
+            self._node.steps.append(step)
+
+    def mark_side_effects(self) -> None:
+        """Keep the op being built even if its results are unused."""
+        assert self._node is not None
+        self._node.pure = False
+
+    def _set_roots(self, v: SSAValue, roots: Roots) -> None:
+        self._roots[v] = roots
+
+    def roots(self, v: SSAValue) -> Roots:
+        return self._roots.get(v, frozenset({EXT}))
+
+    def value_type(self, v: SSAValue) -> Attribute:
+        return v.type
+
+    def _slot(self, v: SSAValue) -> int:
+        slot = self._slots.get(v)
+        if slot is None:
+            slot = self._slots[v] = self._next_slot
+            self._next_slot += 1
+        return slot
+
+
+def _with_release(steps: list[Step], slots: list[int]) -> list[Step]:
+    """Append clearing `slots` to the node's last step (or as its own step)."""
+    if not steps:
+        ks = tuple(slots)
+        def release(s: list[Any]) -> None:
+            for k in ks:
+                s[k] = None
+        return [release]
+    *head, last = steps
+    spec = getattr(last, "call_spec", None)
+    if spec is not None:
+        return [*head, call_release_step(*spec, slots)]
+    if len(slots) == 1:
+        (k,) = slots
+        def then_release1(s: list[Any]) -> None:
+            last(s)
+            s[k] = None
+        return [*head, then_release1]
+    ks = tuple(slots)
+    def then_release(s: list[Any]) -> None:
+        last(s)
+        for k in ks:
+            s[k] = None
+    return [*head, then_release]
+
+
+def _defined_in(v: SSAValue, block: Block) -> bool:
+    if isinstance(v, BlockArgument):
+        return v.block is block
+    if isinstance(v, OpResult):
+        return v.op.parent_block() is block
+    return False

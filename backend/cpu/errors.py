@@ -1,0 +1,26 @@
+"""The one error type the CPU executor raises, located at the op it is about."""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
+
+
+class ExecutionError(MindjitError):
+    """A program the executor cannot plan, or inputs/state it cannot run with."""
+
+
+def op_failure(op: Operation, message: str) -> ExecutionError:
+    """An `ExecutionError` at `op`'s file:line:col (or its nearest located parent)."""
+    return ExecutionError(message, loc_of_op(op))
+
+
+def unsupported(op: Operation, why: str = "") -> ExecutionError:
+    """The error for an op (or a form of it) the CPU executor has no kernel for."""
+    detail = f": {why}" if why else ""
+    return op_failure(op, f"'{op.name}' is not supported by the CPU executor{detail}")
+
+
+def located(loc: SourceLoc | str | None, message: str) -> ExecutionError:
+    return ExecutionError(message, loc)

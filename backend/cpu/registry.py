@@ -1,0 +1,33 @@
+"""Op name -> plan builder: the executor's one extension point.
+
+A builder is `build(compiler, op) -> None`; it reads operand slots with
+`compiler.read`, defines result slots with `compiler.define` / `compiler.constant`
+and emits run-time steps with `compiler.emit`.  New ops (e.g. `ml_program.*`)
+are added with `@register("ml_program.global_load")` in a new `kernels_*.py`
+module imported from `mindjit.backend.cpu.__init__`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Operation
+
+if TYPE_CHECKING:
+    from mindjit.backend.cpu.compiler import FunctionCompiler
+
+Builder = Callable[["FunctionCompiler", Operation], None]
+
+BUILDERS: dict[str, Builder] = {}
+
+
+def register(*names: str) -> Callable[[Builder], Builder]:
+    """Decorator registering one builder for the given op names."""
+
+    def add(fn: Builder) -> Builder:
+        for name in names:
+            BUILDERS[name] = fn
+        return fn
+
+    return add

@@ -1,0 +1,146 @@
+"""Run-time building blocks: steps are closures over bound slot indices.
+
+A *slot array* is a plain list holding every SSA value of one function call.
+A *step* is `f(slots) -> None`; it reads its operands from fixed slot indices
+and stores its results.  These factories specialise the closures by arity at
+plan time so the hot loop does no dispatch, no lookups by name and no
+isinstance checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from xdsl.ir import Operation
+
+from mindjit.backend.cpu.errors import ExecutionError, op_failure
+
+Slots = list[Any]
+Step = Callable[[Slots], None]
+
+
+def call_step(fn: Callable[..., Any], ins: Sequence[int], out: int) -> Step:
+    """A step doing `slots[out] = fn(*slots[ins])`, specialised by arity.
+
+    The step remembers (fn, ins, out) so the compiler can rebuild it fused
+    with slot releases (`call_release_step`) without an extra call per step.
+    """
+    step = _call_step(fn, ins, out)
+    step.call_spec = (fn, tuple(ins), out)  # type: ignore[attr-defined]
+    return step
+
+
+def call_release_step(fn: Callable[..., Any], ins: Sequence[int], out: int, kill: Sequence[int]) -> Step:
+    """`slots[out] = fn(*slots[ins])`, then drop the slots in `kill`."""
+    if len(kill) == 1 and len(ins) in (1, 2):
+        (k,) = kill
+        if len(ins) == 1:
+            (a,) = ins
+            def step1k(s: Slots) -> None:
+                s[out] = fn(s[a])
+                s[k] = None
+            return step1k
+        a, b = ins
+        def step2k(s: Slots) -> None:
+            s[out] = fn(s[a], s[b])
+            s[k] = None
+        return step2k
+    idx, kills = tuple(ins), tuple(kill)
+    def stepk(s: Slots) -> None:
+        s[out] = fn(*[s[i] for i in idx])
+        for i in kills:
+            s[i] = None
+    return stepk
+
+
+def _call_step(fn: Callable[..., Any], ins: Sequence[int], out: int) -> Step:
+    n = len(ins)
+    if n == 0:
+        def step0(s: Slots) -> None:
+            s[out] = fn()
+        return step0
+    if n == 1:
+        (a,) = ins
+        def step1(s: Slots) -> None:
+            s[out] = fn(s[a])
+        return step1
+    if n == 2:
+        a, b = ins
+        def step2(s: Slots) -> None:
+            s[out] = fn(s[a], s[b])
+        return step2
+    if n == 3:
+        a, b, c = ins
+        def step3(s: Slots) -> None:
+            s[out] = fn(s[a], s[b], s[c])
+        return step3
+    idx = tuple(ins)
+    def stepn(s: Slots) -> None:
+        s[out] = fn(*[s[i] for i in idx])
+    return stepn
+
+
+def multi_call_step(fn: Callable[..., Sequence[Any]], ins: Sequence[int], outs: Sequence[int]) -> Step:
+    """A step storing each of `fn(*slots[ins])`'s results in `outs`."""
+    if len(outs) == 1:
+        (o,) = outs
+        return call_step(lambda *a: fn(*a)[0], ins, o)
+    idx, odx = tuple(ins), tuple(outs)
+    def step(s: Slots) -> None:
+        for o, v in zip(odx, fn(*[s[i] for i in idx])):
+            s[o] = v
+    return step
+
+
+def mover(src: Sequence[int], dst: Sequence[int]) -> Step | None:
+    """A step copying slot values src -> dst as one parallel assignment.
+
+    None when there is nothing to move, so callers can skip the call entirely.
+    """
+    pairs = [(a, b) for a, b in zip(src, dst) if a != b]
+    if not pairs:
+        return None
+    if len(pairs) == 1:
+        ((a, b),) = pairs
+        def move1(s: Slots) -> None:
+            s[b] = s[a]
+        return move1
+    srcs = tuple(a for a, _ in pairs)
+    dsts = tuple(b for _, b in pairs)
+    def moven(s: Slots) -> None:
+        vals = [s[i] for i in srcs]
+        for i, v in zip(dsts, vals):
+            s[i] = v
+    return moven
+
+
+class StepBlock:
+    """An ordered list of steps (one block or region), with the op of each step.
+
+    Calling it runs the steps; a failure inside a kernel becomes an
+    `ExecutionError` located at the op the failing step was planned from.
+    """
+
+    __slots__ = ("steps", "origin")
+
+    def __init__(self, steps: Sequence[Step], origin: dict[Step, Operation]):
+        self.steps = tuple(steps)
+        self.origin = origin
+
+    def __call__(self, s: Slots) -> None:
+        step = None
+        try:
+            for step in self.steps:
+                step(s)
+        except ExecutionError:
+            raise
+        except Exception as exc:  # a kernel failed: name the op it came from
+            op = self.origin.get(step) if step is not None else None
+            message = f"{type(exc).__name__}: {exc}"
+            if op is None:
+                raise ExecutionError(f"execution failed: {message}") from exc
+            raise op_failure(op, f"'{op.name}' failed at run time: {message}") from exc
+
+    def __len__(self) -> int:
+        return len(self.steps)

@@ -1,0 +1,135 @@
+"""MLIR types and constant attributes as numpy dtypes, shapes and values.
+
+Everything here runs at plan time, so the run-time code never looks at xDSL
+attributes: tensors are `np.ndarray`s and scalars are numpy scalars
+(`np.float32`, `np.bool_`, `np.int64` for `index`, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation
+
+from mindjit.backend.cpu.errors import ExecutionError, op_failure
+
+_FLOATS: dict[type, np.dtype] = {
+    Float16Type: np.dtype(np.float16),
+    Float32Type: np.dtype(np.float32),
+    Float64Type: np.dtype(np.float64),
+}
+
+
+def element_dtype(t: Attribute, op: Operation | None = None) -> np.dtype:
+    """The numpy dtype of a scalar MLIR type (i1 is bool, index is int64)."""
+    if (found := _FLOATS.get(type(t))) is not None:
+        return found
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width in (8, 16, 32, 64):
+            unsigned = t.signedness.data == Signedness.UNSIGNED
+            return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
+    raise _type_error(op, f"element type {t} is not supported by the CPU executor")
+
+
+def dtype_of(t: Attribute, op: Operation | None = None) -> np.dtype:
+    """The dtype of a tensor's elements, or of a scalar type itself."""
+    if isinstance(t, TensorType):
+        return element_dtype(t.get_element_type(), op)
+    return element_dtype(t, op)
+
+
+def is_tensor(t: Attribute) -> bool:
+    return isinstance(t, TensorType)
+
+
+def static_shape(t: Attribute, op: Operation | None = None) -> tuple[int, ...]:
+    """The shape of a ranked tensor with static dims; () for scalars."""
+    if not isinstance(t, TensorType):
+        return ()
+    shape = tuple(int(d) for d in t.get_shape())
+    if any(d < 0 for d in shape):
+        raise _type_error(op, f"dynamic shapes are not supported by the CPU executor: {t}")
+    return shape
+
+
+def unsigned_twin(dtype: np.dtype) -> np.dtype:
+    """The unsigned dtype of the same width (bool stays bool), for `ui` ops."""
+    if dtype.kind == "i":
+        return np.dtype(f"u{dtype.itemsize}")
+    return dtype
+
+
+def signed_twin(dtype: np.dtype) -> np.dtype:
+    if dtype.kind == "u":
+        return np.dtype(f"i{dtype.itemsize}")
+    return dtype
+
+
+def scalar_value(attr: Attribute, t: Attribute, op: Operation | None = None) -> Any:
+    """A numpy scalar for an IntegerAttr/FloatAttr, wrapped to its type's width."""
+    dtype = element_dtype(t, op)
+    if isinstance(attr, FloatAttr):
+        return dtype.type(attr.value.data)
+    if isinstance(attr, IntegerAttr):
+        value = int(attr.value.data)
+        if dtype == np.bool_:
+            return np.bool_(value & 1)
+        bits = dtype.itemsize * 8
+        value &= (1 << bits) - 1
+        return np.array(value, dtype=unsigned_twin(dtype)).view(dtype)[()]
+    raise _type_error(op, f"constant attribute {attr} is not supported by the CPU executor")
+
+
+def dense_array(attr: Attribute, t: Attribute, op: Operation | None = None) -> np.ndarray:
+    """A read-only array for a dense<...> elements attribute (splats included)."""
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        raise _type_error(op, f"constant attribute {attr.name} is not supported by the CPU executor")
+    dtype = dtype_of(t, op)
+    shape = static_shape(t, op)
+    elt = attr.get_element_type()
+    raw = np.frombuffer(attr.data.data, dtype=np.dtype(elt.format))
+    if dtype == np.bool_:
+        raw = raw != 0
+    values = raw.astype(dtype, copy=False)
+    count = int(np.prod(shape, dtype=np.int64))
+    if values.size == 1 and count != 1:
+        values = np.broadcast_to(values.reshape(()), shape).copy()
+    result = values.reshape(shape)
+    result.flags.writeable = False
+    return result
+
+
+def describe_type(t: Attribute) -> str:
+    """MLIR spelling of a type, for error messages."""
+    return str(t)
+
+
+def describe_value(value: object) -> str:
+    """How a user-passed input looks, for 'expected ..., got ...' messages."""
+    if isinstance(value, np.ndarray):
+        return f"array of shape {value.shape} {value.dtype}"
+    if isinstance(value, np.generic):
+        return f"scalar {value.dtype}"
+    return type(value).__name__
+
+
+def _type_error(op: Operation | None, message: str) -> ExecutionError:
+    return op_failure(op, message) if op is not None else ExecutionError(message)
