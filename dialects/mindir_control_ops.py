@@ -46,6 +46,16 @@ def _check_types(what: str, got: Sequence[Attribute], want: Sequence[Attribute])
         )
 
 
+def _parse_condition_operand(parser: Parser) -> SSAValue:
+    """The condition's type is not spelled in `mindir.if %c`: take the defined value's
+    type (so the verifier can say what is wrong with it), else tensor<i1>."""
+    operand = parser.parse_unresolved_operand()
+    defined = parser.ssa_values.get(operand.operand_name)
+    if defined is not None and operand.index < len(defined):
+        return parser.resolve_operand(operand, defined[operand.index].type)
+    return parser.resolve_operand(operand, TensorType(i1, []))
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     """`mindir.yield %a, %b : T1, T2`: the values a region of if/while hands back."""
@@ -100,7 +110,7 @@ class IfOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> "IfOp":
-        cond = parser.parse_operand()
+        cond = _parse_condition_operand(parser)
         types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
