@@ -28,5 +28,9 @@ test: $(TEST_STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/pytest -q tests
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv tests/filecheck
 
+lint: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation
-from xdsl.utils.exceptions import ParseError, VerifyException, DiagnosticException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,9 @@ def from_xdsl_exception(exc: Exception, fallback: str | None = None) -> MindjitE
         loc = loc_of_op(op) if op is not None else None
         if op is not None:
             message = f"'{op.name}' op {message}"
-        return MindjitError(message.splitlines()[0] if message else "verification failed", loc or fallback)
+        return MindjitError(
+            message.splitlines()[0] if message else "verification failed", loc or fallback
+        )
     return MindjitError(str(exc), fallback)
 
 

@@ -33,7 +33,6 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 
-
 def _check_cond(t: Attribute) -> None:
     if t != TensorType(i1, []):
         raise VerifyException(f"condition must be tensor<i1>, got {t}")
@@ -97,8 +96,16 @@ class IfOp(IRDLOperation):
     else_region = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect())
 
-    def __init__(self, cond: SSAValue, result_types: Sequence[Attribute], then_region: Region, else_region: Region):
-        super().__init__(operands=[cond], result_types=[list(result_types)], regions=[then_region, else_region])
+    def __init__(
+        self,
+        cond: SSAValue,
+        result_types: Sequence[Attribute],
+        then_region: Region,
+        else_region: Region,
+    ):
+        super().__init__(
+            operands=[cond], result_types=[list(result_types)], regions=[then_region, else_region]
+        )
 
     def verify_(self) -> None:
         _check_cond(self.cond.type)
@@ -109,7 +116,7 @@ class IfOp(IRDLOperation):
             _check_types(f"{name} region yield", term.values.types, self.output.types)
 
     @classmethod
-    def parse(cls, parser: Parser) -> "IfOp":
+    def parse(cls, parser: Parser) -> IfOp:
         cond = _parse_condition_operand(parser)
         types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
@@ -149,11 +156,21 @@ class WhileOp(IRDLOperation):
     after_region = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect())
 
-    def __init__(self, arguments: Sequence[SSAValue], result_types: Sequence[Attribute], before: Region, after: Region):
-        super().__init__(operands=[list(arguments)], result_types=[list(result_types)], regions=[before, after])
+    def __init__(
+        self,
+        arguments: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        before: Region,
+        after: Region,
+    ):
+        super().__init__(
+            operands=[list(arguments)], result_types=[list(result_types)], regions=[before, after]
+        )
 
     def verify_(self) -> None:
-        _check_types("condition region argument", self.before_region.block.arg_types, self.arguments.types)
+        _check_types(
+            "condition region argument", self.before_region.block.arg_types, self.arguments.types
+        )
         cond = self.before_region.block.last_op
         if not isinstance(cond, ConditionOp):
             raise VerifyException("condition region must end with mindir.condition")
@@ -165,7 +182,7 @@ class WhileOp(IRDLOperation):
         _check_types("body yield", body_end.values.types, self.arguments.types)
 
     @classmethod
-    def parse(cls, parser: Parser) -> "WhileOp":
+    def parse(cls, parser: Parser) -> WhileOp:
         def assignment():
             arg = parser.parse_argument(expect_type=False)
             parser.parse_punctuation("=")
@@ -194,7 +211,11 @@ class WhileOp(IRDLOperation):
         printer.print_string(" (")
         printer.print_list(
             zip(self.before_region.block.args, self.arguments),
-            lambda p: (printer.print_operand(p[0]), printer.print_string(" = "), printer.print_operand(p[1])),
+            lambda p: (
+                printer.print_operand(p[0]),
+                printer.print_string(" = "),
+                printer.print_operand(p[1]),
+            ),
         )
         printer.print_string(") : ")
         printer.print_operation_type(self)

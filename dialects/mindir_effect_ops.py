@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mindjit.dialects.mindir_format import parse_operand_list, print_operands_and_attrs
+from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, SymbolRefAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -25,9 +27,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import OpTrait, Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
-
-from mindjit.dialects.mindir_format import parse_operand_list, print_operands_and_attrs
-from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType
 
 
 class SideEffectMem(OpTrait):
@@ -53,9 +52,13 @@ class ParameterOp(IRDLOperation):
     traits = traits_def(SymbolOpInterface())
 
     @classmethod
-    def get(cls, name: str, initial_value: DenseIntOrFPElementsAttr) -> "ParameterOp":
+    def get(cls, name: str, initial_value: DenseIntOrFPElementsAttr) -> ParameterOp:
         return cls.create(
-            properties={"sym_name": StringAttr(name), "type": initial_value.type, "initial_value": initial_value}
+            properties={
+                "sym_name": StringAttr(name),
+                "type": initial_value.type,
+                "initial_value": initial_value,
+            }
         )
 
     def verify_(self) -> None:
@@ -65,13 +68,15 @@ class ParameterOp(IRDLOperation):
             )
 
     @classmethod
-    def parse(cls, parser: Parser) -> "ParameterOp":
+    def parse(cls, parser: Parser) -> ParameterOp:
         name = parser.parse_symbol_name()
         parser.parse_punctuation("=")
         pos = parser.pos
         value = parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr):
-            parser.raise_error("mindir.parameter expects a dense<...> : tensor<...> initial value", pos)
+            parser.raise_error(
+                "mindir.parameter expects a dense<...> : tensor<...> initial value", pos
+            )
         attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls.get(name.data, value)
         if attrs is not None:
@@ -98,17 +103,23 @@ class GetParameterOp(IRDLOperation):
     assembly_format = "$parameter attr-dict `:` type($result)"
 
     @classmethod
-    def get(cls, name: str, tensor: TensorType) -> "GetParameterOp":
-        return cls.create(properties={"parameter": SymbolRefAttr(name)}, result_types=[RefType(tensor)])
+    def get(cls, name: str, tensor: TensorType) -> GetParameterOp:
+        return cls.create(
+            properties={"parameter": SymbolRefAttr(name)}, result_types=[RefType(tensor)]
+        )
 
     def verify_(self) -> None:
         from xdsl.traits import SymbolTable
 
         target = SymbolTable.lookup_symbol(self, self.parameter)
         if target is None:
-            raise VerifyException(f"no mindir.parameter named @{self.parameter.root_reference.data}")
+            raise VerifyException(
+                f"no mindir.parameter named @{self.parameter.root_reference.data}"
+            )
         if not isinstance(target, ParameterOp):
-            raise VerifyException(f"@{self.parameter.root_reference.data} is not a mindir.parameter")
+            raise VerifyException(
+                f"@{self.parameter.root_reference.data} is not a mindir.parameter"
+            )
         if RefType(target.type) != self.result.type:
             raise VerifyException(
                 f"@{self.parameter.root_reference.data} has type {target.type}, the result is {self.result.type}"
@@ -181,7 +192,9 @@ class AssignOp(RefStateOp):
     def verify_(self) -> None:
         tensor = _ref_tensor(self.ref.type)
         if self.value.type != tensor:
-            raise VerifyException(f"assigned value has type {self.value.type}, the Parameter is {tensor}")
+            raise VerifyException(
+                f"assigned value has type {self.value.type}, the Parameter is {tensor}"
+            )
         super().verify_()
 
 
@@ -198,7 +211,6 @@ class LoadOp(RefStateOp):
     @classmethod
     def operand_types_for(cls, tensor):
         return [RefType(tensor), MonadUType()]
-
 
 
 def _parse_trailing_types(parser: Parser, count: int) -> list[Attribute]:
@@ -226,15 +238,17 @@ class UpdateStateOp(IRDLOperation):
     traits = traits_def(Pure())
 
     @classmethod
-    def get(cls, state: SSAValue, attach: Sequence[SSAValue] = ()) -> "UpdateStateOp":
+    def get(cls, state: SSAValue, attach: Sequence[SSAValue] = ()) -> UpdateStateOp:
         return cls.create(operands=[state, *attach], result_types=[SSAValue.get(state).type])
 
     def verify_(self) -> None:
         if self.result.type != self.state.type:
-            raise VerifyException(f"result type {self.result.type} must equal the state's type {self.state.type}")
+            raise VerifyException(
+                f"result type {self.result.type} must equal the state's type {self.state.type}"
+            )
 
     @classmethod
-    def parse(cls, parser: Parser) -> "UpdateStateOp":
+    def parse(cls, parser: Parser) -> UpdateStateOp:
         operands = parse_operand_list(parser)
         if not operands:
             parser.raise_error("mindir.update_state needs a state operand")
@@ -266,15 +280,17 @@ class DependOp(IRDLOperation):
     traits = traits_def(Pure())
 
     @classmethod
-    def get(cls, value: SSAValue, attach: Sequence[SSAValue]) -> "DependOp":
+    def get(cls, value: SSAValue, attach: Sequence[SSAValue]) -> DependOp:
         return cls.create(operands=[value, *attach], result_types=[SSAValue.get(value).type])
 
     def verify_(self) -> None:
         if self.result.type != self.value.type:
-            raise VerifyException(f"result type {self.result.type} must equal the value's type {self.value.type}")
+            raise VerifyException(
+                f"result type {self.result.type} must equal the value's type {self.value.type}"
+            )
 
     @classmethod
-    def parse(cls, parser: Parser) -> "DependOp":
+    def parse(cls, parser: Parser) -> DependOp:
         operands = parse_operand_list(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -304,7 +320,7 @@ class TensorMoveOp(IRDLOperation):
             raise VerifyException("tensor_move result type must equal its input type")
 
     @classmethod
-    def parse(cls, parser: Parser) -> "TensorMoveOp":
+    def parse(cls, parser: Parser) -> TensorMoveOp:
         operand = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -332,11 +348,11 @@ class PrintOp(IRDLOperation):
     traits = traits_def(SideEffectIO())
 
     @classmethod
-    def get(cls, values: Sequence[SSAValue], io: SSAValue) -> "PrintOp":
+    def get(cls, values: Sequence[SSAValue], io: SSAValue) -> PrintOp:
         return cls.create(operands=[*values, io], result_types=[MonadIOType()])
 
     @classmethod
-    def parse(cls, parser: Parser) -> "PrintOp":
+    def parse(cls, parser: Parser) -> PrintOp:
         operands = parse_operand_list(parser)
         if not operands:
             parser.raise_error("mindir.print needs an !mindir.io operand")
@@ -351,4 +367,13 @@ class PrintOp(IRDLOperation):
         _print_trailing_types(printer, list(self.values))
 
 
-EFFECT_OPS = (ParameterOp, GetParameterOp, AssignOp, LoadOp, UpdateStateOp, DependOp, TensorMoveOp, PrintOp)
+EFFECT_OPS = (
+    ParameterOp,
+    GetParameterOp,
+    AssignOp,
+    LoadOp,
+    UpdateStateOp,
+    DependOp,
+    TensorMoveOp,
+    PrintOp,
+)

@@ -40,9 +40,7 @@ class TypedOp(IRDLOperation):
         raise NotImplementedError
 
     def verify_(self) -> None:
-        expected = self.infer_result(
-            [o.type for o in self.operands], dict(self.properties)
-        )
+        expected = self.infer_result([o.type for o in self.operands], dict(self.properties))
         actual = self.results[0].type
         if expected != actual:
             raise VerifyException(
@@ -50,9 +48,7 @@ class TypedOp(IRDLOperation):
             )
 
     @classmethod
-    def build(
-        cls, operands: Sequence, props: dict[str, Attribute] | None = None, **kw
-    ) -> Self:
+    def build(cls, operands: Sequence, props: dict[str, Attribute] | None = None, **kw) -> Self:
         """Create the op, inferring its result type."""
         from xdsl.ir import SSAValue
 
@@ -87,15 +83,11 @@ class TypedOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        shown = {
-            k: v for k, v in self.properties.items() if self.PROP_DEFAULTS.get(k) != v
-        }
+        shown = {k: v for k, v in self.properties.items() if self.PROP_DEFAULTS.get(k) != v}
         shown.update(self.attributes)
         print_operands_and_attrs(printer, self.operands, shown)
         printer.print_string(" : ")
-        print_short_or_functional(
-            printer, [o.type for o in self.operands], self.results[0].type
-        )
+        print_short_or_functional(printer, [o.type for o in self.operands], self.results[0].type)
 
 
 def print_operands_and_attrs(printer: Printer, operands, attributes) -> None:
@@ -115,9 +107,7 @@ def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     return found or []
 
 
-def parse_short_or_functional(
-    parser: Parser, n_operands: int
-) -> tuple[list[Attribute], Attribute]:
+def parse_short_or_functional(parser: Parser, n_operands: int) -> tuple[list[Attribute], Attribute]:
     """`T` (all operands and the result are T) or `(T1, ...) -> R`."""
     if parser._current_token.text == "(":  # noqa: SLF001 - no public peek in xDSL
         fn = parser.parse_function_type()

@@ -94,18 +94,14 @@ def matmul_shape(a: Shape, b: Shape, transpose_a: bool, transpose_b: bool) -> Sh
     m, ka = (a[-1], a[-2]) if transpose_a else (a[-2], a[-1])
     kb, n = (b[-1], b[-2]) if transpose_b else (b[-2], b[-1])
     if ka != kb:
-        raise VerifyException(
-            f"matmul contraction sizes differ: {ka} (lhs) vs {kb} (rhs)"
-        )
+        raise VerifyException(f"matmul contraction sizes differ: {ka} (lhs) vs {kb} (rhs)")
     batch = broadcast_shapes([a[:-2], b[:-2]])
     return (*batch, m, n)
 
 
 def transpose_shape(shape: Shape, perm: Sequence[int]) -> Shape:
     if sorted(perm) != list(range(len(shape))):
-        raise VerifyException(
-            f"perm {list(perm)} is not a permutation of the {len(shape)} axes"
-        )
+        raise VerifyException(f"perm {list(perm)} is not a permutation of the {len(shape)} axes")
     return tuple(shape[p] for p in perm)
 
 
@@ -118,9 +114,7 @@ def reshape_check(src: Shape, dst: Shape) -> None:
 
 
 def broadcast_to_check(src: Shape, dst: Shape) -> None:
-    ok = len(src) <= len(dst) and all(
-        s in (1, d) for s, d in zip(reversed(src), reversed(dst))
-    )
+    ok = len(src) <= len(dst) and all(s in (1, d) for s, d in zip(reversed(src), reversed(dst)))
     if not ok:
         raise VerifyException(f"cannot broadcast {_pretty(src)} to {_pretty(dst)}")
 
@@ -174,9 +168,7 @@ def slice_shape(
         if st <= 0:
             raise VerifyException(f"get_item stride on axis {axis} must be positive, got {st}")
         if not 0 <= lo <= hi <= d:
-            raise VerifyException(
-                f"get_item range [{lo}, {hi}) on axis {axis} is outside 0..{d}"
-            )
+            raise VerifyException(f"get_item range [{lo}, {hi}) on axis {axis} is outside 0..{d}")
         out.append((hi - lo + st - 1) // st)
     for axis in squeeze:
         if not 0 <= axis < rank or out[axis] != 1:

@@ -9,6 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from mindjit.dialects import mindir_shapes as S
+from mindjit.dialects.mindir_format import (
+    FALSE,
+    TypedOp,
+    bool_prop,
+    int_prop,
+    ints_prop,
+)
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -33,15 +41,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
-
-from mindjit.dialects import mindir_shapes as S
-from mindjit.dialects.mindir_format import (
-    FALSE,
-    TypedOp,
-    bool_prop,
-    int_prop,
-    ints_prop,
-)
 
 AnyValue = Attribute
 
@@ -70,7 +69,7 @@ class ConstantOp(TypedOp):
         return value.type
 
     @classmethod
-    def parse(cls, parser: Parser) -> "ConstantOp":
+    def parse(cls, parser: Parser) -> ConstantOp:
         attrs = parser.parse_optional_attr_dict()
         pos = parser.pos
         value = parser.parse_attribute()
@@ -193,7 +192,18 @@ SqrtOp = _unary("sqrt", "float")
 HSwishOp = _unary("hswish", "float", doc="x * relu6(x + 3) / 6")
 
 COMPARE_OPS = (LessOp, LessEqualOp, GreaterOp, GreaterEqualOp, EqualOp, NotEqualOp)
-BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, *COMPARE_OPS, LogicalAndOp, LogicalOrOp)
+BINARY_OPS = (
+    AddOp,
+    SubOp,
+    MulOp,
+    DivOp,
+    PowOp,
+    MaximumOp,
+    MinimumOp,
+    *COMPARE_OPS,
+    LogicalAndOp,
+    LogicalOrOp,
+)
 UNARY_OPS = (LogicalNotOp, NegOp, AbsOp, ReluOp, ExpOp, LogOp, TanhOp, SigmoidOp, SqrtOp, HSwishOp)
 
 
@@ -210,14 +220,21 @@ class SelectOp(TypedOp):
 
     @classmethod
     def infer_result(cls, operand_types, props):
-        c, x, y = (S.tensor_of(t, w) for t, w in zip(operand_types, ("condition", "true value", "false value")))
+        c, x, y = (
+            S.tensor_of(t, w)
+            for t, w in zip(operand_types, ("condition", "true value", "false value"))
+        )
         if c.get_element_type() != i1:
-            raise VerifyException(f"select condition must have i1 elements, got {c.get_element_type()}")
+            raise VerifyException(
+                f"select condition must have i1 elements, got {c.get_element_type()}"
+            )
         element = S.same_element_type([x, y], cls.name)
-        return S.tensor_type(S.broadcast_shapes([c.get_shape(), x.get_shape(), y.get_shape()]), element)
+        return S.tensor_type(
+            S.broadcast_shapes([c.get_shape(), x.get_shape(), y.get_shape()]), element
+        )
 
     @classmethod
-    def get(cls, cond: SSAValue, x: SSAValue, y: SSAValue) -> "SelectOp":
+    def get(cls, cond: SSAValue, x: SSAValue, y: SSAValue) -> SelectOp:
         return cls.build([cond, x, y])
 
 
@@ -240,7 +257,7 @@ class CastOp(TypedOp):
         return S.tensor_type(x.get_shape(), to)
 
     @classmethod
-    def get(cls, x: SSAValue, to: Attribute) -> "CastOp":
+    def get(cls, x: SSAValue, to: Attribute) -> CastOp:
         return cls.build([x], {"to": to})
 
 
@@ -265,12 +282,25 @@ class MatMulOp(TypedOp):
         a, b = (S.tensor_of(t, w) for t, w in zip(operand_types, ("lhs", "rhs")))
         element = S.same_element_type([a, b], cls.name)
         _check_element_kind(cls.name, "numeric", element)
-        shape = S.matmul_shape(a.get_shape(), b.get_shape(), bool_prop(props, "transpose_a"), bool_prop(props, "transpose_b"))
+        shape = S.matmul_shape(
+            a.get_shape(),
+            b.get_shape(),
+            bool_prop(props, "transpose_a"),
+            bool_prop(props, "transpose_b"),
+        )
         return S.tensor_type(shape, element)
 
     @classmethod
-    def get(cls, a: SSAValue, b: SSAValue, transpose_a: bool = False, transpose_b: bool = False) -> "MatMulOp":
-        return cls.build([a, b], {"transpose_a": IntegerAttr.from_bool(transpose_a), "transpose_b": IntegerAttr.from_bool(transpose_b)})
+    def get(
+        cls, a: SSAValue, b: SSAValue, transpose_a: bool = False, transpose_b: bool = False
+    ) -> MatMulOp:
+        return cls.build(
+            [a, b],
+            {
+                "transpose_a": IntegerAttr.from_bool(transpose_a),
+                "transpose_b": IntegerAttr.from_bool(transpose_b),
+            },
+        )
 
 
 class ReduceOp(TypedOp):
@@ -288,12 +318,16 @@ class ReduceOp(TypedOp):
     def infer_result(cls, operand_types, props):
         x = S.tensor_of(operand_types[0], "input")
         _check_element_kind(cls.name, cls.ALLOWED, x.get_element_type())
-        shape = S.reduce_shape(x.get_shape(), ints_prop(props, "axis"), bool_prop(props, "keep_dims"))
+        shape = S.reduce_shape(
+            x.get_shape(), ints_prop(props, "axis"), bool_prop(props, "keep_dims")
+        )
         return S.tensor_type(shape, x.get_element_type())
 
     @classmethod
     def get(cls, x: SSAValue, axis: Sequence[int] = (), keep_dims: bool = False):
-        return cls.build([x], {"axis": _i64_array(axis), "keep_dims": IntegerAttr.from_bool(keep_dims)})
+        return cls.build(
+            [x], {"axis": _i64_array(axis), "keep_dims": IntegerAttr.from_bool(keep_dims)}
+        )
 
     def reduced_axes(self) -> tuple[int, ...]:
         """The reduced axes, normalized and sorted (all axes when `axis` is empty)."""
@@ -347,7 +381,9 @@ class ToShapeOp(TypedOp):
     @classmethod
     def get(cls, x: SSAValue, shape: Sequence[int]):
         t = S.tensor_of(SSAValue.get(x).type, "input")
-        op = cls.create(operands=[SSAValue.get(x)], result_types=[S.tensor_type(shape, t.get_element_type())])
+        op = cls.create(
+            operands=[SSAValue.get(x)], result_types=[S.tensor_type(shape, t.get_element_type())]
+        )
         cls.check(t.get_shape(), tuple(shape))
         return op
 
@@ -387,10 +423,12 @@ class TransposeOp(TypedOp):
     @classmethod
     def infer_result(cls, operand_types, props):
         x = S.tensor_of(operand_types[0], "input")
-        return S.tensor_type(S.transpose_shape(x.get_shape(), ints_prop(props, "perm")), x.get_element_type())
+        return S.tensor_type(
+            S.transpose_shape(x.get_shape(), ints_prop(props, "perm")), x.get_element_type()
+        )
 
     @classmethod
-    def get(cls, x: SSAValue, perm: Sequence[int]) -> "TransposeOp":
+    def get(cls, x: SSAValue, perm: Sequence[int]) -> TransposeOp:
         return cls.build([x], {"perm": _i64_array(perm)})
 
 
@@ -470,10 +508,15 @@ class GetItemOp(TypedOp):
         return S.tensor_type(shape, x.get_element_type())
 
     @classmethod
-    def get(cls, x: SSAValue, starts, limits, strides, squeeze=()) -> "GetItemOp":
+    def get(cls, x: SSAValue, starts, limits, strides, squeeze=()) -> GetItemOp:
         return cls.build(
             [x],
-            {"starts": _i64_array(starts), "limits": _i64_array(limits), "strides": _i64_array(strides), "squeeze": _i64_array(squeeze)},
+            {
+                "starts": _i64_array(starts),
+                "limits": _i64_array(limits),
+                "strides": _i64_array(strides),
+                "squeeze": _i64_array(squeeze),
+            },
         )
 
 
@@ -494,7 +537,7 @@ class MakeTupleOp(TypedOp):
         return TupleType(ArrayAttr(tuple(operand_types)))
 
     @classmethod
-    def get(cls, elements: Sequence[SSAValue]) -> "MakeTupleOp":
+    def get(cls, elements: Sequence[SSAValue]) -> MakeTupleOp:
         return cls.build(list(elements))
 
 
@@ -520,7 +563,7 @@ class TupleGetItemOp(TypedOp):
         return t.types.data[index]
 
     @classmethod
-    def get(cls, t: SSAValue, index: int) -> "TupleGetItemOp":
+    def get(cls, t: SSAValue, index: int) -> TupleGetItemOp:
         return cls.build([t], {"index": IntegerAttr(index, i64)})
 
 
@@ -540,12 +583,14 @@ class AddNOp(TypedOp):
             raise VerifyException(f"addn needs a non-empty tuple of tensors, got {t}")
         types = [S.tensor_of(e, f"element #{i}") for i, e in enumerate(t.types.data)]
         if any(e != types[0] for e in types):
-            raise VerifyException("addn elements must all have one type, got " + ", ".join(map(str, types)))
+            raise VerifyException(
+                "addn elements must all have one type, got " + ", ".join(map(str, types))
+            )
         _check_element_kind(cls.name, "numeric", types[0].get_element_type())
         return types[0]
 
     @classmethod
-    def get(cls, t: SSAValue) -> "AddNOp":
+    def get(cls, t: SSAValue) -> AddNOp:
         return cls.build([t])
 
 

@@ -30,7 +30,9 @@ def _to_type_reading_hex_floats_as_bits(self, parser, type):  # type: ignore[no-
         try:
             return struct.unpack(float_format, struct.pack(int_format, bits))[0]
         except struct.error:
-            parser.raise_error(f"hexadecimal float {text} does not fit {type}", at_position=self.span)
+            parser.raise_error(
+                f"hexadecimal float {text} does not fit {type}", at_position=self.span
+            )
     return _original_to_type(self, parser, type)
 
 

@@ -1,6 +1,6 @@
 """The README demo: parse a mindir program, lower it, run it on the CPU, report.
 
-    make run        # or: .venv/bin/python examples/demo.py
+make run        # or: .venv/bin/python examples/demo.py
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_file
@@ -37,7 +36,9 @@ def main() -> int:
 
     start = time.perf_counter()
     lower_to_tensor(module)
-    print(f"lowered with '{LOWER_TO_TENSOR}' in {time.perf_counter() - start:.3f} s: {dict(op_counts(module))}")
+    print(
+        f"lowered with '{LOWER_TO_TENSOR}' in {time.perf_counter() - start:.3f} s: {dict(op_counts(module))}"
+    )
 
     rng = np.random.default_rng(0)
     inputs = [
@@ -50,7 +51,9 @@ def main() -> int:
     print("score  =", score)
 
     ref_logits, ref_score = numpy_reference(*inputs)
-    ok = np.allclose(logits, ref_logits, rtol=1e-5, atol=1e-5) and np.allclose(score, ref_score, rtol=1e-5)
+    ok = np.allclose(logits, ref_logits, rtol=1e-5, atol=1e-5) and np.allclose(
+        score, ref_score, rtol=1e-5
+    )
     runs = 1000
     start = time.perf_counter()
     for _ in range(runs):

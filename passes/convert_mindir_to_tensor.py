@@ -26,19 +26,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ModuleOp, TupleType
-from xdsl.ir import Attribute, Operation
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
-
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
 from mindjit.passes.convert_mindir_to_tensor_control import CONTROL_PATTERNS
@@ -54,6 +41,18 @@ from mindjit.passes.convert_mindir_to_tensor_matmul import MATMUL_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_reduce import REDUCE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_shape import SHAPE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_tuples import TUPLE_PATTERNS, flatten_tuples
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import ModuleOp, TupleType
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 
 class LowerConstant(RewritePattern):
@@ -90,7 +89,9 @@ def _leftover_op_message(op: Operation) -> str | None:
         return f"'{op.name}' cannot be lowered: its tuple is not built by mindir.make_tuple"
     if isinstance(op, mindir.UpdateStateOp):
         users = sorted({u.operation.name for u in op.result.uses})
-        return f"'mindir.update_state' cannot be erased: its state is still used by {', '.join(users)}"
+        return (
+            f"'mindir.update_state' cannot be erased: its state is still used by {', '.join(users)}"
+        )
     if op.name.startswith("mindir."):
         return f"'{op.name}' was not lowered by convert-mindir-to-tensor"
     return None

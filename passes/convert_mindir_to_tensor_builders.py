@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from mindjit.dialects import mindir_shapes as S
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -33,11 +32,11 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
-
-from mindjit.dialects import mindir_shapes as S
 
 OpT = TypeVar("OpT", bound=Operation)
 Shape = tuple[int, ...]
@@ -83,13 +82,17 @@ class Emitter:
     def empty(self, shape: Sequence[int], element: Attribute) -> SSAValue:
         return self.value(tensor.EmptyOp([], S.tensor_type(shape, element)))
 
-    def filled(self, shape: Sequence[int], element: Attribute, value: float | int | bool) -> SSAValue:
+    def filled(
+        self, shape: Sequence[int], element: Attribute, value: float | int | bool
+    ) -> SSAValue:
         """`linalg.fill ins(value) outs(tensor.empty)`: an accumulator's initial value."""
         scalar = self.scalar(element, value)
         init = self.empty(shape, element)
         return self.value(linalg.FillOp([scalar], [init]))
 
-    def collapse(self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]) -> SSAValue:
+    def collapse(
+        self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]
+    ) -> SSAValue:
         t = S.tensor_of(value.type)
         op = tensor.CollapseShapeOp.create(
             operands=[value],
@@ -98,7 +101,9 @@ class Emitter:
         )
         return self.value(op)
 
-    def expand(self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]) -> SSAValue:
+    def expand(
+        self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]
+    ) -> SSAValue:
         t = S.tensor_of(value.type)
         result = S.tensor_type(shape, t.get_element_type())
         if not t.get_shape():
@@ -106,7 +111,9 @@ class Emitter:
             # verifier does not; one element is moved by extract + from_elements.
             element = self.value(tensor.ExtractOp(value, [], t.get_element_type()))
             return self.value(tensor.FromElementsOp(element, result_type=result))
-        return self.value(tensor.ExpandShapeOp(value, [], reassociation_attr(groups), list(shape), result))
+        return self.value(
+            tensor.ExpandShapeOp(value, [], reassociation_attr(groups), list(shape), result)
+        )
 
     def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
         """Same elements, new static shape, with collapse/expand_shape only.
@@ -124,7 +131,11 @@ class Emitter:
         if len(dst) > len(src) and (groups := find_reassociation(dst, src)) is not None:
             return self.expand(value, groups, dst)
         # Both ranks are >= 1 here: a rank-0 side always has a reassociation.
-        flat = value if len(src) == 1 else self.collapse(value, [list(range(len(src)))], (_numel(src),))
+        flat = (
+            value
+            if len(src) == 1
+            else self.collapse(value, [list(range(len(src)))], (_numel(src),))
+        )
         if len(dst) == 1:
             return flat
         return self.expand(flat, [list(range(len(dst)))], dst)
@@ -161,7 +172,9 @@ class Emitter:
         )
         return self.value(op)
 
-    def elementwise(self, inputs: Sequence[SSAValue], result: TensorType, body: ScalarBody) -> SSAValue:
+    def elementwise(
+        self, inputs: Sequence[SSAValue], result: TensorType, body: ScalarBody
+    ) -> SSAValue:
         """One all-parallel generic over `result`'s shape, operands broadcast (numpy rules).
 
         `body` receives the scalar inputs only (the output's block argument is unused).
@@ -175,11 +188,17 @@ class Emitter:
             offset = rank - len(shape)
             keep = [not (d == 1 and out_shape[offset + j] != 1) for j, d in enumerate(shape)]
             operands.append(self.drop_unit_dims(value, keep))
-            maps.append(AffineMap(rank, 0, tuple(AffineDimExpr(offset + j) for j, k in enumerate(keep) if k)))
+            maps.append(
+                AffineMap(
+                    rank, 0, tuple(AffineDimExpr(offset + j) for j, k in enumerate(keep) if k)
+                )
+            )
         maps.append(AffineMap.identity(rank))
         init = self.empty(out_shape, result.get_element_type())
         n = len(operands)
-        return self.generic(operands, init, maps, ["parallel"] * rank, lambda e, args: body(e, args[:n]))
+        return self.generic(
+            operands, init, maps, ["parallel"] * rank, lambda e, args: body(e, args[:n])
+        )
 
 
 _ITERATORS = {"parallel": IteratorTypeAttr.parallel, "reduction": IteratorTypeAttr.reduction}

@@ -19,27 +19,36 @@ removing the ops from `STATEFUL_OPS`.
 
 from __future__ import annotations
 
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.dialects.diagnostics import op_error
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 PASS_NAME = "convert-mindir-to-tensor"
 
 #: Ops whose lowering belongs to the side-effect issue, with the reason given to users.
 STATEFUL_OPS: dict[type[Operation], str] = {
     op: "Parameters and side effects are lowered by the side-effect issue"
-    for op in (mindir.ParameterOp, mindir.GetParameterOp, mindir.AssignOp, mindir.LoadOp, mindir.PrintOp)
+    for op in (
+        mindir.ParameterOp,
+        mindir.GetParameterOp,
+        mindir.AssignOp,
+        mindir.LoadOp,
+        mindir.PrintOp,
+    )
 }
 #: Ascend float-status ops: only the simulated device implements them.
 DEVICE_OPS: dict[type[Operation], str] = {
     op: "Ascend float-status ops are only supported by the Ascend device backend"
-    for op in (mindir.NPUAllocFloatStatusOp, mindir.NPUClearFloatStatusOp, mindir.NPUGetFloatStatusOp)
+    for op in (
+        mindir.NPUAllocFloatStatusOp,
+        mindir.NPUClearFloatStatusOp,
+        mindir.NPUGetFloatStatusOp,
+    )
 }
 #: Where the stateful lowering's patterns go (run with all the others).
 STATEFUL_PATTERNS: tuple[RewritePattern, ...] = ()
@@ -94,10 +103,19 @@ class EraseDeadUpdateState(RewritePattern):
             rewriter.erase(op)
 
 
-EFFECT_PATTERNS: tuple[RewritePattern, ...] = (LowerDepend(), LowerTensorMove(), EraseDeadUpdateState())
+EFFECT_PATTERNS: tuple[RewritePattern, ...] = (
+    LowerDepend(),
+    LowerTensorMove(),
+    EraseDeadUpdateState(),
+)
 
 #: Pure bookkeeping ops that vanish once their users are lowered.
-_DEAD_WHEN_UNUSED = (mindir.UpdateStateOp, mindir.DependOp, mindir.MakeTupleOp, mindir.TupleGetItemOp)
+_DEAD_WHEN_UNUSED = (
+    mindir.UpdateStateOp,
+    mindir.DependOp,
+    mindir.MakeTupleOp,
+    mindir.TupleGetItemOp,
+)
 
 
 def erase_dead_state(module: ModuleOp) -> None:
@@ -106,6 +124,8 @@ def erase_dead_state(module: ModuleOp) -> None:
     from mindjit.passes.convert_mindir_to_tensor_tuples import is_state_placeholder
 
     for op in list(module.walk(reverse=True)):
-        if (isinstance(op, _DEAD_WHEN_UNUSED) or is_state_placeholder(op)) and all(not r.uses for r in op.results):
+        if (isinstance(op, _DEAD_WHEN_UNUSED) or is_state_placeholder(op)) and all(
+            not r.uses for r in op.results
+        ):
             op.detach()
             op.erase()

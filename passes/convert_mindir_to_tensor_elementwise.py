@@ -8,12 +8,11 @@ math ops (see convert_mindir_to_tensor_scalar for the per-type semantics).
 
 from __future__ import annotations
 
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 
 def _kind(op: mindir.ElementwiseOp) -> str:
@@ -26,7 +25,9 @@ class LowerBinary(RewritePattern):
         kind = _kind(op)
         e = Emitter(rewriter, op.location)
         out = e.elementwise(
-            [op.lhs, op.rhs], S.tensor_of(op.result.type), lambda b, a: scalar.binary(kind, b, a[0], a[1])
+            [op.lhs, op.rhs],
+            S.tensor_of(op.result.type),
+            lambda b, a: scalar.binary(kind, b, a[0], a[1]),
         )
         rewriter.replace(op, [], [out])
 
@@ -36,7 +37,9 @@ class LowerUnary(RewritePattern):
     def match_and_rewrite(self, op: mindir.UnaryOp, rewriter: PatternRewriter) -> None:
         kind = _kind(op)
         e = Emitter(rewriter, op.location)
-        out = e.elementwise([op.input], S.tensor_of(op.result.type), lambda b, a: scalar.unary(kind, b, a[0]))
+        out = e.elementwise(
+            [op.input], S.tensor_of(op.result.type), lambda b, a: scalar.unary(kind, b, a[0])
+        )
         rewriter.replace(op, [], [out])
 
 
@@ -62,8 +65,15 @@ class LowerCast(RewritePattern):
             return
         to = op.to
         e = Emitter(rewriter, op.location)
-        out = e.elementwise([op.input], S.tensor_of(op.result.type), lambda b, a: scalar.cast(b, a[0], to))
+        out = e.elementwise(
+            [op.input], S.tensor_of(op.result.type), lambda b, a: scalar.cast(b, a[0], to)
+        )
         rewriter.replace(op, [], [out])
 
 
-ELEMENTWISE_PATTERNS: tuple[RewritePattern, ...] = (LowerBinary(), LowerUnary(), LowerSelect(), LowerCast())
+ELEMENTWISE_PATTERNS: tuple[RewritePattern, ...] = (
+    LowerBinary(),
+    LowerUnary(),
+    LowerSelect(),
+    LowerCast(),
+)

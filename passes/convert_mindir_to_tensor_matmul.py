@@ -15,16 +15,15 @@ The body is `out + a * b` (addf/mulf, or addi/muli for integers).
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, i64
-from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, i64
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 
 def _transposed(e: Emitter, x: SSAValue) -> SSAValue:
@@ -54,28 +53,42 @@ def _matmul_batched(e: Emitter, op: mindir.MatMulOp) -> SSAValue:
         shape = S.tensor_of(value.type).get_shape()
         own = len(shape) - 2
         offset = nb - own
-        keep = [not (d == 1 and batch[offset + j] != 1) for j, d in enumerate(shape[:own])] + [True, True]
+        keep = [not (d == 1 and batch[offset + j] != 1) for j, d in enumerate(shape[:own])] + [
+            True,
+            True,
+        ]
         dims = [offset + j for j in range(own) if keep[j]] + list(inner)
-        return e.drop_unit_dims(value, keep), AffineMap(loops, 0, tuple(AffineDimExpr(d) for d in dims))
+        return e.drop_unit_dims(value, keep), AffineMap(
+            loops, 0, tuple(AffineDimExpr(d) for d in dims)
+        )
 
     a, a_map = operand(op.lhs, (k, m) if op.transpose_a.value.data else (m, k))
     b, b_map = operand(op.rhs, (n, k) if op.transpose_b.value.data else (k, n))
     out_map = AffineMap(loops, 0, tuple(AffineDimExpr(d) for d in range(nb + 2)))
     element = result.get_element_type()
     acc = e.filled(out_shape, element, 0)
-    add, mul = (arith.AddfOp, arith.MulfOp) if isinstance(element, AnyFloat) else (arith.AddiOp, arith.MuliOp)
+    add, mul = (
+        (arith.AddfOp, arith.MulfOp)
+        if isinstance(element, AnyFloat)
+        else (arith.AddiOp, arith.MuliOp)
+    )
 
     def body(b_: Emitter, args):
         return b_.value(add(args[2], b_.value(mul(args[0], args[1]))))
 
-    return e.generic([a, b], acc, [a_map, b_map, out_map], ["parallel"] * (nb + 2) + ["reduction"], body)
+    return e.generic(
+        [a, b], acc, [a_map, b_map, out_map], ["parallel"] * (nb + 2) + ["reduction"], body
+    )
 
 
 class LowerMatMul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mindir.MatMulOp, rewriter: PatternRewriter) -> None:
         e = Emitter(rewriter, op.location)
-        ranks = (len(S.tensor_of(op.lhs.type).get_shape()), len(S.tensor_of(op.rhs.type).get_shape()))
+        ranks = (
+            len(S.tensor_of(op.lhs.type).get_shape()),
+            len(S.tensor_of(op.rhs.type).get_shape()),
+        )
         out = _matmul_2d(e, op) if ranks == (2, 2) else _matmul_batched(e, op)
         rewriter.replace(op, [], [out])
 

@@ -9,15 +9,14 @@ elementwise division by the number of reduced elements. Reducing a rank-0 tensor
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, i64
-from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter, unit_dim_groups
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, i64
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 
 def _identity(kind: str, element: Attribute) -> float | int:
@@ -48,7 +47,9 @@ def reduce(e: Emitter, x: SSAValue, axes: tuple[int, ...], kind: str) -> SSAValu
     inner = Emitter.at_end(block, e.loc)
     combined = inner.value(_combiner(kind, element)(block.args[0], block.args[1]))
     inner.emit(linalg.YieldOp(combined))
-    return e.value(linalg.ReduceOp(x, init, DenseArrayBase.from_list(i64, list(axes)), Region(block)))
+    return e.value(
+        linalg.ReduceOp(x, init, DenseArrayBase.from_list(i64, list(axes)), Region(block))
+    )
 
 
 class LowerReduce(RewritePattern):
@@ -67,7 +68,9 @@ class LowerReduce(RewritePattern):
             reduced = S.tensor_of(out.type)
             element = reduced.get_element_type()
             out = e.elementwise(
-                [out], reduced, lambda b, args: b.value(arith.DivfOp(args[0], b.scalar(element, float(count))))
+                [out],
+                reduced,
+                lambda b, args: b.value(arith.DivfOp(args[0], b.scalar(element, float(count)))),
             )
         if op.keep_dims.value.data and axes:
             keep = [i not in axes for i in range(len(shape))]

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import AnyFloat, IntegerType, i1
 from xdsl.ir import Attribute, SSAValue
-
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 
 def _is_float(t: Attribute) -> bool:
@@ -74,7 +73,13 @@ _SIGNED_COMPARE = {
     "equal": "eq",
     "not_equal": "ne",
 }
-_BOOL_COMPARE = {**_SIGNED_COMPARE, "less": "ult", "less_equal": "ule", "greater": "ugt", "greater_equal": "uge"}
+_BOOL_COMPARE = {
+    **_SIGNED_COMPARE,
+    "less": "ult",
+    "less_equal": "ule",
+    "greater": "ugt",
+    "greater_equal": "uge",
+}
 
 BINARY_KINDS = frozenset({*_INT_BINARY, *_FLOAT_COMPARE})
 UNARY_KINDS = frozenset(

@@ -13,15 +13,14 @@ input to concat) is replaced by the input.
 
 from __future__ import annotations
 
-from xdsl.dialects import tensor
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import DenseArrayBase, i64
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.dialects.mindir_format import ints_prop
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter, unit_dim_groups
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import DenseArrayBase, i64
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 
 class LowerReshape(RewritePattern):
@@ -103,7 +102,9 @@ class LowerGetItem(RewritePattern):
         starts, limits, strides = (ints_prop(props, n) for n in ("starts", "limits", "strides"))
         sizes = [(hi - lo + st - 1) // st for lo, hi, st in zip(starts, limits, strides)]
         e = Emitter(rewriter, op.location)
-        out = e.value(tensor.ExtractSliceOp(op.input, list(starts), sizes, list(strides), op.result.type))
+        out = e.value(
+            tensor.ExtractSliceOp(op.input, list(starts), sizes, list(strides), op.result.type)
+        )
         rewriter.replace(op, [], [out])
 
 

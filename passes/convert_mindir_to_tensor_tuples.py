@@ -26,19 +26,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_shapes as S
+from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.mindir_types import is_monad
+from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from xdsl.builder import Builder
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, TupleType, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FunctionType,
+    ModuleOp,
+    TupleType,
+    UnrealizedConversionCastOp,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from mindjit.dialects import mindir
-from mindjit.dialects import mindir_shapes as S
-from mindjit.dialects.mindir_types import is_monad
-from mindjit.dialects.diagnostics import op_error
-from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 
 def flat_types(t: Attribute) -> list[Attribute]:
@@ -99,7 +104,9 @@ def leaves(value: SSAValue, user: Operation) -> list[SSAValue]:
     return out
 
 
-def _rebuild(builder: Builder, t: Attribute, values: Iterator[SSAValue], loc: Attribute) -> SSAValue:
+def _rebuild(
+    builder: Builder, t: Attribute, values: Iterator[SSAValue], loc: Attribute
+) -> SSAValue:
     """The value of type `t` made of the next leaves of `values` (make_tuple for tuples)."""
     if is_monad(t):
         placeholder = UnrealizedConversionCastOp.get([], [t])
@@ -163,7 +170,9 @@ def _flatten_func(op: func.FuncOp) -> None:
     for name, types in (("arg_attrs", inputs), ("res_attrs", outputs)):
         attrs = getattr(op, name)
         if attrs is not None and _splits(types):
-            setattr(op, name, ArrayAttr([a for a, t in zip(attrs.data, types) for _ in flat_types(t)]))
+            setattr(
+                op, name, ArrayAttr([a for a, t in zip(attrs.data, types) for _ in flat_types(t)])
+            )
 
 
 def _flatten_op(op: Operation) -> None:
@@ -184,7 +193,9 @@ def _flatten_op(op: Operation) -> None:
             op.operands = [op.cond, *_flat_operands(op, op.arguments)]
     elif isinstance(op, mindir.IfOp):
         if _splits(op.output.types):
-            new = mindir.IfOp(op.cond, _flat_all(op.output.types), _move(op.then_region), _move(op.else_region))
+            new = mindir.IfOp(
+                op.cond, _flat_all(op.output.types), _move(op.then_region), _move(op.else_region)
+            )
             new.location = op.location
             new.attributes |= op.attributes
             _replace_results(op, new)

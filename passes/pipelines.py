@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mindjit.dialects.diagnostics import MindjitError, SourceLoc
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec as _parse_arg_specs  # noqa: F401
 from xdsl.utils.exceptions import ArgSpecParseError
-
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
 
@@ -30,9 +29,8 @@ NAMED_PIPELINES: dict[str, str] = {
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Every upstream xDSL pass plus mindjit's, by name."""
-    from xdsl.transforms import get_all_passes
-
     from mindjit.passes.registry import mindjit_pass_factories
+    from xdsl.transforms import get_all_passes
 
     passes = dict(get_all_passes())
     passes.update(mindjit_pass_factories())
@@ -65,7 +63,9 @@ def flatten_spec(spec: str) -> tuple[str, list[int]]:
             closers.append(False)
         elif ch == ")" and not in_braces:
             if not closers:
-                raise MindjitError("unbalanced ')' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, i + 1))
+                raise MindjitError(
+                    "unbalanced ')' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, i + 1)
+                )
             if closers.pop():
                 i += 1
                 continue
@@ -75,7 +75,9 @@ def flatten_spec(spec: str) -> tuple[str, list[int]]:
         chars.append((ch, i + 1))
         i += 1
     if closers:
-        raise MindjitError("unbalanced '(' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, len(spec)))
+        raise MindjitError(
+            "unbalanced '(' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, len(spec))
+        )
     return "".join(c for c, _ in chars), [col for _, col in chars]
 
 
@@ -97,7 +99,9 @@ def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass
         text = str(exc)
         m = re.search(r":\d+:(\d+)", text)
         where = loc_at(int(m.group(1)) - 1) if m else loc_at(0)
-        raise MindjitError(f"invalid pass pipeline: {text.splitlines()[-1].strip()}", where) from None
+        raise MindjitError(
+            f"invalid pass pipeline: {text.splitlines()[-1].strip()}", where
+        ) from None
     result: list[ModulePass] = []
     cursor = 0
     for item in specs:

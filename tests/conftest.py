@@ -25,7 +25,9 @@ def tool_path(name: str) -> str:
     return found
 
 
-def run_tool(name: str, *args: str, stdin: str | None = None, cwd: str | None = None) -> subprocess.CompletedProcess:
+def run_tool(
+    name: str, *args: str, stdin: str | None = None, cwd: str | None = None
+) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("MINDJIT_DEBUG", None)
     return subprocess.run(

@@ -60,6 +60,6 @@ def check(expected: list[Expected], errors: list[MindjitError], file: str) -> li
     for e in expected:
         if not e.seen:
             problems.append(
-                f"{file}:{e.comment_line}:1: error: expected error \"{e.message}\" on line {e.line} was not produced"
+                f'{file}:{e.comment_line}:1: error: expected error "{e.message}" on line {e.line} was not produced'
             )
     return problems

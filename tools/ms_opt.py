@@ -14,16 +14,15 @@ import sys
 import time
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
-from xdsl.xdsl_opt_main import xDSLOptMain
-
 from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
 from mindjit.dialects.parsing import LocatingParser
 from mindjit.dialects.universe import mindjit_dialects, mindjit_passes
 from mindjit.passes.pipelines import parse_pipeline
 from mindjit.tools import diagnostics_check
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.xdsl_opt_main import xDSLOptMain
 
 
 class MsOptMain(xDSLOptMain):
@@ -185,7 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug in mindjit, not in the input: say so in one line
         if os.environ.get("MINDJIT_DEBUG"):
             raise
-        print(f"ms-opt: internal error: {type(exc).__name__}: {exc} (set MINDJIT_DEBUG=1 for a traceback)", file=sys.stderr)
+        print(
+            f"ms-opt: internal error: {type(exc).__name__}: {exc} (set MINDJIT_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
         return 2
 
 

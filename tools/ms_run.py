@@ -19,19 +19,20 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception
-
 
 class _InOrder(argparse.Action):
     """Collects --input and --input-npy into one list, keeping their order."""
 
-    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
+    def __call__(
+        self, parser: Any, namespace: Any, values: Any, option_string: str | None = None
+    ) -> None:
         items = getattr(namespace, self.dest, None) or []
         items.append((option_string, values))
         setattr(namespace, self.dest, items)
@@ -45,17 +46,38 @@ def _positive(text: str) -> int:
 
 
 def arg_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ms-run", description="Run a function of a .mlir file on the CPU.")
+    p = argparse.ArgumentParser(
+        prog="ms-run", description="Run a function of a .mlir file on the CPU."
+    )
     p.add_argument("file", help="the .mlir file ('-' reads stdin)")
     p.add_argument("--entry", required=True, help="name of the function to run")
-    p.add_argument("--input", dest="inputs", action=_InOrder, metavar="TYPE=LITERAL",
-                   help="an input as MLIR dense literal, e.g. 'tensor<2xf32>=[1,2]' (repeatable)")
-    p.add_argument("--input-npy", dest="inputs", action=_InOrder, metavar="PATH",
-                   help="an input read from a .npy file (repeatable, mixes with --input in order)")
-    p.add_argument("--output-npy", action="append", default=[], metavar="PATH",
-                   help="write result i to the i-th path instead of printing (one per result)")
-    p.add_argument("--benchmark", type=_positive, metavar="N",
-                   help="after one warm-up call, time N calls and print the median")
+    p.add_argument(
+        "--input",
+        dest="inputs",
+        action=_InOrder,
+        metavar="TYPE=LITERAL",
+        help="an input as MLIR dense literal, e.g. 'tensor<2xf32>=[1,2]' (repeatable)",
+    )
+    p.add_argument(
+        "--input-npy",
+        dest="inputs",
+        action=_InOrder,
+        metavar="PATH",
+        help="an input read from a .npy file (repeatable, mixes with --input in order)",
+    )
+    p.add_argument(
+        "--output-npy",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="write result i to the i-th path instead of printing (one per result)",
+    )
+    p.add_argument(
+        "--benchmark",
+        type=_positive,
+        metavar="N",
+        help="after one warm-up call, time N calls and print the median",
+    )
     return p
 
 
@@ -81,13 +103,16 @@ def run(args: argparse.Namespace) -> None:
     exe = CpuExecutable(module)
     if args.entry not in exe.entry_names():
         available = ", ".join(f"@{n}" for n in exe.entry_names()) or "none"
-        raise MindjitError(f"no function @{args.entry} in {args.file}; available: {available}", args.file)
+        raise MindjitError(
+            f"no function @{args.entry} in {args.file}; available: {available}", args.file
+        )
     _, out_types = exe.signature(args.entry)
     inputs = [read_input(kind, value, i) for i, (kind, value) in enumerate(args.inputs or [])]
     if args.output_npy and len(args.output_npy) != len(out_types):
         raise MindjitError(
             f"@{args.entry} has {len(out_types)} result(s) but {len(args.output_npy)} --output-npy path(s) were given",
-            "ms-run")
+            "ms-run",
+        )
     results = exe.run(args.entry, *inputs)
     if args.output_npy:
         for path, value in zip(args.output_npy, results):
@@ -96,7 +121,9 @@ def run(args: argparse.Namespace) -> None:
         for value in results:
             print(repr(value))
     if args.benchmark:
-        print(f"median {benchmark(exe, args.entry, inputs, args.benchmark):.9f} s/call over {args.benchmark} runs")
+        print(
+            f"median {benchmark(exe, args.entry, inputs, args.benchmark):.9f} s/call over {args.benchmark} runs"
+        )
 
 
 def load_module(path: str) -> ModuleOp:
@@ -137,7 +164,9 @@ def parse_literal(spec: str, index: int) -> Any:
     where = f"<input {index}>"
     type_text, sep, literal = spec.partition("=")
     if not sep or not literal.strip():
-        raise MindjitError(f"expected TYPE=LITERAL, e.g. 'tensor<2xf32>=[1,2]', got '{spec}'", where)
+        raise MindjitError(
+            f"expected TYPE=LITERAL, e.g. 'tensor<2xf32>=[1,2]', got '{spec}'", where
+        )
     ctx = make_context()
     type_text, literal = type_text.strip(), literal.strip()
     t = _parse_whole(ctx, type_text, where, f"bad type '{type_text}'")

@@ -19,15 +19,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import func
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
-from xdsl.traits import IsTerminator
-
 from mindjit.backend.cpu.errors import ExecutionError, op_failure, unsupported
 from mindjit.backend.cpu.plan import Plan, result_getter
 from mindjit.backend.cpu.registry import BUILDERS
 from mindjit.backend.cpu.steps import Step, StepBlock, call_release_step
 from mindjit.backend.cpu.types import is_tensor
+from xdsl.dialects import func
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.traits import IsTerminator
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.executable import CpuExecutable
@@ -154,7 +153,9 @@ class FunctionCompiler:
                 outer.pure = False  # a region with effects keeps its op alive
         return StepBlock(steps, origin), term
 
-    def _releases(self, kept: list[_Node], block: Block, term: Operation | None) -> dict[int, list[int]]:
+    def _releases(
+        self, kept: list[_Node], block: Block, term: Operation | None
+    ) -> dict[int, list[int]]:
         """Slots to clear after each node: temporaries of this block at their
         last use, so numpy can recycle their buffers (like `f(g(x))` would)."""
         last: dict[int, int] = {}
@@ -163,7 +164,12 @@ class FunctionCompiler:
         for pos, node in enumerate(kept):
             for v in [*node.reads, *node.op.results]:
                 slot = self._slots.get(v)
-                if slot is not None and slot not in keep and _defined_in(v, block) and isinstance(v, OpResult):
+                if (
+                    slot is not None
+                    and slot not in keep
+                    and _defined_in(v, block)
+                    and isinstance(v, OpResult)
+                ):
                     last[slot] = pos
         releases: dict[int, list[int]] = {}
         for slot, pos in last.items():
@@ -199,7 +205,12 @@ class FunctionCompiler:
         return self._slot(v)
 
     def define(
-        self, v: SSAValue, *, fresh: bool = False, like: Iterable[SSAValue] = (), readonly: bool = False
+        self,
+        v: SSAValue,
+        *,
+        fresh: bool = False,
+        like: Iterable[SSAValue] = (),
+        readonly: bool = False,
     ) -> int:
         """The slot of a result, with where its memory comes from:
         `fresh` (a new buffer), `like` (a view of those values) or, by default,
@@ -286,9 +297,11 @@ def _with_release(steps: list[Step], slots: list[int]) -> list[Step]:
     """Append clearing `slots` to the node's last step (or as its own step)."""
     if not steps:
         ks = tuple(slots)
+
         def release(s: list[Any]) -> None:
             for k in ks:
                 s[k] = None
+
         return [release]
     *head, last = steps
     spec = getattr(last, "call_spec", None)
@@ -296,15 +309,19 @@ def _with_release(steps: list[Step], slots: list[int]) -> list[Step]:
         return [*head, call_release_step(*spec, slots)]
     if len(slots) == 1:
         (k,) = slots
+
         def then_release1(s: list[Any]) -> None:
             last(s)
             s[k] = None
+
         return [*head, then_release1]
     ks = tuple(slots)
+
     def then_release(s: list[Any]) -> None:
         last(s)
         for k in ks:
             s[k] = None
+
     return [*head, then_release]
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
-
 from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
+from xdsl.ir import Operation
 
 
 class ExecutionError(MindjitError):

@@ -12,15 +12,14 @@ from operator import attrgetter
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation
-
 from mindjit.backend.cpu.compiler import FunctionCompiler
-from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from mindjit.backend.cpu.plan import Plan
 from mindjit.backend.cpu.types import describe_value, dtype_of, is_tensor, static_shape
+from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
 
 Check = Callable[[Any], Any]
 
@@ -28,7 +27,17 @@ Check = Callable[[Any], Any]
 class _Entry:
     """A plan plus the input checks and result conversion of one entry point."""
 
-    __slots__ = ("plan", "checks", "name", "scalar_results", "arity", "loc", "types", "shapes", "dtypes")
+    __slots__ = (
+        "plan",
+        "checks",
+        "name",
+        "scalar_results",
+        "arity",
+        "loc",
+        "types",
+        "shapes",
+        "dtypes",
+    )
 
     def __init__(self, plan: Plan, fn: func.FuncOp):
         self.plan = plan
@@ -44,8 +53,11 @@ class _Entry:
         self.scalar_results = tuple(not is_tensor(t) for t in fn.function_type.outputs.data)
 
     def __call__(self, args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
-        if not (tuple(map(type, args)) == self.types and tuple(map(_shape, args)) == self.shapes
-                and tuple(map(_dtype, args)) == self.dtypes):
+        if not (
+            tuple(map(type, args)) == self.types
+            and tuple(map(_shape, args)) == self.shapes
+            and tuple(map(_dtype, args)) == self.dtypes
+        ):
             args = self._checked(args)
         with np.errstate(all="ignore"):  # MLIR float/int semantics: no warnings
             results = self.plan.invoke(args)
@@ -53,17 +65,22 @@ class _Entry:
             return tuple(np.asarray(r) if s else r for r, s in zip(results, self.scalar_results))
         return results
 
-
     def _checked(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """The slow path: convert what is acceptable, else say what is wrong."""
         if len(args) != self.arity:
-            raise ExecutionError(f"entry @{self.name} expects {self.arity} inputs, got {len(args)}", self.loc)
+            raise ExecutionError(
+                f"entry @{self.name} expects {self.arity} inputs, got {len(args)}", self.loc
+            )
         return tuple([check(a) for check, a in zip(self.checks, args)])
 
 
 def _rounded(converted: np.generic, v: float) -> bool:
     """A Python float rounded to a float type without overflowing."""
-    return isinstance(v, float) and converted.dtype.kind == "f" and bool(np.isfinite(converted)) == math.isfinite(v)
+    return (
+        isinstance(v, float)
+        and converted.dtype.kind == "f"
+        and bool(np.isfinite(converted)) == math.isfinite(v)
+    )
 
 
 _shape = attrgetter("shape")
@@ -75,6 +92,7 @@ def _input_check(name: str, index: int, t: Attribute, loc: SourceLoc | None) -> 
     dtype = dtype_of(t)
     where = f"input {index} of @{name}: expected {t}"
     if not is_tensor(t):
+
         def check_scalar(v: Any) -> Any:
             """A numpy scalar or 0-d array of the type, or a Python number it holds exactly."""
             if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic):
@@ -88,6 +106,7 @@ def _input_check(name: str, index: int, t: Attribute, loc: SourceLoc | None) -> 
             elif np.shape(v) == () and getattr(v, "dtype", None) == dtype:
                 return dtype.type(np.asarray(v)[()])
             raise ExecutionError(f"{where}, got {describe_value(v)}", loc)
+
         return check_scalar
     shape = static_shape(t)
 
@@ -97,6 +116,7 @@ def _input_check(name: str, index: int, t: Attribute, loc: SourceLoc | None) -> 
                 return v  # an ndarray subclass
             raise ExecutionError(f"{where}, got {describe_value(v)}", loc)
         return v
+
     return check
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.ir import Block, Operation, Region, SSAValue
-
 from mindjit.backend.cpu.errors import op_failure
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import Slots, Step, StepBlock, mover, multi_call_step
 from mindjit.backend.cpu.types import dtype_of
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -34,8 +33,10 @@ def build_call(c: FunctionCompiler, op: Operation) -> None:
         c.emit(multi_call_step(lambda *a: invoke(a), ins, outs))
         return
     idx = tuple(ins)
+
     def call(s: Slots) -> None:
         invoke([s[i] for i in idx])
+
     c.emit(call)
 
 
@@ -45,13 +46,17 @@ def _then(block_fn: StepBlock, move: Step | None) -> Step | None:
         return block_fn if len(block_fn) else None
     if not len(block_fn):
         return move
+
     def run(s: Slots) -> None:
         block_fn(s)
         move(s)
+
     return run
 
 
-def _yield_slots(c: FunctionCompiler, term: Operation | None, count: int, op: Operation) -> list[int]:
+def _yield_slots(
+    c: FunctionCompiler, term: Operation | None, count: int, op: Operation
+) -> list[int]:
     if term is None or len(term.operands) != count:
         raise op_failure(op, f"region of '{op.name}' must yield {count} values")
     return [c.slot_of(v) for v in term.operands]
@@ -64,8 +69,13 @@ def build_if(c: FunctionCompiler, op: Operation) -> None:
     if n and not op.false_region.blocks:
         raise op_failure(op, "'scf.if' with results needs an else region")
     branches = [_branch(c, region, n, op) for region in (op.true_region, op.false_region)]
-    outs = [c.define(r, like=[yields[i] for _, _, yields in branches if yields]) for i, r in enumerate(op.results)]
-    then_fn, else_fn = (_then(blk, mover(vals, outs)) if blk is not None else None for blk, vals, _ in branches)
+    outs = [
+        c.define(r, like=[yields[i] for _, _, yields in branches if yields])
+        for i, r in enumerate(op.results)
+    ]
+    then_fn, else_fn = (
+        _then(blk, mover(vals, outs)) if blk is not None else None for blk, vals, _ in branches
+    )
     c.emit(_if_step(cond, then_fn, else_fn))
 
 
@@ -89,11 +99,13 @@ def _if_step(cond: int, then_fn: Step | None, else_fn: Step | None) -> Step | No
     t, e = then_fn or _noop, else_fn or _noop
     if then_fn is None and else_fn is None:
         return None
+
     def if_step(s: Slots) -> None:
         if s[cond]:
             t(s)
         else:
             e(s)
+
     return if_step
 
 
@@ -112,18 +124,33 @@ def build_while(c: FunctionCompiler, op: Operation) -> None:
     after_blk, yield_term = c.compile_block(after)
     yields = _yield_slots(c, yield_term, len(before.args), op)
     outs = [c.define(r) for r in op.results]
-    c.emit(_while_step(
-        mover(inits, before_args), before_blk, cond,
-        _then(after_blk, mover(yields, before_args)), mover(forwarded, after_args),
-        mover(forwarded, outs),
-    ))
+    c.emit(
+        _while_step(
+            mover(inits, before_args),
+            before_blk,
+            cond,
+            _then(after_blk, mover(yields, before_args)),
+            mover(forwarded, after_args),
+            mover(forwarded, outs),
+        )
+    )
 
 
 def _while_step(
-    enter: Step | None, before: Step, cond: int, after: Step | None,
-    to_after: Step | None, to_results: Step | None,
+    enter: Step | None,
+    before: Step,
+    cond: int,
+    after: Step | None,
+    to_after: Step | None,
+    to_results: Step | None,
 ) -> Step:
-    enter_, after_, to_after_, to_results_ = enter or _noop, after or _noop, to_after or _noop, to_results or _noop
+    enter_, after_, to_after_, to_results_ = (
+        enter or _noop,
+        after or _noop,
+        to_after or _noop,
+        to_results or _noop,
+    )
+
     def while_step(s: Slots) -> None:
         enter_(s)
         while True:
@@ -133,6 +160,7 @@ def _while_step(
             to_after_(s)
             after_(s)
         to_results_(s)
+
     return while_step
 
 

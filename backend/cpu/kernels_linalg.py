@@ -13,18 +13,27 @@ from math import prod
 from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.ir import Operation, SSAValue
-
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
 from mindjit.backend.cpu.linalg_spec import (
-    Fn, Operand, Shape, Spec, broadcast_spec, layout, loop_shape, reduce_spec, seq, structured_spec, then,
+    Fn,
+    Operand,
+    Shape,
+    Spec,
+    broadcast_spec,
+    layout,
+    loop_shape,
+    reduce_spec,
+    seq,
+    structured_spec,
+    then,
     with_preps,
 )
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step, multi_call_step
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
+from xdsl.ir import Operation, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -45,7 +54,9 @@ def build_structured(c: FunctionCompiler, spec: Spec) -> None:
     _emit(c, spec, kernel, ins, fresh)
 
 
-def _emit(c: FunctionCompiler, spec: Spec, kernel: Fn, ins: list[SSAValue], fresh: list[bool]) -> None:
+def _emit(
+    c: FunctionCompiler, spec: Spec, kernel: Fn, ins: list[SSAValue], fresh: list[bool]
+) -> None:
     """Fold at plan time when every input is a constant, else emit one step."""
     results = list(spec.op.results)
     if all(c.is_known(v) for v in ins):
@@ -58,8 +69,10 @@ def _emit(c: FunctionCompiler, spec: Spec, kernel: Fn, ins: list[SSAValue], fres
             c.constant(r, value)
         return
     slots = [c.read(v) for v in ins]
-    outs = [c.define(r, fresh=True) if f else c.define(r, like=spec.ins + spec.outs, readonly=True)
-            for r, f in zip(results, fresh)]
+    outs = [
+        c.define(r, fresh=True) if f else c.define(r, like=spec.ins + spec.outs, readonly=True)
+        for r, f in zip(results, fresh)
+    ]
     if len(outs) == 1:
         c.emit(call_step(kernel, slots, outs[0]))
     else:
@@ -71,7 +84,7 @@ def _plan_parallel(
 ) -> tuple[Fn, list[SSAValue], list[bool]]:
     """Elementwise: lay inputs out, run the body, give each result its layout."""
     n = spec.num_dims
-    outs = operands[len(spec.ins):]
+    outs = operands[len(spec.ins) :]
     for o in outs:
         if not o.pure or sorted(o.dims) != list(range(n)):
             raise unsupported(spec.op, "output indexing map must be a permutation")
@@ -86,7 +99,9 @@ def _plan_parallel(
     return kernel, [operands[i].value for i in used] + captured, fresh
 
 
-def _parallel_post(body: Body, target: SSAValue, loop: Shape, out_dims: tuple[int, ...]) -> tuple[Fn | None, bool]:
+def _parallel_post(
+    body: Body, target: SSAValue, loop: Shape, out_dims: tuple[int, ...]
+) -> tuple[Fn | None, bool]:
     """Bring a body result to the output's full shape and axis order."""
     shape = body.shape[target]
     fresh = body.is_fresh(target)
@@ -104,12 +119,23 @@ def _parallel_post(body: Body, target: SSAValue, loop: Shape, out_dims: tuple[in
     return seq(parts), fresh
 
 
-
 # -- registrations -----------------------------------------------------------------------------
 
-_NAMED = ("linalg.generic", "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
-          "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy",
-          "linalg.matmul", "linalg.transpose")
+_NAMED = (
+    "linalg.generic",
+    "linalg.add",
+    "linalg.sub",
+    "linalg.mul",
+    "linalg.max",
+    "linalg.min",
+    "linalg.exp",
+    "linalg.log",
+    "linalg.sqrt",
+    "linalg.select",
+    "linalg.copy",
+    "linalg.matmul",
+    "linalg.transpose",
+)
 
 
 @register(*_NAMED)
@@ -137,10 +163,14 @@ def build_fill(c: FunctionCompiler, op: Operation) -> None:
     shape, dtype = static_shape(result.type, op), dtype_of(result.type, op)
     if c.is_known(value):
         v = dtype.type(c.known(value))
+
         def make() -> np.ndarray:
             array = np.full(shape, v, dtype)
             array.flags.writeable = False
             return array
+
         c.constant(result, make, splat=v)
         return
-    c.emit(call_step(lambda x: np.full(shape, x, dtype), [c.read(value)], c.define(result, fresh=True)))
+    c.emit(
+        call_step(lambda x: np.full(shape, x, dtype), [c.read(value)], c.define(result, fresh=True))
+    )

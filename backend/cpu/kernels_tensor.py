@@ -10,13 +10,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX
-from xdsl.ir import Operation
-
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step
 from mindjit.backend.cpu.types import dtype_of, static_shape
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.ir import Operation
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -84,7 +83,11 @@ def build_from_elements(c: FunctionCompiler, op: Operation) -> None:
     result = op.results[0]
     shape, dtype = static_shape(result.type, op), dtype_of(result.type, op)
     ins = [c.read(v) for v in op.operands]
-    c.emit(call_step(lambda *v: np.array(v, dtype=dtype).reshape(shape), ins, c.define(result, fresh=True)))
+    c.emit(
+        call_step(
+            lambda *v: np.array(v, dtype=dtype).reshape(shape), ins, c.define(result, fresh=True)
+        )
+    )
 
 
 @register("tensor.splat")
@@ -96,7 +99,9 @@ def build_splat(c: FunctionCompiler, op: Operation) -> None:
         v = c.known(value)
         c.constant(result, lambda: _readonly(np.full(shape, v, dtype)), splat=v)
         return
-    c.emit(call_step(lambda v: np.full(shape, v, dtype), [c.read(value)], c.define(result, fresh=True)))
+    c.emit(
+        call_step(lambda v: np.full(shape, v, dtype), [c.read(value)], c.define(result, fresh=True))
+    )
 
 
 @register("tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape")
@@ -117,7 +122,11 @@ def build_concat(c: FunctionCompiler, op: Operation) -> None:
     if len(ins) == 1:
         c.emit(call_step(np.array, ins, c.define(op.results[0], fresh=True)))
         return
-    c.emit(call_step(lambda *xs: np.concatenate(xs, axis=axis), ins, c.define(op.results[0], fresh=True)))
+    c.emit(
+        call_step(
+            lambda *xs: np.concatenate(xs, axis=axis), ins, c.define(op.results[0], fresh=True)
+        )
+    )
 
 
 @register("tensor.extract_slice")
@@ -137,7 +146,9 @@ def build_insert_slice(c: FunctionCompiler, op: Operation) -> None:
         out[idx] = src
         return out
 
-    c.emit(call_step(insert_slice, [c.read(source), c.read(dest)], c.define(op.results[0], fresh=True)))
+    c.emit(
+        call_step(insert_slice, [c.read(source), c.read(dest)], c.define(op.results[0], fresh=True))
+    )
 
 
 def _slice_index(op: Operation, full: Sequence[int], part: Sequence[int]) -> Index:

@@ -13,12 +13,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.scalar_fns import ELEMENTWISE_OPS, scalar_fn
 from mindjit.backend.cpu.steps import call_step
 from mindjit.backend.cpu.types import scalar_value
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -31,8 +30,12 @@ class Body:
     """Plan-time view of a linalg region: per-value loop dims and shapes."""
 
     def __init__(
-        self, c: FunctionCompiler, owner: Operation, block: Block,
-        arg_shapes: Sequence[Shape], loop_shape: Shape,
+        self,
+        c: FunctionCompiler,
+        owner: Operation,
+        block: Block,
+        arg_shapes: Sequence[Shape],
+        loop_shape: Shape,
     ):
         self.c = c
         self.owner = owner
@@ -63,7 +66,9 @@ class Body:
             dim = op.dim.value.data
             n = len(self.loop_shape)
             shape = tuple(self.loop_shape[k] if k == dim else 1 for k in range(n))
-            self.consts[op.results[0]] = np.arange(self.loop_shape[dim], dtype=np.int64).reshape(shape)
+            self.consts[op.results[0]] = np.arange(self.loop_shape[dim], dtype=np.int64).reshape(
+                shape
+            )
             self.shape[op.results[0]] = shape
             return
         if op.name not in ELEMENTWISE_OPS or len(op.results) != 1:
@@ -142,7 +147,11 @@ class Body:
         return used
 
     def _single_op(
-        self, ops: Sequence[Operation], targets: Sequence[SSAValue], used: list[int], captured: list[SSAValue]
+        self,
+        ops: Sequence[Operation],
+        targets: Sequence[SSAValue],
+        used: list[int],
+        captured: list[SSAValue],
     ) -> BodyFn | None:
         """`yield(f(%a, %b))` on distinct block args is just the numpy call `f`."""
         if len(ops) != 1 or len(targets) != 1 or captured or targets[0] is not ops[0].results[0]:
@@ -153,7 +162,11 @@ class Body:
         return scalar_fn(ops[0], vectorized=True)
 
     def _register_machine(
-        self, ops: Sequence[Operation], targets: Sequence[SSAValue], used: list[int], captured: list[SSAValue]
+        self,
+        ops: Sequence[Operation],
+        targets: Sequence[SSAValue],
+        used: list[int],
+        captured: list[SSAValue],
     ) -> BodyFn:
         """General bodies: one step per op over a small register list."""
         reg: dict[SSAValue, int] = {}
@@ -169,18 +182,22 @@ class Body:
         steps = []
         for op in ops:
             out = reg[op.results[0]] = len(reg)
-            steps.append(call_step(scalar_fn(op, vectorized=True), [reg[v] for v in op.operands], out))
+            steps.append(
+                call_step(scalar_fn(op, vectorized=True), [reg[v] for v in op.operands], out)
+            )
         template += [None] * (len(reg) - n_in - len(template))
         result_regs = [reg[t] for t in targets]
         steps_t = tuple(steps)
 
         if len(result_regs) == 1:
             (r0,) = result_regs
+
             def run_one(*vals: Any) -> Any:
                 r = [*vals, *template]
                 for step in steps_t:
                     step(r)
                 return r[r0]
+
             return run_one
 
         def run_many(*vals: Any) -> tuple[Any, ...]:
@@ -188,4 +205,5 @@ class Body:
             for step in steps_t:
                 step(r)
             return tuple([r[i] for i in result_regs])
+
         return run_many

@@ -14,14 +14,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.ir import Operation, SSAValue
-
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.linalg_body import Body
-from mindjit.backend.cpu.linalg_reduce import COMBINERS, contraction, is_neutral, needs_full_extent, reducer
+from mindjit.backend.cpu.linalg_reduce import (
+    COMBINERS,
+    contraction,
+    is_neutral,
+    needs_full_extent,
+    reducer,
+)
 from mindjit.backend.cpu.linalg_spec import Fn, Operand, Shape, Spec, seq, then, with_preps
 from mindjit.backend.cpu.scalar_fns import scalar_fn
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
+from xdsl.ir import Operation, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -29,11 +34,11 @@ if TYPE_CHECKING:
 
 @dataclass
 class _Fold:
-    combiner: Operation      # the body op combining the accumulator and `value`
-    value: SSAValue          # body value folded into the output
+    combiner: Operation  # the body op combining the accumulator and `value`
+    value: SSAValue  # body value folded into the output
     out: Operand
     dtype: np.dtype
-    init_needed: bool        # False when the init is a fill of the neutral element
+    init_needed: bool  # False when the init is a fill of the neutral element
     out_shape: Shape
 
 
@@ -45,8 +50,11 @@ def _folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body)
     for j, y in enumerate(body.yields):
         comb = body.producer(y)
         if comb is None or comb.name not in COMBINERS:
-            raise unsupported(spec.op, "reduction body must yield combine(out, f(ins)) with an "
-                                       "add/mul/max/min/and/or/xor combiner")
+            raise unsupported(
+                spec.op,
+                "reduction body must yield combine(out, f(ins)) with an "
+                "add/mul/max/min/and/or/xor combiner",
+            )
         a, b = comb.operands
         if body.arg_index(a) == n_in + j:
             value = b
@@ -61,17 +69,24 @@ def _folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body)
             raise unsupported(spec.op, "reduction output map must list exactly the parallel dims")
         dtype = dtype_of(spec.outs[j].type, spec.op)
         init_needed = not is_neutral(comb.name, dtype, c.splat(spec.outs[j]))
-        folds.append(_Fold(comb, value, out, dtype, init_needed, static_shape(spec.outs[j].type, spec.op)))
+        folds.append(
+            _Fold(comb, value, out, dtype, init_needed, static_shape(spec.outs[j].type, spec.op))
+        )
     return folds
 
 
 Planned = tuple[Fn, list[SSAValue], list[bool]]  # kernel, its operands, fresh results
 
 
-def plan_reduction(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body, loop: Shape) -> Planned:
+def plan_reduction(
+    c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body, loop: Shape
+) -> Planned:
     """The kernel computing all outputs from (inputs..., captured..., inits...)."""
     folds = _folds(c, spec, operands, body)
-    if len(folds) == 1 and (planned := _contraction(spec, operands, body, loop, folds[0])) is not None:
+    if (
+        len(folds) == 1
+        and (planned := _contraction(spec, operands, body, loop, folds[0])) is not None
+    ):
         kernel, ins = planned
         shapes = [folds[0].out_shape]
     else:
@@ -154,6 +169,7 @@ def _with_inits(kernel: Fn, n_ins: int, folds: list[_Fold], shapes: list[Shape])
             init = next(inits) if f.init_needed else None
             out.append(fin(r, init) if fin is not None else r)
         return tuple(out)
+
     return many
 
 
@@ -172,4 +188,5 @@ def _finisher(fold: _Fold, shape: Shape) -> Callable[[Any, Any], Any] | None:
         if grow:
             r = np.broadcast_to(r, target).copy()
         return np.asarray(r) if scalar else r
+
     return finish

@@ -9,7 +9,6 @@ from math import prod
 from typing import Any
 
 import numpy as np
-
 from mindjit.backend.cpu.types import unsigned_twin
 
 Reducer = Callable[[Any, tuple[int, ...]], Any]
@@ -120,7 +119,11 @@ def contraction(
     m = [d for d in o_dims if d in sa and d not in sb]
     n = [d for d in o_dims if d in sb and d not in sa]
     k = [d for d in a_dims if d in sb and d not in so]
-    if (sa | sb | so) != set(batch + m + n + k) or len(set(a_dims)) != len(a_dims) or len(set(b_dims)) != len(b_dims):
+    if (
+        (sa | sb | so) != set(batch + m + n + k)
+        or len(set(a_dims)) != len(a_dims)
+        or len(set(b_dims)) != len(b_dims)
+    ):
         return _einsum(a_dims, b_dims, o_dims)
     prep_a = _to_matrix(a_dims, batch, m, k, loop)
     prep_b = _to_matrix(b_dims, batch, k, n, loop)
@@ -139,13 +142,19 @@ def _identity(x: Any) -> Any:
 
 
 def _to_matrix(
-    dims: Sequence[int], batch: Sequence[int], rows: Sequence[int], cols: Sequence[int], loop: Sequence[int]
+    dims: Sequence[int],
+    batch: Sequence[int],
+    rows: Sequence[int],
+    cols: Sequence[int],
+    loop: Sequence[int],
 ) -> Callable[[Any], Any] | None:
     """Transpose/reshape an operand to (batch?, rows, cols); None if it already is."""
     order = [*batch, *rows, *cols]
     perm = tuple(dims.index(d) for d in order)
     target = ((prod(loop[d] for d in batch),) if batch else ()) + (
-        prod(loop[d] for d in rows), prod(loop[d] for d in cols))
+        prod(loop[d] for d in rows),
+        prod(loop[d] for d in cols),
+    )
     current = tuple(loop[d] for d in order)
     transpose = perm != tuple(range(len(perm)))
     reshape = current != target
@@ -159,12 +168,18 @@ def _to_matrix(
 
 
 def _from_matrix(
-    batch: Sequence[int], m: Sequence[int], n: Sequence[int], o_dims: Sequence[int], loop: Sequence[int]
+    batch: Sequence[int],
+    m: Sequence[int],
+    n: Sequence[int],
+    o_dims: Sequence[int],
+    loop: Sequence[int],
 ) -> Callable[[Any], Any] | None:
     """Undo `_to_matrix` on the product: back to the output's dims and order."""
     order = [*batch, *m, *n]
     product = ((prod(loop[d] for d in batch),) if batch else ()) + (
-        prod(loop[d] for d in m), prod(loop[d] for d in n))
+        prod(loop[d] for d in m),
+        prod(loop[d] for d in n),
+    )
     shape = tuple(loop[d] for d in order)
     perm = tuple(order.index(d) for d in o_dims)
     transpose = perm != tuple(range(len(perm)))
@@ -178,8 +193,15 @@ def _from_matrix(
     return None
 
 
-def _einsum(a_dims: Sequence[int], b_dims: Sequence[int], o_dims: Sequence[int]) -> Callable[[Any, Any], Any]:
+def _einsum(
+    a_dims: Sequence[int], b_dims: Sequence[int], o_dims: Sequence[int]
+) -> Callable[[Any, Any], Any]:
     letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    spec = "".join(letters[d] for d in a_dims) + "," + "".join(letters[d] for d in b_dims) + "->" + "".join(
-        letters[d] for d in o_dims)
+    spec = (
+        "".join(letters[d] for d in a_dims)
+        + ","
+        + "".join(letters[d] for d in b_dims)
+        + "->"
+        + "".join(letters[d] for d in o_dims)
+    )
     return lambda a, b: np.einsum(spec, a, b)

@@ -14,11 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.types import is_tensor, static_shape
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 Shape = tuple[int, ...]
 Fn = Callable[..., Any]
@@ -48,10 +47,10 @@ class Operand:
     """One operand laid out in the iteration space."""
 
     value: SSAValue
-    dims: tuple[int, ...]           # loop dim of each non-constant axis, in axis order
-    pure: bool                      # no constant map results
-    prep: Fn | None                 # raw array -> iteration-space view (None: as is)
-    shape: Shape                    # run-time shape after `prep`
+    dims: tuple[int, ...]  # loop dim of each non-constant axis, in axis order
+    pure: bool  # no constant map results
+    prep: Fn | None  # raw array -> iteration-space view (None: as is)
+    shape: Shape  # run-time shape after `prep`
 
 
 # -- ops -> Spec ------------------------------------------------------------------
@@ -85,22 +84,43 @@ def structured_spec(op: Operation) -> Spec:
     maps = [m.data for m in op.get_indexing_maps().data]
     if not maps:
         raise unsupported(op, "no indexing maps")
-    return Spec(op, list(op.inputs), list(op.outputs), [_map_results(op, m) for m in maps],
-                maps[0].num_dims, _iterators(op, op.get_iterator_types().data), op.body.block)
+    return Spec(
+        op,
+        list(op.inputs),
+        list(op.outputs),
+        [_map_results(op, m) for m in maps],
+        maps[0].num_dims,
+        _iterators(op, op.get_iterator_types().data),
+        op.body.block,
+    )
 
 
 def reduce_spec(op: Operation) -> Spec:
     n = len(static_shape(op.input.type, op))
     dims = set(op.dimensions.get_values())
-    return Spec(op, [op.input], [op.init], [list(range(n)), [d for d in range(n) if d not in dims]],
-                n, sorted(dims), op.region.block)
+    return Spec(
+        op,
+        [op.input],
+        [op.init],
+        [list(range(n)), [d for d in range(n) if d not in dims]],
+        n,
+        sorted(dims),
+        op.region.block,
+    )
 
 
 def broadcast_spec(op: Operation) -> Spec:
     n = len(static_shape(op.init.type, op))
     added = set(op.dimensions.get_values())
-    return Spec(op, [op.input], [op.init], [[d for d in range(n) if d not in added], list(range(n))],
-                n, [], op.hidden_region.block)
+    return Spec(
+        op,
+        [op.input],
+        [op.init],
+        [[d for d in range(n) if d not in added], list(range(n))],
+        n,
+        [],
+        op.hidden_region.block,
+    )
 
 
 # -- operand layout -------------------------------------------------------------------
@@ -111,7 +131,9 @@ def loop_shape(spec: Spec) -> Shape:
     for value, amap in zip([*spec.ins, *spec.outs], spec.maps):
         shape = static_shape(value.type, spec.op)
         if len(shape) != len(amap):
-            raise unsupported(spec.op, f"indexing map rank does not match operand type {value.type}")
+            raise unsupported(
+                spec.op, f"indexing map rank does not match operand type {value.type}"
+            )
         for axis, r in enumerate(amap):
             if isinstance(r, int):
                 extents[r] = max(extents.get(r, 1), shape[axis])
@@ -137,7 +159,7 @@ def layout(spec: Spec, value: SSAValue, amap: list[MapResult]) -> Operand:
     for a in perm:
         full[dims[a]] = kept[a]
     trans = tuple(kept[a] for a in perm)
-    stripped = tuple(full[next((i for i, e in enumerate(full) if e != 1), n):])
+    stripped = tuple(full[next((i for i, e in enumerate(full) if e != 1), n) :])
     if trans == tuple(full) or trans == stripped:
         aligned, reshape = trans, None
     else:
@@ -145,7 +167,9 @@ def layout(spec: Spec, value: SSAValue, amap: list[MapResult]) -> Operand:
     return Operand(value, dims, pure, _chain(index, perm, reshape), aligned)
 
 
-def _chain(index: tuple[Any, ...] | None, perm: tuple[int, ...], reshape: Shape | None) -> Fn | None:
+def _chain(
+    index: tuple[Any, ...] | None, perm: tuple[int, ...], reshape: Shape | None
+) -> Fn | None:
     """index, then transpose, then reshape: only the steps that do something."""
     parts: list[Fn] = []
     if index is not None:
@@ -158,10 +182,12 @@ def _chain(index: tuple[Any, ...] | None, perm: tuple[int, ...], reshape: Shape 
         return None
     if len(parts) == 1:
         return parts[0]
+
     def chained(x: Any) -> Any:
         for p in parts:
             x = p(x)
         return x
+
     return chained
 
 
@@ -202,8 +228,10 @@ def seq(parts: Sequence[Fn]) -> Fn | None:
     if len(parts) == 2:
         p0, p1 = parts
         return lambda x: p1(p0(x))
+
     def run(x: Any) -> Any:
         for p in parts:
             x = p(x)
         return x
+
     return run

@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
 from mindjit.backend.cpu.steps import Slots, StepBlock
 
 ResultGetter = Callable[[Slots], tuple[Any, ...]]
@@ -33,7 +32,9 @@ class Plan:
         self.side_effects = True  # until compiled, assume the worst
         self.num_steps = 0
 
-    def finish(self, template: list[Any], body: StepBlock, results: ResultGetter, side_effects: bool) -> None:
+    def finish(
+        self, template: list[Any], body: StepBlock, results: ResultGetter, side_effects: bool
+    ) -> None:
         self.template = template
         self.body = body
         self.results = results
@@ -57,6 +58,8 @@ def result_getter(slots: Sequence[int], copy: Sequence[bool]) -> ResultGetter:
             return lambda s: (s[i],)
         return lambda s: tuple([s[i] for i in idx])
     pairs = tuple((i, bool(c)) for i, c in zip(idx, copy))
+
     def get(s: Slots) -> tuple[Any, ...]:
         return tuple([np.array(s[i]) if c else s[i] for i, c in pairs])
+
     return get

@@ -13,10 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Operation
-
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.types import dtype_of, is_tensor, signed_twin, unsigned_twin
+from xdsl.ir import Operation
 
 Fn = Callable[..., Any]
 
@@ -53,14 +52,44 @@ def _erf(x: Any) -> Any:
     z = np.asarray(x, dtype=np.float64)
     a = np.abs(z)
     t = 1.0 / (1.0 + 0.5 * a)
-    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (
-        -0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
-            -0.82215223 + t * 0.17087277))))))))
+    poly = -1.26551223 + t * (
+        1.00002368
+        + t
+        * (
+            0.37409196
+            + t
+            * (
+                0.09678418
+                + t
+                * (
+                    -0.18628806
+                    + t
+                    * (
+                        0.27886807
+                        + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))
+                    )
+                )
+            )
+        )
+    )
     erfc = t * np.exp(-a * a + poly)
     z2 = z * z
-    taylor = z * (1.1283791670955126 + z2 * (-0.37612638903183754 + z2 * (
-        0.11283791670955126 + z2 * (-0.026866170645131252 + z2 * (
-            0.005223977625442188 + z2 * -0.0008548327023450852)))))
+    taylor = z * (
+        1.1283791670955126
+        + z2
+        * (
+            -0.37612638903183754
+            + z2
+            * (
+                0.11283791670955126
+                + z2
+                * (
+                    -0.026866170645131252
+                    + z2 * (0.005223977625442188 + z2 * -0.0008548327023450852)
+                )
+            )
+        )
+    )
     result = np.where(a < 0.5, taylor, np.copysign(1.0 - erfc, z))
     return result.astype(x.dtype)[()]
 
@@ -154,11 +183,22 @@ UINT_BINARY: dict[str, Fn] = {
     "arith.ceildivui": lambda a, b: np.floor_divide(a + b - a.dtype.type(1), b),
 }
 
-CAST_OPS = frozenset({
-    "arith.extf", "arith.truncf", "arith.sitofp", "arith.uitofp", "arith.fptosi",
-    "arith.fptoui", "arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast",
-    "arith.index_castui", "arith.bitcast",
-})
+CAST_OPS = frozenset(
+    {
+        "arith.extf",
+        "arith.truncf",
+        "arith.sitofp",
+        "arith.uitofp",
+        "arith.fptosi",
+        "arith.fptoui",
+        "arith.extsi",
+        "arith.extui",
+        "arith.trunci",
+        "arith.index_cast",
+        "arith.index_castui",
+        "arith.bitcast",
+    }
+)
 
 _CMPF: dict[str, Fn] = {
     "oeq": np.equal,
@@ -178,16 +218,40 @@ _CMPF: dict[str, Fn] = {
     "true": lambda a, b: np.ones(np.broadcast(a, b).shape, np.bool_)[()],
     "false": lambda a, b: np.zeros(np.broadcast(a, b).shape, np.bool_)[()],
 }
-_CMPF_NAMES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-               "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+_CMPF_NAMES = [
+    "false",
+    "oeq",
+    "ogt",
+    "oge",
+    "olt",
+    "ole",
+    "one",
+    "ord",
+    "ueq",
+    "ugt",
+    "uge",
+    "ult",
+    "ule",
+    "une",
+    "uno",
+    "true",
+]
 _CMPI_NAMES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 _ORDER: dict[str, Fn] = {
-    "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-    "gt": np.greater, "ge": np.greater_equal,
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
 }
 
 ELEMENTWISE_OPS = frozenset(
-    set(FLOAT_BINARY) | set(FLOAT_UNARY) | set(INT_BINARY) | set(UINT_BINARY) | CAST_OPS
+    set(FLOAT_BINARY)
+    | set(FLOAT_UNARY)
+    | set(INT_BINARY)
+    | set(UINT_BINARY)
+    | CAST_OPS
     | {"arith.cmpf", "arith.cmpi", "arith.select", "math.absi", "math.fma", "math.fpowi"}
 )
 

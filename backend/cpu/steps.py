@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xdsl.ir import Operation
-
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
+from xdsl.ir import Operation
 
 Slots = list[Any]
 Step = Callable[[Slots], None]
@@ -31,65 +30,87 @@ def call_step(fn: Callable[..., Any], ins: Sequence[int], out: int) -> Step:
     return step
 
 
-def call_release_step(fn: Callable[..., Any], ins: Sequence[int], out: int, kill: Sequence[int]) -> Step:
+def call_release_step(
+    fn: Callable[..., Any], ins: Sequence[int], out: int, kill: Sequence[int]
+) -> Step:
     """`slots[out] = fn(*slots[ins])`, then drop the slots in `kill`."""
     if len(kill) == 1 and len(ins) in (1, 2):
         (k,) = kill
         if len(ins) == 1:
             (a,) = ins
+
             def step1k(s: Slots) -> None:
                 s[out] = fn(s[a])
                 s[k] = None
+
             return step1k
         a, b = ins
+
         def step2k(s: Slots) -> None:
             s[out] = fn(s[a], s[b])
             s[k] = None
+
         return step2k
     idx, kills = tuple(ins), tuple(kill)
+
     def stepk(s: Slots) -> None:
         s[out] = fn(*[s[i] for i in idx])
         for i in kills:
             s[i] = None
+
     return stepk
 
 
 def _call_step(fn: Callable[..., Any], ins: Sequence[int], out: int) -> Step:
     n = len(ins)
     if n == 0:
+
         def step0(s: Slots) -> None:
             s[out] = fn()
+
         return step0
     if n == 1:
         (a,) = ins
+
         def step1(s: Slots) -> None:
             s[out] = fn(s[a])
+
         return step1
     if n == 2:
         a, b = ins
+
         def step2(s: Slots) -> None:
             s[out] = fn(s[a], s[b])
+
         return step2
     if n == 3:
         a, b, c = ins
+
         def step3(s: Slots) -> None:
             s[out] = fn(s[a], s[b], s[c])
+
         return step3
     idx = tuple(ins)
+
     def stepn(s: Slots) -> None:
         s[out] = fn(*[s[i] for i in idx])
+
     return stepn
 
 
-def multi_call_step(fn: Callable[..., Sequence[Any]], ins: Sequence[int], outs: Sequence[int]) -> Step:
+def multi_call_step(
+    fn: Callable[..., Sequence[Any]], ins: Sequence[int], outs: Sequence[int]
+) -> Step:
     """A step storing each of `fn(*slots[ins])`'s results in `outs`."""
     if len(outs) == 1:
         (o,) = outs
         return call_step(lambda *a: fn(*a)[0], ins, o)
     idx, odx = tuple(ins), tuple(outs)
+
     def step(s: Slots) -> None:
         for o, v in zip(odx, fn(*[s[i] for i in idx])):
             s[o] = v
+
     return step
 
 
@@ -103,15 +124,19 @@ def mover(src: Sequence[int], dst: Sequence[int]) -> Step | None:
         return None
     if len(pairs) == 1:
         ((a, b),) = pairs
+
         def move1(s: Slots) -> None:
             s[b] = s[a]
+
         return move1
     srcs = tuple(a for a, _ in pairs)
     dsts = tuple(b for _, b in pairs)
+
     def moven(s: Slots) -> None:
         vals = [s[i] for i in srcs]
         for i, v in zip(dsts, vals):
             s[i] = v
+
     return moven
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -23,8 +24,6 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Operation
-
-from mindjit.backend.cpu.errors import ExecutionError, op_failure
 
 _FLOATS: dict[type, np.dtype] = {
     Float16Type: np.dtype(np.float16),
@@ -101,7 +100,9 @@ def scalar_value(attr: Attribute, t: Attribute, op: Operation | None = None) -> 
 def dense_array(attr: Attribute, t: Attribute, op: Operation | None = None) -> np.ndarray:
     """A read-only array for a dense<...> elements attribute (splats included)."""
     if not isinstance(attr, DenseIntOrFPElementsAttr):
-        raise _type_error(op, f"constant attribute {attr.name} is not supported by the CPU executor")
+        raise _type_error(
+            op, f"constant attribute {attr.name} is not supported by the CPU executor"
+        )
     dtype = dtype_of(t, op)
     shape = static_shape(t, op)
     elt = attr.get_element_type()

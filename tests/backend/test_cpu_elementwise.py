@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects.parsing import parse_module
 
@@ -115,7 +114,8 @@ def test_body_with_captured_constant_and_several_ops():
     text = unary_generic(
         "%c = arith.constant 2.0 : f32\n    %m = arith.mulf %x, %c : f32\n"
         "    %z = arith.constant 0.0 : f32\n    %r = arith.maximumf %m, %z : f32",
-        "f32", "f32",
+        "f32",
+        "f32",
     )
     a = np.array([[1, -2, 3], [-4, 5, -6]], np.float32)
     (out,) = run(text, "f", a)
@@ -180,15 +180,25 @@ def test_cmpf_predicates(pred, ref):
     np.testing.assert_array_equal(out, ref(a, b))
 
 
-@pytest.mark.parametrize("pred", ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"])
+@pytest.mark.parametrize(
+    "pred", ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+)
 def test_cmpi_predicates(pred):
     a = np.array([-1, 0, 5, 3, -8, 2], np.int32)
     b = np.array([1, 0, 5, -3, -8, 7], np.int32)
-    ops = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-           "gt": np.greater, "ge": np.greater_equal}
+    ops = {
+        "eq": np.equal,
+        "ne": np.not_equal,
+        "lt": np.less,
+        "le": np.less_equal,
+        "gt": np.greater,
+        "ge": np.greater_equal,
+    }
     x, y = (a.view(np.uint32), b.view(np.uint32)) if pred[0] == "u" else (a, b)
     (out,) = run(binary_generic(f"arith.cmpi {pred},", "i32", "i1"), "f", a, b)
-    np.testing.assert_array_equal(out, ops[pred.lstrip("su") if pred not in ("eq", "ne") else pred](x, y))
+    np.testing.assert_array_equal(
+        out, ops[pred.lstrip("su") if pred not in ("eq", "ne") else pred](x, y)
+    )
 
 
 def test_i1_logic_and_select():
@@ -218,20 +228,97 @@ func.func @f(%c: tensor<4xi1>, %d: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4
 @pytest.mark.parametrize(
     "body, in_t, out_t, a, expected",
     [
-        ("%r = arith.sitofp %x : i32 to f32", "i32", "f32", [[-3, 4, 5]], np.array([[-3, 4, 5]], np.float32)),
-        ("%r = arith.uitofp %x : i32 to f32", "i32", "f32", [[-1, 4, 5]], np.array([[4294967295.0, 4, 5]], np.float32)),
-        ("%r = arith.fptosi %x : f32 to i32", "f32", "i32", [[-3.7, 4.2, 0.5]], np.array([[-3, 4, 0]], np.int32)),
-        ("%r = arith.extf %x : f16 to f32", "f16", "f32", [[1.5, -2.0, 0.25]], np.array([[1.5, -2.0, 0.25]], np.float32)),
-        ("%r = arith.truncf %x : f32 to f16", "f32", "f16", [[1.5, -2.0, 0.25]], np.array([[1.5, -2.0, 0.25]], np.float16)),
-        ("%r = arith.extsi %x : i8 to i32", "i8", "i32", [[-1, 5, -128]], np.array([[-1, 5, -128]], np.int32)),
-        ("%r = arith.extui %x : i8 to i32", "i8", "i32", [[-1, 5, -128]], np.array([[255, 5, 128]], np.int32)),
-        ("%r = arith.trunci %x : i32 to i8", "i32", "i8", [[257, -1, 128]], np.array([[1, -1, -128]], np.int8)),
-        ("%r = arith.extui %x : i1 to i32", "i1", "i32", [[True, False, True]], np.array([[1, 0, 1]], np.int32)),
-        ("%r = arith.extsi %x : i1 to i32", "i1", "i32", [[True, False, True]], np.array([[-1, 0, -1]], np.int32)),
-        ("%r = arith.trunci %x : i32 to i1", "i32", "i1", [[3, 2, -1]], np.array([[True, False, True]])),
-        ("%r = arith.index_cast %x : i32 to index", "i32", "index", [[3, -2, 7]], np.array([[3, -2, 7]], np.int64)),
-        ("%r = arith.bitcast %x : f32 to i32", "f32", "i32", [[1.0, -2.0, 0.0]],
-         np.array([[1.0, -2.0, 0.0]], np.float32).view(np.int32)),
+        (
+            "%r = arith.sitofp %x : i32 to f32",
+            "i32",
+            "f32",
+            [[-3, 4, 5]],
+            np.array([[-3, 4, 5]], np.float32),
+        ),
+        (
+            "%r = arith.uitofp %x : i32 to f32",
+            "i32",
+            "f32",
+            [[-1, 4, 5]],
+            np.array([[4294967295.0, 4, 5]], np.float32),
+        ),
+        (
+            "%r = arith.fptosi %x : f32 to i32",
+            "f32",
+            "i32",
+            [[-3.7, 4.2, 0.5]],
+            np.array([[-3, 4, 0]], np.int32),
+        ),
+        (
+            "%r = arith.extf %x : f16 to f32",
+            "f16",
+            "f32",
+            [[1.5, -2.0, 0.25]],
+            np.array([[1.5, -2.0, 0.25]], np.float32),
+        ),
+        (
+            "%r = arith.truncf %x : f32 to f16",
+            "f32",
+            "f16",
+            [[1.5, -2.0, 0.25]],
+            np.array([[1.5, -2.0, 0.25]], np.float16),
+        ),
+        (
+            "%r = arith.extsi %x : i8 to i32",
+            "i8",
+            "i32",
+            [[-1, 5, -128]],
+            np.array([[-1, 5, -128]], np.int32),
+        ),
+        (
+            "%r = arith.extui %x : i8 to i32",
+            "i8",
+            "i32",
+            [[-1, 5, -128]],
+            np.array([[255, 5, 128]], np.int32),
+        ),
+        (
+            "%r = arith.trunci %x : i32 to i8",
+            "i32",
+            "i8",
+            [[257, -1, 128]],
+            np.array([[1, -1, -128]], np.int8),
+        ),
+        (
+            "%r = arith.extui %x : i1 to i32",
+            "i1",
+            "i32",
+            [[True, False, True]],
+            np.array([[1, 0, 1]], np.int32),
+        ),
+        (
+            "%r = arith.extsi %x : i1 to i32",
+            "i1",
+            "i32",
+            [[True, False, True]],
+            np.array([[-1, 0, -1]], np.int32),
+        ),
+        (
+            "%r = arith.trunci %x : i32 to i1",
+            "i32",
+            "i1",
+            [[3, 2, -1]],
+            np.array([[True, False, True]]),
+        ),
+        (
+            "%r = arith.index_cast %x : i32 to index",
+            "i32",
+            "index",
+            [[3, -2, 7]],
+            np.array([[3, -2, 7]], np.int64),
+        ),
+        (
+            "%r = arith.bitcast %x : f32 to i32",
+            "f32",
+            "i32",
+            [[1.0, -2.0, 0.0]],
+            np.array([[1.0, -2.0, 0.0]], np.float32).view(np.int32),
+        ),
     ],
 )
 def test_casts(body, in_t, out_t, a, expected):

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import TensorType
-
 from mindjit.backend.cpu import BUILDERS, CpuExecutable, ExecutionError
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
+from xdsl.dialects.builtin import TensorType
 
 MLP_BLOCK = """
 func.func @block(%x: tensor<2x4xf32>, %w: tensor<4x4xf32>, %b: tensor<4xf32>) -> tensor<2x4xf32> {
@@ -45,8 +44,11 @@ def exe() -> CpuExecutable:
 
 def args() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(1)
-    return (rng.standard_normal((2, 4), dtype=np.float32), rng.standard_normal((4, 4), dtype=np.float32),
-            rng.standard_normal(4, dtype=np.float32))
+    return (
+        rng.standard_normal((2, 4), dtype=np.float32),
+        rng.standard_normal((4, 4), dtype=np.float32),
+        rng.standard_normal(4, dtype=np.float32),
+    )
 
 
 def test_entry_names_and_signature(exe):
@@ -92,11 +94,19 @@ def test_wrong_input_count(exe):
 
 def test_wrong_input_shape_and_dtype(exe):
     x, w, b = args()
-    with pytest.raises(ExecutionError, match=r"input 2 of @block: expected tensor<4xf32>, got array of shape \(3,\) float32"):
+    with pytest.raises(
+        ExecutionError,
+        match=r"input 2 of @block: expected tensor<4xf32>, got array of shape \(3,\) float32",
+    ):
         exe.run("block", x, w, b[:3])
-    with pytest.raises(ExecutionError, match=r"input 0 of @block: expected tensor<2x4xf32>, got array of shape \(2, 4\) float64"):
+    with pytest.raises(
+        ExecutionError,
+        match=r"input 0 of @block: expected tensor<2x4xf32>, got array of shape \(2, 4\) float64",
+    ):
         exe.run("block", x.astype(np.float64), w, b)
-    with pytest.raises(ExecutionError, match=r"input 0 of @block: expected tensor<2x4xf32>, got list"):
+    with pytest.raises(
+        ExecutionError, match=r"input 0 of @block: expected tensor<2x4xf32>, got list"
+    ):
         exe.run("block", [[0.0] * 4] * 2, w, b)
 
 
@@ -122,7 +132,9 @@ def test_unsupported_op_names_op_and_location():
     exe = CpuExecutable(parse_module(text, "prog.mlir"))
     with pytest.raises(ExecutionError) as info:
         exe.run("f", np.zeros(4, np.float32))
-    assert str(info.value).startswith("prog.mlir:3:3: error: 'tensor.pad' is not supported by the CPU executor")
+    assert str(info.value).startswith(
+        "prog.mlir:3:3: error: 'tensor.pad' is not supported by the CPU executor"
+    )
 
 
 def test_unsupported_op_inside_a_body_is_located_there():
@@ -137,7 +149,10 @@ def test_unsupported_op_inside_a_body_is_located_there():
   func.return %r : tensor<4xf32>
 }
 """
-    with pytest.raises(ExecutionError, match=r"prog.mlir:6:5: error: 'tensor.empty' is not supported .*inside the body of 'linalg.generic'"):
+    with pytest.raises(
+        ExecutionError,
+        match=r"prog.mlir:6:5: error: 'tensor.empty' is not supported .*inside the body of 'linalg.generic'",
+    ):
         CpuExecutable(parse_module(text, "prog.mlir")).plan_for("f")
 
 
@@ -149,7 +164,10 @@ def test_run_time_failure_is_located_at_the_op():
 """
     exe = CpuExecutable(parse_module(text, "prog.mlir"))
     assert exe.run("f", np.arange(4, dtype=np.float32), np.int64(2))[0] == 2.0
-    with pytest.raises(ExecutionError, match=r"prog.mlir:2:3: error: 'tensor.extract' failed at run time: IndexError"):
+    with pytest.raises(
+        ExecutionError,
+        match=r"prog.mlir:2:3: error: 'tensor.extract' failed at run time: IndexError",
+    ):
         exe.run("f", np.arange(4, dtype=np.float32), np.int64(9))
 
 

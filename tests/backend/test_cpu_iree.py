@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects.parsing import parse_module
 
@@ -209,7 +208,10 @@ CASES = {
     "if_then": (IF, [f32(3), np.array(2.0, np.float32)]),
     "if_else": (IF, [f32(3), np.array(-2.0, np.float32)]),
     "while": (WHILE, [np.array([1.0, 5.0], np.float32), np.array(20.0, np.float32)]),
-    "integer": (INTEGER, [np.array([7, -7, 7, -7, 100, -3], np.int32), np.array([2, 2, -2, -2, 7, 5], np.int32)]),
+    "integer": (
+        INTEGER,
+        [np.array([7, -7, 7, -7, 100, -3], np.int32), np.array([2, 2, -2, -2, 7, 5], np.int32)],
+    ),
     "shapes": (SHAPES, [np.arange(24, dtype=np.float32).reshape(2, 3, 4)]),
 }
 
@@ -218,8 +220,18 @@ def run_iree(text: str, inputs: list[np.ndarray], n_out: int, tmp: Path) -> list
     src, vmfb = tmp / "prog.mlir", tmp / "prog.vmfb"
     src.write_text(text)
     compiled = subprocess.run(
-        [IREE_COMPILE, "--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host", str(src), "-o", str(vmfb)],
-        capture_output=True, text=True, timeout=300)
+        [
+            IREE_COMPILE,
+            "--iree-hal-target-backends=llvm-cpu",
+            "--iree-llvmcpu-target-cpu=host",
+            str(src),
+            "-o",
+            str(vmfb),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert compiled.returncode == 0, f"IREE rejected xDSL's printed IR:\n{compiled.stderr}\n{text}"
     args = [IREE_RUN, f"--module={vmfb}", "--function=f"]
     for i, x in enumerate(inputs):

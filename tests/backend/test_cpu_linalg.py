@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from mindjit.backend.cpu import CpuExecutable, ExecutionError
 from mindjit.dialects.parsing import parse_module
 
@@ -213,7 +212,9 @@ func.func @f(%a: tensor<3x5xf32>, %init: tensor<3xf32>) -> tensor<3xf32> {
   func.return %r : tensor<3xf32>
 }
 """
-    with pytest.raises(ExecutionError, match=r"<stdin>:3:3: error: .*linalg.generic.*reduction body"):
+    with pytest.raises(
+        ExecutionError, match=r"<stdin>:3:3: error: .*linalg.generic.*reduction body"
+    ):
         run(text, "f", rand(3, 5), rand(3))
 
 
@@ -229,7 +230,10 @@ func.func @f(%a: tensor<4x6x{t}>, %b: tensor<6x5x{t}>, %c: tensor<4x5x{t}>) -> (
 """
 
 
-@pytest.mark.parametrize("t, dtype, zero", [("f32", np.float32, "0.0"), ("f16", np.float16, "0.0"), ("i32", np.int32, "0")])
+@pytest.mark.parametrize(
+    "t, dtype, zero",
+    [("f32", np.float32, "0.0"), ("f16", np.float16, "0.0"), ("i32", np.int32, "0")],
+)
 def test_matmul_with_zero_fill_and_with_accumulator(t, dtype, zero):
     a, b, c = ((rand(*s) * 4).astype(dtype) for s in [(4, 6), (6, 5), (4, 5)])
     m, acc = run(MATMUL.format(t=t, zero=zero), "f", a, b, c)
@@ -443,14 +447,23 @@ func.func @f(%a: tensor<2x2xi32>, %b: tensor<2x2xi32>, %c: tensor<3x4xi1>) -> (t
     np.testing.assert_array_equal(any_, [False, True, True])
 
 
-def _random_generic(rng: np.random.Generator, body: str) -> tuple[str, list[int], list[list[int]], list[int]]:
+def _random_generic(
+    rng: np.random.Generator, body: str
+) -> tuple[str, list[int], list[list[int]], list[int]]:
     """A random generic over 0-4 loops: two inputs with random projected
     permutation maps, an output over the parallel dims in random order,
     `out + sum(x <body> y)` (or `x <body> y + out` without reductions)."""
     n = int(rng.integers(0, 5))
     loop = [int(e) for e in rng.integers(1, 4, n)]
-    red = sorted(int(d) for d in rng.choice(n, int(rng.integers(0, n + 1)), replace=False)) if n else []
-    dims = [[int(d) for d in rng.choice(n, int(rng.integers(0, n + 1)), replace=False)] if n else [] for _ in range(2)]
+    red = (
+        sorted(int(d) for d in rng.choice(n, int(rng.integers(0, n + 1)), replace=False))
+        if n
+        else []
+    )
+    dims = [
+        [int(d) for d in rng.choice(n, int(rng.integers(0, n + 1)), replace=False)] if n else []
+        for _ in range(2)
+    ]
     dims[0] += [d for d in red if d not in dims[0] and d not in dims[1]]
     out = [int(d) for d in rng.permutation([d for d in range(n) if d not in red])]
     letters = ", ".join(f"d{i}" for i in range(n))
@@ -478,12 +491,15 @@ def test_random_maps_match_an_index_level_reference(body, op):
     for _ in range(60):
         text, loop, dims, red_out = _random_generic(rng, body)
         split = red_out.index(-1)
-        red, out = red_out[:split], red_out[split + 1:]
+        red, out = red_out[:split], red_out[split + 1 :]
         x, y = (rand(*[loop[d] for d in ds]) for ds in dims)
         init = rand(*[loop[d] for d in out])
         (got,) = run(text, "f", x, y, init)
         idx = np.indices(loop) if loop else ()
-        vals = [np.broadcast_to(a[tuple(idx[d] for d in ds)] if ds else a, loop) for a, ds in zip((x, y), dims)]
+        vals = [
+            np.broadcast_to(a[tuple(idx[d] for d in ds)] if ds else a, loop)
+            for a, ds in zip((x, y), dims)
+        ]
         total = op(*vals).sum(axis=tuple(red)) if red else op(*vals)
         parallel = [d for d in range(len(loop)) if d not in red]
         expected = np.transpose(total, [parallel.index(d) for d in out]) + init

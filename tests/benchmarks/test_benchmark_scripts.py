@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -12,7 +11,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_executor_overhead_prints_table():
     result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "executor_overhead.py"), "--blocks", "2", "--rounds", "1"],
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "executor_overhead.py"),
+            "--blocks",
+            "2",
+            "--rounds",
+            "1",
+        ],
         capture_output=True,
         text=True,
         timeout=300,

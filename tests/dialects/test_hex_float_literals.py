@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f16, f32, f64
-
 from mindjit.dialects.parsing import parse_module
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f16, f32, f64
 
 
 def roundtrip(attr: DenseIntOrFPElementsAttr) -> tuple[float, ...]:

@@ -9,14 +9,18 @@ import itertools
 
 import numpy as np
 import pytest
-
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.pipelines import contains_mindir, lower_to_tensor
 
 cpu = pytest.importorskip("mindjit.backend.cpu")
 
-F16, F32, I32, I1 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
+F16, F32, I32, I1 = (
+    np.dtype(np.float16),
+    np.dtype(np.float32),
+    np.dtype(np.int32),
+    np.dtype(np.bool_),
+)
 ELEMENT = {F16: "f16", F32: "f32", I32: "i32", I1: "i1"}
 FLOATS = (F16, F32)
 NUMERIC = (F16, F32, I32)
@@ -28,7 +32,9 @@ def ttype(shape: tuple[int, ...], dtype: np.dtype) -> str:
     return f"tensor<{dims}{ELEMENT[np.dtype(dtype)]}>"
 
 
-def rand(shape: tuple[int, ...], dtype: np.dtype, rng: np.random.Generator, kind: str = "any") -> np.ndarray:
+def rand(
+    shape: tuple[int, ...], dtype: np.dtype, rng: np.random.Generator, kind: str = "any"
+) -> np.ndarray:
     """Random inputs; kind "positive" / "nonzero" keep log, sqrt, pow and div defined."""
     dtype = np.dtype(dtype)
     if dtype == I1:
@@ -68,7 +74,9 @@ def check(got: np.ndarray, want: np.ndarray, dtype: np.dtype | None = None) -> N
     assert got.shape == want.shape, (got.shape, want.shape)
     assert got.dtype == dtype, (got.dtype, dtype)
     if dtype == F16:
-        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=1e-2, atol=1e-2)
+        np.testing.assert_allclose(
+            got.astype(np.float64), want.astype(np.float64), rtol=1e-2, atol=1e-2
+        )
     elif dtype == F32:
         np.testing.assert_allclose(got, want.astype(np.float32), rtol=2e-5, atol=1e-5)
     else:
@@ -95,7 +103,14 @@ func.func @f(%a: {ta}, %b: {tb}) -> {r} {{
 }}"""
 
 
-BROADCAST_SHAPES = [((2, 3), (2, 3)), ((2, 3), (3,)), ((4, 1), (1, 3)), ((), (2, 2)), ((2, 1, 3), (4, 1)), ((), ())]
+BROADCAST_SHAPES = [
+    ((2, 3), (2, 3)),
+    ((2, 3), (3,)),
+    ((4, 1), (1, 3)),
+    ((), (2, 2)),
+    ((2, 1, 3), (4, 1)),
+    ((), ()),
+]
 
 
 def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -238,7 +253,9 @@ def test_cast(src_dtype, dst_dtype) -> None:
     if src_dtype.kind == "f":
         x.flat[0] = 0  # zero -> false
         x.flat[1] = -2.75  # truncation toward zero
-    (got,) = run(unary_src("cast", (3, 4), src_dtype, dst_dtype, f"{{to = {ELEMENT[dst_dtype]}}}"), x)
+    (got,) = run(
+        unary_src("cast", (3, 4), src_dtype, dst_dtype, f"{{to = {ELEMENT[dst_dtype]}}}"), x
+    )
     want = (x != 0) if dst_dtype == I1 else x.astype(dst_dtype)
     check(got, want, dst_dtype)
 
@@ -321,7 +338,16 @@ def test_reduce_of_rank0_is_identity() -> None:
 
 @pytest.mark.parametrize(
     ("src_shape", "dst_shape"),
-    [((2, 3), (6,)), ((2, 3), (3, 2)), ((), (1, 1)), ((1, 1), ()), ((2, 3, 4), (6, 4)), ((6, 4), (2, 3, 2, 2)), ((2, 1, 3), (3, 2)), ((4,), (4,))],
+    [
+        ((2, 3), (6,)),
+        ((2, 3), (3, 2)),
+        ((), (1, 1)),
+        ((1, 1), ()),
+        ((2, 3, 4), (6, 4)),
+        ((6, 4), (2, 3, 2, 2)),
+        ((2, 1, 3), (3, 2)),
+        ((4,), (4,)),
+    ],
     ids=str,
 )
 @pytest.mark.parametrize("dtype", [F32, I1], ids=str)
@@ -348,7 +374,14 @@ func.func @f(%x: {ttype(shape, dtype)}) -> {ttype(out, dtype)} {{
 
 @pytest.mark.parametrize(
     ("src_shape", "dst_shape"),
-    [((3,), (4, 3)), ((1, 3), (5, 4, 3)), ((2, 1), (2, 5)), ((), (2, 2)), ((2, 3), (2, 3)), ((1,), (3, 1))],
+    [
+        ((3,), (4, 3)),
+        ((1, 3), (5, 4, 3)),
+        ((2, 1), (2, 5)),
+        ((), (2, 2)),
+        ((2, 3), (2, 3)),
+        ((1,), (3, 1)),
+    ],
     ids=str,
 )
 @pytest.mark.parametrize("dtype", [F32, I32, I1], ids=str)
@@ -385,7 +418,9 @@ def test_concat(shapes, axis, dtype) -> None:
 
 
 @pytest.mark.parametrize(
-    ("shape", "n", "axis"), [((2, 3), 2, 0), ((2, 3), 3, 1), ((2, 3), 2, -1), ((), 3, 0), ((4,), 1, 0)], ids=str
+    ("shape", "n", "axis"),
+    [((2, 3), 2, 0), ((2, 3), 3, 1), ((2, 3), 2, -1), ((), 3, 0), ((4,), 1, 0)],
+    ids=str,
 )
 @pytest.mark.parametrize("dtype", [F16, I32], ids=str)
 def test_stack(shape, n, axis, dtype) -> None:
@@ -568,6 +603,9 @@ func.func @f(%u0: !mindir.u) -> tensor<f32> {
   func.return %l : tensor<f32>
 }"""
     module = parse_module(src, "prog.mlir")
-    with pytest.raises(MindjitError, match="'mindir.get_parameter' cannot be lowered by convert-mindir-to-tensor yet") as info:
+    with pytest.raises(
+        MindjitError,
+        match="'mindir.get_parameter' cannot be lowered by convert-mindir-to-tensor yet",
+    ) as info:
         lower_to_tensor(module)
     assert str(info.value).startswith("prog.mlir:4:")

@@ -61,7 +61,9 @@ def test_print_ir_after_all(tool):
 
 
 def test_timing_table(tool):
-    result = tool("ms-opt", "--pass-pipeline=builtin.module(cse,canonicalize)", "--timing", stdin=GOOD)
+    result = tool(
+        "ms-opt", "--pass-pipeline=builtin.module(cse,canonicalize)", "--timing", stdin=GOOD
+    )
     assert result.returncode == 0
     assert "Execution time report" in result.stderr
     names = re.findall(r"\(\s*[\d.]+%\)\s+(\S+)", result.stderr)
@@ -78,7 +80,9 @@ def test_output_file_is_written(tool, tmp_path):
 
 def test_parse_error_is_located(tool, tmp_path):
     path = tmp_path / "bad.mlir"
-    path.write_text("func.func @f(%a: tensor<2xf32>) {\n  %0 = mindir.add %a, %a tensor<2xf32>\n}\n")
+    path.write_text(
+        "func.func @f(%a: tensor<2xf32>) {\n  %0 = mindir.add %a, %a tensor<2xf32>\n}\n"
+    )
     assert_one_error(tool("ms-opt", str(path)), rf"^{re.escape(str(path))}:2:\d+: error: ")
 
 
@@ -96,7 +100,9 @@ def test_verify_error_is_located(tool, tmp_path):
 
 
 def test_type_mismatch_is_located(tool):
-    text = "func.func @f(%a: tensor<2xf32>) -> tensor<3xf32> {\n  func.return %a : tensor<2xf32>\n}\n"
+    text = (
+        "func.func @f(%a: tensor<2xf32>) -> tensor<3xf32> {\n  func.return %a : tensor<2xf32>\n}\n"
+    )
     assert_one_error(tool("ms-opt", stdin=text), r"^<stdin>:2:3: error: 'func.return' op ")
 
 
@@ -107,7 +113,9 @@ def test_unknown_op(tool):
 
 def test_undefined_value_points_at_use(tool):
     text = "func.func @f(%a: tensor<2xf32>) {\n  %0 = mindir.add %a, %zz : tensor<2xf32>\n  func.return\n}\n"
-    assert_one_error(tool("ms-opt", stdin=text), r"^<stdin>:2:23: error: use of undefined value %zz")
+    assert_one_error(
+        tool("ms-opt", stdin=text), r"^<stdin>:2:23: error: use of undefined value %zz"
+    )
 
 
 @pytest.mark.parametrize(
@@ -125,7 +133,9 @@ def test_bad_pipelines(tool, spec, pattern):
 
 
 def test_missing_file(tool):
-    assert_one_error(tool("ms-opt", "no/such/file.mlir"), r"^no/such/file\.mlir: error: cannot read file")
+    assert_one_error(
+        tool("ms-opt", "no/such/file.mlir"), r"^no/such/file\.mlir: error: cannot read file"
+    )
 
 
 def test_verify_diagnostics_reports_missing_and_unexpected(tool, tmp_path):
@@ -156,8 +166,10 @@ def test_verify_diagnostics_passes_when_matched(tool, tmp_path):
 
 def test_split_input_file_keeps_line_numbers(tool, tmp_path):
     path = tmp_path / "split.mlir"
-    path.write_text(GOOD + "// -----\n" + "func.func @g(%a: tensor<2xf32>, %b: tensor<3xf32>) {\n"
-                    "  %0 = mindir.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<2xf32>\n  func.return\n}\n")
+    path.write_text(
+        GOOD + "// -----\n" + "func.func @g(%a: tensor<2xf32>, %b: tensor<3xf32>) {\n"
+        "  %0 = mindir.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<2xf32>\n  func.return\n}\n"
+    )
     result = tool("ms-opt", str(path), "--split-input-file")
     assert_one_error(result, rf"^{re.escape(str(path))}:9:3: error: 'mindir.add' op")
 
@@ -166,5 +178,11 @@ def test_knows_upstream_and_mindjit_passes(tool):
     result = tool("ms-opt", "--help")
     assert result.returncode == 0
     listed = "".join(result.stdout.split())  # argparse wraps the long list
-    for name in ("convert-mindir-to-tensor", "canonicalize", "cse", "dce", "convert-linalg-to-memref-stream"):
+    for name in (
+        "convert-mindir-to-tensor",
+        "canonicalize",
+        "cse",
+        "dce",
+        "convert-linalg-to-memref-stream",
+    ):
         assert name in listed

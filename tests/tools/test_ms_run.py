@@ -46,8 +46,13 @@ def prog(tmp_path: Path) -> Path:
 
 
 def ms_run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mindjit.tools.ms_run", *args],
-                          capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mindjit.tools.ms_run", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 def assert_one_error(result: subprocess.CompletedProcess[str], pattern: str) -> None:
@@ -60,20 +65,38 @@ def assert_one_error(result: subprocess.CompletedProcess[str], pattern: str) -> 
 
 def test_literal_and_npy_inputs_in_order(prog, tmp_path):
     np.save(tmp_path / "b.npy", np.array([10, 20, 30], np.float32))
-    result = ms_run(str(prog), "--entry", "add", "--input", A, "--input-npy", str(tmp_path / "b.npy"))
+    result = ms_run(
+        str(prog), "--entry", "add", "--input", A, "--input-npy", str(tmp_path / "b.npy")
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == repr(np.array([[11, 22, 33], [14, 25, 36]], np.float32))
 
 
 def test_npy_first_then_literal_splat(prog, tmp_path):
     np.save(tmp_path / "a.npy", np.ones((2, 3), np.float32))
-    result = ms_run(str(prog), "--entry", "add", "--input-npy", str(tmp_path / "a.npy"), "--input", "tensor<3xf32>=2")
+    result = ms_run(
+        str(prog),
+        "--entry",
+        "add",
+        "--input-npy",
+        str(tmp_path / "a.npy"),
+        "--input",
+        "tensor<3xf32>=2",
+    )
     assert result.returncode == 0, result.stderr
     assert "array([[3., 3., 3.]," in result.stdout
 
 
 def test_scalar_input_and_several_results(prog):
-    result = ms_run(str(prog), "--entry", "pair", "--input", "tensor<2xi32>=[-1, 2147483647]", "--input", "f32=2.5")
+    result = ms_run(
+        str(prog),
+        "--entry",
+        "pair",
+        "--input",
+        "tensor<2xi32>=[-1, 2147483647]",
+        "--input",
+        "f32=2.5",
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "array([          0, -2147483648], dtype=int32)",
@@ -83,17 +106,42 @@ def test_scalar_input_and_several_results(prog):
 
 def test_output_npy_writes_each_result(prog, tmp_path):
     out0, out1 = tmp_path / "o0.npy", tmp_path / "o1.npy"
-    result = ms_run(str(prog), "--entry", "pair", "--input", "tensor<2xi32>=[1,2]", "--input", "f32=1",
-                    "--output-npy", str(out0), "--output-npy", str(out1))
+    result = ms_run(
+        str(prog),
+        "--entry",
+        "pair",
+        "--input",
+        "tensor<2xi32>=[1,2]",
+        "--input",
+        "f32=1",
+        "--output-npy",
+        str(out0),
+        "--output-npy",
+        str(out1),
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     np.testing.assert_array_equal(np.load(out0), np.array([2, 3], np.int32))
     assert np.load(out1) == np.float32(1) and np.load(out1).dtype == np.float32
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["o0.npy", "o1.npy", "prog.mlir"]  # no temp files left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "o0.npy",
+        "o1.npy",
+        "prog.mlir",
+    ]  # no temp files left
 
 
 def test_benchmark_prints_median_last(prog):
-    result = ms_run(str(prog), "--entry", "add", "--input", A, "--input", "tensor<3xf32>=[1,2,3]", "--benchmark", "20")
+    result = ms_run(
+        str(prog),
+        "--entry",
+        "add",
+        "--input",
+        A,
+        "--input",
+        "tensor<3xf32>=[1,2,3]",
+        "--benchmark",
+        "20",
+    )
     assert result.returncode == 0, result.stderr
     last = result.stdout.strip().splitlines()[-1]
     match = re.fullmatch(r"median (\S+) s/call over 20 runs", last)
@@ -116,27 +164,38 @@ func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
 
 
 def test_missing_entry(prog):
-    assert_one_error(ms_run(str(prog), "--entry", "foo"),
-                     r"prog.mlir: error: no function @foo in .*prog.mlir; available: @add, @pair$")
+    assert_one_error(
+        ms_run(str(prog), "--entry", "foo"),
+        r"prog.mlir: error: no function @foo in .*prog.mlir; available: @add, @pair$",
+    )
 
 
 def test_wrong_input_count(prog):
-    assert_one_error(ms_run(str(prog), "--entry", "add", "--input", A),
-                     r"prog.mlir:1:1: error: entry @add expects 2 inputs, got 1")
+    assert_one_error(
+        ms_run(str(prog), "--entry", "add", "--input", A),
+        r"prog.mlir:1:1: error: entry @add expects 2 inputs, got 1",
+    )
 
 
 def test_wrong_input_shape_and_dtype(prog, tmp_path):
     np.save(tmp_path / "b.npy", np.array([1, 2, 3], np.float64))
-    assert_one_error(ms_run(str(prog), "--entry", "add", "--input", A, "--input-npy", str(tmp_path / "b.npy")),
-                     r"error: input 1 of @add: expected tensor<3xf32>, got array of shape \(3,\) float64")
-    assert_one_error(ms_run(str(prog), "--entry", "add", "--input", A, "--input", "tensor<2xf32>=[1,2]"),
-                     r"error: input 1 of @add: expected tensor<3xf32>, got array of shape \(2,\) float32")
+    assert_one_error(
+        ms_run(str(prog), "--entry", "add", "--input", A, "--input-npy", str(tmp_path / "b.npy")),
+        r"error: input 1 of @add: expected tensor<3xf32>, got array of shape \(3,\) float64",
+    )
+    assert_one_error(
+        ms_run(str(prog), "--entry", "add", "--input", A, "--input", "tensor<2xf32>=[1,2]"),
+        r"error: input 1 of @add: expected tensor<3xf32>, got array of shape \(2,\) float32",
+    )
 
 
 @pytest.mark.parametrize(
     "literal, pattern",
     [
-        ("tensor<2x3xf32>=[1,2]", r"<input 0>: error: bad literal '\[1,2\]' for tensor<2x3xf32>: Shape mismatch"),
+        (
+            "tensor<2x3xf32>=[1,2]",
+            r"<input 0>: error: bad literal '\[1,2\]' for tensor<2x3xf32>: Shape mismatch",
+        ),
         ("tensor<2x3xfoo>=1", r"<input 0>: error: bad type 'tensor<2x3xfoo>'"),
         ("tensor<2x3xf32>", r"<input 0>: error: expected TYPE=LITERAL"),
         ("tensor<2x3xf32>=1 2", r"<input 0>: error: bad literal '1 2'"),
@@ -147,14 +206,21 @@ def test_bad_literal(prog, literal, pattern):
 
 
 def test_unreadable_npy(prog, tmp_path):
-    assert_one_error(ms_run(str(prog), "--entry", "add", "--input-npy", str(tmp_path / "nope.npy")),
-                     r"nope.npy: error: cannot read npy file")
-    assert_one_error(ms_run(str(prog), "--entry", "add", "--input-npy", str(prog)),
-                     r"prog.mlir: error: cannot read npy file: not in .npy format")
+    assert_one_error(
+        ms_run(str(prog), "--entry", "add", "--input-npy", str(tmp_path / "nope.npy")),
+        r"nope.npy: error: cannot read npy file",
+    )
+    assert_one_error(
+        ms_run(str(prog), "--entry", "add", "--input-npy", str(prog)),
+        r"prog.mlir: error: cannot read npy file: not in .npy format",
+    )
 
 
 def test_bad_file_and_parse_error(tmp_path):
-    assert_one_error(ms_run(str(tmp_path / "missing.mlir"), "--entry", "f"), r"missing.mlir: error: cannot read file")
+    assert_one_error(
+        ms_run(str(tmp_path / "missing.mlir"), "--entry", "f"),
+        r"missing.mlir: error: cannot read file",
+    )
     bad = tmp_path / "bad.mlir"
     bad.write_text("func.func @f( {\n")
     assert_one_error(ms_run(str(bad), "--entry", "f"), r"bad.mlir:1:\d+: error: ")
@@ -172,21 +238,47 @@ func.func @f(%a: tensor<4xf32>) -> tensor<6xf32> {
   func.return %p : tensor<6xf32>
 }
 """)
-    assert_one_error(ms_run(str(path), "--entry", "f", "--input", "tensor<4xf32>=1"),
-                     r"pad.mlir:3:3: error: 'tensor.pad' is not supported by the CPU executor")
+    assert_one_error(
+        ms_run(str(path), "--entry", "f", "--input", "tensor<4xf32>=1"),
+        r"pad.mlir:3:3: error: 'tensor.pad' is not supported by the CPU executor",
+    )
 
 
 def test_output_npy_count_must_match(prog, tmp_path):
-    assert_one_error(ms_run(str(prog), "--entry", "add", "--input", A, "--input", "tensor<3xf32>=1",
-                            "--output-npy", str(tmp_path / "a.npy"), "--output-npy", str(tmp_path / "b.npy")),
-                     r"error: @add has 1 result\(s\) but 2 --output-npy path\(s\) were given")
+    assert_one_error(
+        ms_run(
+            str(prog),
+            "--entry",
+            "add",
+            "--input",
+            A,
+            "--input",
+            "tensor<3xf32>=1",
+            "--output-npy",
+            str(tmp_path / "a.npy"),
+            "--output-npy",
+            str(tmp_path / "b.npy"),
+        ),
+        r"error: @add has 1 result\(s\) but 2 --output-npy path\(s\) were given",
+    )
     assert not (tmp_path / "a.npy").exists()
 
 
 def test_unwritable_output(prog, tmp_path):
-    assert_one_error(ms_run(str(prog), "--entry", "add", "--input", A, "--input", "tensor<3xf32>=1",
-                            "--output-npy", str(tmp_path / "no" / "dir.npy")),
-                     r"dir.npy: error: cannot write file")
+    assert_one_error(
+        ms_run(
+            str(prog),
+            "--entry",
+            "add",
+            "--input",
+            A,
+            "--input",
+            "tensor<3xf32>=1",
+            "--output-npy",
+            str(tmp_path / "no" / "dir.npy"),
+        ),
+        r"dir.npy: error: cannot write file",
+    )
 
 
 def test_usage_errors_exit_2(prog):
