@@ -16,14 +16,15 @@ import statistics
 import time
 
 import numpy as np
-from mindjit.backend.cpu import CpuExecutable
-from mindjit.dialects import mindir as M
-from mindjit.passes.pipelines import lower_to_tensor
 from xdsl.builder import Builder
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32
 from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint
+
+from mindjit.backend.cpu import CpuExecutable
+from mindjit.dialects import mindir as M
+from mindjit.passes.pipelines import lower_to_tensor
 
 HIDDEN, BATCH = 256, 32
 

@@ -5,6 +5,8 @@ the `MindIR` dialect and re-exports every name, so users write
 `from mindjit.dialects.mindir import AddOp, MindIR`.
 """
 
+from xdsl.ir import Dialect
+
 from mindjit.dialects.mindir_control_ops import *  # noqa: F403
 from mindjit.dialects.mindir_control_ops import CONTROL_OPS
 from mindjit.dialects.mindir_device_ops import *  # noqa: F403
@@ -14,7 +16,6 @@ from mindjit.dialects.mindir_effect_ops import EFFECT_OPS
 from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401
 from mindjit.dialects.mindir_value_ops import *  # noqa: F403
 from mindjit.dialects.mindir_value_ops import VALUE_OPS
-from xdsl.ir import Dialect
 
 ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *DEVICE_OPS)
 

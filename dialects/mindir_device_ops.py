@@ -4,11 +4,12 @@ reads of the status taken at different times."""
 
 from __future__ import annotations
 
-from mindjit.dialects.mindir_format import TypedOp
 from xdsl.dialects.builtin import TensorType, f32
 from xdsl.ir import SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
+
+from mindjit.dialects.mindir_format import TypedOp
 
 STATUS_TYPE = TensorType(f32, [8])
 

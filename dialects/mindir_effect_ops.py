@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mindjit.dialects.mindir_format import parse_operand_list, print_operands_and_attrs
-from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, SymbolRefAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -27,6 +25,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import OpTrait, Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
+
+from mindjit.dialects.mindir_format import parse_operand_list, print_operands_and_attrs
+from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType
 
 
 class SideEffectMem(OpTrait):

@@ -9,14 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from mindjit.dialects import mindir_shapes as S
-from mindjit.dialects.mindir_format import (
-    FALSE,
-    TypedOp,
-    bool_prop,
-    int_prop,
-    ints_prop,
-)
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -41,6 +33,15 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
+
+from mindjit.dialects import mindir_shapes as S
+from mindjit.dialects.mindir_format import (
+    FALSE,
+    TypedOp,
+    bool_prop,
+    int_prop,
+    ints_prop,
+)
 
 AnyValue = Attribute
 

@@ -7,13 +7,14 @@ so this parser records the location of every op it reads.
 
 from __future__ import annotations
 
-from mindjit.dialects import xdsl_fixes  # noqa: F401 - MLIR-compatible hex floats
-from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
+
+from mindjit.dialects import xdsl_fixes  # noqa: F401 - MLIR-compatible hex floats
+from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
 
 
 class LocatingParser(Parser):
@@ -52,8 +53,9 @@ class LocatingParser(Parser):
 
 def make_context() -> Context:
     """A context with every upstream xDSL dialect and mindir's dialects loaded."""
-    from mindjit.dialects.universe import mindjit_dialects
     from xdsl.dialects import get_all_dialects
+
+    from mindjit.dialects.universe import mindjit_dialects
 
     ctx = Context()
     for name, factory in get_all_dialects().items():

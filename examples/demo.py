@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_file

@@ -26,6 +26,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import ModuleOp, TupleType
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
 from mindjit.passes.convert_mindir_to_tensor_control import CONTROL_PATTERNS
@@ -41,18 +54,6 @@ from mindjit.passes.convert_mindir_to_tensor_matmul import MATMUL_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_reduce import REDUCE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_shape import SHAPE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_tuples import TUPLE_PATTERNS, flatten_tuples
-from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ModuleOp, TupleType
-from xdsl.ir import Attribute, Operation
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
 
 
 class LowerConstant(RewritePattern):

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from mindjit.dialects import mindir_shapes as S
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -37,6 +36,8 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
+
+from mindjit.dialects import mindir_shapes as S
 
 OpT = TypeVar("OpT", bound=Operation)
 Shape = tuple[int, ...]

@@ -9,12 +9,13 @@ becomes `tensor.extract` + `scf.condition`.
 
 from __future__ import annotations
 
-from mindjit.dialects import mindir
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import i1
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mindjit.dialects import mindir
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 
 def _scalar_condition(e: Emitter, cond: SSAValue) -> SSAValue:

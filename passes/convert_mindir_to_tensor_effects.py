@@ -19,14 +19,15 @@ removing the ops from `STATEFUL_OPS`.
 
 from __future__ import annotations
 
-from mindjit.dialects import mindir
-from mindjit.dialects import mindir_shapes as S
-from mindjit.dialects.diagnostics import op_error
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_shapes as S
+from mindjit.dialects.diagnostics import op_error
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 PASS_NAME = "convert-mindir-to-tensor"
 

@@ -8,11 +8,12 @@ math ops (see convert_mindir_to_tensor_scalar for the per-type semantics).
 
 from __future__ import annotations
 
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 
 def _kind(op: mindir.ElementwiseOp) -> str:

@@ -15,15 +15,16 @@ The body is `out + a * b` (addf/mulf, or addi/muli for integers).
 
 from __future__ import annotations
 
-from mindjit.dialects import mindir
-from mindjit.dialects import mindir_shapes as S
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_shapes as S
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 
 def _transposed(e: Emitter, x: SSAValue) -> SSAValue:

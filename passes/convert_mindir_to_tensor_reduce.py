@@ -9,14 +9,15 @@ elementwise division by the number of reduced elements. Reducing a rank-0 tensor
 
 from __future__ import annotations
 
-from mindjit.dialects import mindir
-from mindjit.dialects import mindir_shapes as S
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter, unit_dim_groups
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_shapes as S
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter, unit_dim_groups
 
 
 def _identity(kind: str, element: Attribute) -> float | int:

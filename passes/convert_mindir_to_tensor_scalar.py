@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import AnyFloat, IntegerType, i1
 from xdsl.ir import Attribute, SSAValue
+
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 
 def _is_float(t: Attribute) -> bool:

@@ -13,14 +13,15 @@ input to concat) is replaced by the input.
 
 from __future__ import annotations
 
-from mindjit.dialects import mindir
-from mindjit.dialects import mindir_shapes as S
-from mindjit.dialects.mindir_format import ints_prop
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter, unit_dim_groups
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DenseArrayBase, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_shapes as S
+from mindjit.dialects.mindir_format import ints_prop
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter, unit_dim_groups
 
 
 class LowerReshape(RewritePattern):

@@ -26,12 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mindjit.dialects import mindir
-from mindjit.dialects import mindir_shapes as S
-from mindjit.dialects.diagnostics import op_error
-from mindjit.dialects.mindir_types import is_monad
-from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
-from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from xdsl.builder import Builder
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -44,6 +38,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_shapes as S
+from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.mindir_types import is_monad
+from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
+from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 
 def flat_types(t: Attribute) -> list[Attribute]:

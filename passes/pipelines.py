@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec as _parse_arg_specs  # noqa: F401
 from xdsl.utils.exceptions import ArgSpecParseError
+
+from mindjit.dialects.diagnostics import MindjitError, SourceLoc
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
 
@@ -29,8 +30,9 @@ NAMED_PIPELINES: dict[str, str] = {
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Every upstream xDSL pass plus mindjit's, by name."""
-    from mindjit.passes.registry import mindjit_pass_factories
     from xdsl.transforms import get_all_passes
+
+    from mindjit.passes.registry import mindjit_pass_factories
 
     passes = dict(get_all_passes())
     passes.update(mindjit_pass_factories())

@@ -14,15 +14,16 @@ import sys
 import time
 from collections.abc import Sequence
 
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.xdsl_opt_main import xDSLOptMain
+
 from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
 from mindjit.dialects.parsing import LocatingParser
 from mindjit.dialects.universe import mindjit_dialects, mindjit_passes
 from mindjit.passes.pipelines import parse_pipeline
 from mindjit.tools import diagnostics_check
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
-from xdsl.xdsl_opt_main import xDSLOptMain
 
 
 class MsOptMain(xDSLOptMain):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import statistics
 import sys
 import time
@@ -19,12 +20,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception
 
 
 class _InOrder(argparse.Action):
@@ -90,9 +92,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # a bug, still one line: users never see a traceback
-        print(f"ms-run: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+    except Exception as exc:  # a bug in mindjit, not in the input: say so in one line
+        if os.environ.get("MINDJIT_DEBUG"):
+            raise
+        print(
+            f"ms-run: internal error: {type(exc).__name__}: {exc} "
+            "(set MINDJIT_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 

@@ -19,14 +19,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from xdsl.dialects import func
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.traits import IsTerminator
+
 from mindjit.backend.cpu.errors import ExecutionError, op_failure, unsupported
 from mindjit.backend.cpu.plan import Plan, result_getter
 from mindjit.backend.cpu.registry import BUILDERS
 from mindjit.backend.cpu.steps import Step, StepBlock, call_release_step
 from mindjit.backend.cpu.types import is_tensor
-from xdsl.dialects import func
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
-from xdsl.traits import IsTerminator
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.executable import CpuExecutable

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
 from xdsl.ir import Operation
+
+from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
 
 
 class ExecutionError(MindjitError):

@@ -12,14 +12,15 @@ from operator import attrgetter
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
+
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from mindjit.backend.cpu.plan import Plan
 from mindjit.backend.cpu.types import describe_value, dtype_of, is_tensor, static_shape
 from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation
 
 Check = Callable[[Any], Any]
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.ir import Operation
+
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.scalar_fns import ELEMENTWISE_OPS, Fn, scalar_fn
 from mindjit.backend.cpu.steps import call_step
 from mindjit.backend.cpu.types import dense_array, is_tensor, scalar_value, static_shape
-from xdsl.ir import Operation
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler

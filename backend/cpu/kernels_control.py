@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from xdsl.ir import Block, Operation, Region, SSAValue
+
 from mindjit.backend.cpu.errors import op_failure
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import Slots, Step, StepBlock, mover, multi_call_step
 from mindjit.backend.cpu.types import dtype_of
-from xdsl.ir import Block, Operation, Region, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler

@@ -13,6 +13,8 @@ from math import prod
 from typing import TYPE_CHECKING
 
 import numpy as np
+from xdsl.ir import Operation, SSAValue
+
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
@@ -33,7 +35,6 @@ from mindjit.backend.cpu.linalg_spec import (
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step, multi_call_step
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
-from xdsl.ir import Operation, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.ir import Operation
+
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step
 from mindjit.backend.cpu.types import dtype_of, static_shape
-from xdsl.dialects.builtin import DYNAMIC_INDEX
-from xdsl.ir import Operation
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler

@@ -13,11 +13,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.scalar_fns import ELEMENTWISE_OPS, scalar_fn
 from mindjit.backend.cpu.steps import call_step
 from mindjit.backend.cpu.types import scalar_value
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler

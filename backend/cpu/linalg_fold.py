@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.ir import Operation, SSAValue
+
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_reduce import (
@@ -26,7 +28,6 @@ from mindjit.backend.cpu.linalg_reduce import (
 from mindjit.backend.cpu.linalg_spec import Fn, Operand, Shape, Spec, seq, then, with_preps
 from mindjit.backend.cpu.scalar_fns import scalar_fn
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
-from xdsl.ir import Operation, SSAValue
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler

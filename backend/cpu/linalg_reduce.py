@@ -9,6 +9,7 @@ from math import prod
 from typing import Any
 
 import numpy as np
+
 from mindjit.backend.cpu.types import unsigned_twin
 
 Reducer = Callable[[Any, tuple[int, ...]], Any]

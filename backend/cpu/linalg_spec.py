@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mindjit.backend.cpu.errors import unsupported
-from mindjit.backend.cpu.types import is_tensor, static_shape
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
+from mindjit.backend.cpu.errors import unsupported
+from mindjit.backend.cpu.types import is_tensor, static_shape
 
 Shape = tuple[int, ...]
 Fn = Callable[..., Any]

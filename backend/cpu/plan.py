@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
 from mindjit.backend.cpu.steps import Slots, StepBlock
 
 ResultGetter = Callable[[Slots], tuple[Any, ...]]

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from xdsl.ir import Operation
+
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.types import dtype_of, is_tensor, signed_twin, unsigned_twin
-from xdsl.ir import Operation
 
 Fn = Callable[..., Any]
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from xdsl.ir import Operation
+
+from mindjit.backend.cpu.errors import ExecutionError, op_failure
 
 Slots = list[Any]
 Step = Callable[[Slots], None]

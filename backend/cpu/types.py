@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -24,6 +23,8 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Operation
+
+from mindjit.backend.cpu.errors import ExecutionError, op_failure
 
 _FLOATS: dict[type, np.dtype] = {
     Float16Type: np.dtype(np.float16),

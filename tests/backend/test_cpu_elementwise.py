@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects.parsing import parse_module
 
@@ -322,8 +323,9 @@ func.func @f(%c: tensor<4xi1>, %d: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4
     ],
 )
 def test_casts(body, in_t, out_t, a, expected):
-    from mindjit.backend.cpu.types import element_dtype
     from xdsl.dialects.builtin import Float16Type, Float32Type, IndexType, IntegerType
+
+    from mindjit.backend.cpu.types import element_dtype
 
     types = {"f32": Float32Type(), "f16": Float16Type(), "index": IndexType()}
     t = types.get(in_t) or IntegerType(int(in_t[1:]))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import TensorType
+
 from mindjit.backend.cpu import BUILDERS, CpuExecutable, ExecutionError
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
-from xdsl.dialects.builtin import TensorType
 
 MLP_BLOCK = """
 func.func @block(%x: tensor<2x4xf32>, %w: tensor<4x4xf32>, %b: tensor<4xf32>) -> tensor<2x4xf32> {

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects.parsing import parse_module
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mindjit.backend.cpu import CpuExecutable, ExecutionError
 from mindjit.dialects.parsing import parse_module
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects.parsing import parse_module
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-from mindjit.dialects.parsing import parse_module
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f16, f32, f64
+
+from mindjit.dialects.parsing import parse_module
 
 
 def roundtrip(attr: DenseIntOrFPElementsAttr) -> tuple[float, ...]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from mindjit.dialects import mindir as M
 from xdsl.dialects.builtin import TensorType, f16, f32, i1, i32
 from xdsl.ir import Block
 from xdsl.utils.exceptions import VerifyException
+
+from mindjit.dialects import mindir as M
 
 
 def args(*types):

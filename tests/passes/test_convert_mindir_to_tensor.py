@@ -9,6 +9,7 @@ import itertools
 
 import numpy as np
 import pytest
+
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.pipelines import contains_mindir, lower_to_tensor

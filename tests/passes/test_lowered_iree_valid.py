@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.pipelines import contains_mindir, lower_to_tensor
