@@ -217,7 +217,9 @@ CASES = {
 }
 
 
-def run_iree(text: str, inputs: list[np.ndarray], n_out: int, tmp: Path) -> list[np.ndarray]:
+def run_iree(
+    text: str, inputs: list[np.ndarray], n_out: int, tmp: Path, entry: str = "f"
+) -> list[np.ndarray]:
     src, vmfb = tmp / "prog.mlir", tmp / "prog.vmfb"
     src.write_text(text)
     compiled = subprocess.run(
@@ -234,7 +236,7 @@ def run_iree(text: str, inputs: list[np.ndarray], n_out: int, tmp: Path) -> list
         timeout=300,
     )
     assert compiled.returncode == 0, f"IREE rejected xDSL's printed IR:\n{compiled.stderr}\n{text}"
-    args = [IREE_RUN, f"--module={vmfb}", "--function=f"]
+    args = [IREE_RUN, f"--module={vmfb}", f"--function={entry}"]
     for i, x in enumerate(inputs):
         np.save(tmp / f"in{i}.npy", x)
         args.append(f"--input=@{tmp / f'in{i}.npy'}")
@@ -251,5 +253,54 @@ def test_matches_iree(case, tmp_path):
     ours = CpuExecutable(module).run("f", *inputs)
     theirs = run_iree(str(module), inputs, len(ours), tmp_path)
     for got, want in zip(ours, theirs):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+MINDIR_CONTROL = """
+func.func @f(%x: tensor<4xf32>, %limit: tensor<f32>) -> (tensor<4xf32>, tensor<f32>) {
+  %zero = mindir.constant dense<0.0> : tensor<f32>
+  %s = mindir.reduce_sum %x : (tensor<4xf32>) -> tensor<f32>
+  %c = mindir.greater %s, %zero : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %y = mindir.if %c -> (tensor<4xf32>) {
+    %t = mindir.tanh %x : tensor<4xf32>
+    mindir.yield %t : tensor<4xf32>
+  } else {
+    %n = mindir.neg %x : tensor<4xf32>
+    mindir.yield %n : tensor<4xf32>
+  }
+  %one = mindir.constant dense<1.0> : tensor<f32>
+  %w = mindir.while (%i = %zero) : (tensor<f32>) -> tensor<f32> {
+    %lt = mindir.less %i, %limit : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    mindir.condition(%lt : tensor<i1>) %i : tensor<f32>
+  } do {
+  ^bb0(%j: tensor<f32>):
+    %next = mindir.add %j, %one : tensor<f32>
+    mindir.yield %next : tensor<f32>
+  }
+  func.return %y, %w : tensor<4xf32>, tensor<f32>
+}
+"""
+
+LOWERED_CASES = {
+    "mlp_example": (
+        (Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir").read_text(),
+        "Net_construct",
+        [f32(4, 8), f32(8, 16), f32(16), f32(16, 3), f32(3)],
+    ),
+    "mindir_if_while": (MINDIR_CONTROL, "f", [f32(4), np.array(5.5, np.float32)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LOWERED_CASES))
+def test_lowered_mindir_matches_iree(case, tmp_path):
+    """mindir lowered by the default pipeline runs the same on our executor and on IREE."""
+    from mindjit.passes.pipelines import lower_to_tensor
+
+    text, entry, inputs = LOWERED_CASES[case]
+    module = lower_to_tensor(parse_module(text))
+    ours = CpuExecutable(module).run(entry, *inputs)
+    theirs = run_iree(str(module), inputs, len(ours), tmp_path, entry)
+    for got, want in zip(ours, theirs, strict=True):
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
