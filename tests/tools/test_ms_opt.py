@@ -124,6 +124,11 @@ def test_undefined_value_points_at_use(tool):
         ("cse,nopass", r"^<pass-pipeline>:1:5: error: unknown pass 'nopass'"),
         ("builtin.module(cse, nopass)", r"^<pass-pipeline>:1:21: error: unknown pass 'nopass'"),
         ("cse{foo=1}", r"^<pass-pipeline>:1:1: error: bad options for pass 'cse'"),
+        (
+            "cse,memref-streamify{streams=abc}",
+            r"^<pass-pipeline>:1:5: error: bad options for pass 'memref-streamify': "
+            r"Incompatible types: given \('abc',\), expected <class 'int'>",
+        ),
         ("cse,,", r"^<pass-pipeline>:1:\d+: error: invalid pass pipeline"),
         ("builtin.module(cse", r"^<pass-pipeline>:1:\d+: error: unbalanced '\('"),
     ],
