@@ -9,7 +9,6 @@ reports every user error as one `file:line:col: error: ...` line with exit code 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from mindjit.dialects.parsing import LocatingParser
 from mindjit.dialects.universe import mindjit_dialects, mindjit_passes
 from mindjit.passes.pipelines import parse_pipeline
 from mindjit.tools import diagnostics_check
+from mindjit.tools.cli import guarded
 
 
 class MsOptMain(xDSLOptMain):
@@ -174,22 +174,10 @@ class MsOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        tool = MsOptMain(description="mindjit's modular optimizer driver", args=argv)
-        return tool.run()
-    except MindjitError as err:
-        print(err, file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # a bug in mindjit, not in the input: say so in one line
-        if os.environ.get("MINDJIT_DEBUG"):
-            raise
-        print(
-            f"ms-opt: internal error: {type(exc).__name__}: {exc} (set MINDJIT_DEBUG=1 for a traceback)",
-            file=sys.stderr,
-        )
-        return 2
+    return guarded(
+        "ms-opt",
+        lambda: MsOptMain(description="mindjit's modular optimizer driver", args=argv).run(),
+    )
 
 
 if __name__ == "__main__":

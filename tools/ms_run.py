@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import statistics
 import sys
 import time
@@ -27,6 +26,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception
+from mindjit.tools.cli import guarded
 
 
 class _InOrder(argparse.Action):
@@ -85,23 +85,7 @@ def arg_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = arg_parser().parse_args(argv)
-    try:
-        run(args)
-    except MindjitError as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # a bug in mindjit, not in the input: say so in one line
-        if os.environ.get("MINDJIT_DEBUG"):
-            raise
-        print(
-            f"ms-run: internal error: {type(exc).__name__}: {exc} "
-            "(set MINDJIT_DEBUG=1 for a traceback)",
-            file=sys.stderr,
-        )
-        return 2
-    return 0
+    return guarded("ms-run", lambda: run(args))
 
 
 def run(args: argparse.Namespace) -> None:

@@ -1,0 +1,39 @@
+"""Every tool maps failures to one stderr line and an exit code, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from mindjit.dialects.diagnostics import MindjitError, SourceLoc
+from mindjit.tools.cli import guarded
+
+
+def fail(exc: BaseException):
+    def body():
+        raise exc
+
+    return body
+
+
+def test_user_error_is_one_located_line(capsys):
+    assert guarded("ms-x", fail(MindjitError("bad thing", SourceLoc("a.mlir", 3, 7)))) == 1
+    assert capsys.readouterr().err == "a.mlir:3:7: error: bad thing\n"
+
+
+def test_internal_error_exit_2_without_traceback(capsys, monkeypatch):
+    monkeypatch.delenv("MINDJIT_DEBUG", raising=False)
+    assert guarded("ms-x", fail(RuntimeError("oops"))) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ms-x: internal error: RuntimeError: oops")
+    assert "Traceback" not in err
+
+
+def test_debug_reraises(monkeypatch):
+    monkeypatch.setenv("MINDJIT_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        guarded("ms-x", fail(RuntimeError("oops")))
+
+
+def test_success_is_zero():
+    assert guarded("ms-x", lambda: None) == 0
+    assert guarded("ms-x", lambda: 3) == 3

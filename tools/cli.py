@@ -1,0 +1,33 @@
+"""The one way every mindjit tool turns failures into exit codes.
+
+A user error (`MindjitError`) is one `file:line:col: error: ...` line and exit 1;
+a bug in mindjit is one `internal error` line and exit 2 (`MINDJIT_DEBUG=1`
+re-raises it for the traceback); Ctrl-C is 130. Never a raw traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+from mindjit.dialects.diagnostics import MindjitError
+
+
+def guarded(prog: str, body: Callable[[], int | None]) -> int:
+    try:
+        return body() or 0
+    except MindjitError as err:
+        print(err, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug in mindjit, not in the input: say so in one line
+        if os.environ.get("MINDJIT_DEBUG"):
+            raise
+        print(
+            f"{prog}: internal error: {type(exc).__name__}: {exc} "
+            "(set MINDJIT_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
+        return 2
