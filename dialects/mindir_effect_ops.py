@@ -10,12 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, SymbolRefAttr, TensorType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_attr_def,
     prop_def,
     result_def,
     traits_def,
@@ -346,11 +355,43 @@ class PrintOp(IRDLOperation):
     values = var_operand_def()
     io = operand_def(MonadIOType)
     result = result_def(MonadIOType)
+    format = opt_attr_def(ArrayAttr)
     traits = traits_def(SideEffectIO())
 
     @classmethod
-    def get(cls, values: Sequence[SSAValue], io: SSAValue) -> PrintOp:
-        return cls.create(operands=[*values, io], result_types=[MonadIOType()])
+    def get(
+        cls, values: Sequence[SSAValue], io: SSAValue, format: Sequence[str | int] | None = None
+    ) -> PrintOp:
+        """`format` lists what to print, one line each: a string, or the index of a value.
+
+        Without it every value is printed. Strings are compile-time constants in
+        MindSpore's graph mode, so they live here rather than as operands.
+        """
+        attrs = {}
+        if format is not None:
+            attrs["format"] = ArrayAttr(
+                [StringAttr(f) if isinstance(f, str) else IntegerAttr(f, i64) for f in format]
+            )
+        return cls.create(operands=[*values, io], result_types=[MonadIOType()], attributes=attrs)
+
+    def format_items(self) -> list[str | int]:
+        """What to print, in order: strings, and indices into `values`."""
+        if self.format is None:
+            return list(range(len(self.values)))
+        return [a.data if isinstance(a, StringAttr) else a.value.data for a in self.format.data]
+
+    def verify_(self) -> None:
+        if self.format is None:
+            return
+        for item in self.format.data:
+            if isinstance(item, IntegerAttr):
+                if not 0 <= item.value.data < len(self.values):
+                    raise VerifyException(
+                        f"format index {item.value.data} is out of range "
+                        f"for {len(self.values)} values"
+                    )
+            elif not isinstance(item, StringAttr):
+                raise VerifyException(f"format items must be strings or value indices, got {item}")
 
     @classmethod
     def parse(cls, parser: Parser) -> PrintOp:

@@ -258,3 +258,11 @@ func.func @f(%a: tensor<2xf32>) {
   %0 = mindir.frobnicate %a : tensor<2xf32>
   func.return
 }
+
+// -----
+
+func.func @f(%a: tensor<2xf32>, %io: !mindir.io) {
+  // expected-error @+1 {{format index 3 is out of range for 1 values}}
+  %0 = mindir.print %a, %io {format = ["x: ", 3]} : tensor<2xf32>
+  func.return
+}

@@ -119,6 +119,8 @@ func.func @effects(%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) -> (tens
   %d = mindir.depend %m, %a0, %u2 : tensor<2xf32>, tensor<2xf32>, !mindir.u
   // CHECK-NEXT: %io1 = mindir.print %d, %x, %io0 : tensor<2xf32>, tensor<2xf32>
   %io1 = mindir.print %d, %x, %io0 : tensor<2xf32>, tensor<2xf32>
+  // CHECK-NEXT: %io1b = mindir.print %d, %io1 {format = ["value: ", 0 : i64]} : tensor<2xf32>
+  %io1b = mindir.print %d, %io1 {format = ["value: ", 0]} : tensor<2xf32>
   // CHECK-NEXT: %io2 = mindir.update_state %io1 -> !mindir.io
   %io2 = mindir.update_state %io1 -> !mindir.io
   // CHECK-NEXT: %u3 = mindir.update_state %u2

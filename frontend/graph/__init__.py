@@ -1,0 +1,1 @@
+"""Graph mode: Python source -> mindir -> default pipeline -> CPU executor."""
