@@ -23,9 +23,25 @@ PIPELINE_ORIGIN = "<pass-pipeline>"
 # The lowering the executors need: mindir -> upstream tensor-level dialects.
 LOWER_TO_TENSOR = "convert-mindir-to-tensor,canonicalize,cse"
 
+# The mindir pipeline the frontend runs before lowering, per JitConfig jit_level:
+# O0 runs no optional optimization, O1 (the default) the standard cleanups, O2 all.
+# Later passes (auto-monad, inline, cf-to-select, load elimination ...) join here.
+JIT_LEVEL_PIPELINES: dict[str, str] = {
+    "O0": "",
+    "O1": "canonicalize,cse",
+    "O2": "canonicalize,cse,dce",
+}
+
 NAMED_PIPELINES: dict[str, str] = {
     "lower-to-tensor": LOWER_TO_TENSOR,
 }
+
+
+def jit_level_pipeline(jit_level: str) -> str:
+    """The pass pipeline text for a JitConfig jit_level (O0, O1, O2)."""
+    if jit_level not in JIT_LEVEL_PIPELINES:
+        raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
+    return JIT_LEVEL_PIPELINES[jit_level]
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:

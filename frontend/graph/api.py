@@ -1,20 +1,87 @@
-"""Entry points the public API calls to compile and run in graph mode."""
+"""Entry points the public API calls to compile and run in graph mode.
+
+Compiled programs are cached in-process per callable, bound object and input
+signature (tensor shapes/dtypes, constant values) and jit_level, as MindSpore
+caches its compiled graphs per phase.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from mindjit.frontend.graph.program import CompiledProgram
+from mindjit.frontend.graph.source import unwrap
+from mindjit.frontend.graph.structure import signature_of
+
+_PROGRAMS: dict[Any, CompiledProgram] = {}
 
 
 def should_compile_cell(cell: Any) -> bool:
     """A Cell runs as a graph in GRAPH_MODE, or when its construct is @jit."""
     from mindjit.frontend.context import GRAPH_MODE, get_context
 
-    return get_context("mode") == GRAPH_MODE or getattr(cell.construct, "__ms_jit__", False)
+    return get_context("mode") == GRAPH_MODE or bool(getattr(type(cell).construct, "__ms_jit__", False))
+
+
+def jit_level_of(jit_config: Any = None, cell: Any = None) -> str:
+    """The jit_level in force: the call's JitConfig, the Cell's, the context's, else O1."""
+    from mindjit.frontend.context import get_context
+
+    for config in (jit_config, getattr(cell, "_jit_config", None), get_context("jit_config")):
+        level = _level(config)
+        if level:
+            return level
+    return "O1"
+
+
+def _level(config: Any) -> str | None:
+    if config is None:
+        return None
+    if isinstance(config, dict):
+        return config.get("jit_level") or None
+    found = getattr(config, "jit_config_dict", None)
+    if isinstance(found, dict):
+        return found.get("jit_level") or None
+    return getattr(config, "jit_level", None) or None
+
+
+def program_for(fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str) -> CompiledProgram:
+    user_fn = unwrap(fn)
+    key = (
+        getattr(user_fn, "__code__", user_fn),
+        id(self_obj),
+        signature_of((args, tuple(sorted(kwargs.items())))),
+        jit_level,
+    )
+    program = _PROGRAMS.get(key)
+    if program is None:
+        program = _PROGRAMS[key] = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
+    return program
+
+
+def run_function(fn: Any, args: tuple, kwargs: dict, jit_config: Any = None) -> Any:
+    name = getattr(unwrap(fn), "__name__", "graph")
+    program = program_for(fn, None, args, kwargs, name, jit_level_of(jit_config))
+    return program(args, kwargs)
+
+
+def _cell_program(cell: Any, args: tuple, kwargs: dict) -> CompiledProgram:
+    construct = type(cell).construct
+    jit_config = getattr(unwrap(construct), "__ms_jit_config__", None) or getattr(
+        construct, "__ms_jit_config__", None
+    )
+    name = f"{type(cell).__name__}_construct"
+    return program_for(construct, cell, args, kwargs, name, jit_level_of(jit_config, cell))
 
 
 def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:
-    raise NotImplementedError("graph mode is being written")
+    return _cell_program(cell, args, kwargs)(args, kwargs)
 
 
-def compile_cell(cell: Any, args: tuple) -> None:
-    raise NotImplementedError("graph mode is being written")
+def compile_cell(cell: Any, args: tuple) -> CompiledProgram:
+    return _cell_program(cell, tuple(args), {})
+
+
+def clear_cache() -> None:
+    """Forget every compiled program (tests use it to measure compilation)."""
+    _PROGRAMS.clear()

@@ -1,0 +1,127 @@
+"""What a call in graph mode means, by what is called.
+
+- mindjit's own ops, primitives, Tensor methods: called as they are; with
+  tensors of the graph they emit mindir (dispatch.apply_op).
+- a user's function, a sub-Cell, a method of a Cell or jit_class object: its
+  own graph, specialized on the arguments, reached by `func.call`.
+- a jit_class: instantiated now (its arguments must be constants, as in
+  MindSpore); calling an instance runs its `__call__` as a graph.
+- `print`: a `mindir.print`; other builtins and library functions run now, on
+  the compile-time values (constant folding).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import types
+from typing import Any
+
+from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.structure import flatten
+from mindjit.frontend.graph_value import GraphValue
+
+
+def is_jit_class(obj: Any) -> bool:
+    return isinstance(obj, type) and getattr(obj, "__ms_class__", False)
+
+
+def _is_cell(obj: Any) -> bool:
+    from mindjit.frontend.nn import Cell
+
+    return isinstance(obj, Cell)
+
+
+def _is_library(fn: Any) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    return module == "mindjit" or module.startswith("mindjit.")
+
+
+def _is_user_function(fn: Any) -> bool:
+    return isinstance(fn, types.FunctionType) and not _is_library(fn)
+
+
+def _has_graph_values(args: Any) -> bool:
+    _, leaves = flatten(args, lambda v: isinstance(v, GraphValue))
+    return bool(leaves)
+
+
+def _graph_name(fn: Any, owner: Any) -> str:
+    name = getattr(fn, "__name__", "graph")
+    if owner is not None:
+        return f"{type(owner).__name__}_{name}"
+    return name
+
+
+def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -> Any:
+    compiler, graph = ev.compiler, ev.graph
+    try:
+        if callee is builtins.print:
+            if kwargs:
+                raise ev.error(node, "print() keyword arguments are not supported in graph mode")
+            graph.print(list(args))
+            return None
+        if callee is builtins.isinstance and args and isinstance(args[0], GraphValue):
+            from mindjit.frontend.tensor import Tensor
+
+            return _isinstance_tensor(args[1], Tensor)
+        if _is_cell(callee):
+            construct = type(callee).construct
+            return compiler.call(graph, construct, callee, tuple(args), kwargs,
+                                 _graph_name(construct, callee))
+        if is_jit_class(callee):
+            return _instantiate(ev, node, callee, args, kwargs)
+        if isinstance(callee, type):
+            return callee(*args, **kwargs)  # Tensor(...), tuple(...), a library class
+        if _is_jit_class_instance(callee):
+            call = getattr(type(callee), "__call__", None)
+            if call is None or call is object.__call__:
+                raise ValueError(
+                    f"MsClassObject: '{type(callee).__name__}' has no __call__ function, "
+                    "please check the code."
+                )
+            return compiler.call(graph, call, callee, tuple(args), kwargs, _graph_name(call, callee))
+        if isinstance(callee, types.MethodType):
+            owner, fn = callee.__self__, callee.__func__
+            if _is_user_function(fn) and not isinstance(owner, type):
+                return compiler.call(graph, fn, owner, tuple(args), kwargs, _graph_name(fn, owner))
+            return callee(*args, **kwargs)
+        if _is_user_function(callee):
+            from mindjit.frontend.graph.source import unwrap
+
+            return compiler.call(graph, unwrap(callee), None, tuple(args), kwargs, callee.__name__)
+        return callee(*args, **kwargs)
+    except (FrontendError, TypeError, ValueError) as exc:
+        if isinstance(exc, FrontendError) or _is_ms_error(exc):
+            raise
+        raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
+    except Exception as exc:
+        raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
+
+
+def _isinstance_tensor(classes: Any, tensor_cls: type) -> bool:
+    classes = classes if isinstance(classes, tuple) else (classes,)
+    return any(isinstance(c, type) and issubclass(tensor_cls, c) for c in classes)
+
+
+def _is_ms_error(exc: Exception) -> bool:
+    """MindSpore's own messages (jit_class errors) reach the user unchanged."""
+    return str(exc).startswith(("MsClassObject:", "Decorator jit_class"))
+
+
+def _is_jit_class_instance(obj: Any) -> bool:
+    return getattr(type(obj), "__ms_class__", False) and not isinstance(obj, type)
+
+
+def _instantiate(ev: Any, node: ast.Call, cls: type, args: list, kwargs: dict) -> Any:
+    """A jit_class object created inside a graph: `__init__` runs now, on constants."""
+    if _has_graph_values((tuple(args), kwargs)):
+        raise ev.error(
+            node,
+            f"the arguments that create a '{cls.__name__}' object inside a graph must be "
+            "constants, not tensors computed by the graph",
+        )
+    return cls(*args, **kwargs)
+
+
+__all__ = ["call_value", "is_jit_class"]

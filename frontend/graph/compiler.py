@@ -1,0 +1,114 @@
+"""Compiling Python callables into one mindir module, one func.func per graph.
+
+`GraphCompiler.entry(...)` traces the top-level function; every user function,
+sub-Cell `construct` or jit_class method it calls becomes its own graph
+(specialized on its constant arguments and its tensors' types, cached, so a
+Cell called twice with the same types is one graph) reached by `func.call`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
+from xdsl.ir import SSAValue
+
+from mindjit.frontend.dispatch import tracing
+from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
+from mindjit.frontend.graph.source import function_source, unwrap
+from mindjit.frontend.graph.structure import Leaf, flatten, signature_of, unflatten
+from mindjit.frontend.graph_value import GraphValue
+
+
+@dataclass
+class CompiledGraphFn:
+    """A finished graph: its func.func and how to rebuild its Python result."""
+
+    fn: func.FuncOp
+    result_template: Any
+    has_memory_state: bool
+    has_io_state: bool
+
+
+def _tensor_type(x: Any) -> TensorType:
+    return TensorType(x.dtype.mlir, list(x.shape))
+
+
+def _is_runtime_tensor(x: Any) -> bool:
+    """A value that is a graph input: a GraphValue or a Tensor that is not a Parameter."""
+    from mindjit.frontend.tensor import Parameter, Tensor
+
+    return isinstance(x, GraphValue) or (isinstance(x, Tensor) and not isinstance(x, Parameter))
+
+
+class GraphCompiler:
+    def __init__(self) -> None:
+        self.module = ModuleBuilder()
+        self._in_progress: set[Any] = set()
+
+    # --- graphs ------------------------------------------------------------------------
+    def entry(self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str) -> tuple[CompiledGraphFn, Any]:
+        """Trace the top-level graph; returns it and the template of its inputs."""
+        template, leaves = flatten((args, kwargs), _is_runtime_tensor)
+        graph = self._trace(fn, self_obj, template, leaves, name)
+        return graph, template
+
+    def call(self, caller: GraphBuilder, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str) -> Any:
+        """Emit a func.call to the graph of `fn` specialized for these arguments."""
+        template, leaves = flatten((args, kwargs), _is_runtime_tensor)
+        key = (
+            getattr(unwrap(fn), "__code__", fn),
+            id(self_obj),
+            signature_of(template),
+            tuple((tuple(x.shape), x.dtype.name) for x in leaves),
+        )
+        graph = self.module.graphs.get(key)
+        if graph is None:
+            if key in self._in_progress:
+                raise FrontendError(f"recursive call of '{name}' is not supported in graph mode")
+            self._in_progress.add(key)
+            try:
+                graph = self._trace(fn, self_obj, template, leaves, name)
+            finally:
+                self._in_progress.discard(key)
+            self.module.graphs[key] = graph
+        operands: list[SSAValue] = [caller.as_value(x) for x in leaves]
+        if graph.has_memory_state:
+            operands.append(caller.u())
+        if graph.has_io_state:
+            operands.append(caller.io())
+        call = caller.insert(
+            func.CallOp(graph.fn.sym_name.data, operands, list(graph.fn.function_type.outputs.data))
+        )
+        results = [GraphValue(r) for r in call.results]
+        return unflatten(graph.result_template, results)
+
+    def _trace(self, fn: Any, self_obj: Any, template: Any, leaves: list, name: str) -> CompiledGraphFn:
+        from mindjit.frontend.graph.evaluator import FunctionEvaluator
+
+        user_fn = unwrap(fn)
+        if not inspect.isfunction(user_fn):
+            raise FrontendError(f"'{name}' is not a Python function graph mode can compile")
+        source = function_source(user_fn)
+        graph = GraphBuilder(self.module, self.module.unique_name(name), [_tensor_type(x) for x in leaves])
+        graph.location = FileLineColLoc(
+            StringAttr(source.file), IntAttr(source.tree.lineno), IntAttr(source.tree.col_offset + 1)
+        )
+        inputs = [GraphValue(a) for a in graph.block.args]
+        args, kwargs = unflatten(template, inputs)
+        with tracing(graph):
+            result = FunctionEvaluator(self, graph, user_fn, source, self_obj).run(args, kwargs)
+        result_template, result_leaves = flatten(result, lambda v: isinstance(v, GraphValue))
+        fn_op = graph.finish([v.ssa for v in result_leaves])
+        fn_op.location = FileLineColLoc(
+            StringAttr(source.file), IntAttr(source.tree.lineno), IntAttr(source.tree.col_offset + 1)
+        )
+        self.module.add_function(fn_op)
+        return CompiledGraphFn(fn_op, result_template, graph.memory_state is not None, graph.io_state is not None)
+
+
+__all__ = ["CompiledGraphFn", "GraphCompiler", "Leaf"]

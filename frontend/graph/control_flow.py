@@ -1,0 +1,343 @@
+"""`if` and `while` on tensors: `mindir.if` and `mindir.while`.
+
+Each branch (or loop region) is traced into its own block with its own copy of
+the variables. Afterwards the variables a branch changed are merged: values
+both branches agree on stay compile-time values; the rest become the if's
+results (numbers turn into 0-d tensors), and must have one type in both
+branches. A `while` carries every variable its body assigns that exists
+before the loop.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from mindjit.dialects import mindir as M
+from mindjit.frontend import dtype as D
+from mindjit.frontend.graph.structure import Leaf, flatten, unflatten
+from mindjit.frontend.graph_value import GraphValue
+
+
+class _Varies:
+    """Marks a leaf that differs between branches and becomes an if/while result."""
+
+
+def as_bool(ev: Any, node: ast.AST, value: Any, scalar: bool) -> Any:
+    """A tensor used as a condition: `!= 0` unless bool, and 0-d when `scalar`."""
+    from mindjit.frontend import ops
+
+    if not isinstance(value, GraphValue):
+        return value
+    if not value.dtype.is_bool:
+        value = ops.not_equal(value, 0)
+    if scalar and value.shape != ():
+        if value.size != 1:
+            raise ev.error(
+                node,
+                f"the truth value of a tensor of shape {list(value.shape)} is ambiguous; "
+                "a condition must have exactly one element",
+            )
+        value = ops.reshape(value, ())
+    return value
+
+
+def _default_dtype(value: Any) -> D.DType:
+    if isinstance(value, bool):
+        return D.bool_
+    if isinstance(value, int):
+        return D.int64
+    return D.float32
+
+
+def _to_graph_value(ev: Any, value: Any, like: Any = None) -> GraphValue:
+    """A tensor for `value`: numbers become 0-d constants (of `like`'s dtype if given)."""
+    from mindjit.frontend.tensor import Tensor
+
+    if isinstance(value, GraphValue):
+        return value
+    if isinstance(value, Tensor):
+        return GraphValue(ev.graph.as_value(value))
+    if isinstance(value, bool | int | float):
+        dtype = like.dtype if like is not None else _default_dtype(value)
+        return GraphValue(ev.graph.constant(value, dtype))
+    raise TypeError(f"{type(value).__name__} cannot become a tensor")
+
+
+def _is_number_or_tensor(v: Any) -> bool:
+    from mindjit.frontend.tensor import Tensor
+
+    return isinstance(v, GraphValue | Tensor | bool | int | float)
+
+
+def _merge_template(ev: Any, node: ast.AST, name: str, a: Any, b: Any) -> Any:
+    """The shared structure of two branch values; `_Varies` where they differ."""
+    from mindjit.frontend.tensor import Tensor
+
+    if a is b:
+        return a
+    if isinstance(a, tuple | list) and isinstance(b, tuple | list):
+        if type(a) is not type(b) or len(a) != len(b):
+            raise ev.error(node, f"'{name}' has a different structure in the two branches")
+        merged = [_merge_template(ev, node, name, x, y) for x, y in zip(a, b)]
+        return type(a)(merged)
+    plain = (bool, int, float, str, type(None))
+    if isinstance(a, plain) and isinstance(b, plain) and type(a) is type(b) and a == b:
+        return a
+    if _is_number_or_tensor(a) and _is_number_or_tensor(b):
+        if isinstance(a, Tensor | GraphValue) or isinstance(b, Tensor | GraphValue):
+            return _Varies()
+        if isinstance(a, bool | int | float) and isinstance(b, bool | int | float):
+            return _Varies()
+    raise ev.error(
+        node,
+        f"'{name}' is {type(a).__name__} in one branch and {type(b).__name__} in the other; "
+        "graph mode needs one type",
+    )
+
+
+def _leaves_of(template: Any, value: Any) -> list[Any]:
+    """The parts of `value` where `template` says `_Varies`."""
+    if isinstance(template, _Varies):
+        return [value]
+    if isinstance(template, tuple | list):
+        out: list[Any] = []
+        for t, v in zip(template, value):
+            out.extend(_leaves_of(t, v))
+        return out
+    return []
+
+
+def _rebuild(template: Any, results: list[Any]) -> Any:
+    it = iter(results)
+
+    def walk(t: Any) -> Any:
+        if isinstance(t, _Varies):
+            return next(it)
+        if isinstance(t, tuple | list):
+            return type(t)(walk(x) for x in t)
+        return t
+
+    return walk(template)
+
+
+class _Branch:
+    """A block being traced, entered by moving the graph's insertion point into it."""
+
+    def __init__(self, ev: Any, arg_types: list = ()):  # type: ignore[assignment]
+        self.ev = ev
+        self.block = Block(arg_types=list(arg_types))
+
+    def run(self, fn: Callable[[], Any]) -> Any:
+        builder = self.ev.graph.emitter.builder
+        saved = builder.insertion_point
+        builder.insertion_point = InsertPoint.at_end(self.block)
+        self.ev.tensor_branch_depth += 1
+        try:
+            return fn()
+        finally:
+            self.ev.tensor_branch_depth -= 1
+            builder.insertion_point = saved
+
+
+def _branch_leaves(ev: Any, branch: _Branch, leaves: list[Any], others: list[Any]) -> list[SSAValue]:
+    """SSA values of `leaves` inside `branch`, numbers typed like the other branch's."""
+
+    def convert() -> list[SSAValue]:
+        out = []
+        for value, other in zip(leaves, others):
+            like = other if isinstance(other, GraphValue) else None
+            out.append(_to_graph_value(ev, value, like).ssa)
+        return out
+
+    return branch.run(convert)
+
+
+def _check_same_types(ev: Any, node: ast.AST, names: list[str], a: list[SSAValue], b: list[SSAValue]) -> None:
+    for name, x, y in zip(names, a, b):
+        if x.type != y.type:
+            raise ev.error(
+                node,
+                f"'{name}' has type {x.type} in one branch and {y.type} in the other; "
+                "both branches must give it one type",
+            )
+
+
+def _emit_if(ev: Any, node: ast.AST, cond: Any, then_value: Any, else_value: Any,
+             then_b: _Branch, else_b: _Branch, label: str) -> Any:
+    """Merge two branch results (any structure) into a mindir.if; returns the merged value."""
+    template = _merge_template(ev, node, label, then_value, else_value)
+    t_leaves = _leaves_of(template, then_value)
+    e_leaves = _leaves_of(template, else_value)
+    t_ssa = _branch_leaves(ev, then_b, t_leaves, e_leaves)
+    e_ssa = _branch_leaves(ev, else_b, e_leaves, t_leaves)
+    _check_same_types(ev, node, [label] * len(t_ssa), t_ssa, e_ssa)
+    then_b.run(lambda: ev.graph.insert(M.YieldOp(*t_ssa)))
+    else_b.run(lambda: ev.graph.insert(M.YieldOp(*e_ssa)))
+    cond_ssa = ev.graph.as_value(as_bool(ev, node, cond, scalar=True))
+    op = ev.graph.insert(
+        M.IfOp(cond_ssa, [v.type for v in t_ssa], Region(then_b.block), Region(else_b.block))
+    )
+    return _rebuild(template, [GraphValue(r) for r in op.results])
+
+
+def _contains(stmts: list[ast.stmt], kinds: tuple) -> bool:
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, kinds):
+                return True
+    return False
+
+
+def _always_returns(stmts: list[ast.stmt]) -> bool:
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return True
+    if isinstance(last, ast.If):
+        return _always_returns(last.body) and _always_returns(last.orelse)
+    return False
+
+
+def tensor_if(ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.stmt], tail: bool) -> Any:
+    from mindjit.frontend.graph.evaluator import Return
+
+    returns = _contains(node.body, (ast.Return,)) or _contains(node.orelse, (ast.Return,))
+    cond = as_bool(ev, node, cond, scalar=True)
+    then_b, else_b = _Branch(ev), _Branch(ev)
+    if returns:
+        if not tail:
+            raise ev.error(
+                node,
+                "'return' under an if on a tensor is only supported when the if is not inside a loop",
+            )
+        body = node.body + ([] if _always_returns(node.body) else rest)
+        orelse = node.orelse + ([] if _always_returns(node.orelse) else rest)
+
+        def returned(block: list[ast.stmt], benv: Any) -> Any:
+            signal = ev.exec_block(block, benv, tail=True)
+            return signal.value if isinstance(signal, Return) else None
+
+        t_env, e_env = env.branch_copy(), env.branch_copy()
+        t_val = then_b.run(lambda: returned(body, t_env))
+        e_val = else_b.run(lambda: returned(orelse, e_env))
+        return ("consumed", Return(_emit_if(ev, node, cond, t_val, e_val, then_b, else_b, "return value")))
+
+    t_env, e_env = env.branch_copy(), env.branch_copy()
+    for branch, block, benv in ((then_b, node.body, t_env), (else_b, node.orelse, e_env)):
+        signal = branch.run(lambda block=block, benv=benv: ev.exec_block(block, benv))
+        if signal is not None:
+            raise ev.error(node, "'break'/'continue' under an if on a tensor is not supported")
+    names = [
+        n for n in dict.fromkeys([*t_env, *e_env])
+        if n in t_env and n in e_env and (t_env[n] is not env.get(n) or e_env[n] is not env.get(n))
+    ]
+    for n in list(env):
+        if n not in t_env or n not in e_env:
+            env.pop(n, None)
+    if not names:
+        # still emit the if: its branches may hold side effects (print, assign)
+        _emit_if(ev, node, cond, (), (), then_b, else_b, "")
+        return None
+    merged = _emit_if(
+        ev, node, cond, tuple(t_env[n] for n in names), tuple(e_env[n] for n in names),
+        then_b, else_b, ", ".join(names),
+    )
+    for n, v in zip(names, merged):
+        env[n] = v
+    return None
+
+
+def tensor_ifexp(ev: Any, node: ast.IfExp, cond: GraphValue, env: Any) -> Any:
+    then_b, else_b = _Branch(ev), _Branch(ev)
+    t_val = then_b.run(lambda: ev.eval(node.body, env))
+    e_val = else_b.run(lambda: ev.eval(node.orelse, env))
+    return _emit_if(ev, node, as_bool(ev, node, cond, scalar=True), t_val, e_val, then_b, else_b, "value")
+
+
+def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
+    names: list[str] = []
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                names.append(sub.id)
+    return list(dict.fromkeys(names))
+
+
+def tensor_while(ev: Any, node: ast.While, env: Any) -> None:
+    if _contains(node.body, (ast.Break, ast.Continue, ast.Return)):
+        raise ev.error(
+            node, "'break', 'continue' and 'return' in a while on a tensor are not supported"
+        )
+    carried = [n for n in _assigned_names(node.body) if n in env]
+    for n in carried:
+        if not _is_number_or_tensor(env[n]):
+            raise ev.error(
+                node,
+                f"loop variable '{n}' is a {type(env[n]).__name__}; a while on a tensor can "
+                "only carry tensors and numbers",
+            )
+    init = [_to_graph_value(ev, env[n]) for n in carried]
+    for _attempt in range(4):
+        before, after = _Branch(ev, [v.ssa.type for v in init]), _Branch(ev, [v.ssa.type for v in init])
+        b_env, a_env = env.branch_copy(), env.branch_copy()
+        for n, arg in zip(carried, before.block.args):
+            b_env[n] = GraphValue(arg)
+        for n, arg in zip(carried, after.block.args):
+            a_env[n] = GraphValue(arg)
+
+        def condition() -> None:
+            c = as_bool(ev, node, ev.eval(node.test, b_env), scalar=True)
+            if not isinstance(c, GraphValue):
+                raise ev.error(node, "the condition of this while must stay a tensor")
+            ev.graph.insert(M.ConditionOp(c.ssa, *before.block.args))
+
+        before.run(condition)
+        ev.loop_depth += 1
+        try:
+            after.run(lambda: ev.exec_block(node.body, a_env))
+        finally:
+            ev.loop_depth -= 1
+        new_values = after.run(
+            lambda: [_to_graph_value(ev, a_env[n], like=old) for n, old in zip(carried, init)]
+        )
+        mismatched = [i for i, (old, new) in enumerate(zip(init, new_values)) if old.ssa.type != new.ssa.type]
+        if not mismatched:
+            after.run(lambda: ev.graph.insert(M.YieldOp(*[v.ssa for v in new_values])))
+            op = ev.graph.insert(
+                M.WhileOp([v.ssa for v in init], [v.ssa.type for v in init],
+                          Region(before.block), Region(after.block))
+            )
+            for n, r in zip(carried, op.results):
+                env[n] = GraphValue(r)
+            return
+        init = _retyped(ev, node, carried, init, new_values, mismatched, env)
+    raise ev.error(node, "the loop variables of this while keep changing type")
+
+
+def _retyped(ev: Any, node: ast.AST, names: list[str], init: list[GraphValue],
+             new: list[GraphValue], mismatched: list[int], env: Any) -> list[GraphValue]:
+    """Initial values cast to the type the body gives them (numbers only, as Python would)."""
+    from mindjit.frontend import ops
+
+    out = list(init)
+    for i in mismatched:
+        old_t, new_t = init[i].ssa.type, new[i].ssa.type
+        assert isinstance(old_t, TensorType) and isinstance(new_t, TensorType)
+        if old_t.get_shape() != new_t.get_shape() or not isinstance(env[names[i]], bool | int | float):
+            raise ev.error(
+                node,
+                f"loop variable '{names[i]}' is {old_t} before the loop and {new_t} after "
+                "its body; a while on a tensor needs one type",
+            )
+        out[i] = ops.cast(init[i], D.from_mlir(new_t.get_element_type()))
+    return out
+
+
+__all__ = ["Leaf", "as_bool", "flatten", "tensor_if", "tensor_ifexp", "tensor_while", "unflatten"]

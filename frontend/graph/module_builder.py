@@ -1,0 +1,180 @@
+"""The module being compiled and the graphs (func.funcs) in it.
+
+`ModuleBuilder` owns the ModuleOp, one `mindir.parameter` per Parameter object,
+and the cache of specialized graphs. `GraphBuilder` is the graph being traced:
+ops called while it is active emit into its block (see dispatch.apply_op), and
+it turns Parameters into `get_parameter` + `load` and gives the side-effect ops
+their state arguments. Side-effect ops are emitted in program order, all on the
+graph's entry state; the auto-monad pass threads the states properly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from mindjit.dialects import mindir as M
+from mindjit.frontend import dtype as D
+from mindjit.frontend.dispatch import GraphState, dense_attr
+from mindjit.frontend.graph.errors import FrontendError
+
+
+class ModuleBuilder:
+    def __init__(self) -> None:
+        self.module = ModuleOp([])
+        self.parameters: dict[int, tuple[str, Any]] = {}  # id(Parameter) -> (symbol, Parameter)
+        self.graphs: dict[Any, Any] = {}  # specialization key -> CalleeGraph
+        self._names: set[str] = set()
+
+    def unique_name(self, base: str) -> str:
+        base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "graph"
+        name, n = base, 1
+        while name in self._names:
+            name = f"{base}_{n}"
+            n += 1
+        self._names.add(name)
+        return name
+
+    def parameter_symbol(self, param: Any) -> str:
+        """The `mindir.parameter` of a Parameter object, declared on first use."""
+        known = self.parameters.get(id(param))
+        if known is not None:
+            return known[0]
+        symbol = self.unique_name(f"{param.name}")
+        value = param.asnumpy()
+        op = M.ParameterOp.get(symbol, dense_attr(value, param.dtype))
+        self.module.body.block.insert_op_before(op, self.module.body.block.first_op) if (
+            self.module.body.block.first_op is not None
+        ) else self.module.body.block.add_op(op)
+        self.parameters[id(param)] = (symbol, param)
+        return symbol
+
+    def add_function(self, fn: func.FuncOp) -> None:
+        self.module.body.block.add_op(fn)
+
+
+class GraphBuilder(GraphState):
+    """One func.func being traced."""
+
+    def __init__(self, module: ModuleBuilder, name: str, arg_types: Sequence[TensorType]):
+        self.module = module
+        self.name = name
+        self.block = Block(arg_types=list(arg_types))
+        self.n_inputs = len(arg_types)
+        super().__init__(Builder(InsertPoint.at_end(self.block)))
+        self.memory_state: BlockArgument | None = None
+        self.io_state: BlockArgument | None = None
+        self.location: Any = None  # the xDSL location given to the ops emitted next
+
+    # --- states -----------------------------------------------------------------------
+    def u(self) -> SSAValue:
+        if self.memory_state is None:
+            # states follow the tensor inputs, memory state first: (inputs..., u, io)
+            self.memory_state = self.block.insert_arg(M.MonadUType(), self.n_inputs)
+        return self.memory_state
+
+    def io(self) -> SSAValue:
+        if self.io_state is None:
+            self.io_state = self.block.insert_arg(M.MonadIOType(), len(self.block.args))
+        return self.io_state
+
+    @property
+    def has_effects(self) -> bool:
+        return self.memory_state is not None or self.io_state is not None
+
+    # --- values -----------------------------------------------------------------------
+    def insert(self, op: Operation) -> Operation:
+        if self.location is not None:
+            op.location = self.location
+        return self.emitter.insert(op)
+
+    def as_value(self, x: Any) -> SSAValue:
+        from mindjit.frontend.tensor import Parameter
+
+        if isinstance(x, Parameter):
+            return self.load(x)
+        return super().as_value(x)
+
+    def ref(self, param: Any) -> SSAValue:
+        symbol = self.module.parameter_symbol(param)
+        t = TensorType(param.dtype.mlir, list(param.shape))
+        return self.insert(M.GetParameterOp.get(symbol, t)).results[0]
+
+    def load(self, param: Any) -> SSAValue:
+        return self.insert(M.LoadOp.get(self.ref(param), self.u())).results[0]
+
+    def constant(self, value: Any, dtype: D.DType) -> SSAValue:
+        return self.insert(
+            M.ConstantOp.build([], {"value": dense_attr(np.asarray(value), dtype)})
+        ).results[0]
+
+    # --- the side-effect hooks the ops call while tracing -----------------------------
+    def assign(self, param: Any, value: Any) -> Any:
+        from mindjit.frontend.tensor import Parameter
+
+        if not isinstance(param, Parameter):
+            raise FrontendError("ops.assign needs a Parameter as its first argument")
+        v = self.as_value(value)
+        ref = self.ref(param)
+        want = ref.type.tensor  # type: ignore[attr-defined]
+        if v.type != want:
+            raise FrontendError(
+                f"ops.assign: value of type {v.type} does not match Parameter "
+                f"'{param.name}' of type {want}"
+            )
+        return self.wrap(self.insert(M.AssignOp.get(ref, v, self.u())).results[0])
+
+    def depend(self, value: Any, attach: Any) -> Any:
+        from mindjit.frontend.graph.structure import flatten
+
+        _, leaves = flatten(attach)
+        attached = [self.as_value(a) for a in leaves]
+        if not attached:
+            return value
+        v = self.as_value(value)
+        return self.wrap(self.insert(M.DependOp.get(v, attached)).results[0])
+
+    def print(self, items: Sequence[Any]) -> None:
+        values: list[SSAValue] = []
+        fmt: list[str | int] = []
+        for item in items:
+            if isinstance(item, str):
+                fmt.append(item)
+            elif _is_tensor(item):
+                fmt.append(len(values))
+                values.append(self.as_value(item))
+            else:
+                fmt.append(str(item))
+        self.insert(M.PrintOp.get(values, self.io(), fmt))
+
+    def npu_status(self, kind: str, status: Any = None) -> Any:
+        if kind == "alloc":
+            return self.wrap(self.insert(M.NPUAllocFloatStatusOp.get()).results[0])
+        op = {"clear": M.NPUClearFloatStatusOp, "get": M.NPUGetFloatStatusOp}[kind]
+        return self.wrap(self.insert(op.get(self.as_value(status))).results[0])
+
+    # --- finishing --------------------------------------------------------------------
+    def finish(self, results: Sequence[SSAValue], doc: str | None = None) -> func.FuncOp:
+        self.insert(func.ReturnOp(*results))
+        fn = func.FuncOp(
+            self.name, (list(self.block.arg_types), [r.type for r in results]), Region(self.block)
+        )
+        if self.location is not None:
+            fn.location = self.location
+        if doc:
+            fn.attributes["mindir.source"] = StringAttr(doc)
+        return fn
+
+
+def _is_tensor(x: Any) -> bool:
+    from mindjit.frontend.graph.structure import is_tensor_like
+
+    return is_tensor_like(x)

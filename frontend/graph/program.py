@@ -1,0 +1,109 @@
+"""A compiled graph-mode program: passes, lowering, CPU executable, and running it.
+
+Parameters live in the executable as globals; before each run their current
+values are copied in (PyNative code may have changed them), after the run the
+ones the graph assigned are written back to the Parameter objects.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from mindjit.dialects.parsing import make_context
+from mindjit.frontend.graph.compiler import CompiledGraphFn, GraphCompiler, _is_runtime_tensor
+from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
+
+
+@dataclass
+class StageReport:
+    """What each stage did: op counts and times, for the demo and for users."""
+
+    stages: list[tuple[str, int, float]] = field(default_factory=list)  # (name, ops, seconds)
+
+    def add(self, name: str, module: ModuleOp, seconds: float) -> None:
+        count = sum(1 for op in module.walk() if op is not module)
+        self.stages.append((name, count, seconds))
+
+    @property
+    def compile_seconds(self) -> float:
+        return sum(s for _, _, s in self.stages)
+
+
+def _save_graphs_dir() -> str | None:
+    from mindjit.frontend.context import get_context
+
+    enabled = os.environ.get("MS_DEV_SAVE_GRAPHS", "") not in ("", "0") or bool(
+        get_context("save_graphs")
+    )
+    if not enabled:
+        return None
+    return os.environ.get("MS_DEV_SAVE_GRAPHS_PATH") or get_context("save_graphs_path") or "./graphs"
+
+
+def _dump(directory: str | None, index: int, stage: str, module: ModuleOp) -> None:
+    if directory is None:
+        return
+    from mindjit.tools.files import write_atomic
+
+    os.makedirs(directory, exist_ok=True)
+    name = stage.replace("-", "_")
+    write_atomic(os.path.join(directory, f"{index:02d}_{name}.mlir"), str(module) + "\n")
+
+
+class CompiledProgram:
+    def __init__(self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str):
+        from mindjit.backend.cpu import CpuExecutable
+
+        self.report = StageReport()
+        start = time.perf_counter()
+        compiler = GraphCompiler()
+        graph, _ = compiler.entry(fn, self_obj, args, kwargs, name)
+        self.graph: CompiledGraphFn = graph
+        self.entry_name = graph.fn.sym_name.data
+        module = compiler.module.module
+        self.parameters = list(compiler.module.parameters.values())  # (symbol, Parameter)
+        self.report.add("frontend", module, time.perf_counter() - start)
+        directory = _save_graphs_dir()
+        _dump(directory, 0, "frontend", module)
+        ctx = make_context()
+        index = 1
+        for spec in (jit_level_pipeline(jit_level), LOWER_TO_TENSOR):
+            for p in parse_pipeline(spec) if spec else []:
+                start = time.perf_counter()
+                run_passes([p], module, ctx)
+                self.report.add(p.name, module, time.perf_counter() - start)
+                _dump(directory, index, p.name, module)
+                index += 1
+        self.module = module
+        start = time.perf_counter()
+        self.executable = CpuExecutable(module)
+        self.executable.plan_for(self.entry_name)
+        self.report.stages.append(("cpu-plan", 0, time.perf_counter() - start))
+
+    def op_counts(self) -> Counter:
+        return Counter(op.name for op in self.module.walk() if op is not self.module)
+
+    def __call__(self, args: tuple, kwargs: dict) -> Any:
+        from mindjit.frontend.tensor import Tensor
+
+        _, leaves = flatten((args, kwargs), _is_runtime_tensor)
+        arrays = [x.asnumpy() for x in leaves]
+        exe = self.executable
+        sent = {}
+        for symbol, param in self.parameters:
+            sent[symbol] = param.asnumpy()
+            exe.set_global(symbol, sent[symbol])
+        outputs = exe.run(self.entry_name, *arrays)
+        for symbol, param in self.parameters:
+            current = exe.get_global(symbol)
+            if current is not sent[symbol]:
+                param.set_data(Tensor._wrap(current))
+        results = [Tensor._wrap(o) for o in outputs]
+        return unflatten(self.graph.result_template, results)

@@ -1,0 +1,72 @@
+"""Flattening Python values into tensor leaves and back.
+
+A graph's inputs and outputs are nested tuples/lists of tensors and Python
+constants. Only the tensors cross the func.func boundary; the constants are
+kept in a template and folded into the graph (MindSpore specializes a graph
+on its constant arguments too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mindjit.frontend.tensor import Tensor
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """Where a tensor goes in a template: the n-th leaf."""
+
+    index: int
+
+
+def is_tensor_like(x: Any) -> bool:
+    from mindjit.frontend.graph_value import GraphValue
+
+    return isinstance(x, Tensor | GraphValue)
+
+
+def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[Any, list[Any]]:
+    """(template, leaves): `keep`-values become `Leaf`s, tuples/lists are walked."""
+    leaves: list[Any] = []
+
+    def walk(v: Any) -> Any:
+        if keep(v):
+            leaves.append(v)
+            return Leaf(len(leaves) - 1)
+        if isinstance(v, tuple):
+            return tuple(walk(x) for x in v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+
+    return walk(value), leaves
+
+
+def unflatten(template: Any, leaves: list[Any]) -> Any:
+    if isinstance(template, Leaf):
+        return leaves[template.index]
+    if isinstance(template, tuple):
+        return tuple(unflatten(x, leaves) for x in template)
+    if isinstance(template, list):
+        return [unflatten(x, leaves) for x in template]
+    return template
+
+
+def signature_of(value: Any) -> Any:
+    """A hashable description: tensors by shape/dtype, constants by value."""
+    if isinstance(value, Tensor):
+        from mindjit.frontend.tensor import Parameter
+
+        if isinstance(value, Parameter):
+            return ("P", id(value))
+        return ("T", tuple(value.shape), value.dtype.name)
+    if isinstance(value, tuple | list):
+        return (type(value).__name__, tuple(signature_of(v) for v in value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return ("C", type(value).__name__, value)

@@ -1,0 +1,51 @@
+"""`ms.jit` and `ms.jit_class`, as MindSpore 2.x spells them.
+
+    @ms.jit                      # on a function or on construct
+    @ms.jit(jit_config=JitConfig(jit_level="O0"))
+    train_step = ms.jit(train_step)
+
+A @jit function is compiled to a graph on first call (per input signature) and
+run by the CPU executor, in GRAPH_MODE and in PYNATIVE_MODE alike.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+
+def jit(function: Any = None, *, jit_config: Any = None, **options: Any) -> Any:
+    """Compile `function` to a graph when called. `options` (mode, input_signature,
+    hash_args, compile_once ...) are MindSpore's and are accepted but not needed here."""
+    if function is None:
+        return lambda fn: jit(fn, jit_config=jit_config, **options)
+    if not callable(function):
+        raise TypeError(f"jit expects a function, got {type(function).__name__}")
+
+    @functools.wraps(function)
+    def compiled(*args: Any, **kwargs: Any) -> Any:
+        from mindjit.frontend.graph import api
+        from mindjit.frontend.nn import Cell
+
+        if args and isinstance(args[0], Cell) and function.__name__ == "construct":
+            return api.run_cell(args[0], args[1:], kwargs)
+        return api.run_function(function, args, kwargs, jit_config)
+
+    compiled.__ms_jit__ = True  # type: ignore[attr-defined]
+    compiled.__ms_jit_config__ = jit_config  # type: ignore[attr-defined]
+    return compiled
+
+
+def jit_class(cls: type) -> type:
+    """Mark a user class whose methods graph mode compiles (not for nn.Cell)."""
+    from mindjit.frontend.nn import Cell
+
+    if not isinstance(cls, type):
+        raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
+    if issubclass(cls, Cell):
+        raise TypeError(
+            f"Decorator jit_class is used for user-defined classes and cannot be used for "
+            f"nn.Cell: {cls.__name__}<>."
+        )
+    cls.__ms_class__ = True  # type: ignore[attr-defined]
+    return cls

@@ -1,0 +1,123 @@
+"""MindSpore's implicit type conversion, in one place.
+
+- Tensor with tensor: the operands are cast to the higher of the two dtypes in
+  `bool < int8 < int16 < int32 < int64 < float16 < float32 < float64`.
+- Tensor with a Python (or numpy) number: the number takes the tensor's dtype,
+  except that a float number with an integer/bool tensor gives float32 and an
+  int number with a bool tensor gives int64 (so `Tensor([1]) * 0.5` is float32).
+- Numbers only: int -> int64, float -> float32, bool -> bool (like `Tensor(x)`).
+
+Numbers become 0-d Tensors of the chosen dtype, so they reach `apply_op` as
+inputs: the eager cache is shared by all values, and in graph mode they become
+`mindir.constant`s.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from mindjit.frontend import dtype as D
+
+_ORDER: tuple[D.DType, ...] = (
+    D.bool_,
+    D.int8,
+    D.int16,
+    D.int32,
+    D.int64,
+    D.float16,
+    D.float32,
+    D.float64,
+)
+_RANK = {d: i for i, d in enumerate(_ORDER)}
+
+
+def promote_types(a: D.DType, b: D.DType) -> D.DType:
+    """The dtype two tensors are computed in."""
+    return a if _RANK[a] >= _RANK[b] else b
+
+
+def is_tensor(x: Any) -> bool:
+    """A Tensor (incl. Parameter) or a GraphValue: something ops take as an input."""
+    from mindjit.frontend.graph_value import GraphValue
+    from mindjit.frontend.tensor import Tensor
+
+    return isinstance(x, Tensor | GraphValue)
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, numbers.Number | np.bool_) and not isinstance(x, complex)
+
+
+def scalar_dtype(value: Any, tensor_dtype: D.DType) -> D.DType:
+    """The dtype a number takes next to a tensor of `tensor_dtype`."""
+    if isinstance(value, bool | np.bool_):
+        return tensor_dtype
+    if isinstance(value, numbers.Integral):
+        return D.int64 if tensor_dtype.is_bool else tensor_dtype
+    return tensor_dtype if tensor_dtype.is_float else D.float32
+
+
+def default_dtype(value: Any) -> D.DType:
+    """The dtype of `Tensor(value)` for a lone number."""
+    if isinstance(value, bool | np.bool_):
+        return D.bool_
+    if isinstance(value, np.generic):
+        return D.from_numpy(value.dtype)
+    if isinstance(value, numbers.Integral):
+        return D.int64
+    return D.float32
+
+
+def constant(value: Any, dtype: D.DType) -> Any:
+    """A 0-d (or array-shaped) Tensor holding `value` as `dtype`."""
+    from mindjit.frontend.tensor import Tensor
+
+    return Tensor._wrap(np.asarray(value, dtype=dtype.numpy))
+
+
+def as_operand(x: Any, what: str = "input") -> Any:
+    """Tensors stay; numpy arrays and lists become Tensors; numbers are left for `promote`."""
+    from mindjit.frontend.tensor import Tensor
+
+    if is_tensor(x) or is_number(x):
+        return x
+    if isinstance(x, np.ndarray | list | tuple):
+        return Tensor(x)
+    raise TypeError(f"{what} must be a Tensor or a number, got {type(x).__name__}")
+
+
+def cast_to(x: Any, dtype: D.DType) -> Any:
+    """`x` as a tensor of `dtype` (numbers become constants, tensors are cast if needed)."""
+    from mindjit.frontend.ops.array import cast
+
+    if is_tensor(x):
+        return x if x.dtype == dtype else cast(x, dtype)
+    return constant(x, dtype)
+
+
+def result_dtype(*args: Any) -> D.DType:
+    """The dtype `promote` would cast `args` to."""
+    tensors = [a for a in args if is_tensor(a)]
+    if tensors:
+        target = tensors[0].dtype
+        for t in tensors[1:]:
+            target = promote_types(target, t.dtype)
+        base = target
+        for a in args:
+            if not is_tensor(a):
+                target = promote_types(target, scalar_dtype(a, base))
+        return target
+    target = default_dtype(args[0])
+    for a in args[1:]:
+        target = promote_types(target, default_dtype(a))
+    return target
+
+
+def promote(*args: Any, what: str = "op") -> list[Any]:
+    """Convert numbers and cast tensors so all `args` share one dtype."""
+    ops = [as_operand(a, f"{what} input") for a in args]
+    target = result_dtype(*ops)
+    return [cast_to(a, target) for a in ops]
