@@ -160,9 +160,7 @@ def env_int(name: str, default: int, allowed: range | tuple[int, ...] | None = N
     except ValueError:
         raise ValueError(f"environment variable {name} must be an integer, got {raw!r}") from None
     if allowed is not None and value not in allowed:
-        raise ValueError(
-            f"environment variable {name} must be one of {list(allowed)}, got {value}"
-        )
+        raise ValueError(f"environment variable {name} must be one of {list(allowed)}, got {value}")
     return value
 
 

@@ -106,7 +106,7 @@ def _c_general(v: float) -> str:
     """C++ `ostream << double` with default flags: `%g` (inf/nan spelled like C)."""
     if np.isnan(v):
         return "nan"
-    return "%g" % v
+    return format(v, "g")
 
 
 class _Stringifier:
@@ -124,7 +124,7 @@ class _Stringifier:
         self.int_width = 0  # ints are padded to the widest one printed
         if self.kind == "f":
             width, precision = (11, 4) if arr.dtype == np.float16 else (15, 8)
-            self.float_fmt = f"%{width}.{precision}e"
+            self.float_spec = f"{width}.{precision}e"
 
     def run(self) -> str:
         self.recurse(0)
@@ -133,9 +133,9 @@ class _Stringifier:
 
     def element(self, value: Any) -> None:
         if self.kind == "f":
-            self.out.append(self.float_fmt % float(value))
+            self.out.append(format(float(value), self.float_spec))
         elif self.kind == "b":
-            self.out.append("%5s" % ("True" if value else "False"))
+            self.out.append("True".rjust(5) if value else "False")
         else:
             text = str(int(value))
             self.int_width = max(self.int_width, len(text))

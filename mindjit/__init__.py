@@ -6,3 +6,71 @@ frontend; the compiler itself is in `mindjit.dialects`, `mindjit.passes`,
 """
 
 __version__ = "0.1.0"
+
+import sys as _sys
+
+from mindjit.frontend import context, dtype, nn, ops
+from mindjit.frontend import dtype as mstype
+from mindjit.frontend.context import (
+    GRAPH_MODE,
+    PYNATIVE_MODE,
+    JitConfig,
+    get_context,
+    set_context,
+)
+from mindjit.frontend.dtype import (
+    bool_,
+    double,
+    float16,
+    float32,
+    float64,
+    float_,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    int_,
+    single,
+)
+
+# graph mode (frontend/jit.py)
+from mindjit.frontend.jit import jit, jit_class
+from mindjit.frontend.nn.init import set_seed
+from mindjit.frontend.tensor import Parameter, Tensor, tensor
+
+# `import mindjit.nn as nn`, `from mindjit.ops import Add` ... as with mindspore
+for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", context)):
+    _sys.modules.setdefault(f"{__name__}.{_name}", _module)
+
+__all__ = [
+    "GRAPH_MODE",
+    "PYNATIVE_MODE",
+    "JitConfig",
+    "Parameter",
+    "Tensor",
+    "bool_",
+    "context",
+    "double",
+    "dtype",
+    "float16",
+    "float32",
+    "float64",
+    "float_",
+    "get_context",
+    "half",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "int_",
+    "jit",
+    "jit_class",
+    "mstype",
+    "nn",
+    "ops",
+    "set_context",
+    "set_seed",
+    "single",
+    "tensor",
+]

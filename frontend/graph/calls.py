@@ -74,8 +74,12 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
         if isinstance(callee, type):
             return callee(*args, **kwargs)  # Tensor(...), tuple(...), a library class
         if _is_jit_class_instance(callee):
-            call = getattr(type(callee), "__call__", None)
-            if call is None or call is object.__call__:
+            call = next(
+                (c.__dict__["__call__"] for c in type(callee).__mro__
+                 if c is not object and "__call__" in c.__dict__),
+                None,
+            )
+            if call is None:
                 raise ValueError(
                     f"MsClassObject: '{type(callee).__name__}' has no __call__ function, "
                     "please check the code."

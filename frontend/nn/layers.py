@@ -1,0 +1,112 @@
+"""Layers: `Dense` and the activation Cells.
+
+Their `construct` methods use only what graph mode compiles (ops calls, `if`
+on constant attributes), so the same classes run in both modes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mindjit.frontend import dtype as D
+from mindjit.frontend import ops
+from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.init import initializer
+from mindjit.frontend.tensor import Parameter
+
+
+class ReLU(Cell):
+    def construct(self, x):
+        return ops.relu(x)
+
+
+class Tanh(Cell):
+    def construct(self, x):
+        return ops.tanh(x)
+
+
+class Sigmoid(Cell):
+    def construct(self, x):
+        return ops.sigmoid(x)
+
+
+class HSwish(Cell):
+    def construct(self, x):
+        return ops.hswish(x)
+
+
+_ACTIVATIONS: dict[str, type[Cell]] = {
+    "relu": ReLU,
+    "tanh": Tanh,
+    "sigmoid": Sigmoid,
+    "hswish": HSwish,
+}
+
+
+def get_activation(name: str) -> Cell:
+    cls = _ACTIVATIONS.get(name.lower())
+    if cls is None:
+        raise KeyError(f"unknown activation '{name}'; known: {', '.join(sorted(_ACTIVATIONS))}")
+    return cls()
+
+
+class Dense(Cell):
+    """y = activation(x @ weight^T + bias), weight of shape (out_channels, in_channels).
+
+    `weight_init` defaults to 'normal' (N(0, 0.01)) and `bias_init` to 'zeros';
+    either may also be a Tensor, numpy array, number or initializer name.
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        weight_init: Any = "normal",
+        bias_init: Any = "zeros",
+        has_bias: bool = True,
+        activation: Any = None,
+        dtype: Any = D.float32,
+    ):
+        super().__init__()
+        self.in_channels = int(in_channels)
+        self.out_channels = int(out_channels)
+        self.has_bias = bool(has_bias)
+        self.weight = Parameter(
+            initializer(
+                "normal" if weight_init is None else weight_init,
+                (self.out_channels, self.in_channels),
+                dtype,
+            ),
+            name="weight",
+        )
+        if self.has_bias:
+            self.bias = Parameter(
+                initializer(
+                    "zeros" if bias_init is None else bias_init, (self.out_channels,), dtype
+                ),
+                name="bias",
+            )
+        if isinstance(activation, str):
+            activation = get_activation(activation)
+        if activation is not None and not isinstance(activation, Cell):
+            raise TypeError(f"Dense activation must be a str or a Cell, got {activation!r}")
+        self.activation = activation
+        self.activation_flag = activation is not None
+        self.matmul = ops.MatMul(transpose_b=True)
+
+    def construct(self, x):
+        x = self.matmul(x, self.weight)
+        if self.has_bias:
+            x = x + self.bias
+        if self.activation_flag:
+            x = self.activation(x)
+        return x
+
+    def extend_repr(self) -> str:
+        s = (
+            f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+            f"has_bias={self.has_bias}"
+        )
+        if self.activation_flag:
+            s += f", activation={self.activation!r}"
+        return s

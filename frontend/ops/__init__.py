@@ -1,0 +1,174 @@
+"""`mindjit.ops`: MindSpore's functional ops and primitive classes.
+
+Every op runs through `mindjit.frontend.dispatch.apply_op`, so the same call
+computes eagerly in PyNative mode and emits mindir while a graph is traced.
+"""
+
+# ruff: noqa: F401 - this module re-exports the ops (see __all__ at the end)
+
+from types import ModuleType as _ModuleType
+
+from mindjit.frontend.ops.array import (
+    broadcast_to,
+    cast,
+    cat,
+    concat,
+    dtype,
+    expand_dims,
+    fill,
+    flatten,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    permute,
+    rank,
+    reshape,
+    shape,
+    size,
+    squeeze,
+    stack,
+    transpose,
+    unsqueeze,
+    zeros,
+    zeros_like,
+)
+from mindjit.frontend.ops.effects import (
+    assign,
+    depend,
+    npu_alloc_float_status,
+    npu_clear_float_status,
+    npu_get_float_status,
+    print_,
+)
+from mindjit.frontend.ops.indexing import getitem
+from mindjit.frontend.ops.math import (
+    abs,
+    add,
+    div,
+    equal,
+    exp,
+    floor_divide,
+    ge,
+    greater,
+    greater_equal,
+    gt,
+    hswish,
+    le,
+    less,
+    less_equal,
+    log,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    lt,
+    matmul,
+    maximum,
+    minimum,
+    mul,
+    ne,
+    neg,
+    not_equal,
+    pow,
+    reciprocal,
+    relu,
+    remainder,
+    rsqrt,
+    select,
+    sigmoid,
+    sqrt,
+    square,
+    sub,
+    tanh,
+    where,
+)
+from mindjit.frontend.ops.primitives import (
+    Abs,
+    Add,
+    Assign,
+    BatchMatMul,
+    BiasAdd,
+    Cast,
+    Concat,
+    Depend,
+    Div,
+    Equal,
+    Exp,
+    ExpandDims,
+    Fill,
+    FloorDiv,
+    Greater,
+    GreaterEqual,
+    HSwish,
+    Less,
+    LessEqual,
+    Log,
+    LogicalAnd,
+    LogicalNot,
+    LogicalOr,
+    MatMul,
+    Maximum,
+    Minimum,
+    Mul,
+    Neg,
+    NotEqual,
+    NPUAllocFloatStatus,
+    NPUClearFloatStatus,
+    NPUGetFloatStatus,
+    Ones,
+    OnesLike,
+    Pow,
+    Primitive,
+    Print,
+    Rank,
+    RealDiv,
+    Reciprocal,
+    ReduceMax,
+    ReduceMean,
+    ReduceMin,
+    ReduceSum,
+    ReLU,
+    Reshape,
+    Rsqrt,
+    Select,
+    Shape,
+    Sigmoid,
+    Sqrt,
+    Square,
+    Squeeze,
+    Stack,
+    Sub,
+    Tanh,
+    Transpose,
+    Zeros,
+    ZerosLike,
+)
+from mindjit.frontend.ops.reduce import (
+    amax,
+    amin,
+    mean,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_sum,
+    sum,
+)
+
+# MindSpore's spellings
+print = print_  # noqa: A001 - `ops.print` is MindSpore's name
+tensor_add = add
+divide = div
+multiply = mul
+subtract = sub
+negative = neg
+absolute = abs
+concatenate = concat
+
+__all__ = [
+    name
+    for name, value in dict(globals()).items()
+    if not name.startswith("_") and not isinstance(value, _ModuleType)
+]

@@ -1,0 +1,306 @@
+"""`TensorOperators`: Python operators and tensor methods for Tensor and GraphValue.
+
+Each operator calls the functional op from `mindjit.frontend.ops`, so `x + 1`
+computes eagerly on a Tensor and emits `mindir.add` on a GraphValue, with the
+same promotion and checks. Subclasses provide `shape` and `dtype`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+
+def _ops() -> Any:
+    from mindjit.frontend import ops
+
+    return ops
+
+
+def _is_operand(x: Any) -> bool:
+    """What `==`/`!=` compare elementwise; anything else is simply unequal."""
+    from mindjit.frontend.ops.promotion import is_tensor
+
+    return is_tensor(x) or isinstance(x, numbers.Number | np.bool_ | np.ndarray | list | tuple)
+
+
+def _axes(args: tuple[Any, ...]) -> Any:
+    """`f(1, 2)`, `f((1, 2))` and `f([1, 2])` alike."""
+    if len(args) == 1 and isinstance(args[0], tuple | list):
+        return tuple(args[0])
+    return tuple(args)
+
+
+class TensorOperators:
+    __slots__ = ()
+    # numpy defers `ndarray + tensor` to our reflected methods
+    __array_priority__ = 1000
+
+    shape: Any
+    dtype: Any
+
+    # --- arithmetic ------------------------------------------------------------------
+    def __add__(self, other: Any) -> Any:
+        return _ops().add(self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return _ops().add(other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return _ops().sub(self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return _ops().sub(other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return _ops().mul(self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return _ops().mul(other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return _ops().div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return _ops().div(other, self)
+
+    def __floordiv__(self, other: Any) -> Any:
+        return _ops().floor_divide(self, other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return _ops().floor_divide(other, self)
+
+    def __mod__(self, other: Any) -> Any:
+        return _ops().remainder(self, other)
+
+    def __rmod__(self, other: Any) -> Any:
+        return _ops().remainder(other, self)
+
+    def __pow__(self, other: Any) -> Any:
+        return _ops().pow(self, other)
+
+    def __rpow__(self, other: Any) -> Any:
+        return _ops().pow(other, self)
+
+    def __matmul__(self, other: Any) -> Any:
+        return _ops().matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return _ops().matmul(other, self)
+
+    def __neg__(self) -> Any:
+        return _ops().neg(self)
+
+    def __pos__(self) -> Any:
+        return self
+
+    def __abs__(self) -> Any:
+        return _ops().abs(self)
+
+    # --- logical (bool tensors) --------------------------------------------------------
+    def _logical(self, other: Any, name: str, reflected: bool = False) -> Any:
+        from mindjit.frontend.ops.promotion import result_dtype
+
+        if not result_dtype(self, other).is_bool:
+            raise TypeError(
+                f"'{name}' is only supported on bool tensors (bitwise ops are not supported)"
+            )
+        ops = _ops()
+        fn = {"&": ops.logical_and, "|": ops.logical_or, "^": ops.logical_xor}[name]
+        return fn(other, self) if reflected else fn(self, other)
+
+    def __and__(self, other: Any) -> Any:
+        return self._logical(other, "&")
+
+    def __rand__(self, other: Any) -> Any:
+        return self._logical(other, "&", True)
+
+    def __or__(self, other: Any) -> Any:
+        return self._logical(other, "|")
+
+    def __ror__(self, other: Any) -> Any:
+        return self._logical(other, "|", True)
+
+    def __xor__(self, other: Any) -> Any:
+        return self._logical(other, "^")
+
+    def __rxor__(self, other: Any) -> Any:
+        return self._logical(other, "^", True)
+
+    def __invert__(self) -> Any:
+        if not self.dtype.is_bool:
+            raise TypeError("'~' is only supported on bool tensors (bitwise not is not supported)")
+        return _ops().logical_not(self)
+
+    # --- comparison -------------------------------------------------------------------
+    def __lt__(self, other: Any) -> Any:
+        return _ops().less(self, other)
+
+    def __le__(self, other: Any) -> Any:
+        return _ops().less_equal(self, other)
+
+    def __gt__(self, other: Any) -> Any:
+        return _ops().greater(self, other)
+
+    def __ge__(self, other: Any) -> Any:
+        return _ops().greater_equal(self, other)
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        if not _is_operand(other):
+            return False
+        return _ops().equal(self, other)
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        if not _is_operand(other):
+            return True
+        return _ops().not_equal(self, other)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # --- indexing -----------------------------------------------------------------------
+    def __getitem__(self, index: Any) -> Any:
+        return _ops().getitem(self, index)
+
+    def __iter__(self) -> Any:
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    # --- methods --------------------------------------------------------------------------
+    @property
+    def T(self) -> Any:  # noqa: N802 - numpy's name
+        return self.transpose()
+
+    def astype(self, dtype: Any, copy: bool = True) -> Any:
+        return _ops().cast(self, dtype)
+
+    def float(self) -> Any:
+        return self.astype("float32")
+
+    def half(self) -> Any:
+        return self.astype("float16")
+
+    def double(self) -> Any:
+        return self.astype("float64")
+
+    def int(self) -> Any:
+        return self.astype("int32")
+
+    def long(self) -> Any:
+        return self.astype("int64")
+
+    def bool(self) -> Any:
+        return self.astype("bool")
+
+    def reshape(self, *shape: Any) -> Any:
+        return _ops().reshape(self, _axes(shape))
+
+    def view(self, *shape: Any) -> Any:
+        return self.reshape(*shape)
+
+    def transpose(self, *axes: Any) -> Any:
+        perm = _axes(axes)
+        if not perm:
+            perm = tuple(reversed(range(len(self.shape))))
+        return _ops().transpose(self, perm)
+
+    def permute(self, *axis: Any) -> Any:
+        return _ops().transpose(self, _axes(axis))
+
+    def squeeze(self, axis: Any = None) -> Any:
+        return _ops().squeeze(self, axis)
+
+    def expand_dims(self, axis: int) -> Any:
+        return _ops().expand_dims(self, axis)
+
+    def unsqueeze(self, dim: int) -> Any:
+        return _ops().expand_dims(self, dim)
+
+    def flatten(self, order: str = "C", *, start_dim: int = 0, end_dim: int = -1) -> Any:
+        return _ops().flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+
+    def broadcast_to(self, shape: Any) -> Any:
+        return _ops().broadcast_to(self, shape)
+
+    def sum(
+        self, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None
+    ) -> Any:
+        """MindSpore's `Tensor.sum(axis, dtype, keepdims, initial)`."""
+        if isinstance(dtype, bool):  # `x.sum(0, True)`: a keepdims given positionally
+            dtype, keepdims = None, dtype
+        out = _ops().sum(self, axis, keepdims, dtype=dtype)
+        return out if initial is None else out + initial
+
+    def mean(self, axis: Any = None, keep_dims: bool = False) -> Any:
+        return _ops().mean(self, axis, keep_dims)
+
+    def max(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any:
+        _no_extras("max", kwargs)
+        return _ops().amax(self, axis, keepdims)
+
+    def min(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any:
+        _no_extras("min", kwargs)
+        return _ops().amin(self, axis, keepdims)
+
+    def all(self, axis: Any = (), keep_dims: bool = False) -> Any:
+        return _ops().reduce_all(self, axis, keep_dims)
+
+    def any(self, axis: Any = (), keep_dims: bool = False) -> Any:
+        return _ops().reduce_any(self, axis, keep_dims)
+
+    def abs(self) -> Any:
+        return _ops().abs(self)
+
+    def neg(self) -> Any:
+        return _ops().neg(self)
+
+    def exp(self) -> Any:
+        return _ops().exp(self)
+
+    def log(self) -> Any:
+        return _ops().log(self)
+
+    def sqrt(self) -> Any:
+        return _ops().sqrt(self)
+
+    def tanh(self) -> Any:
+        return _ops().tanh(self)
+
+    def sigmoid(self) -> Any:
+        return _ops().sigmoid(self)
+
+    def square(self) -> Any:
+        return _ops().square(self)
+
+    def pow(self, exponent: Any) -> Any:
+        return _ops().pow(self, exponent)
+
+    def add(self, other: Any) -> Any:
+        return _ops().add(self, other)
+
+    def sub(self, other: Any) -> Any:
+        return _ops().sub(self, other)
+
+    def mul(self, other: Any) -> Any:
+        return _ops().mul(self, other)
+
+    def div(self, other: Any, *, rounding_mode: str | None = None) -> Any:
+        return _ops().div(self, other, rounding_mode=rounding_mode)
+
+    def matmul(self, other: Any) -> Any:
+        return _ops().matmul(self, other)
+
+    def maximum(self, other: Any) -> Any:
+        return _ops().maximum(self, other)
+
+    def minimum(self, other: Any) -> Any:
+        return _ops().minimum(self, other)
+
+
+def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
+    extra = {k: v for k, v in kwargs.items() if v not in (None, False)}
+    if extra:
+        raise NotImplementedError(f"Tensor.{name}: {', '.join(extra)} are not supported")

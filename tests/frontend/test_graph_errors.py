@@ -1,0 +1,52 @@
+"""Unsupported Python in graph mode: one error naming the file, the line and the construct."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+
+import graph_errors_cases as cases
+import mindjit as ms
+from mindjit.frontend.graph.errors import FrontendError
+
+
+def line_of(fn, marker: str) -> int:
+    lines, start = inspect.getsourcelines(fn)
+    for offset, text in enumerate(lines):
+        if f"LINE: {marker}" in text:
+            return start + offset
+    raise AssertionError(marker)
+
+
+CASES = [
+    (cases.uses_try, "try", r"'try' is not supported in graph mode", (1.0,)),
+    (cases.uses_with, "with", r"'with' is not supported in graph mode", (1.0,)),
+    (cases.uses_lambda, "lambda", r"'lambda' is not supported in graph mode", (1.0,)),
+    (cases.uses_nested_def, "def", r"a nested 'def' is not supported in graph mode", (1.0,)),
+    (cases.uses_comprehension, "comprehension", r"a list comprehension is not supported", (1.0,)),
+    (cases.uses_global, "global", r"'global' is not supported in graph mode", (1.0,)),
+    (cases.uses_undefined, "undefined", r"name 'not_defined_anywhere' is not defined", (1.0,)),
+    (cases.uses_raise, "raise", r"'raise' is not supported in graph mode", (1.0,)),
+    (cases.branch_types_differ, "branches", r"'y' has type tensor<3xf32> in one branch and tensor<1x3xf32>", ([1.0, 2.0, 3.0],)),
+    (cases.creates_jit_class_from_tensor, "jit_class_args", r"must be\s+constants", (1.0,)),
+    (cases.ambiguous_condition, "ambiguous", r"truth value of a tensor of shape \[3\] is ambiguous", ([1.0, 2.0, 3.0],)),
+]
+
+
+@pytest.mark.parametrize(("fn", "marker", "pattern", "data"), CASES, ids=[c[1] for c in CASES])
+def test_located_error(fn, marker, pattern, data):
+    inputs = [ms.Tensor(d, ms.float32) for d in data]
+    with pytest.raises(FrontendError) as info:
+        ms.jit(fn)(*inputs)
+    text = str(info.value)
+    expected_prefix = f"frontend error: {cases.__file__}:{line_of(fn, marker)}: "
+    assert text.startswith(expected_prefix), text
+    assert re.search(pattern, text), text
+
+
+def test_tensor_index_is_rejected():
+    with pytest.raises(FrontendError) as info:
+        ms.jit(cases.uses_tensor_index)(ms.Tensor([1.0, 2.0]), ms.Tensor(0, ms.int32))
+    assert f"{cases.__file__}:{line_of(cases.uses_tensor_index, 'index')}:" in str(info.value)
