@@ -20,7 +20,9 @@ def should_compile_cell(cell: Any) -> bool:
     """A Cell runs as a graph in GRAPH_MODE, or when its construct is @jit."""
     from mindjit.frontend.context import GRAPH_MODE, get_context
 
-    return get_context("mode") == GRAPH_MODE or bool(getattr(type(cell).construct, "__ms_jit__", False))
+    return get_context("mode") == GRAPH_MODE or bool(
+        getattr(type(cell).construct, "__ms_jit__", False)
+    )
 
 
 def jit_level_of(jit_config: Any = None, cell: Any = None) -> str:
@@ -45,7 +47,9 @@ def _level(config: Any) -> str | None:
     return getattr(config, "jit_level", None) or None
 
 
-def program_for(fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str) -> CompiledProgram:
+def program_for(
+    fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
+) -> CompiledProgram:
     user_fn = unwrap(fn)
     key = (
         getattr(user_fn, "__code__", user_fn),

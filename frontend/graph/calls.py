@@ -67,16 +67,20 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             return _isinstance_tensor(args[1], Tensor)
         if _is_cell(callee):
             construct = type(callee).construct
-            return compiler.call(graph, construct, callee, tuple(args), kwargs,
-                                 _graph_name(construct, callee))
+            return compiler.call(
+                graph, construct, callee, tuple(args), kwargs, _graph_name(construct, callee)
+            )
         if is_jit_class(callee):
             return _instantiate(ev, node, callee, args, kwargs)
         if isinstance(callee, type):
             return callee(*args, **kwargs)  # Tensor(...), tuple(...), a library class
         if _is_jit_class_instance(callee):
             call = next(
-                (c.__dict__["__call__"] for c in type(callee).__mro__
-                 if c is not object and "__call__" in c.__dict__),
+                (
+                    c.__dict__["__call__"]
+                    for c in type(callee).__mro__
+                    if c is not object and "__call__" in c.__dict__
+                ),
                 None,
             )
             if call is None:
@@ -84,7 +88,9 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
                     f"MsClassObject: '{type(callee).__name__}' has no __call__ function, "
                     "please check the code."
                 )
-            return compiler.call(graph, call, callee, tuple(args), kwargs, _graph_name(call, callee))
+            return compiler.call(
+                graph, call, callee, tuple(args), kwargs, _graph_name(call, callee)
+            )
         if isinstance(callee, types.MethodType):
             owner, fn = callee.__self__, callee.__func__
             if _is_user_function(fn) and not isinstance(owner, type):

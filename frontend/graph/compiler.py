@@ -51,13 +51,17 @@ class GraphCompiler:
         self._in_progress: set[Any] = set()
 
     # --- graphs ------------------------------------------------------------------------
-    def entry(self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str) -> tuple[CompiledGraphFn, Any]:
+    def entry(
+        self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str
+    ) -> tuple[CompiledGraphFn, Any]:
         """Trace the top-level graph; returns it and the template of its inputs."""
         template, leaves = flatten((args, kwargs), _is_runtime_tensor)
         graph = self._trace(fn, self_obj, template, leaves, name)
         return graph, template
 
-    def call(self, caller: GraphBuilder, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str) -> Any:
+    def call(
+        self, caller: GraphBuilder, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str
+    ) -> Any:
         """Emit a func.call to the graph of `fn` specialized for these arguments."""
         template, leaves = flatten((args, kwargs), _is_runtime_tensor)
         key = (
@@ -87,16 +91,22 @@ class GraphCompiler:
         results = [GraphValue(r) for r in call.results]
         return unflatten(graph.result_template, results)
 
-    def _trace(self, fn: Any, self_obj: Any, template: Any, leaves: list, name: str) -> CompiledGraphFn:
+    def _trace(
+        self, fn: Any, self_obj: Any, template: Any, leaves: list, name: str
+    ) -> CompiledGraphFn:
         from mindjit.frontend.graph.evaluator import FunctionEvaluator
 
         user_fn = unwrap(fn)
         if not inspect.isfunction(user_fn):
             raise FrontendError(f"'{name}' is not a Python function graph mode can compile")
         source = function_source(user_fn)
-        graph = GraphBuilder(self.module, self.module.unique_name(name), [_tensor_type(x) for x in leaves])
+        graph = GraphBuilder(
+            self.module, self.module.unique_name(name), [_tensor_type(x) for x in leaves]
+        )
         graph.location = FileLineColLoc(
-            StringAttr(source.file), IntAttr(source.tree.lineno), IntAttr(source.tree.col_offset + 1)
+            StringAttr(source.file),
+            IntAttr(source.tree.lineno),
+            IntAttr(source.tree.col_offset + 1),
         )
         inputs = [GraphValue(a) for a in graph.block.args]
         args, kwargs = unflatten(template, inputs)
@@ -105,10 +115,14 @@ class GraphCompiler:
         result_template, result_leaves = flatten(result, lambda v: isinstance(v, GraphValue))
         fn_op = graph.finish([v.ssa for v in result_leaves])
         fn_op.location = FileLineColLoc(
-            StringAttr(source.file), IntAttr(source.tree.lineno), IntAttr(source.tree.col_offset + 1)
+            StringAttr(source.file),
+            IntAttr(source.tree.lineno),
+            IntAttr(source.tree.col_offset + 1),
         )
         self.module.add_function(fn_op)
-        return CompiledGraphFn(fn_op, result_template, graph.memory_state is not None, graph.io_state is not None)
+        return CompiledGraphFn(
+            fn_op, result_template, graph.memory_state is not None, graph.io_state is not None
+        )
 
 
 __all__ = ["CompiledGraphFn", "GraphCompiler", "Leaf"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from xdsl.dialects.builtin import TensorType
@@ -145,7 +146,9 @@ class _Branch:
             builder.insertion_point = saved
 
 
-def _branch_leaves(ev: Any, branch: _Branch, leaves: list[Any], others: list[Any]) -> list[SSAValue]:
+def _branch_leaves(
+    ev: Any, branch: _Branch, leaves: list[Any], others: list[Any]
+) -> list[SSAValue]:
     """SSA values of `leaves` inside `branch`, numbers typed like the other branch's."""
 
     def convert() -> list[SSAValue]:
@@ -158,7 +161,9 @@ def _branch_leaves(ev: Any, branch: _Branch, leaves: list[Any], others: list[Any
     return branch.run(convert)
 
 
-def _check_same_types(ev: Any, node: ast.AST, names: list[str], a: list[SSAValue], b: list[SSAValue]) -> None:
+def _check_same_types(
+    ev: Any, node: ast.AST, names: list[str], a: list[SSAValue], b: list[SSAValue]
+) -> None:
     for name, x, y in zip(names, a, b):
         if x.type != y.type:
             raise ev.error(
@@ -168,8 +173,16 @@ def _check_same_types(ev: Any, node: ast.AST, names: list[str], a: list[SSAValue
             )
 
 
-def _emit_if(ev: Any, node: ast.AST, cond: Any, then_value: Any, else_value: Any,
-             then_b: _Branch, else_b: _Branch, label: str) -> Any:
+def _emit_if(
+    ev: Any,
+    node: ast.AST,
+    cond: Any,
+    then_value: Any,
+    else_value: Any,
+    then_b: _Branch,
+    else_b: _Branch,
+    label: str,
+) -> Any:
     """Merge two branch results (any structure) into a mindir.if; returns the merged value."""
     template = _merge_template(ev, node, label, then_value, else_value)
     t_leaves = _leaves_of(template, then_value)
@@ -205,7 +218,9 @@ def _always_returns(stmts: list[ast.stmt]) -> bool:
     return False
 
 
-def tensor_if(ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.stmt], tail: bool) -> Any:
+def tensor_if(
+    ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.stmt], tail: bool
+) -> Any:
     from mindjit.frontend.graph.evaluator import Return
 
     returns = _contains(node.body, (ast.Return,)) or _contains(node.orelse, (ast.Return,))
@@ -227,7 +242,10 @@ def tensor_if(ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.
         t_env, e_env = env.branch_copy(), env.branch_copy()
         t_val = then_b.run(lambda: returned(body, t_env))
         e_val = else_b.run(lambda: returned(orelse, e_env))
-        return ("consumed", Return(_emit_if(ev, node, cond, t_val, e_val, then_b, else_b, "return value")))
+        return (
+            "consumed",
+            Return(_emit_if(ev, node, cond, t_val, e_val, then_b, else_b, "return value")),
+        )
 
     t_env, e_env = env.branch_copy(), env.branch_copy()
     for branch, block, benv in ((then_b, node.body, t_env), (else_b, node.orelse, e_env)):
@@ -235,7 +253,8 @@ def tensor_if(ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.
         if signal is not None:
             raise ev.error(node, "'break'/'continue' under an if on a tensor is not supported")
     names = [
-        n for n in dict.fromkeys([*t_env, *e_env])
+        n
+        for n in dict.fromkeys([*t_env, *e_env])
         if n in t_env and n in e_env and (t_env[n] is not env.get(n) or e_env[n] is not env.get(n))
     ]
     for n in list(env):
@@ -246,8 +265,14 @@ def tensor_if(ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.
         _emit_if(ev, node, cond, (), (), then_b, else_b, "")
         return None
     merged = _emit_if(
-        ev, node, cond, tuple(t_env[n] for n in names), tuple(e_env[n] for n in names),
-        then_b, else_b, ", ".join(names),
+        ev,
+        node,
+        cond,
+        tuple(t_env[n] for n in names),
+        tuple(e_env[n] for n in names),
+        then_b,
+        else_b,
+        ", ".join(names),
     )
     for n, v in zip(names, merged):
         env[n] = v
@@ -258,7 +283,9 @@ def tensor_ifexp(ev: Any, node: ast.IfExp, cond: GraphValue, env: Any) -> Any:
     then_b, else_b = _Branch(ev), _Branch(ev)
     t_val = then_b.run(lambda: ev.eval(node.body, env))
     e_val = else_b.run(lambda: ev.eval(node.orelse, env))
-    return _emit_if(ev, node, as_bool(ev, node, cond, scalar=True), t_val, e_val, then_b, else_b, "value")
+    return _emit_if(
+        ev, node, as_bool(ev, node, cond, scalar=True), t_val, e_val, then_b, else_b, "value"
+    )
 
 
 def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
@@ -285,34 +312,19 @@ def tensor_while(ev: Any, node: ast.While, env: Any) -> None:
             )
     init = [_to_graph_value(ev, env[n]) for n in carried]
     for _attempt in range(4):
-        before, after = _Branch(ev, [v.ssa.type for v in init]), _Branch(ev, [v.ssa.type for v in init])
-        b_env, a_env = env.branch_copy(), env.branch_copy()
-        for n, arg in zip(carried, before.block.args):
-            b_env[n] = GraphValue(arg)
-        for n, arg in zip(carried, after.block.args):
-            a_env[n] = GraphValue(arg)
-
-        def condition() -> None:
-            c = as_bool(ev, node, ev.eval(node.test, b_env), scalar=True)
-            if not isinstance(c, GraphValue):
-                raise ev.error(node, "the condition of this while must stay a tensor")
-            ev.graph.insert(M.ConditionOp(c.ssa, *before.block.args))
-
-        before.run(condition)
-        ev.loop_depth += 1
-        try:
-            after.run(lambda: ev.exec_block(node.body, a_env))
-        finally:
-            ev.loop_depth -= 1
-        new_values = after.run(
-            lambda: [_to_graph_value(ev, a_env[n], like=old) for n, old in zip(carried, init)]
-        )
-        mismatched = [i for i, (old, new) in enumerate(zip(init, new_values)) if old.ssa.type != new.ssa.type]
+        before, after, new_values = _trace_while_regions(ev, node, env, carried, init)
+        mismatched = [
+            i for i, (old, new) in enumerate(zip(init, new_values)) if old.ssa.type != new.ssa.type
+        ]
         if not mismatched:
-            after.run(lambda: ev.graph.insert(M.YieldOp(*[v.ssa for v in new_values])))
+            after.run(partial(ev.graph.insert, M.YieldOp(*[v.ssa for v in new_values])))
             op = ev.graph.insert(
-                M.WhileOp([v.ssa for v in init], [v.ssa.type for v in init],
-                          Region(before.block), Region(after.block))
+                M.WhileOp(
+                    [v.ssa for v in init],
+                    [v.ssa.type for v in init],
+                    Region(before.block),
+                    Region(after.block),
+                )
             )
             for n, r in zip(carried, op.results):
                 env[n] = GraphValue(r)
@@ -321,8 +333,46 @@ def tensor_while(ev: Any, node: ast.While, env: Any) -> None:
     raise ev.error(node, "the loop variables of this while keep changing type")
 
 
-def _retyped(ev: Any, node: ast.AST, names: list[str], init: list[GraphValue],
-             new: list[GraphValue], mismatched: list[int], env: Any) -> list[GraphValue]:
+def _trace_while_regions(
+    ev: Any, node: ast.While, env: Any, carried: list[str], init: list[GraphValue]
+) -> tuple[_Branch, _Branch, list[GraphValue]]:
+    """Trace the condition and body regions for loop values typed like `init`."""
+    types = [v.ssa.type for v in init]
+    before, after = _Branch(ev, types), _Branch(ev, types)
+    b_env, a_env = env.branch_copy(), env.branch_copy()
+    for n, arg in zip(carried, before.block.args):
+        b_env[n] = GraphValue(arg)
+    for n, arg in zip(carried, after.block.args):
+        a_env[n] = GraphValue(arg)
+
+    def condition() -> None:
+        c = as_bool(ev, node, ev.eval(node.test, b_env), scalar=True)
+        if not isinstance(c, GraphValue):
+            raise ev.error(node, "the condition of this while must stay a tensor")
+        ev.graph.insert(M.ConditionOp(c.ssa, *before.block.args))
+
+    def body() -> list[GraphValue]:
+        ev.exec_block(node.body, a_env)
+        return [_to_graph_value(ev, a_env[n], like=old) for n, old in zip(carried, init)]
+
+    before.run(condition)
+    ev.loop_depth += 1
+    try:
+        new_values = after.run(body)
+    finally:
+        ev.loop_depth -= 1
+    return before, after, new_values
+
+
+def _retyped(
+    ev: Any,
+    node: ast.AST,
+    names: list[str],
+    init: list[GraphValue],
+    new: list[GraphValue],
+    mismatched: list[int],
+    env: Any,
+) -> list[GraphValue]:
     """Initial values cast to the type the body gives them (numbers only, as Python would)."""
     from mindjit.frontend import ops
 
@@ -330,7 +380,9 @@ def _retyped(ev: Any, node: ast.AST, names: list[str], init: list[GraphValue],
     for i in mismatched:
         old_t, new_t = init[i].ssa.type, new[i].ssa.type
         assert isinstance(old_t, TensorType) and isinstance(new_t, TensorType)
-        if old_t.get_shape() != new_t.get_shape() or not isinstance(env[names[i]], bool | int | float):
+        if old_t.get_shape() != new_t.get_shape() or not isinstance(
+            env[names[i]], bool | int | float
+        ):
             raise ev.error(
                 node,
                 f"loop variable '{names[i]}' is {old_t} before the loop and {new_t} after "

@@ -1,6 +1,6 @@
 """Frontend errors name the user's Python file and line, as MindSpore's do.
 
-    frontend error: example.py:12: 'try' is not supported in graph mode
+frontend error: example.py:12: 'try' is not supported in graph mode
 """
 
 from __future__ import annotations

@@ -226,7 +226,9 @@ class FunctionEvaluator:
     def unpack(self, node: ast.AST, value: Any, n: int) -> list[Any]:
         if isinstance(value, GraphValue):
             if not value.shape or value.shape[0] != n:
-                raise self.error(node, f"cannot unpack a tensor of shape {value.shape} into {n} names")
+                raise self.error(
+                    node, f"cannot unpack a tensor of shape {value.shape} into {n} names"
+                )
             return [value[i] for i in range(n)]
         try:
             items = list(value)
@@ -300,7 +302,9 @@ class FunctionEvaluator:
         try:
             return bool(value)
         except Exception as exc:
-            raise self.error(node, f"cannot use {type(value).__name__} as a condition: {exc}") from None
+            raise self.error(
+                node, f"cannot use {type(value).__name__} as a condition: {exc}"
+            ) from None
 
     # --- expressions ---------------------------------------------------------------------
     def eval(self, node: ast.expr, env: Env) -> Any:
@@ -436,7 +440,11 @@ class FunctionEvaluator:
         args: list[Any] = []
         for a in node.args:
             if isinstance(a, ast.Starred):
-                args.extend(self.unpack(a, self.eval(a.value, env), _static_len(self, a, self.eval(a.value, env))))
+                args.extend(
+                    self.unpack(
+                        a, self.eval(a.value, env), _static_len(self, a, self.eval(a.value, env))
+                    )
+                )
             else:
                 args.append(self.eval(a, env))
         kwargs: dict[str, Any] = {}

@@ -44,7 +44,9 @@ def _save_graphs_dir() -> str | None:
     )
     if not enabled:
         return None
-    return os.environ.get("MS_DEV_SAVE_GRAPHS_PATH") or get_context("save_graphs_path") or "./graphs"
+    return (
+        os.environ.get("MS_DEV_SAVE_GRAPHS_PATH") or get_context("save_graphs_path") or "./graphs"
+    )
 
 
 def _dump(directory: str | None, index: int, stage: str, module: ModuleOp) -> None:
@@ -58,7 +60,9 @@ def _dump(directory: str | None, index: int, stage: str, module: ModuleOp) -> No
 
 
 class CompiledProgram:
-    def __init__(self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str):
+    def __init__(
+        self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
+    ):
         from mindjit.backend.cpu import CpuExecutable
 
         self.report = StageReport()

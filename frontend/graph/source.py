@@ -6,7 +6,7 @@ import ast
 import inspect
 import textwrap
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from types import FunctionType
 
 from mindjit.frontend.graph.errors import FrontendError
@@ -27,7 +27,7 @@ def unwrap(fn: object) -> object:
     return fn
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parse(code: object) -> FunctionSource:
     fn_code = code  # a code object: one parse per function body
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import inspect
 import re
 
+import graph_errors_cases as cases
 import pytest
 
-import graph_errors_cases as cases
 import mindjit as ms
 from mindjit.frontend.graph.errors import FrontendError
 
@@ -29,9 +29,19 @@ CASES = [
     (cases.uses_global, "global", r"'global' is not supported in graph mode", (1.0,)),
     (cases.uses_undefined, "undefined", r"name 'not_defined_anywhere' is not defined", (1.0,)),
     (cases.uses_raise, "raise", r"'raise' is not supported in graph mode", (1.0,)),
-    (cases.branch_types_differ, "branches", r"'y' has type tensor<3xf32> in one branch and tensor<1x3xf32>", ([1.0, 2.0, 3.0],)),
+    (
+        cases.branch_types_differ,
+        "branches",
+        r"'y' has type tensor<3xf32> in one branch and tensor<1x3xf32>",
+        ([1.0, 2.0, 3.0],),
+    ),
     (cases.creates_jit_class_from_tensor, "jit_class_args", r"must be\s+constants", (1.0,)),
-    (cases.ambiguous_condition, "ambiguous", r"truth value of a tensor of shape \[3\] is ambiguous", ([1.0, 2.0, 3.0],)),
+    (
+        cases.ambiguous_condition,
+        "ambiguous",
+        r"truth value of a tensor of shape \[3\] is ambiguous",
+        ([1.0, 2.0, 3.0],),
+    ),
 ]
 
 

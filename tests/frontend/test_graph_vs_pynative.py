@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from graph_corpus import CELLS, FUNCTIONS
 
 import mindjit as ms
-from graph_corpus import CELLS, FUNCTIONS
 
 
 def leaves(value):

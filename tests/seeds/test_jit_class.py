@@ -51,7 +51,7 @@ def test_nested_jit_classes(capsys):
 
     class Net(nn.Cell):
         def __init__(self):
-            super(Net, self).__init__()
+            super().__init__()
             self.inner_net = InnerNet()
 
         def construct(self):
@@ -74,7 +74,7 @@ def test_attributes_and_methods(capsys):
 
     class Net(nn.Cell):
         def __init__(self):
-            super(Net, self).__init__()
+            super().__init__()
             self.inner_net = InnerNet(2)
 
         def construct(self, x, y):
@@ -144,4 +144,7 @@ def test_call_instance_without_call_raises():
     y = ms.Tensor(3, dtype=ms.int32)
     with pytest.raises(ValueError) as info:
         Net()(x, y)
-    assert str(info.value) == "MsClassObject: 'InnerNet' has no __call__ function, please check the code."
+    assert (
+        str(info.value)
+        == "MsClassObject: 'InnerNet' has no __call__ function, please check the code."
+    )
