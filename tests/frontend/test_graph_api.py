@@ -1,0 +1,122 @@
+"""jit forms, JitConfig levels, the in-process compile cache, Parameters and saved graphs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import graph_api_programs as P
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit.frontend.graph import api
+
+
+@pytest.fixture(autouse=True)
+def pynative_after():
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE, jit_config={"jit_level": "O1"})
+
+
+def test_jit_as_function_and_decorator_forms():
+    x = ms.Tensor([1.0, 2.0])
+    assert ms.jit(P.double)(x).asnumpy().tolist() == [2.0, 4.0]
+    assert ms.jit(jit_config=ms.JitConfig(jit_level="O0"))(P.double)(x).asnumpy().tolist() == [
+        2.0,
+        4.0,
+    ]
+    assert ms.jit(P.double, jit_config=ms.JitConfig(jit_level="O2"))(x).asnumpy().tolist() == [
+        2.0,
+        4.0,
+    ]
+
+
+def test_jit_on_construct_compiles_in_pynative_mode():
+    api.clear_cache()
+    out = P.JitConstruct()(ms.Tensor([1.0]))
+    assert out.asnumpy().tolist() == [2.0]
+    assert len(api._PROGRAMS) == 1
+
+
+def test_one_compilation_per_signature():
+    api.clear_cache()
+    f = ms.jit(P.double)
+    f(ms.Tensor([1.0, 2.0]))
+    f(ms.Tensor([3.0, 4.0]))
+    assert len(api._PROGRAMS) == 1
+    f(ms.Tensor([1.0, 2.0, 3.0]))
+    f(ms.Tensor([1, 2]))
+    assert len(api._PROGRAMS) == 3
+
+
+@pytest.mark.parametrize("level", ["O0", "O1", "O2"])
+def test_jit_levels_pick_their_pipeline(level):
+    api.clear_cache()
+    net = P.Doubler()
+    net.set_jit_config(ms.JitConfig(jit_level=level))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    assert net(ms.Tensor([2.0])).asnumpy().tolist() == [4.0]
+    (program,) = api._PROGRAMS.values()
+    stages = [name for name, _, _ in program.report.stages]
+    expected = {"O0": [], "O1": ["canonicalize", "cse"], "O2": ["canonicalize", "cse", "dce"]}[
+        level
+    ]
+    assert stages[1 : 1 + len(expected)] == expected
+    assert stages[1 + len(expected)] == "convert-mindir-to-tensor"
+
+
+def test_bad_jit_level():
+    with pytest.raises(ValueError):
+        ms.JitConfig(jit_level="O9")
+
+
+def test_parameter_assign_persists_across_calls():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = P.Counter()
+    assert net(ms.Tensor([10.0])).asnumpy().tolist() == [11.0]
+    assert net(ms.Tensor([10.0])).asnumpy().tolist() == [12.0]
+    assert net.count.asnumpy().item() == 2.0
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert net(ms.Tensor([10.0])).asnumpy().tolist() == [13.0]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    assert net(ms.Tensor([10.0])).asnumpy().tolist() == [14.0]
+
+
+def test_graph_print_one_line_per_argument(capsys):
+    ms.jit(P.with_print)(ms.Tensor([1, 2, 3], ms.int32))
+    assert capsys.readouterr().out.splitlines() == [
+        "x is",
+        "Tensor(shape=[3], dtype=Int32, value=[1 2 3])",
+        "Tensor(shape=[3], dtype=Int32, value=[2 3 4])",
+    ]
+
+
+def test_save_graphs_writes_every_stage_and_each_parses(tmp_path):
+    script = (
+        f"import sys; sys.path.insert(0, {str(Path(P.__file__).parent)!r})\n"
+        "import mindjit as ms, graph_api_programs as P\n"
+        "ms.jit(P.with_print)(ms.Tensor([1.0, 2.0]))\n"
+    )
+    env = {"MS_DEV_SAVE_GRAPHS": "1", "MS_DEV_SAVE_GRAPHS_PATH": str(tmp_path / "g")}
+    result = subprocess.run(
+        [sys.executable, "-c", script], env={**os.environ, **env}, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    files = sorted(p.name for p in (tmp_path / "g").iterdir())
+    assert files[0] == "00_frontend.mlir"
+    assert "convert_mindir_to_tensor" in " ".join(files)
+    assert [f[:2] for f in files] == [f"{i:02d}" for i in range(len(files))]
+    from mindjit.dialects.parsing import parse_file
+
+    for name in files:
+        parse_file(str(tmp_path / "g" / name))
+
+
+def test_tensor_results_do_not_alias_inputs():
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    y = ms.jit(P.double)(x)
+    y.asnumpy()[0] = 100.0
+    assert x.asnumpy().tolist() == [1.0, 2.0]
