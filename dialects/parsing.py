@@ -52,14 +52,16 @@ class LocatingParser(Parser):
 
 
 def make_context() -> Context:
-    """A context with every upstream xDSL dialect and mindir's dialects loaded."""
+    """A context with every upstream xDSL dialect (ml_program completed, see
+    ml_program_ext) and mindir's dialects registered."""
     from xdsl.dialects import get_all_dialects
 
-    from mindjit.dialects.universe import mindjit_dialects
+    from mindjit.dialects.universe import mindjit_dialect_overrides, mindjit_dialects
 
     ctx = Context()
+    overrides = mindjit_dialect_overrides()
     for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
+        ctx.register_dialect(name, overrides.get(name, factory))
     for name, factory in mindjit_dialects().items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)

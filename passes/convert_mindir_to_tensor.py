@@ -1,23 +1,29 @@
-"""convert-mindir-to-tensor: mindir -> func + arith + math + tensor + linalg + scf.
+"""convert-mindir-to-tensor: mindir -> func + arith + math + tensor + linalg + scf
+(+ ml_program for Parameters).
 
-The pass runs in four steps:
+The pass runs in five steps:
 
-1. `reject_unsupported`: ops whose lowering is not written yet (Parameters,
-   Load/Assign, print, Ascend float-status ops) stop the pass with an error at
-   the op, before anything changes. The side-effect lowering plugs in there and in
-   `STATEFUL_PATTERNS` (convert_mindir_to_tensor_effects).
-2. `flatten_tuples`: tuples are split into their elements at every func, call,
-   if/while and yield boundary (convert_mindir_to_tensor_tuples).
-3. One greedy walk applies the lowering patterns, one file per family:
+1. `reject_unsupported`: ops whose lowering is not written (the Ascend
+   float-status ops) stop the pass with an error at the op, before anything
+   changes.
+2. `lower_state` (convert_mindir_to_tensor_state) first rejects Parameter refs
+   passed between graphs (`check_refs`, still before any change); then Parameters become
+   `ml_program.global`, Load/Assign `ml_program.global_load/global_store` and
+   print a call to a runtime declaration, each in place, so block order (the
+   program order) is kept; monads are no longer needed after this.
+3. `flatten_tuples`: tuples are split into their elements and `!mindir.u` /
+   `!mindir.io` states dropped at every func, call, if/while and yield boundary
+   (convert_mindir_to_tensor_tuples).
+4. One greedy walk applies the lowering patterns, one file per family:
    constants (here), elementwise, matmul, reduce, shape, control, effects, tuples.
    Every pattern emits upstream ops only, so the walk is not re-applied to what it
    creates (`apply_recursively=False`); the walk visits an op before the ops in
    its regions, so the contents of if/while are lowered after they are moved into
    scf. Dead-code elimination stays on: a pure mindir op with no use is erased
-   instead of lowered.
-4. The leftover bookkeeping ops (update_state, depend, make_tuple,
-   tuple_get_item) are erased users-first, and `check_no_mindir` raises a located
-   error for any mindir op or type, or tuple type, still present.
+   instead of lowered (stores and print calls are not pure).
+5. The leftover bookkeeping ops (update_state, get_parameter, depend,
+   make_tuple, tuple_get_item) are erased users-first, and `check_no_mindir`
+   raises a located error for any mindir op or type, or tuple type, still present.
 
 The result is valid MLIR (iree-opt accepts it) in the subset the CPU executor runs.
 """
@@ -44,7 +50,6 @@ from mindjit.dialects.diagnostics import op_error
 from mindjit.passes.convert_mindir_to_tensor_control import CONTROL_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_effects import (
     EFFECT_PATTERNS,
-    STATEFUL_PATTERNS,
     erase_dead_state,
     reject_unsupported,
     unsupported_message,
@@ -53,6 +58,7 @@ from mindjit.passes.convert_mindir_to_tensor_elementwise import ELEMENTWISE_PATT
 from mindjit.passes.convert_mindir_to_tensor_matmul import MATMUL_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_reduce import REDUCE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_shape import SHAPE_PATTERNS
+from mindjit.passes.convert_mindir_to_tensor_state import lower_state
 from mindjit.passes.convert_mindir_to_tensor_tuples import TUPLE_PATTERNS, flatten_tuples
 
 
@@ -73,7 +79,6 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *CONTROL_PATTERNS,
     *TUPLE_PATTERNS,
     *EFFECT_PATTERNS,
-    *STATEFUL_PATTERNS,
 )
 
 
@@ -130,12 +135,14 @@ def check_no_mindir(module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class ConvertMindirToTensorPass(ModulePass):
-    """Lower every mindir value op and if/while to upstream tensor-level dialects."""
+    """Lower every mindir op (values, if/while, Parameters, Load/Assign, print) to
+    upstream tensor-level dialects."""
 
     name = "convert-mindir-to-tensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reject_unsupported(op)
+        lower_state(op)
         flatten_tuples(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(list(PATTERNS), dce_enabled=True),

@@ -2,19 +2,19 @@
 
 Lowered here:
 - `depend(value, attach...)` -> `value`: the ordering it records has been made
-  explicit by the passes before this one (mindir-depend-order).
+  explicit by the passes before this one (mindir-depend-order), and the lowered
+  program runs in block order.
 - `tensor_move(x)` -> `linalg.copy ins(x) outs(tensor.empty)`: a real copy that
   stays visible in the IR (an identity linalg.generic would be folded away by
   MLIR's canonicalizer; linalg.copy on tensors is not).
-- `update_state` is erased once nothing uses its state (after the depends that
-  consumed it are gone); see `erase_dead_state`.
+- `update_state` and `get_parameter` are erased once nothing uses their value
+  (after the depends, loads and assigns that consumed them are gone); see
+  `erase_dead_state`.
 
-Not lowered yet (`STATEFUL_OPS`, `DEVICE_OPS`): Parameters, Load/Assign and print,
-and the Ascend float-status ops. `reject_unsupported` raises a located error for
-them before anything is rewritten. The side-effect issue adds its lowering
-(Parameters -> ml_program.global, Load/Assign -> global_load/global_store in the
-fixed order, monads erased) by putting patterns in `STATEFUL_PATTERNS` and
-removing the ops from `STATEFUL_OPS`.
+Parameters, Load/Assign and print are lowered before the pattern walk by
+`lower_state` (convert_mindir_to_tensor_state). Not lowered (`DEVICE_OPS`): the
+Ascend float-status ops; `reject_unsupported` raises a located error for them
+before anything is rewritten.
 """
 
 from __future__ import annotations
@@ -31,17 +31,6 @@ from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 PASS_NAME = "convert-mindir-to-tensor"
 
-#: Ops whose lowering belongs to the side-effect issue, with the reason given to users.
-STATEFUL_OPS: dict[type[Operation], str] = {
-    op: "Parameters and side effects are lowered by the side-effect issue"
-    for op in (
-        mindir.ParameterOp,
-        mindir.GetParameterOp,
-        mindir.AssignOp,
-        mindir.LoadOp,
-        mindir.PrintOp,
-    )
-}
 #: Ascend float-status ops: only the simulated device implements them.
 DEVICE_OPS: dict[type[Operation], str] = {
     op: "Ascend float-status ops are only supported by the Ascend device backend"
@@ -51,32 +40,20 @@ DEVICE_OPS: dict[type[Operation], str] = {
         mindir.NPUGetFloatStatusOp,
     )
 }
-#: Where the stateful lowering's patterns go (run with all the others).
-STATEFUL_PATTERNS: tuple[RewritePattern, ...] = ()
 
 
 def unsupported_message(op: Operation) -> str | None:
-    reason = STATEFUL_OPS.get(type(op)) or DEVICE_OPS.get(type(op))
+    reason = DEVICE_OPS.get(type(op))
     if reason is None:
         return None
     return f"'{op.name}' cannot be lowered by {PASS_NAME} yet: {reason}"
 
 
 def reject_unsupported(module: ModuleOp) -> None:
-    """Fail at the first op this pass cannot lower, before changing anything.
-
-    A use of state inside a graph is reported before the Parameter declarations,
-    which only say that state exists.
-    """
-    declarations: list[Operation] = []
+    """Fail at the first op this pass cannot lower, before changing anything."""
     for op in module.walk():
         if (message := unsupported_message(op)) is not None:
-            if isinstance(op, mindir.ParameterOp):
-                declarations.append(op)
-                continue
             raise op_error(op, message)
-    if declarations:
-        raise op_error(declarations[0], unsupported_message(declarations[0]) or "")
 
 
 class LowerDepend(RewritePattern):
@@ -113,6 +90,7 @@ EFFECT_PATTERNS: tuple[RewritePattern, ...] = (
 #: Pure bookkeeping ops that vanish once their users are lowered.
 _DEAD_WHEN_UNUSED = (
     mindir.UpdateStateOp,
+    mindir.GetParameterOp,
     mindir.DependOp,
     mindir.MakeTupleOp,
     mindir.TupleGetItemOp,
@@ -120,8 +98,8 @@ _DEAD_WHEN_UNUSED = (
 
 
 def erase_dead_state(module: ModuleOp) -> None:
-    """Erase unused update_state / depend / make_tuple / tuple_get_item and state
-    placeholders (see convert_mindir_to_tensor_tuples), users before definitions."""
+    """Erase unused update_state / get_parameter / depend / make_tuple /
+    tuple_get_item and state placeholders (see convert_mindir_to_tensor_tuples), users before definitions."""
     from mindjit.passes.convert_mindir_to_tensor_tuples import is_state_placeholder
 
     for op in list(module.walk(reverse=True)):

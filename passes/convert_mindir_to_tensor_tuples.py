@@ -12,9 +12,9 @@ disappear where values cross a function, call or region boundary:
    `tuple_get_item(make_tuple(...))` folds to the element (also through `depend`);
    a dropped state is stood in for by an operand-less
    `builtin.unrealized_conversion_cast`, which dies with the update_state and
-   depend ops that used it. (States only carry ordering; the ops that need it,
-   Load/Assign/print, are rejected before this step until the side-effect
-   lowering orders them first.)
+   depend ops that used it. (States only carry ordering, and nothing needs them
+   any more: Load/Assign/print were lowered in block order before this step by
+   `lower_state`, convert_mindir_to_tensor_state.)
 2. `LowerAddN` turns `addn(make_tuple(x0, ..., xn))` into one elementwise generic
    with n + 1 inputs summing them.
 3. What is left of make_tuple / tuple_get_item / the state placeholders is dead

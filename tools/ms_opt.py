@@ -20,7 +20,11 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
 from mindjit.dialects.parsing import LocatingParser
-from mindjit.dialects.universe import mindjit_dialects, mindjit_passes
+from mindjit.dialects.universe import (
+    mindjit_dialect_overrides,
+    mindjit_dialects,
+    mindjit_passes,
+)
 from mindjit.passes.pipelines import parse_pipeline
 from mindjit.tools import diagnostics_check
 from mindjit.tools.cli import guarded
@@ -30,7 +34,13 @@ class MsOptMain(xDSLOptMain):
     version_format = "ms-opt (mindjit) built on xdsl {xdsl_version}"
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()
+        from xdsl.universe import Universe
+
+        # xDSLOptMain's registration, with mindjit's completed upstream dialects
+        # (ml_program) in place of xDSL's
+        overrides = mindjit_dialect_overrides()
+        for name, factory in Universe.get_multiverse().all_dialects.items():
+            self.ctx.register_dialect(name, overrides.get(name, factory))
         for name, factory in mindjit_dialects().items():
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)

@@ -4,7 +4,9 @@
     ms-run prog.mlir --entry f ... --output-npy out0.npy --benchmark 100
 
 mindir input is first lowered to upstream tensor-level dialects.  Inputs are
-taken in the order given (`--input` and `--input-npy` mixed).  Every user
+taken in the order given (`--input` and `--input-npy` mixed).  Parameters
+(`ml_program` globals) start at their initial values; prints go to stdout, before
+the results.  Every user
 error is one `location: error: message` line on stderr and exit code 1.
 """
 

@@ -3,6 +3,7 @@
     exe = CpuExecutable(module)
     exe.entry_names(); exe.signature("f")
     outs = exe.run("f", *arrays)   # tuple of numpy arrays
+    exe.get_global("w"); exe.set_global("w", array); exe.print_hook = my_hook
 
 Each function is planned once, on first use: ops become numpy kernels bound to
 slot indices of one list, constants are preloaded, unneeded inits
@@ -15,12 +16,21 @@ erf, pow, trig, rounding, ...); tensor (empty, extract, insert, from_elements,
 splat, extract_slice/insert_slice with static offsets, collapse/expand_shape,
 reshape, concat, cast, dim); linalg (generic with projected-permutation maps,
 fill, matmul, transpose, broadcast, reduce, add/sub/mul/max/min/exp/log/sqrt/
-select/copy); scf (if, while, for).  Shapes must be static.  Anything else
-raises `ExecutionError` at plan time, located at the op.  New ops plug in
-through `registry.register` (e.g. a future `kernels_ml_program.py`).
+select/copy); scf (if, while, for); ml_program (global, global_load,
+global_store, global_load_const) with the state held by the executable
+(`exe.globals`, `exe.get_global`, `exe.set_global`); calls to mindjit's print
+runtime (`exe.print_hook`).  Shapes must be static.  Anything else raises
+`ExecutionError` at plan time, located at the op.  New ops plug in through
+`registry.register`.
 """
 
-from mindjit.backend.cpu import kernels_arith, kernels_control, kernels_linalg, kernels_tensor  # noqa: F401
+from mindjit.backend.cpu import (  # noqa: F401
+    kernels_arith,
+    kernels_control,
+    kernels_linalg,
+    kernels_state,
+    kernels_tensor,
+)
 from mindjit.backend.cpu.errors import ExecutionError
 from mindjit.backend.cpu.executable import CpuExecutable
 from mindjit.backend.cpu.plan import Plan

@@ -9,7 +9,12 @@ results are needed (or that have side effects) keep their steps, so an unused
 Alias tracking: every value gets a set of *roots* telling where its memory may
 come from (an argument, a constant, a view of something, or a fresh buffer of
 one kernel).  A returned value is copied only when it may alias an input, a
-constant, a read-only view or another result.
+constant, a read-only view, a global (`ml_program`, see kernels_state), memory
+that escaped into a global, or another result.
+
+Side effects (global stores, prints, calls of functions that have them) mark
+their node impure: it is never dropped, and like every kept node it runs in
+block order.
 """
 
 from __future__ import annotations
@@ -32,8 +37,8 @@ from mindjit.backend.cpu.types import is_tensor
 if TYPE_CHECKING:
     from mindjit.backend.cpu.executable import CpuExecutable
 
-ARG, CONST, EXT, READONLY = "arg", "const", "ext", "readonly"
-UNSAFE_ROOTS = frozenset({ARG, CONST, EXT, READONLY})
+ARG, CONST, EXT, READONLY, GLOBAL = "arg", "const", "ext", "readonly", "global"
+UNSAFE_ROOTS = frozenset({ARG, CONST, EXT, READONLY, GLOBAL})
 Roots = frozenset[Any]
 
 
@@ -76,6 +81,7 @@ class FunctionCompiler:
         self._node: _Node | None = None
         self._ids = itertools.count()
         self._impure = False
+        self._escaped: set[Any] = set()
 
     # -- the whole function -------------------------------------------------
 
@@ -107,7 +113,9 @@ class FunctionCompiler:
                 copies.append(False)
                 continue
             roots = self.roots(v)
-            copies.append(bool(roots & UNSAFE_ROOTS) or bool(roots & seen))
+            copies.append(
+                bool(roots & UNSAFE_ROOTS) or bool(roots & seen) or bool(roots & self._escaped)
+            )
             seen |= roots
         return copies
 
@@ -276,6 +284,15 @@ class FunctionCompiler:
         """Keep the op being built even if its results are unused."""
         assert self._node is not None
         self._node.pure = False
+
+    def escape(self, v: SSAValue) -> None:
+        """`v`'s memory outlives the call (e.g. it was stored in a global): a
+        returned value that may share it is copied."""
+        self._escaped |= self.roots(v)
+
+    def set_roots(self, v: SSAValue, roots: Iterable[Any]) -> None:
+        """Say where a defined value's memory comes from (e.g. `{GLOBAL}`)."""
+        self._set_roots(v, frozenset(roots))
 
     def _set_roots(self, v: SSAValue, roots: Roots) -> None:
         self._roots[v] = roots

@@ -2,6 +2,15 @@
 
 Each function is planned once, on first use, and every later call reuses the
 plan; `run` only checks the inputs and walks the precomputed steps.
+
+The executable owns the module's state: `globals` maps each `ml_program.global`
+to its current array (the initial value at first). `ml_program.global_load`
+reads it, `ml_program.global_store` replaces it (arrays held by globals are
+never written in place, so a value loaded earlier stays what it was); state
+persists across `run` calls. `get_global` / `set_global` let the frontend sync
+its Parameters before and after a run without copies (see kernels_state for
+when a store copies). Print calls hand their items to
+`print_hook` (settable; by default `print_runtime.default_print_hook`).
 """
 
 from __future__ import annotations
@@ -13,16 +22,25 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from mindjit.backend.cpu.plan import Plan
-from mindjit.backend.cpu.types import describe_value, dtype_of, is_tensor, static_shape
+from mindjit.backend.cpu.print_runtime import default_print_hook
+from mindjit.backend.cpu.types import (
+    dense_array,
+    describe_value,
+    dtype_of,
+    is_tensor,
+    static_shape,
+)
 from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
 
 Check = Callable[[Any], Any]
+PrintHook = Callable[[list[str | np.ndarray]], None]
 
 
 class _Entry:
@@ -128,11 +146,89 @@ class CpuExecutable:
     def __init__(self, module: ModuleOp):
         self.module = module
         self._funcs: dict[str, func.FuncOp] = {}
+        self._declarations: dict[str, func.FuncOp] = {}
+        self._global_ops: dict[str, GlobalOp] = {}
+        self._globals: dict[str, np.ndarray] = {}
         for op in module.walk():
-            if isinstance(op, func.FuncOp) and op.body.blocks:
-                self._funcs[op.sym_name.data] = op
+            if isinstance(op, func.FuncOp):
+                if op.body.blocks:
+                    self._funcs[op.sym_name.data] = op
+                else:
+                    self._declarations[op.sym_name.data] = op
+            elif isinstance(op, GlobalOp):
+                self._add_global(op)
         self._plans: dict[str, Plan] = {}
         self._entries: dict[str, _Entry] = {}
+        #: Called by every print with its items (str, or np.ndarray for values).
+        self.print_hook: PrintHook = default_print_hook
+
+    # -- state ------------------------------------------------------------------
+
+    def _add_global(self, op: GlobalOp) -> None:
+        name = op.sym_name.data
+        if not isinstance(op.type, TensorType):
+            raise op_failure(
+                op, f"global @{name} of type {op.type} is not supported by the CPU executor"
+            )
+        static_shape(op.type, op)
+        dtype_of(op.type, op)
+        self._global_ops[name] = op
+        if op.value is not None:  # a writable array of its own, like any stored value
+            self._globals[name] = dense_array(op.value, op.type, op).copy()
+
+    @property
+    def globals(self) -> dict[str, np.ndarray]:
+        """The current value of every (initialized) global, by name: the live
+        dict the plans read and write. Its arrays are never modified in place."""
+        return self._globals
+
+    def global_op(self, name: str, user: Operation | None = None) -> GlobalOp:
+        """The `ml_program.global` named `name` (plan time)."""
+        op = self._global_ops.get(name)
+        if op is None:
+            available = ", ".join(f"@{n}" for n in self._global_ops) or "none"
+            message = f"no global @{name}; available: {available}"
+            if user is not None:
+                raise op_failure(user, message)
+            raise ExecutionError(message)
+        return op
+
+    def get_global(self, name: str) -> np.ndarray:
+        """The current value of global @name: the very array last set or stored
+        (so `get_global(n) is a` tells that nothing stored to @n since
+        `set_global(n, a)`). The executable never writes into it."""
+        op = self.global_op(name)
+        value = self._globals.get(name)
+        if value is None:
+            raise ExecutionError(f"global @{name} has no value yet", loc_of_op(op))
+        return value
+
+    def set_global(self, name: str, value: Any) -> None:
+        """Make `value` global @name's value. It must be an array (or numpy scalar)
+        of exactly the global's shape and dtype. An array is used as it is, not
+        copied: runs never write into it (a store replaces it), and the caller
+        should not either while it is the global's value."""
+        op = self.global_op(name)
+        t = op.type
+        if op.is_mutable is None:
+            raise ExecutionError(f"global @{name} is immutable", loc_of_op(op))
+        shape, dtype = static_shape(t), dtype_of(t)
+        if (
+            not isinstance(value, np.ndarray | np.generic)
+            or value.shape != shape
+            or value.dtype != dtype
+        ):
+            raise ExecutionError(
+                f"global @{name} is {t} (shape {shape}, {dtype}), got {describe_value(value)}",
+                loc_of_op(op),
+            )
+        self._globals[name] = value if isinstance(value, np.ndarray) else np.asarray(value)
+
+    def declaration(self, name: str) -> func.FuncOp | None:
+        """The body-less `func.func` named `name`, if there is one."""
+        return self._declarations.get(name)
+
+    # -- functions ----------------------------------------------------------------
 
     def entry_names(self) -> list[str]:
         return list(self._funcs)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from mindjit.backend.cpu.errors import op_failure
-from mindjit.backend.cpu.registry import register
+from mindjit.backend.cpu.registry import RUNTIME_BUILDERS, register
 from mindjit.backend.cpu.steps import Slots, Step, StepBlock, mover, multi_call_step
 from mindjit.backend.cpu.types import dtype_of
 
@@ -22,8 +23,20 @@ if TYPE_CHECKING:
 
 @register("func.call")
 def build_call(c: FunctionCompiler, op: Operation) -> None:
-    """Call another function's plan (compiled once, shared by all callers)."""
-    plan = c.exe.plan_for(op.callee.root_reference.data, op)
+    """Call another function's plan (compiled once, shared by all callers), or
+    a runtime function (a declaration with `mindjit.runtime`, e.g. print)."""
+    name = op.callee.root_reference.data
+    decl = c.exe.declaration(name)
+    if decl is not None:
+        kind = decl.attributes.get("mindjit.runtime")
+        builder = RUNTIME_BUILDERS.get(kind.data) if isinstance(kind, StringAttr) else None
+        if builder is None:
+            raise op_failure(
+                op, f"cannot call @{name}: external functions are not supported by the CPU executor"
+            )
+        builder(c, op)
+        return
+    plan = c.exe.plan_for(name, op)
     if plan.side_effects:
         c.mark_side_effects()
     ins = [c.read(v) for v in op.operands]

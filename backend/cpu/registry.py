@@ -3,8 +3,10 @@
 A builder is `build(compiler, op) -> None`; it reads operand slots with
 `compiler.read`, defines result slots with `compiler.define` / `compiler.constant`
 and emits run-time steps with `compiler.emit`.  New ops (e.g. `ml_program.*`)
-are added with `@register("ml_program.global_load")` in a new `kernels_*.py`
-module imported from `mindjit.backend.cpu.__init__`.
+are added with `@register("op.name")` in a `kernels_*.py` module imported from
+`mindjit.backend.cpu.__init__`.  Calls to a runtime declaration
+(`func.func private @f(...) attributes {mindjit.runtime = "print"}`) go to the
+builder registered with `@register_runtime("print")`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ Builder = Callable[["FunctionCompiler", Operation], None]
 
 BUILDERS: dict[str, Builder] = {}
 
+#: Runtime kind (a declaration's `mindjit.runtime` attribute) -> builder of the
+#: `func.call`s to it, e.g. "print".
+RUNTIME_BUILDERS: dict[str, Builder] = {}
+
 
 def register(*names: str) -> Callable[[Builder], Builder]:
     """Decorator registering one builder for the given op names."""
@@ -28,6 +34,17 @@ def register(*names: str) -> Callable[[Builder], Builder]:
     def add(fn: Builder) -> Builder:
         for name in names:
             BUILDERS[name] = fn
+        return fn
+
+    return add
+
+
+def register_runtime(*kinds: str) -> Callable[[Builder], Builder]:
+    """Decorator registering the builder of calls to declarations of these kinds."""
+
+    def add(fn: Builder) -> Builder:
+        for kind in kinds:
+            RUNTIME_BUILDERS[kind] = fn
         return fn
 
     return add

@@ -187,7 +187,7 @@ def test_returned_constants_are_private_copies():
 
 def test_builders_registry_is_the_extension_point():
     assert "linalg.generic" in BUILDERS and "scf.while" in BUILDERS
-    assert "ml_program.global_load" not in BUILDERS
+    assert "ml_program.global_load" in BUILDERS and "ml_program.global_store" in BUILDERS
 
 
 def test_scalar_inputs_accept_numpy_scalars_and_exact_python_numbers():

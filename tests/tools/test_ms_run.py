@@ -163,6 +163,31 @@ func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
     assert result.stdout.strip() == repr(np.array([2, 18], np.float32))
 
 
+def test_parameter_assign_and_print(tmp_path):
+    pytest.importorskip("mindjit.passes.pipelines")
+    path = tmp_path / "state.mlir"
+    path.write_text("""\
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+func.func @step(%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) -> (tensor<2xf32>, !mindir.u, !mindir.io) {
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %old = mindir.load %p, %u0 : tensor<2xf32>
+  %new = mindir.add %old, %x : tensor<2xf32>
+  %a = mindir.assign %p, %new, %u0 : tensor<2xf32>
+  %io1 = mindir.print %old, %a, %io0 {format = ["old:", 0, "new:", 1]} : tensor<2xf32>, tensor<2xf32>
+  func.return %a, %u0, %io1 : tensor<2xf32>, !mindir.u, !mindir.io
+}
+""")
+    result = ms_run(str(path), "--entry", "step", "--input", "tensor<2xf32>=[0.5,-4]")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "old:",
+        "Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  2.00000000e+00])",
+        "new:",
+        "Tensor(shape=[2], dtype=Float32, value=[ 1.50000000e+00 -2.00000000e+00])",
+        repr(np.array([1.5, -2.0], np.float32)),
+    ]
+
+
 def test_missing_entry(prog):
     assert_one_error(
         ms_run(str(prog), "--entry", "foo"),

@@ -1,0 +1,220 @@
+"""Parameters, Load/Assign and print in convert-mindir-to-tensor.
+
+`lower_state` runs before tuples are flattened and before the pattern walk. It
+relies on block order only (the program order the frontend emits and
+mindir-depend-order fixes), never on how monads are threaded, and keeps that
+order: every op is rewritten in place.
+
+- `mindir.parameter @w = dense<...> : T` -> `ml_program.global private mutable
+  @w(dense<...> : T) : T`, where the Parameter was.
+- `mindir.load %p, %u` (with `%p = mindir.get_parameter @w`, possibly through
+  `mindir.depend`) -> `ml_program.global_load @w : T`.
+- `mindir.assign %p, %v, %u` -> `ml_program.global_store @w = %v : T`; the
+  Assign's result (MindSpore's Assign returns the new value) becomes `%v`.
+- `mindir.print %x, %y, %io {format = [...]}` -> `func.call
+  @__mindjit_print_<k>(%x, %y) {mindjit.print_format = [...]}` to a private
+  declaration `func.func private @__mindjit_print_<k>(T_x, T_y) attributes
+  {mindjit.runtime = "print"}`, one per distinct operand-type signature. The
+  format (strings and value indices) is always on the call; without one it lists
+  every value in order. The print's `!mindir.io` result becomes its io operand.
+- `get_parameter` dies with its last user (see `erase_dead_state`); the
+  `!mindir.u` / `!mindir.io` arguments and results of functions, calls, if and
+  while are dropped by `flatten_tuples`, and update_state / depend vanish.
+
+A ref must come from a `mindir.get_parameter` of the same function: one passed
+through a block argument, a call, an if/while or a return is reported by
+`check_refs` (before anything changes) until lazy inline handles it.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TupleType,
+    UnitAttr,
+    i64,
+)
+from xdsl.dialects.ml_program import GlobalOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mindjit.dialects import mindir
+from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.mindir_types import RefType
+from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
+
+#: The discardable attribute marking a declaration as a mindjit runtime function.
+RUNTIME_ATTR = "mindjit.runtime"
+#: The runtime kind of print declarations, and the print calls' format attribute.
+PRINT_RUNTIME = "print"
+PRINT_FORMAT_ATTR = "mindjit.print_format"
+PRINT_PREFIX = "__mindjit_print_"
+
+REF_ACROSS_GRAPHS = "Parameter references passed between graphs are not supported yet"
+
+
+# -- refs ------------------------------------------------------------------------------
+
+
+def parameter_of(ref: SSAValue) -> mindir.GetParameterOp | None:
+    """The get_parameter a ref comes from (through depends), or None."""
+    owner = ref.owner
+    while isinstance(owner, mindir.DependOp) and ref is owner.result:
+        ref = owner.value
+        owner = ref.owner
+    return owner if isinstance(owner, mindir.GetParameterOp) else None
+
+
+def _is_ref(t: Attribute) -> bool:
+    return isinstance(t, RefType)
+
+
+def check_refs(module: ModuleOp) -> None:
+    """Fail at the first ref that does not come from a get_parameter of its function.
+
+    Uses are reported first (a load/assign of such a ref, or an op passing a ref
+    on), then refs that cross a boundary unused (arguments, results).
+    """
+    for op in module.walk():
+        if isinstance(op, mindir.LoadOp | mindir.AssignOp):
+            if parameter_of(op.ref) is None:
+                raise op_error(
+                    op,
+                    f"{REF_ACROSS_GRAPHS}: the Parameter of '{op.name}' must come from "
+                    "mindir.get_parameter in the same function",
+                )
+        elif isinstance(op, mindir.DependOp | mindir.UpdateStateOp):
+            continue  # ordering only: a depend of a ref is traced by `parameter_of`
+        elif any(_is_ref(v.type) for v in op.operands):
+            raise op_error(op, f"{REF_ACROSS_GRAPHS}: '{op.name}' passes a Parameter on")
+    for op in module.walk():
+        if isinstance(op, mindir.GetParameterOp | mindir.DependOp):
+            continue
+        if any(_is_ref(r.type) for r in op.results) or any(
+            _is_ref(a.type) for region in op.regions for block in region.blocks for a in block.args
+        ):
+            raise op_error(op, f"{REF_ACROSS_GRAPHS}: '{op.name}' takes or gives a Parameter")
+        if isinstance(op, func.FuncOp) and any(
+            _is_ref(t) for t in (*op.function_type.inputs.data, *op.function_type.outputs.data)
+        ):
+            raise op_error(
+                op, f"{REF_ACROSS_GRAPHS}: @{op.sym_name.data} takes or gives a Parameter"
+            )
+
+
+# -- print declarations ---------------------------------------------------------------------
+
+
+class _PrintRuntime:
+    """The module's print declarations, one per operand-type signature."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.by_type: dict[FunctionType, str] = {}
+        self.taken: set[str] = set()
+        self.anchor: Operation | None = None
+        for op in module.ops:
+            name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+            if isinstance(name, StringAttr):
+                self.taken.add(name.data)
+            if is_print_declaration(op):
+                assert isinstance(op, func.FuncOp)
+                self.by_type.setdefault(op.function_type, op.sym_name.data)
+            elif self.anchor is None and isinstance(op, func.FuncOp):
+                self.anchor = op
+        self.next = 0
+
+    def callee(self, types: list[Attribute], loc: Attribute) -> str:
+        ftype = FunctionType.from_lists(types, [])
+        name = self.by_type.get(ftype)
+        if name is not None:
+            return name
+        while f"{PRINT_PREFIX}{self.next}" in self.taken:
+            self.next += 1
+        name = f"{PRINT_PREFIX}{self.next}"
+        self.taken.add(name)
+        self.by_type[ftype] = name
+        decl = func.FuncOp.external(name, types, [])
+        decl.attributes[RUNTIME_ATTR] = StringAttr(PRINT_RUNTIME)
+        decl.location = loc  # type: ignore[assignment]
+        where = (
+            InsertPoint.before(self.anchor)
+            if self.anchor is not None
+            else InsertPoint.at_end(self.module.body.block)
+        )
+        Rewriter.insert_op(decl, where)
+        return name
+
+
+def is_print_declaration(op: Operation) -> bool:
+    """A `func.func private` declaration standing for mindjit's print runtime."""
+    kind = op.attributes.get(RUNTIME_ATTR)
+    return (
+        isinstance(op, func.FuncOp)
+        and not op.body.blocks
+        and isinstance(kind, StringAttr)
+        and kind.data == PRINT_RUNTIME
+    )
+
+
+def _print_call(op: mindir.PrintOp, runtime: _PrintRuntime) -> func.CallOp:
+    values = list(op.values)
+    for v in values:
+        if isinstance(v.type, TupleType) or v.type.name.startswith("mindir."):  # type: ignore[attr-defined]
+            raise op_error(op, f"'mindir.print' of a value of type {v.type} is not supported yet")
+    types = [v.type for v in values]
+    callee = runtime.callee(types, op.location)
+    call = func.CallOp(callee, values, [])
+    items = [
+        StringAttr(item) if isinstance(item, str) else IntegerAttr(item, i64)
+        for item in op.format_items()
+    ]
+    call.attributes[PRINT_FORMAT_ATTR] = ArrayAttr(items)
+    call.location = op.location
+    return call
+
+
+# -- the lowering ----------------------------------------------------------------------------
+
+
+def _replace(op: Operation, new: Operation | None, results: list[SSAValue]) -> None:
+    if new is not None:
+        new.location = op.location  # type: ignore[assignment]
+        Rewriter.insert_op(new, InsertPoint.before(op))
+    for old, value in zip(op.results, results):
+        old.replace_all_uses_with(value)
+    op.detach()
+    op.erase()
+
+
+def _global_name(ref: SSAValue) -> SymbolRefAttr:
+    getter = parameter_of(ref)
+    assert getter is not None  # check_refs ran first
+    return getter.parameter
+
+
+def lower_state(module: ModuleOp) -> None:
+    """Lower Parameters, Load/Assign and print in place (see the module doc)."""
+    check_refs(module)
+    runtime: _PrintRuntime | None = None
+    for op in list(module.walk()):
+        if isinstance(op, mindir.ParameterOp):
+            glob = GlobalOp(
+                op.sym_name, op.type, UnitAttr(), op.initial_value, StringAttr("private")
+            )
+            _replace(op, glob, [])
+        elif isinstance(op, mindir.LoadOp):
+            load = GlobalLoadOp(_global_name(op.ref), op.result.type)
+            _replace(op, load, [load.result])
+        elif isinstance(op, mindir.AssignOp):
+            _replace(op, GlobalStoreOp(_global_name(op.ref), op.value), [op.value])
+        elif isinstance(op, mindir.PrintOp):
+            if runtime is None:
+                runtime = _PrintRuntime(module)
+            _replace(op, _print_call(op, runtime), [op.io])
