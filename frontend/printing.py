@@ -1,19 +1,11 @@
-"""MindSpore's C++ tensor text, reproduced from numpy arrays.
+"""Printing tensors as MindSpore does, in both modes.
 
-Graph-mode `print` (and `ops.print` in PyNative mode) shows tensors the way
-MindSpore's `Tensor::ToStringNoLimit` does:
+The layout rules (MindSpore's `TensorStringifier`) live once, in the backend's
+print runtime (`mindjit.backend.cpu.print_runtime`), because compiled graphs
+print from there; this module adds what only the frontend needs: `repr` of a
+Tensor, dtype names of mindjit DTypes, and printing Python-side items.
 
     Tensor(shape=[3], dtype=Float32, value=[-4.01971531e+00 -5.79053342e-01  3.41115999e+00])
-
-and `repr(tensor)` is `Tensor::ToStringRepr` (commas, a space after `value=`).
-The layout rules below follow MindSpore's `TensorStringifier`: floats in a
-right-aligned `%15.8e` field (`%11.4e` for float16), ints right-aligned to the
-widest printed value, bools in a 5-wide field, 0-d values plain (`%g` for
-floats), a line feed every 12 floats / 24 ints / 12 bools of a 1-D tensor, and
-only the first and last 3 entries of an axis longer than 6 when rank > 1.
-
-Everything here is a pure function of the array, so the backend's print runtime
-can call `format_tensor(arr)` without the frontend's Tensor class.
 """
 
 from __future__ import annotations
@@ -23,44 +15,29 @@ from typing import Any
 
 import numpy as np
 
-THRESHOLD = 6  # kThreshold: rank > 1 axes longer than this are summarized
-THRESHOLD_1D = 1000  # kThreshold1D: 1-D tensors longer than this are summarized
-_LINE_FEED = {"f": THRESHOLD * 2, "b": THRESHOLD * 2}  # every other kind: THRESHOLD * 4
+from mindjit.backend.cpu import print_runtime as _rt
+from mindjit.backend.cpu.print_runtime import format_data, format_tensor, shape_string
 
-_MS_NAMES = {
-    "bool": "Bool",
-    "int8": "Int8",
-    "int16": "Int16",
-    "int32": "Int32",
-    "int64": "Int64",
-    "uint8": "UInt8",
-    "uint16": "UInt16",
-    "uint32": "UInt32",
-    "uint64": "UInt64",
-    "float16": "Float16",
-    "float32": "Float32",
-    "float64": "Float64",
-}
+__all__ = [
+    "dtype_name",
+    "format_data",
+    "format_repr",
+    "format_tensor",
+    "format_tensor_graph",
+    "item_text",
+    "print_items",
+    "shape_string",
+]
 
 
 def dtype_name(dtype: Any) -> str:
-    """MindSpore's name of a numpy dtype (`Float32`); DTypes and names pass through."""
+    """MindSpore's name of a dtype (`Float32`); mindjit DTypes and names pass through."""
     ms_name = getattr(dtype, "ms_name", None)
     if isinstance(ms_name, str):
         return ms_name
-    if isinstance(dtype, str) and dtype in _MS_NAMES.values():
+    if isinstance(dtype, str) and dtype[:1].isupper():
         return dtype
-    np_dtype = np.dtype(dtype)
-    return _MS_NAMES.get(np_dtype.name, np_dtype.name)
-
-
-def shape_string(shape: Iterable[int]) -> str:
-    return "[" + ", ".join(str(int(d)) for d in shape) + "]"
-
-
-def format_tensor(arr: np.ndarray) -> str:
-    """Graph-mode print text of an array, its dtype named after the array's own."""
-    return format_tensor_graph(arr, arr.dtype)
+    return _rt.dtype_name(dtype)
 
 
 def format_tensor_graph(arr: np.ndarray, dtype: Any) -> str:
@@ -82,114 +59,6 @@ def format_repr(arr: np.ndarray, dtype: Any = None) -> str:
         f"Tensor(shape={shape_string(arr.shape)}, dtype={name}, "
         f"value={sep}{format_data(arr, use_comma=True)})"
     )
-
-
-def format_data(arr: np.ndarray, use_comma: bool) -> str:
-    """The `value=` part: MindSpore's `TensorStringifier::ToString`."""
-    arr = np.asarray(arr)
-    if arr.size == 0:
-        return ""
-    if arr.ndim == 0:
-        return _scalar_text(arr[()])
-    return _Stringifier(arr, use_comma).run()
-
-
-def _scalar_text(value: Any) -> str:
-    if isinstance(value, np.bool_ | bool):
-        return "True" if value else "False"
-    if isinstance(value, np.floating | float):
-        return _c_general(float(value))
-    return str(int(value))
-
-
-def _c_general(v: float) -> str:
-    """C++ `ostream << double` with default flags: `%g` (inf/nan spelled like C)."""
-    if np.isnan(v):
-        return "nan"
-    return format(v, "g")
-
-
-class _Stringifier:
-    """One pass over the flat data in C order, writing the nested bracket layout."""
-
-    def __init__(self, arr: np.ndarray, use_comma: bool):
-        self.shape = arr.shape
-        self.ndim = arr.ndim
-        self.flat = arr.reshape(-1)
-        self.kind = arr.dtype.kind
-        self.use_comma = use_comma
-        self.line_feed = _LINE_FEED.get(self.kind, THRESHOLD * 4)
-        self.out: list[str] = []
-        self.cursor = 0
-        self.int_width = 0  # ints are padded to the widest one printed
-        if self.kind == "f":
-            width, precision = (11, 4) if arr.dtype == np.float16 else (15, 8)
-            self.float_spec = f"{width}.{precision}e"
-
-    def run(self) -> str:
-        self.recurse(0)
-        width = self.int_width
-        return "".join(p.rjust(width) if isinstance(p, _Pad) else p for p in self.out)
-
-    def element(self, value: Any) -> None:
-        if self.kind == "f":
-            self.out.append(format(float(value), self.float_spec))
-        elif self.kind == "b":
-            self.out.append("True".rjust(5) if value else "False")
-        else:
-            text = str(int(value))
-            self.int_width = max(self.int_width, len(text))
-            self.out.append(_Pad(text))
-
-    def data(self, start: int, end: int) -> None:
-        """`OutputDataString`: elements [start, end) of the row at `cursor`."""
-        for i in range(start, end):
-            if self.cursor + i >= self.flat.size:
-                break
-            self.element(self.flat[self.cursor + i])
-            if i != end - 1:
-                self.out.append(", " if self.use_comma else " ")
-            if self.ndim == 1 and end - start > (THRESHOLD >> 1) and (i + 1) % self.line_feed == 0:
-                self.out.append("\n ")
-
-    def newline(self, depth: int, comma: bool) -> None:
-        self.out.append(("," if comma else "") + "\n" + " " * (depth + 1))
-
-    def recurse(self, depth: int) -> None:
-        self.out.append("[")
-        num = self.shape[depth]
-        half = THRESHOLD >> 1
-        if depth == self.ndim - 1:
-            if (num > THRESHOLD and self.ndim > 1) or (num > THRESHOLD_1D and self.ndim == 1):
-                self.data(0, half)
-                self.out.append(" ... ")
-                self.data(num - half, num)
-            else:
-                self.data(0, num)
-            self.cursor += num
-        else:
-            for i in range(min(half, num)):
-                if i > 0:
-                    self.newline(depth, self.use_comma)
-                self.recurse(depth + 1)
-            if num > THRESHOLD:
-                self.newline(depth, self.use_comma)
-                self.out.append("...")
-                inner = int(np.prod(self.shape[depth + 1 :]))
-                self.cursor += inner * (num - THRESHOLD)
-            if num > half:
-                for i in range(min(num - half, half)):
-                    comma = self.use_comma and (i != 0 or num <= THRESHOLD)
-                    self.newline(depth, comma)
-                    self.recurse(depth + 1)
-        self.out.append("]")
-
-
-class _Pad(str):
-    """An int's text, right-aligned to the widest int once all are known."""
-
-
-# --- printing ---------------------------------------------------------------------
 
 
 def item_text(item: Any) -> str:

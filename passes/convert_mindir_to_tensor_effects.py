@@ -12,14 +12,22 @@ Lowered here:
   `erase_dead_state`.
 
 Parameters, Load/Assign and print are lowered before the pattern walk by
-`lower_state` (convert_mindir_to_tensor_state). Not lowered (`DEVICE_OPS`): the
-Ascend float-status ops; `reject_unsupported` raises a located error for them
-before anything is rewritten.
+`lower_state` (convert_mindir_to_tensor_state).
+
+- The Ascend float-status ops (`npu_alloc/clear/get_float_status`) become a
+  zero `tensor<8xf32>` constant: the CPU has no sticky overflow flags, so on
+  this target the status always reads "no overflow" (all zeros), the value
+  MindSpore's CPU kernels give too. Their order is kept by the `depend`s around
+  them until here; the Ascend device backend implements the real status.
+
+`DEVICE_OPS` lists ops this pass refuses (none today); `reject_unsupported`
+raises a located error for them before anything is rewritten.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, f32
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -31,15 +39,8 @@ from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
 PASS_NAME = "convert-mindir-to-tensor"
 
-#: Ascend float-status ops: only the simulated device implements them.
-DEVICE_OPS: dict[type[Operation], str] = {
-    op: "Ascend float-status ops are only supported by the Ascend device backend"
-    for op in (
-        mindir.NPUAllocFloatStatusOp,
-        mindir.NPUClearFloatStatusOp,
-        mindir.NPUGetFloatStatusOp,
-    )
-}
+#: Ops only a device backend implements; the CPU lowering refuses them by name.
+DEVICE_OPS: dict[type[Operation], str] = {}
 
 
 def unsupported_message(op: Operation) -> str | None:
@@ -74,6 +75,23 @@ class LowerTensorMove(RewritePattern):
         rewriter.replace(op, [], [e.value(linalg.CopyOp([op.input], [init]))])
 
 
+class LowerFloatStatus(RewritePattern):
+    """npu_*_float_status -> dense<0.0> : tensor<8xf32> (no overflow flags on the CPU)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(
+            op,
+            mindir.NPUAllocFloatStatusOp
+            | mindir.NPUClearFloatStatusOp
+            | mindir.NPUGetFloatStatusOp,
+        ):
+            return
+        zeros = DenseIntOrFPElementsAttr.from_list(TensorType(f32, [8]), [0.0] * 8)
+        new = arith.ConstantOp(zeros)
+        new.location = op.location
+        rewriter.replace(op, new)
+
+
 class EraseDeadUpdateState(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mindir.UpdateStateOp, rewriter: PatternRewriter) -> None:
@@ -84,6 +102,7 @@ class EraseDeadUpdateState(RewritePattern):
 EFFECT_PATTERNS: tuple[RewritePattern, ...] = (
     LowerDepend(),
     LowerTensorMove(),
+    LowerFloatStatus(),
     EraseDeadUpdateState(),
 )
 

@@ -68,13 +68,6 @@ func.func @print_tuple(%x: tensor<f32>, %io0: !mindir.io) -> !mindir.io {
   func.return %io1 : !mindir.io
 }
 
-// -----
-
-func.func @status() -> tensor<8xf32> {
-  // expected-error @+1 {{'mindir.npu_alloc_float_status' cannot be lowered by convert-mindir-to-tensor yet: Ascend float-status ops}}
-  %s = mindir.npu_alloc_float_status : tensor<8xf32>
-  func.return %s : tensor<8xf32>
-}
 
 // -----
 

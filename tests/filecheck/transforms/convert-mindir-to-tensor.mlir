@@ -413,3 +413,17 @@ func.func @depend_tensor_move(%x: tensor<2xf32>, %y: tensor<2xf32>, %u0: !mindir
   %d = mindir.depend %m, %y, %u1 : tensor<2xf32>, tensor<2xf32>, !mindir.u
   func.return %d, %u1 : tensor<2xf32>, !mindir.u
 }
+
+// -----
+
+// On the CPU the float-status ops read "no overflow": a zero tensor<8xf32>.
+// CHECK-LABEL: func.func @float_status
+// CHECK-NEXT:    %{{.*}} = arith.constant dense<0.000000e+00> : tensor<8xf32>
+// CHECK-NOT:     mindir.
+func.func @float_status(%x: tensor<2xf16>) -> (tensor<2xf16>, tensor<8xf32>) {
+  %s = mindir.npu_alloc_float_status : tensor<8xf32>
+  %c = mindir.npu_clear_float_status %s : tensor<8xf32>
+  %x1 = mindir.depend %x, %c : tensor<2xf16>, tensor<8xf32>
+  %g = mindir.npu_get_float_status %s : tensor<8xf32>
+  func.return %x1, %g : tensor<2xf16>, tensor<8xf32>
+}
