@@ -25,7 +25,12 @@ from mindjit.frontend.graph.api import compile_cell
 class Classifier(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.body = nn.SequentialCell([nn.Dense(16, 32), nn.ReLU(), nn.Dense(32, 4)])
+        rng = np.random.default_rng(1)
+        w1 = Tensor(rng.normal(0, 0.5, (32, 16)).astype(np.float32))
+        w2 = Tensor(rng.normal(0, 0.5, (4, 32)).astype(np.float32))
+        self.body = nn.SequentialCell(
+            [nn.Dense(16, 32, weight_init=w1), nn.ReLU(), nn.Dense(32, 4, weight_init=w2)]
+        )
         self.temperature = Parameter(Tensor(np.array(2.0, np.float32)), name="temperature")
 
     def construct(self, x):
