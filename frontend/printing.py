@@ -42,12 +42,7 @@ def dtype_name(dtype: Any) -> str:
 
 def format_tensor_graph(arr: np.ndarray, dtype: Any) -> str:
     """`Tensor(shape=[...], dtype=Name, value=...)` as graph-mode print shows it."""
-    arr = np.asarray(arr)
-    sep = "\n" if arr.ndim > 1 else ""
-    return (
-        f"Tensor(shape={shape_string(arr.shape)}, dtype={dtype_name(dtype)}, "
-        f"value={sep}{format_data(arr, use_comma=False)})"
-    )
+    return format_tensor(arr, dtype_name(dtype))
 
 
 def format_repr(arr: np.ndarray, dtype: Any = None) -> str:

@@ -57,12 +57,13 @@ def shape_string(shape: Iterable[int]) -> str:
     return "[" + ", ".join(str(int(d)) for d in shape) + "]"
 
 
-def format_tensor(arr: np.ndarray) -> str:
-    """`Tensor(shape=[...], dtype=Name, value=...)` as graph-mode print shows it."""
+def format_tensor(arr: np.ndarray, name: str | None = None) -> str:
+    """`Tensor(shape=[...], dtype=Name, value=...)` as graph-mode print shows it;
+    `name` overrides the dtype name taken from the array."""
     arr = np.asarray(arr)
     sep = "\n" if arr.ndim > 1 else ""
     return (
-        f"Tensor(shape={shape_string(arr.shape)}, dtype={dtype_name(arr.dtype)}, "
+        f"Tensor(shape={shape_string(arr.shape)}, dtype={name or dtype_name(arr.dtype)}, "
         f"value={sep}{format_data(arr, use_comma=False)})"
     )
 
