@@ -116,7 +116,6 @@ class FunctionEvaluator:
     # --- entry ---------------------------------------------------------------------------
     def run(self, args: tuple, kwargs: dict) -> Any:
         env = Env()
-        params = list(inspect.signature(self.fn).parameters)
         call_args = args
         if self.self_obj is not None:
             call_args = (self.self_obj, *args)
@@ -126,7 +125,6 @@ class FunctionEvaluator:
             raise self.error(self.source.tree, f"cannot call '{self.fn.__name__}': {exc}") from None
         bound.apply_defaults()
         env.update(bound.arguments)
-        del params
         signal = self.exec_block(self.source.tree.body, env, tail=True)
         if isinstance(signal, Return):
             return signal.value
