@@ -7,13 +7,14 @@ caches its compiled graphs per phase.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import signature_of
 
-_PROGRAMS: dict[Any, CompiledProgram] = {}
+_PROGRAMS: dict[Any, tuple[Any, CompiledProgram]] = {}
 
 
 def should_compile_cell(cell: Any) -> bool:
@@ -47,6 +48,13 @@ def _level(config: Any) -> str | None:
     return getattr(config, "jit_level", None) or None
 
 
+def _compile_options() -> tuple:
+    """Settings outside the call that change the compiled program."""
+    import os
+
+    return (os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", ""),)
+
+
 def program_for(
     fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
 ) -> CompiledProgram:
@@ -56,11 +64,24 @@ def program_for(
         id(self_obj),
         signature_of((args, tuple(sorted(kwargs.items())))),
         jit_level,
+        _compile_options(),
     )
-    program = _PROGRAMS.get(key)
-    if program is None:
-        program = _PROGRAMS[key] = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
-    return program
+    entry = _PROGRAMS.get(key)
+    # ids are reused once an object dies: the program must belong to this very object
+    if entry is None or entry[0]() is not self_obj:
+        program = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
+        _PROGRAMS[key] = (_ref(self_obj), program)
+        return program
+    return entry[1]
+
+
+def _ref(obj: Any) -> Any:
+    if obj is None:
+        return lambda: None
+    try:
+        return weakref.ref(obj)
+    except TypeError:  # objects without weakref support stay alive while cached
+        return lambda: obj
 
 
 def run_function(fn: Any, args: tuple, kwargs: dict, jit_config: Any = None) -> Any:
@@ -84,6 +105,11 @@ def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:
 
 def compile_cell(cell: Any, args: tuple) -> CompiledProgram:
     return _cell_program(cell, tuple(args), {})
+
+
+def cached_programs() -> list[CompiledProgram]:
+    """The programs compiled so far in this process (for reports and tests)."""
+    return [program for _, program in _PROGRAMS.values()]
 
 
 def clear_cache() -> None:

@@ -38,7 +38,7 @@ def test_jit_on_construct_compiles_in_pynative_mode():
     api.clear_cache()
     out = P.JitConstruct()(ms.Tensor([1.0]))
     assert out.asnumpy().tolist() == [2.0]
-    assert len(api._PROGRAMS) == 1
+    assert len(api.cached_programs()) == 1
 
 
 def test_one_compilation_per_signature():
@@ -46,10 +46,10 @@ def test_one_compilation_per_signature():
     f = ms.jit(P.double)
     f(ms.Tensor([1.0, 2.0]))
     f(ms.Tensor([3.0, 4.0]))
-    assert len(api._PROGRAMS) == 1
+    assert len(api.cached_programs()) == 1
     f(ms.Tensor([1.0, 2.0, 3.0]))
     f(ms.Tensor([1, 2]))
-    assert len(api._PROGRAMS) == 3
+    assert len(api.cached_programs()) == 3
 
 
 @pytest.mark.parametrize("level", ["O0", "O1", "O2"])
@@ -59,7 +59,7 @@ def test_jit_levels_pick_their_pipeline(level):
     net.set_jit_config(ms.JitConfig(jit_level=level))
     ms.set_context(mode=ms.GRAPH_MODE)
     assert net(ms.Tensor([2.0])).asnumpy().tolist() == [4.0]
-    (program,) = api._PROGRAMS.values()
+    (program,) = api.cached_programs()
     stages = [name for name, _, _ in program.report.stages]
     expected = {"O0": [], "O1": ["canonicalize", "cse"], "O2": ["canonicalize", "cse", "dce"]}[
         level
@@ -120,3 +120,13 @@ def test_tensor_results_do_not_alias_inputs():
     y = ms.jit(P.double)(x)
     y.asnumpy()[0] = 100.0
     assert x.asnumpy().tolist() == [1.0, 2.0]
+
+
+def test_new_cell_never_reuses_a_dead_cells_program():
+    """Python reuses ids of dead objects; a program must only serve its own Cell."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    for _ in range(20):
+        net = P.Counter()
+        net(ms.Tensor([1.0]))
+        assert net.count.asnumpy().item() == 1.0
+        del net
