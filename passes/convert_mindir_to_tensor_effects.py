@@ -14,11 +14,14 @@ Lowered here:
 Parameters, Load/Assign and print are lowered before the pattern walk by
 `lower_state` (convert_mindir_to_tensor_state).
 
-- The Ascend float-status ops (`npu_alloc/clear/get_float_status`) become a
-  zero `tensor<8xf32>` constant: the CPU has no sticky overflow flags, so on
-  this target the status always reads "no overflow" (all zeros), the value
-  MindSpore's CPU kernels give too. Their order is kept by the `depend`s around
-  them until here; the Ascend device backend implements the real status.
+- The Ascend float-status ops (`npu_alloc/clear/get_float_status`) become
+  calls of runtime declarations, one per kind, like print:
+  `func.call @__mindjit_float_status_<kind>(%s) : (tensor<8xf32>) ->
+  tensor<8xf32>` to `func.func private @__mindjit_float_status_<kind>(...)
+  attributes {mindjit.runtime = "float_status_<kind>"}` (kind alloc, clear,
+  get). The CPU executor emulates the device's overflow flag behind them (see
+  backend/cpu/kernels_float_status). Calls are not pure, so they stay, in the
+  block order mindir-depend-order fixed from the `depend`s around them.
 
 `DEVICE_OPS` lists ops this pass refuses (none today); `reject_unsupported`
 raises a located error for them before anything is rewritten.
@@ -26,16 +29,19 @@ raises a located error for them before anything is rewritten.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, f32
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.mindir_device_ops import STATUS_TYPE
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
+from mindjit.passes.convert_mindir_to_tensor_state import RUNTIME_ATTR
 
 PASS_NAME = "convert-mindir-to-tensor"
 
@@ -75,21 +81,66 @@ class LowerTensorMove(RewritePattern):
         rewriter.replace(op, [], [e.value(linalg.CopyOp([op.input], [init]))])
 
 
+#: The float-status declarations' names and kinds.
+FLOAT_STATUS_PREFIX = "__mindjit_float_status_"
+FLOAT_STATUS_KINDS: dict[type[Operation], str] = {
+    mindir.NPUAllocFloatStatusOp: "alloc",
+    mindir.NPUClearFloatStatusOp: "clear",
+    mindir.NPUGetFloatStatusOp: "get",
+}
+
+
+def float_status_runtime(kind: str) -> str:
+    """The `mindjit.runtime` value of a float-status declaration."""
+    return f"float_status_{kind}"
+
+
+def _float_status_declaration(op: Operation, kind: str) -> str:
+    """The module's declaration for `kind` (made on first use); returns its name."""
+    module = op.get_toplevel_object()
+    assert isinstance(module, ModuleOp)
+    runtime = float_status_runtime(kind)
+    taken: set[str] = set()
+    anchor: Operation | None = None
+    for existing in module.ops:
+        if anchor is None and isinstance(existing, func.FuncOp) and existing.body.blocks:
+            anchor = existing
+        attr = existing.attributes.get(RUNTIME_ATTR)
+        if (
+            isinstance(existing, func.FuncOp)
+            and isinstance(attr, StringAttr)
+            and attr.data == runtime
+        ):
+            return existing.sym_name.data
+        name = existing.properties.get("sym_name") or existing.attributes.get("sym_name")
+        if isinstance(name, StringAttr):
+            taken.add(name.data)
+    name, n = f"{FLOAT_STATUS_PREFIX}{kind}", 0
+    while name in taken:
+        n += 1
+        name = f"{FLOAT_STATUS_PREFIX}{kind}_{n}"
+    inputs = [v.type for v in op.operands]
+    decl = func.FuncOp.external(name, inputs, [STATUS_TYPE])
+    decl.attributes[RUNTIME_ATTR] = StringAttr(runtime)
+    decl.location = op.location  # type: ignore[assignment]
+    where = (
+        InsertPoint.before(anchor) if anchor is not None else InsertPoint.at_end(module.body.block)
+    )
+    Rewriter.insert_op(decl, where)
+    return name
+
+
 class LowerFloatStatus(RewritePattern):
-    """npu_*_float_status -> dense<0.0> : tensor<8xf32> (no overflow flags on the CPU)."""
+    """npu_<kind>_float_status -> a call of the float-status runtime."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(
-            op,
-            mindir.NPUAllocFloatStatusOp
-            | mindir.NPUClearFloatStatusOp
-            | mindir.NPUGetFloatStatusOp,
-        ):
+        kind = FLOAT_STATUS_KINDS.get(type(op))
+        if kind is None:
             return
-        zeros = DenseIntOrFPElementsAttr.from_list(TensorType(f32, [8]), [0.0] * 8)
-        new = arith.ConstantOp(zeros)
-        new.location = op.location
-        rewriter.replace(op, new)
+        callee = _float_status_declaration(op, kind)
+        call = func.CallOp(callee, list(op.operands), [STATUS_TYPE])
+        call.location = op.location
+        rewriter.replace(op, call)
 
 
 class EraseDeadUpdateState(RewritePattern):

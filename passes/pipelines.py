@@ -25,7 +25,12 @@ LOWER_TO_TENSOR = "convert-mindir-to-tensor,canonicalize,cse"
 
 # The mindir pipeline the frontend runs before lowering, per JitConfig jit_level:
 # O0 runs no optional optimization, O1 (the default) the standard cleanups, O2 all.
-# Later passes (auto-monad, inline, cf-to-select, load elimination ...) join here.
+# The side-effect passes run at every level: they make the program's order explicit
+# (auto-monad), keep reads before the next write (depend-order) and decide which
+# Loads need a real copy (load-elim, level from MS_DEV_SIDE_EFFECT_LOAD_ELIM).
+# Later passes (inline, cf-to-select ...) join the optional part.
+SIDE_EFFECTS_FIRST = "mindir-auto-monad"
+SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",
     "O1": "canonicalize,cse",
@@ -41,7 +46,8 @@ def jit_level_pipeline(jit_level: str) -> str:
     """The pass pipeline text for a JitConfig jit_level (O0, O1, O2)."""
     if jit_level not in JIT_LEVEL_PIPELINES:
         raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
-    return JIT_LEVEL_PIPELINES[jit_level]
+    parts = (SIDE_EFFECTS_FIRST, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST)
+    return ",".join(p for p in parts if p)
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:

@@ -13,7 +13,28 @@ def _convert_mindir_to_tensor() -> type[ModulePass]:
     return ConvertMindirToTensorPass
 
 
+def _mindir_auto_monad() -> type[ModulePass]:
+    from mindjit.passes.mindir_auto_monad import MindirAutoMonadPass
+
+    return MindirAutoMonadPass
+
+
+def _mindir_depend_order() -> type[ModulePass]:
+    from mindjit.passes.mindir_depend_order import MindirDependOrderPass
+
+    return MindirDependOrderPass
+
+
+def _mindir_load_elim() -> type[ModulePass]:
+    from mindjit.passes.mindir_load_elim import MindirLoadElimPass
+
+    return MindirLoadElimPass
+
+
 def mindjit_pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-mindir-to-tensor": _convert_mindir_to_tensor,
+        "mindir-load-elim": _mindir_load_elim,
+        "mindir-auto-monad": _mindir_auto_monad,
+        "mindir-depend-order": _mindir_depend_order,
     }

@@ -19,7 +19,11 @@ fill, matmul, transpose, broadcast, reduce, add/sub/mul/max/min/exp/log/sqrt/
 select/copy); scf (if, while, for); ml_program (global, global_load,
 global_store, global_load_const) with the state held by the executable
 (`exe.globals`, `exe.get_global`, `exe.set_global`); calls to mindjit's print
-runtime (`exe.print_hook`).  Shapes must be static.  Anything else raises
+runtime (`exe.print_hook`) and the emulated float-status runtime
+(`exe.float_status`).  Parameters alias: a global_load is the global's buffer,
+a global_store writes into it in place, linalg.copy copies (counted in
+`exe.stats`); `exe.trace_enabled` records executed ops in `exe.trace`.
+Shapes must be static.  Anything else raises
 `ExecutionError` at plan time, located at the op.  New ops plug in through
 `registry.register`.
 """
@@ -27,6 +31,7 @@ runtime (`exe.print_hook`).  Shapes must be static.  Anything else raises
 from mindjit.backend.cpu import (  # noqa: F401
     kernels_arith,
     kernels_control,
+    kernels_float_status,
     kernels_linalg,
     kernels_state,
     kernels_tensor,

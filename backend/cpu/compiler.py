@@ -9,8 +9,14 @@ results are needed (or that have side effects) keep their steps, so an unused
 Alias tracking: every value gets a set of *roots* telling where its memory may
 come from (an argument, a constant, a view of something, or a fresh buffer of
 one kernel).  A returned value is copied only when it may alias an input, a
-constant, a read-only view, a global (`ml_program`, see kernels_state), memory
-that escaped into a global, or another result.
+constant, a read-only view, a global's buffer (`ml_program.global_load` gives
+the buffer itself, see kernels_state), memory a builder marked as escaped, or
+another result.  The copy is made when the call returns, after all its steps.
+
+Two plan-time options of the executable add steps: `trace_enabled` (each kept
+node first appends its op's name to `exe.trace`) and `checks_float_status`
+(after each arithmetic node with f16/f32 results, an inf/nan check that sets
+`exe.float_status.overflow`); without them plans are unchanged.
 
 Side effects (global stores, prints, calls of functions that have them) mark
 their node impure: it is never dropped, and like every kept node it runs in
@@ -24,7 +30,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.builtin import Float16Type, Float32Type, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -149,8 +157,11 @@ class FunctionCompiler:
         releases = self._releases(kept, block, term)
         origin: dict[Step, Operation] = {}
         steps: list[Step] = []
+        tracing = self.exe.trace_enabled
         for pos, node in enumerate(kept):
             node_steps = list(node.steps)
+            if tracing and node_steps:
+                node_steps.insert(0, _trace_step(self.exe, trace_name(node.op)))
             if pos in releases:
                 node_steps = _with_release(node_steps, releases[pos])
             for step in node_steps:
@@ -199,6 +210,10 @@ class FunctionCompiler:
             raise op_failure(op, f"cannot plan '{op.name}': {type(exc).__name__}: {exc}") from exc
         if not node.pure:
             self._impure = True
+        if self.exe.checks_float_status and node.steps and may_overflow(op):
+            slots = [self._slots[r] for r in op.results if r in self._slots and _is_f16_f32(r.type)]
+            if slots:
+                node.steps.append(_overflow_check(self.exe.float_status, slots))
         return node
 
     # -- the builder API --------------------------------------------------------
@@ -341,6 +356,65 @@ def _with_release(steps: list[Step], slots: list[int]) -> list[Step]:
             s[k] = None
 
     return [*head, then_release]
+
+
+# -- tracing and float-status checks ---------------------------------------------------------
+
+
+def trace_name(op: Operation) -> str:
+    """How `exe.trace` names an executed op."""
+    if isinstance(op, func.CallOp):
+        return f"func.call @{op.callee.root_reference.data}"
+    if op.name == "linalg.generic" and op.regions and op.regions[0].blocks:
+        inner = [o.name for o in op.regions[0].block.ops if not o.has_trait(IsTerminator)]
+        return f"linalg.generic[{','.join(inner)}]"
+    return op.name
+
+
+def _trace_step(exe: CpuExecutable, name: str) -> Step:
+    def trace(s: list[Any]) -> None:
+        exe.trace.append(name)
+
+    return trace
+
+
+#: Ops with f16/f32 results that only move or pick values: they cannot overflow.
+_NO_OVERFLOW = frozenset(
+    {
+        "arith.constant",
+        "arith.select",
+        "arith.bitcast",
+        "linalg.copy",
+        "linalg.transpose",
+        "linalg.broadcast",
+        "linalg.fill",
+    }
+)
+
+
+def may_overflow(op: Operation) -> bool:
+    """Arithmetic (arith, math, linalg) that computes values, not data movement,
+    control flow or calls (their inner ops are checked themselves)."""
+    name = op.name
+    return name.split(".", 1)[0] in ("arith", "math", "linalg") and name not in _NO_OVERFLOW
+
+
+def _is_f16_f32(t: Attribute) -> bool:
+    element = t.get_element_type() if isinstance(t, TensorType) else t
+    return isinstance(element, Float16Type | Float32Type)
+
+
+def _overflow_check(status: Any, slots: list[int]) -> Step:
+    ks = tuple(slots)
+
+    def check_overflow(s: list[Any]) -> None:
+        if not status.overflow:
+            for k in ks:
+                if not np.isfinite(s[k]).all():
+                    status.overflow = True
+                    return
+
+    return check_overflow
 
 
 def _defined_in(v: SSAValue, block: Block) -> bool:

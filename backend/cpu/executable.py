@@ -3,26 +3,44 @@
 Each function is planned once, on first use, and every later call reuses the
 plan; `run` only checks the inputs and walks the precomputed steps.
 
-The executable owns the module's state: `globals` maps each `ml_program.global`
-to its current array (the initial value at first). `ml_program.global_load`
-reads it, `ml_program.global_store` replaces it (arrays held by globals are
-never written in place, so a value loaded earlier stays what it was); state
-persists across `run` calls. `get_global` / `set_global` let the frontend sync
-its Parameters before and after a run without copies (see kernels_state for
-when a store copies). Print calls hand their items to
-`print_hook` (settable; by default `print_runtime.default_print_hook`).
+The executable owns the module's state. Every `ml_program.global` lives in one
+buffer, `globals[name]` (a copy of the initial value at first):
+`ml_program.global_load` gives that buffer itself (a view: no copy), and
+`ml_program.global_store` writes into it in place, so a loaded value that no
+`linalg.copy` (the lowering of `mindir.tensor_move`) copied sees later stores,
+like MindSpore's Load without TensorMove. State persists across `run` calls.
+A returned value that may share a global's memory is copied when the call
+returns (after all its stores), so callers never hold a global's buffer.
+
+`set_global(name, array)` makes the caller's array *the* buffer when it can (the
+global's dtype and shape, writeable, C-contiguous, not another global's memory):
+runs then write into it in place, so a frontend that passes each Parameter's own
+array sees assignments without any write-back. `get_global` returns the buffer.
+
+Also on the executable:
+- `print_hook`: called by print runtime calls (by default
+  `print_runtime.default_print_hook`);
+- `stats`: counts of executed copies (`copies`, `copied_bytes`, from
+  `linalg.copy`);
+- `trace_enabled` / `trace`: when enabled (plans are rebuilt), every executed
+  op appends its name to `trace` (`func.call @callee` for calls,
+  `linalg.generic[arith.subf]` with the body's ops for a generic);
+- `float_status`: the emulated Ascend overflow register of the float-status
+  runtime (see `kernels_float_status`); only modules that call it pay for the
+  overflow checks.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 
@@ -41,6 +59,38 @@ from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
 
 Check = Callable[[Any], Any]
 PrintHook = Callable[[list[str | np.ndarray]], None]
+
+#: Prefix of the `mindjit.runtime` kinds of the float-status runtime.
+FLOAT_STATUS_RUNTIME = "float_status_"
+
+
+@dataclass
+class ExecStats:
+    """What the executable did, summed over runs (reset with `reset()`)."""
+
+    copies: int = 0  # executed linalg.copy (TensorMove) steps
+    copied_bytes: int = 0  # bytes those copies wrote
+
+    def reset(self) -> None:
+        self.copies = 0
+        self.copied_bytes = 0
+
+
+class FloatStatus:
+    """The emulated overflow register: set once an f16/f32 result is inf or nan."""
+
+    __slots__ = ("overflow",)
+
+    def __init__(self) -> None:
+        self.overflow = False
+
+
+def _buffer_root(a: np.ndarray) -> Any:
+    """The object owning `a`'s memory (follows `.base`)."""
+    root: Any = a
+    while isinstance(root, np.ndarray) and root.base is not None:
+        root = root.base
+    return root
 
 
 class _Entry:
@@ -149,6 +199,7 @@ class CpuExecutable:
         self._declarations: dict[str, func.FuncOp] = {}
         self._global_ops: dict[str, GlobalOp] = {}
         self._globals: dict[str, np.ndarray] = {}
+        self._owner_of: dict[int, str] = {}  # id(buffer root) -> the global using it
         for op in module.walk():
             if isinstance(op, func.FuncOp):
                 if op.body.blocks:
@@ -161,6 +212,36 @@ class CpuExecutable:
         self._entries: dict[str, _Entry] = {}
         #: Called by every print with its items (str, or np.ndarray for values).
         self.print_hook: PrintHook = default_print_hook
+        #: Executed copies (TensorMove), summed over runs.
+        self.stats = ExecStats()
+        #: Executed op names, appended to while `trace_enabled`.
+        self.trace: list[str] = []
+        self._trace_enabled = False
+        #: The float-status runtime's overflow register.
+        self.float_status = FloatStatus()
+        #: Plan-time flag: f16/f32 results are checked for inf/nan only when the
+        #: module calls the float-status runtime.
+        self.checks_float_status = any(
+            isinstance(kind := d.attributes.get("mindjit.runtime"), StringAttr)
+            and kind.data.startswith(FLOAT_STATUS_RUNTIME)
+            for d in self._declarations.values()
+        )
+
+    # -- tracing ------------------------------------------------------------------
+
+    @property
+    def trace_enabled(self) -> bool:
+        """Whether plans append each executed op's name to `trace`. Changing it
+        drops the plans built so far (they are rebuilt on next use)."""
+        return self._trace_enabled
+
+    @trace_enabled.setter
+    def trace_enabled(self, value: bool) -> None:
+        value = bool(value)
+        if value != self._trace_enabled:
+            self._trace_enabled = value
+            self._plans.clear()
+            self._entries.clear()
 
     # -- state ------------------------------------------------------------------
 
@@ -173,13 +254,13 @@ class CpuExecutable:
         static_shape(op.type, op)
         dtype_of(op.type, op)
         self._global_ops[name] = op
-        if op.value is not None:  # a writable array of its own, like any stored value
-            self._globals[name] = dense_array(op.value, op.type, op).copy()
+        if op.value is not None:  # the buffer: a writable array of its own
+            self._install(name, np.array(dense_array(op.value, op.type, op), order="C"))
 
     @property
     def globals(self) -> dict[str, np.ndarray]:
-        """The current value of every (initialized) global, by name: the live
-        dict the plans read and write. Its arrays are never modified in place."""
+        """Every (initialized) global's buffer, by name: the live dict the plans
+        read. Stores write into these arrays in place."""
         return self._globals
 
     def global_op(self, name: str, user: Operation | None = None) -> GlobalOp:
@@ -194,9 +275,9 @@ class CpuExecutable:
         return op
 
     def get_global(self, name: str) -> np.ndarray:
-        """The current value of global @name: the very array last set or stored
-        (so `get_global(n) is a` tells that nothing stored to @n since
-        `set_global(n, a)`). The executable never writes into it."""
+        """Global @name's buffer: the array runs load from and store into in
+        place (the caller's own array after `set_global` adopted it). Copy it to
+        keep a snapshot."""
         op = self.global_op(name)
         value = self._globals.get(name)
         if value is None:
@@ -205,9 +286,9 @@ class CpuExecutable:
 
     def set_global(self, name: str, value: Any) -> None:
         """Make `value` global @name's value. It must be an array (or numpy scalar)
-        of exactly the global's shape and dtype. An array is used as it is, not
-        copied: runs never write into it (a store replaces it), and the caller
-        should not either while it is the global's value."""
+        of exactly the global's shape and dtype. A writeable, C-contiguous array
+        that is no other global's memory becomes the buffer itself (no copy): runs
+        write into it in place. Anything else is copied into a new buffer."""
         op = self.global_op(name)
         t = op.type
         if op.is_mutable is None:
@@ -222,7 +303,33 @@ class CpuExecutable:
                 f"global @{name} is {t} (shape {shape}, {dtype}), got {describe_value(value)}",
                 loc_of_op(op),
             )
-        self._globals[name] = value if isinstance(value, np.ndarray) else np.asarray(value)
+        if self._globals.get(name) is value:
+            return
+        if (
+            isinstance(value, np.ndarray)
+            and value.flags.writeable
+            and value.flags.c_contiguous
+            and not self._owned_by_other(name, _buffer_root(value))
+        ):
+            self._install(name, value)
+        else:
+            self._install(name, np.array(value, dtype=dtype, order="C"))
+
+    def _install(self, name: str, buf: np.ndarray) -> None:
+        old = self._globals.get(name)
+        if old is not None:
+            old_root = id(_buffer_root(old))
+            if self._owner_of.get(old_root) == name:
+                del self._owner_of[old_root]
+        self._globals[name] = buf
+        self._owner_of[id(_buffer_root(buf))] = name
+
+    def _owned_by_other(self, name: str, root: Any) -> bool:
+        other = self._owner_of.get(id(root))
+        if other is None or other == name:
+            return False
+        buf = self._globals.get(other)
+        return buf is not None and _buffer_root(buf) is root
 
     def declaration(self, name: str) -> func.FuncOp | None:
         """The body-less `func.func` named `name`, if there is one."""

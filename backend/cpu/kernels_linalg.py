@@ -133,7 +133,6 @@ _NAMED = (
     "linalg.log",
     "linalg.sqrt",
     "linalg.select",
-    "linalg.copy",
     "linalg.matmul",
     "linalg.transpose",
 )
@@ -142,6 +141,34 @@ _NAMED = (
 @register(*_NAMED)
 def build_named(c: FunctionCompiler, op: Operation) -> None:
     build_structured(c, structured_spec(op))
+
+
+@register("linalg.copy")
+def build_copy(c: FunctionCompiler, op: Operation) -> None:
+    """A real copy (what `mindir.tensor_move` lowers to): a fresh C-contiguous array,
+    counted in `exe.stats` (copies, copied_bytes). A copy of a plan-time constant is
+    that constant (no run-time copy)."""
+    if (
+        len(op.operands) != 2
+        or len(op.results) != 1
+        or op.operands[0].type != op.results[0].type
+        or not is_tensor(op.results[0].type)
+    ):
+        build_structured(c, structured_spec(op))  # a converting copy: the general scheme
+        return
+    source, result = op.operands[0], op.results[0]
+    if c.is_known(source):
+        c.share(result, source)
+        return
+    stats = c.exe.stats
+
+    def tensor_copy(x: np.ndarray) -> np.ndarray:
+        y = np.array(x, order="C")
+        stats.copies += 1
+        stats.copied_bytes += y.nbytes
+        return y
+
+    c.emit(call_step(tensor_copy, [c.read(source)], c.define(result, fresh=True)))
 
 
 @register("linalg.reduce")

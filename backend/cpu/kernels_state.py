@@ -1,14 +1,21 @@
 """Plan builders for state: `ml_program` globals and mindjit's print runtime.
 
-- `ml_program.global_load @w` reads `exe.globals["w"]` at its place in block
-  order; `ml_program.global_store @w = %v` replaces the dict entry. Arrays held
-  by globals are never written in place (kernels never write their inputs), so a
-  value loaded before a store keeps its old contents. A stored value that is not
-  a buffer of its own (an argument, a constant, another global, or of unknown
-  origin) is copied first, so a global never shares memory with the caller's
-  arrays, a constant or another global; a fresh kernel result is stored as is.
-  A returned value that may share memory with a global is copied (roots
-  `GLOBAL` and `escape` in the compiler).
+Every global lives in one buffer, `exe.globals[name]` (see `CpuExecutable`), and
+the Load/Assign meaning of MindSpore is kept: a Load is an alias, only a
+TensorMove (lowered to `linalg.copy`) copies.
+
+- `ml_program.global_load @w` gives the buffer itself (a view, no copy) at its
+  place in block order, so a loaded value that nothing copied sees every later
+  store to @w, as on the device.
+- `ml_program.global_store @w = %v` writes `%v` into the buffer in place
+  (`buf[...] = v`; numpy copies through a temporary when `%v` overlaps the
+  buffer). The stored value's own memory is never kept by the global. A global
+  without a value yet gets a fresh buffer on its first store.
+- A returned value that may share memory with a global (root `GLOBAL` in the
+  compiler, e.g. a Load returned without a TensorMove) is copied by the
+  function's result getter, i.e. when the call returns, after all its stores:
+  the caller gets the value the global had at the end of the call, in memory of
+  its own that later runs never write.
 - `ml_program.global_load_const @w` is the global's initial value, a plan-time
   constant.
 - `func.call` of a `mindjit.runtime = "print"` declaration resolves its
@@ -29,11 +36,11 @@ import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.ir import Operation
 
-from mindjit.backend.cpu.compiler import GLOBAL, UNSAFE_ROOTS
+from mindjit.backend.cpu.compiler import GLOBAL
 from mindjit.backend.cpu.errors import op_failure
 from mindjit.backend.cpu.registry import register, register_runtime
 from mindjit.backend.cpu.steps import Slots
-from mindjit.backend.cpu.types import dense_array
+from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -75,18 +82,14 @@ def build_global_store(c: FunctionCompiler, op: Operation) -> None:
         raise op_failure(op, f"cannot store {value.type} to global @{name} of type {glob.type}")
     src = c.read(value)
     c.mark_side_effects()
-    c.escape(value)
     values = c.exe.globals
-    if c.roots(value) & UNSAFE_ROOTS:  # not a buffer of its own: keep a private copy
-
-        def global_store_copy(s: Slots) -> None:
-            values[name] = np.array(s[src])
-
-        c.emit(global_store_copy)
-        return
+    dtype, shape = dtype_of(glob.type, op), static_shape(glob.type, op)
 
     def global_store(s: Slots) -> None:
-        values[name] = s[src]
+        try:
+            values[name][...] = s[src]
+        except KeyError:  # no initial value: the first store makes the buffer
+            values[name] = np.array(np.broadcast_to(s[src], shape), dtype=dtype, order="C")
 
     c.emit(global_store)
 

@@ -170,7 +170,8 @@ def test_parameter_assign_and_print(tmp_path):
 mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
 func.func @step(%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) -> (tensor<2xf32>, !mindir.u, !mindir.io) {
   %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
-  %old = mindir.load %p, %u0 : tensor<2xf32>
+  %load = mindir.load %p, %u0 : tensor<2xf32>
+  %old = mindir.tensor_move %load : tensor<2xf32>
   %new = mindir.add %old, %x : tensor<2xf32>
   %a = mindir.assign %p, %new, %u0 : tensor<2xf32>
   %io1 = mindir.print %old, %a, %io0 {format = ["old:", 0, "new:", 1]} : tensor<2xf32>, tensor<2xf32>

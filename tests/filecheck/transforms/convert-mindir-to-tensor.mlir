@@ -416,10 +416,16 @@ func.func @depend_tensor_move(%x: tensor<2xf32>, %y: tensor<2xf32>, %u0: !mindir
 
 // -----
 
-// On the CPU the float-status ops read "no overflow": a zero tensor<8xf32>.
+// The float-status ops become calls of runtime declarations (one per kind), kept
+// in block order; the CPU executor emulates the overflow flag behind them.
+// CHECK:       func.func private @__mindjit_float_status_alloc() -> tensor<8xf32> attributes {mindjit.runtime = "float_status_alloc"}
+// CHECK-NEXT:  func.func private @__mindjit_float_status_clear(tensor<8xf32>) -> tensor<8xf32> attributes {mindjit.runtime = "float_status_clear"}
+// CHECK-NEXT:  func.func private @__mindjit_float_status_get(tensor<8xf32>) -> tensor<8xf32> attributes {mindjit.runtime = "float_status_get"}
 // CHECK-LABEL: func.func @float_status
-// CHECK-NEXT:    %{{.*}} = arith.constant dense<0.000000e+00> : tensor<8xf32>
-// CHECK-NOT:     mindir.
+// CHECK-NEXT:    %s = func.call @__mindjit_float_status_alloc() : () -> tensor<8xf32>
+// CHECK-NEXT:    %c = func.call @__mindjit_float_status_clear(%s) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %g = func.call @__mindjit_float_status_get(%s) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    func.return %x, %g : tensor<2xf16>, tensor<8xf32>
 func.func @float_status(%x: tensor<2xf16>) -> (tensor<2xf16>, tensor<8xf32>) {
   %s = mindir.npu_alloc_float_status : tensor<8xf32>
   %c = mindir.npu_clear_float_status %s : tensor<8xf32>

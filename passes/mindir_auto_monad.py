@@ -1,0 +1,382 @@
+"""mindir-auto-monad: thread MindSpore's state monads through the side effects.
+
+The frontend emits side-effect ops in program order (block order), all on the
+graph's *entry* states: a graph with effects takes `!mindir.u` and/or
+`!mindir.io` block arguments after its tensor inputs (u first), every Load,
+Assign and print inside it (also inside `mindir.if` / `mindir.while`) uses those
+arguments directly, and a `func.call` to such a graph passes the caller's entry
+states. This pass turns that into MindSpore's monadic IR, in block order:
+
+- memory (`!mindir.u`): `mindir.load %r, %u` / `mindir.assign %r, %v, %u` take
+  the current state and are followed by `%u' = mindir.update_state %u, %op`, which
+  becomes the current state (MindSpore's `UpdateState(U, Load)`,
+  `UpdateState(U, Assign)`).
+- IO (`!mindir.io`): `%p = mindir.print ..., %io` takes the current IO state and
+  is followed by `%io' = mindir.update_state %io, %p -> !mindir.io`, as MindSpore
+  follows a Print with `UpdateState(IOMonad, Print)`. (Using the print's own
+  `!mindir.io` result as the next state would order prints just as well; the
+  UpdateState form is kept so every effect looks the same to later passes.)
+- A Parameter that no `mindir.assign` in the module writes is read without
+  ordering: its Loads take the current state but get no update_state and do not
+  advance it. (When an Assign's Parameter cannot be traced to a
+  `mindir.get_parameter`, every Parameter counts as written.)
+- Graphs: a graph with state arguments returns its final states as extra trailing
+  results, in argument order (u, io), and its function type says so, even when
+  they were never advanced, so the calling convention only depends on the
+  arguments. A `func.call` of such a graph passes the current states and the
+  caller continues with the states it returns.
+- `mindir.if`: both branches start from the states current before the if; the
+  states either branch advances are yielded as extra trailing results of the if,
+  which are the current states after it.
+- `mindir.while`: the states the condition or body advances become extra trailing
+  loop-carried values (initialized with the current states, forwarded by
+  `mindir.condition`, yielded by the body); the while's extra results are the
+  current states after it. Nested regions are threaded recursively.
+- Ops without side effects, and graphs without state arguments, are unchanged.
+
+Already threaded IR: a graph whose function type returns a state is taken as
+threaded and left exactly as it is (calls to it are still threaded in graphs
+that are not), so running the pass twice changes nothing. A graph that does not
+return its states but already contains `mindir.update_state`, or an if/while
+that already carries a state, is partly threaded: that is rejected with an
+error at the op, since the pass cannot tell which order was meant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mindjit.dialects import mindir
+from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.mindir_types import MonadIOType, MonadUType
+
+#: The two states, in the order graphs take and return them.
+KINDS: tuple[str, ...] = ("u", "io")
+STATE_TYPES: dict[str, Attribute] = {"u": MonadUType(), "io": MonadIOType()}
+
+States = dict[str, SSAValue | None]
+
+
+def state_kind(t: Attribute) -> str | None:
+    """ "u" for `!mindir.u`, "io" for `!mindir.io`, None otherwise."""
+    if isinstance(t, MonadUType):
+        return "u"
+    if isinstance(t, MonadIOType):
+        return "io"
+    return None
+
+
+def parameter_symbol(ref: SSAValue) -> str | None:
+    """The Parameter a ref comes from (through depends), or None when unknown."""
+    owner = ref.owner
+    while isinstance(owner, mindir.DependOp) and ref is owner.result:
+        ref = owner.value
+        owner = ref.owner
+    if isinstance(owner, mindir.GetParameterOp):
+        return owner.parameter.root_reference.data
+    return None
+
+
+@dataclass
+class WrittenParameters:
+    """The Parameters some `mindir.assign` of the module writes."""
+
+    symbols: set[str]
+    unknown: bool  # an Assign whose Parameter cannot be traced: anything may be written
+
+    @staticmethod
+    def of(module: ModuleOp) -> WrittenParameters:
+        written = WrittenParameters(set(), False)
+        for op in module.walk():
+            if isinstance(op, mindir.AssignOp):
+                symbol = parameter_symbol(op.ref)
+                if symbol is None:
+                    written.unknown = True
+                else:
+                    written.symbols.add(symbol)
+        return written
+
+    def may_write(self, ref: SSAValue) -> bool:
+        if self.unknown:
+            return True
+        symbol = parameter_symbol(ref)
+        return symbol is None or symbol in self.symbols
+
+
+def _state_args(fn: func.FuncOp) -> dict[str, SSAValue]:
+    """The function's state arguments by kind; two of one kind is an error."""
+    found: dict[str, SSAValue] = {}
+    for arg in fn.body.blocks[0].args:
+        kind = state_kind(arg.type)
+        if kind is None:
+            continue
+        if kind in found:
+            raise op_error(
+                fn,
+                f"@{fn.sym_name.data} takes two {STATE_TYPES[kind]} arguments; "
+                "mindir-auto-monad expects at most one state of each kind",
+            )
+        found[kind] = arg
+    return found
+
+
+def _returns_state(fn: func.FuncOp) -> bool:
+    return any(state_kind(t) is not None for t in fn.function_type.outputs.data)
+
+
+def _check_not_partly_threaded(fn: func.FuncOp) -> None:
+    for op in fn.walk():
+        if isinstance(op, mindir.UpdateStateOp):
+            raise op_error(
+                op,
+                f"@{fn.sym_name.data} is partly threaded: it has 'mindir.update_state' but "
+                "does not return its states; mindir-auto-monad expects every effect on the "
+                "graph's entry states (the frontend's form) or a fully threaded graph",
+            )
+        if isinstance(op, mindir.IfOp | mindir.WhileOp) and any(
+            state_kind(t) is not None for t in op.result_types
+        ):
+            raise op_error(
+                op,
+                f"@{fn.sym_name.data} is partly threaded: '{op.name}' already carries a state "
+                "but the graph does not return its states",
+            )
+
+
+class _Threader:
+    def __init__(self, module: ModuleOp):
+        self.written = WrittenParameters.of(module)
+        self.funcs: dict[str, func.FuncOp] = {
+            op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)
+        }
+        self.fn: func.FuncOp | None = None
+
+    # --- what advances a state -------------------------------------------------------
+    def _callee_type(self, op: func.CallOp) -> FunctionType | None:
+        callee = self.funcs.get(op.callee.root_reference.data)
+        return callee.function_type if callee is not None else None
+
+    def _call_outputs(self, op: func.CallOp) -> list[Attribute]:
+        ftype = self._callee_type(op)
+        return list(ftype.outputs.data) if ftype is not None else list(op.res.types)
+
+    def advances(self, op: Operation) -> set[str]:
+        """The states `op` (with everything inside it) moves forward."""
+        kinds: set[str] = set()
+        for inner in op.walk():
+            if isinstance(inner, mindir.AssignOp):
+                kinds.add("u")
+            elif isinstance(inner, mindir.LoadOp):
+                if self.written.may_write(inner.ref):
+                    kinds.add("u")
+            elif isinstance(inner, mindir.PrintOp):
+                kinds.add("io")
+            elif isinstance(inner, func.CallOp):
+                for t in self._call_outputs(inner):
+                    if (kind := state_kind(t)) is not None:
+                        kinds.add(kind)
+        return kinds
+
+    # --- threading --------------------------------------------------------------------
+    def _need(self, op: Operation, states: States, kind: str) -> SSAValue:
+        value = states[kind]
+        if value is None:
+            where = f"@{self.fn.sym_name.data}" if self.fn is not None else "the graph"
+            raise op_error(
+                op,
+                f"'{op.name}' needs a {STATE_TYPES[kind]} state but {where} has no "
+                f"{STATE_TYPES[kind]} argument",
+            )
+        return value
+
+    @staticmethod
+    def _update_after(op: Operation, states: States, kind: str, attach: SSAValue) -> None:
+        state = states[kind]
+        assert state is not None
+        update = mindir.UpdateStateOp.get(state, [attach])
+        update.location = op.location
+        update.result.name_hint = kind
+        Rewriter.insert_op(update, InsertPoint.after(op))
+        states[kind] = update.result
+
+    def thread_block(self, block: Block, states: States) -> States:
+        """Thread `states` through `block` in block order; returns the final states."""
+        states = dict(states)
+        for op in list(block.ops):
+            self.thread_op(op, states)
+        return states
+
+    def thread_op(self, op: Operation, states: States) -> None:
+        if isinstance(op, mindir.LoadOp):
+            op.operands = [op.ref, self._need(op, states, "u")]
+            if self.written.may_write(op.ref):
+                self._update_after(op, states, "u", op.result)
+        elif isinstance(op, mindir.AssignOp):
+            op.operands = [op.ref, op.value, self._need(op, states, "u")]
+            self._update_after(op, states, "u", op.result)
+        elif isinstance(op, mindir.PrintOp):
+            op.operands = [*op.values, self._need(op, states, "io")]
+            self._update_after(op, states, "io", op.result)
+        elif isinstance(op, func.CallOp):
+            self._thread_call(op, states)
+        elif isinstance(op, mindir.IfOp):
+            self._thread_if(op, states)
+        elif isinstance(op, mindir.WhileOp):
+            self._thread_while(op, states)
+        elif op.regions and self.advances(op):
+            raise op_error(op, f"mindir-auto-monad cannot thread side effects inside '{op.name}'")
+
+    def _thread_call(self, op: func.CallOp, states: States) -> None:
+        operands = [
+            self._need(op, states, kind) if (kind := state_kind(v.type)) is not None else v
+            for v in op.arguments
+        ]
+        outputs = self._call_outputs(op)
+        call: func.CallOp = op
+        if outputs != list(op.res.types):
+            old = list(op.res.types)
+            if outputs[: len(old)] != old:
+                raise op_error(
+                    op,
+                    f"'func.call' results ({', '.join(map(str, old))}) do not match "
+                    f"@{op.callee.root_reference.data}",
+                )
+            call = func.CallOp(op.callee, operands, outputs)
+            call.location = op.location
+            call.attributes |= op.attributes
+            Rewriter.insert_op(call, InsertPoint.before(op))
+            for old_result, new_result in zip(op.results, call.results):
+                old_result.replace_all_uses_with(new_result)
+            Rewriter.erase_op(op)
+        else:
+            op.operands = operands
+        for result in call.results:
+            if (kind := state_kind(result.type)) is not None:
+                if result.name_hint is None:
+                    result.name_hint = kind
+                states[kind] = result
+
+    def _carried(self, op: Operation, states: States) -> list[str]:
+        advanced = self.advances(op)
+        carried = [k for k in KINDS if k in advanced]
+        for kind in carried:
+            self._need(op, states, kind)
+        return carried
+
+    def _thread_if(self, op: mindir.IfOp, states: States) -> None:
+        carried = self._carried(op, states)
+        ends = [
+            self.thread_block(region.block, states) for region in (op.then_region, op.else_region)
+        ]
+        if not carried:
+            return
+        for region, end in zip((op.then_region, op.else_region), ends):
+            term = region.block.last_op
+            assert isinstance(term, mindir.YieldOp)
+            term.operands = [*term.values, *[end[k] for k in carried]]  # type: ignore[misc]
+        new = mindir.IfOp(
+            op.cond,
+            [*op.output.types, *[STATE_TYPES[k] for k in carried]],
+            Rewriter.move_region_contents_to_new_regions(op.then_region),
+            Rewriter.move_region_contents_to_new_regions(op.else_region),
+        )
+        self._replace_with_more_results(op, new, carried, states)
+
+    def _thread_while(self, op: mindir.WhileOp, states: States) -> None:
+        carried = self._carried(op, states)
+        if not carried:
+            for region in (op.before_region, op.after_region):
+                self.thread_block(region.block, states)
+            return
+        inside: list[States] = []
+        for region in (op.before_region, op.after_region):
+            block = region.block
+            start = dict(states)
+            for kind in carried:
+                arg = block.insert_arg(STATE_TYPES[kind], len(block.args))
+                arg.name_hint = kind
+                start[kind] = arg
+            inside.append(self.thread_block(block, start))
+        cond = op.before_region.block.last_op
+        assert isinstance(cond, mindir.ConditionOp)
+        cond.operands = [cond.cond, *cond.arguments, *[inside[0][k] for k in carried]]  # type: ignore[misc]
+        body_end = op.after_region.block.last_op
+        assert isinstance(body_end, mindir.YieldOp)
+        body_end.operands = [*body_end.values, *[inside[1][k] for k in carried]]  # type: ignore[misc]
+        new = mindir.WhileOp(
+            [*op.arguments, *[states[k] for k in carried]],  # type: ignore[misc]
+            [*op.res.types, *[STATE_TYPES[k] for k in carried]],
+            Rewriter.move_region_contents_to_new_regions(op.before_region),
+            Rewriter.move_region_contents_to_new_regions(op.after_region),
+        )
+        self._replace_with_more_results(op, new, carried, states)
+
+    @staticmethod
+    def _replace_with_more_results(
+        op: Operation, new: Operation, carried: list[str], states: States
+    ) -> None:
+        new.location = op.location
+        new.attributes |= op.attributes
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        n = len(op.results)
+        for old_result, new_result in zip(op.results, new.results[:n]):
+            old_result.replace_all_uses_with(new_result)
+        Rewriter.erase_op(op)
+        for kind, result in zip(carried, new.results[n:]):
+            result.name_hint = kind
+            states[kind] = result
+
+    # --- graphs -----------------------------------------------------------------------
+    def thread_function(self, fn: func.FuncOp, state_args: dict[str, SSAValue]) -> None:
+        self.fn = fn
+        block = fn.body.blocks[0]
+        start: States = {k: state_args.get(k) for k in KINDS}
+        end = self.thread_block(block, start)
+        ret = block.last_op
+        if not isinstance(ret, func.ReturnOp):
+            raise op_error(fn, f"@{fn.sym_name.data} must end with func.return")
+        extra = [end[k] for k in KINDS if k in state_args]
+        ret.operands = [*ret.arguments, *extra]  # type: ignore[misc]
+        self.fn = None
+
+
+def _add_state_results(fn: func.FuncOp, state_args: dict[str, SSAValue]) -> None:
+    extra = [STATE_TYPES[k] for k in KINDS if k in state_args]
+    ftype = fn.function_type
+    fn.function_type = FunctionType.from_lists(
+        list(ftype.inputs.data), [*ftype.outputs.data, *extra]
+    )
+    if fn.res_attrs is not None:
+        fn.res_attrs = ArrayAttr([*fn.res_attrs.data, *[DictionaryAttr({}) for _ in extra]])
+
+
+@dataclass(frozen=True)
+class MindirAutoMonadPass(ModulePass):
+    """Thread `!mindir.u` through Load/Assign and `!mindir.io` through print, with
+    `mindir.update_state` after each, across calls, if and while (see the module doc)."""
+
+    name = "mindir-auto-monad"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        threader = _Threader(op)
+        todo: list[tuple[func.FuncOp, dict[str, SSAValue]]] = []
+        for fn in list(threader.funcs.values()):
+            if not fn.body.blocks or _returns_state(fn):
+                continue  # a declaration, or already threaded: left as it is
+            if len(fn.body.blocks) != 1:
+                raise op_error(fn, f"@{fn.sym_name.data} must have a single block")
+            _check_not_partly_threaded(fn)
+            todo.append((fn, _state_args(fn)))
+        # every signature first, so calls see the states their callee returns
+        for fn, state_args in todo:
+            if state_args:
+                _add_state_results(fn, state_args)
+        for fn, state_args in todo:
+            threader.thread_function(fn, state_args)

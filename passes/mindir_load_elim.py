@@ -1,0 +1,864 @@
+"""mindir-load-elim{level=0|1|2|3}: merge redundant Loads, then insert TensorMove per level.
+
+In MindSpore (and in mindjit's executors) a `mindir.load` is not a kernel: its
+value *is* the Parameter's memory, so a later `mindir.assign` to the Parameter
+changes what every earlier Load's users read. Only `mindir.tensor_move` copies.
+This pass decides where such copies go, as `MS_DEV_SIDE_EFFECT_LOAD_ELIM` does.
+It expects IR threaded by mindir-auto-monad and ordered by mindir-depend-order
+(every Load `mindir.load %ref, %u` sits at a state `%u` of the `!mindir.u`
+chain, every Assign's result is attached to the `update_state` after it).
+
+Terms
+- A Parameter is the symbol a ref comes from (`mindir.get_parameter @P`, also
+  through `mindir.depend`); a ref from anywhere else (a block argument, a call)
+  is its own unknown Parameter that any Assign may write.
+- The *state* of a Parameter P at a monad value `%u`: walk the state chain back
+  from `%u` (through `update_state`'s first operand, `depend`, and through calls
+  and if/while that cannot write P) to the nearest writer of P: an Assign of P
+  (or of an unknown ref), a call / if / while that may write P (transitively), or
+  the chain's start. Two Loads of P are at the same state when they reach the same
+  writer; "no Assign of P in between on the state chain" is exactly that.
+- The *aliases* of a Load are its value and everything that may share its memory:
+  results of `depend` (its value operand), `make_tuple`, `tuple_get_item`,
+  `reshape`, `broadcast_to`, `transpose`, `get_item`, `cast`, `addn` of one
+  tensor, `assign` (its result is the stored value), and values that if/while
+  hand through (operands, yields, region arguments, results). A *consumer* of a
+  Load is any other op that reads one of its aliases, and an `assign` storing
+  one; `update_state` and `depend`'s attachments only order, they don't read.
+  A consumer *sees* the Loads, Assign results and states it depends on
+  transitively through any op (operands, values its regions use from outside),
+  plus, for an op nested in if/while, what the enclosing ops depend on before
+  their regions run and the loop-carried states of enclosing whiles.
+
+Step 1, all levels: merge. Two Loads of one Parameter in one block at the same
+state, with no writer of it between them in block order, are one Load: the later
+one's uses go to the earlier one.
+
+Step 2: a `mindir.tensor_move` right after the Load, taking over all its uses
+(including `update_state` attachments, so the copy is ordered before the next
+Assign, as in MindSpore's IR). A Load nobody reads gets none at any level.
+- level 0: after every Load.
+- level 1 (the default): after every Load that
+  (a) escapes: an alias is passed to a `func.call` or returned by the graph, or
+      its ref is a Parameter returned by a call;
+  (b) is of a Parameter loaded at two different states in the graph (the
+      `func.func`, its regions included);
+  (c) and after every Load level 2 moves, so level 2 never inserts more.
+- level 2: after every Load that escapes (a), and where two Loads of one
+  Parameter at different states reach the same consumer:
+  (d) a consumer reads (through aliases) the Load L and another Load of the
+      same Parameter at another state: both are copied (as in MindSpore's IR
+      for the docs' backward program);
+  (e) a consumer reads L and sees a Load, an Assign result or a state of the
+      Parameter that is not earlier than L's: it cannot run before the Assign
+      after L. A consumer that only sees earlier states (through computed
+      values) needs no copy: mindir-depend-order already runs it before the
+      next Assign.
+  The safety net behind (d) and (e), checked on the fixed order itself: L is
+  also copied when a consumer runs after a writer of the Parameter that runs
+  after L (block order, an if/while counting as all it contains, a while's
+  later iterations counting as after), or when an alias of L is carried into
+  a later iteration of a while that writes the Parameter. After a complete
+  mindir-depend-order this adds nothing to (d) and (e); it keeps levels 1 and 2
+  correct when a user could not be moved (e.g. one reading the Load through a
+  reshape).
+- level 3: never; the pass warns (`warnings.warn`, `LoadElimWarning`) that
+  results may be wrong, when the module has a Load.
+
+The docs' forward program (`while i < 3: assign(param, i); out = x * param +
+out`, unrolled) gets three TensorMoves at levels 0 and 1 (three states of
+`param`) and none at level 2: each `mul` reads one Load and sees no other state
+of `param`; the `add`s read no Load, only fresh products. MindSpore 2.10 inserts
+three at level 2 as well (its rule follows the products to the `add`s); mindjit
+implements the documented intent. In the backward program, where one `addn`
+reads the Loads at two states, level 2 copies all three.
+
+The option `level` defaults to `MS_DEV_SIDE_EFFECT_LOAD_ELIM` (unset or empty:
+1); another value than 0-3 is a clear error.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TupleType
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+
+from mindjit.dialects import mindir
+from mindjit.dialects.diagnostics import MindjitError
+from mindjit.dialects.mindir_types import MonadUType
+
+ENV_VAR = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
+LEVELS = (0, 1, 2, 3)
+DEFAULT_LEVEL = 1
+
+LEVEL3_WARNING = (
+    "mindir-load-elim level 3 (MS_DEV_SIDE_EFFECT_LOAD_ELIM=3) inserts no TensorMove: "
+    "a Load read after a later Assign of its Parameter sees the new value, so results "
+    "may be wrong"
+)
+
+
+class LoadElimWarning(UserWarning):
+    """Level 3 is unsafe."""
+
+
+def default_level() -> int:
+    """The level from `MS_DEV_SIDE_EFFECT_LOAD_ELIM` (unset or empty: 1)."""
+    raw = os.environ.get(ENV_VAR)
+    if raw is None or not raw.strip():
+        return DEFAULT_LEVEL
+    try:
+        return check_level(raw.strip(), ENV_VAR)
+    except ValueError as exc:
+        raise MindjitError(str(exc)) from None
+
+
+def check_level(value: Any, what: str = "level") -> int:
+    """`value` as a level, or a ValueError naming `what`."""
+    try:
+        level = int(value)
+    except (TypeError, ValueError):
+        level = None
+    if level not in LEVELS or isinstance(value, bool | float):
+        raise ValueError(f"{what} must be 0, 1, 2 or 3, got '{value}'")
+    return level
+
+
+# -- Parameters and refs -------------------------------------------------------------
+
+Key = str | SSAValue  # a Parameter's symbol, or an unknown ref
+_ANY = "\0any"  # "writes every Parameter"
+_LAST = "\0last"  # (state maps) the nearest writer of any Parameter
+_ROOT = "\0root"  # (state maps) where the chain starts
+
+
+def _strip_depends(v: SSAValue) -> SSAValue:
+    while isinstance(v, OpResult) and isinstance(v.op, mindir.DependOp) and v.index == 0:
+        v = v.op.value
+    return v
+
+
+def key_of(ref: SSAValue) -> Key:
+    root = _strip_depends(ref)
+    if isinstance(root, OpResult) and isinstance(root.op, mindir.GetParameterOp):
+        return root.op.parameter.root_reference.data
+    return root
+
+
+def ref_from_call(ref: SSAValue) -> bool:
+    """The ref is a Parameter returned by a call (through depend / tuple_get_item)."""
+    v = _strip_depends(ref)
+    while isinstance(v, OpResult) and isinstance(v.op, mindir.TupleGetItemOp):
+        v = _strip_depends(v.op.operands[0])
+    return isinstance(v, OpResult) and isinstance(v.op, func.CallOp)
+
+
+def _keys_match(a: Key, b: Key) -> bool:
+    return a == b if isinstance(a, str) and isinstance(b, str) else True
+
+
+def _is_u(v: SSAValue) -> bool:
+    return isinstance(v.type, MonadUType)
+
+
+# -- the analysis -----------------------------------------------------------------------
+
+_FORWARDING = (
+    mindir.MakeTupleOp,
+    mindir.TupleGetItemOp,
+    mindir.ReshapeOp,
+    mindir.BroadcastToOp,
+    mindir.TransposeOp,
+    mindir.GetItemOp,
+    mindir.CastOp,
+)
+_REGION_OPS = (mindir.IfOp, mindir.WhileOp)
+
+
+class _Analysis:
+    """Writers, states and what each op sees, for one module (memoized)."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self._written: dict[Operation, frozenset[Key]] = {}
+        self._in_progress: set[Operation] = set()
+        self._maps: dict[SSAValue, dict[Any, Any]] = {}
+        self._positions: dict[
+            Block, tuple[dict[Operation, int], list[tuple[int, frozenset[Key]]]]
+        ] = {}
+        self._block_key_writers: dict[tuple[Block, Key], list[int]] = {}
+        self._anc: dict[tuple[Key, Any], frozenset[Any]] = {}
+        self._obs: dict[Operation, frozenset[tuple]] = {}
+        self._arg_obs: dict[BlockArgument, frozenset[tuple]] = {}
+        self._entry: dict[Operation, frozenset[tuple]] = {}
+        self._attach: dict[SSAValue, list[tuple[Operation, frozenset[Key]]]] = {}
+        self._unthreaded: dict[func.FuncOp, set[Key]] = {}
+
+    # -- writers ------------------------------------------------------------------
+
+    def written(self, op: Operation) -> frozenset[Key]:
+        """Parameters `op` may write (`_ANY` for all)."""
+        known = self._written.get(op)
+        if known is not None:
+            return known
+        if op in self._in_progress:  # recursion: assume the worst (sound, rare)
+            return frozenset({_ANY})
+        self._in_progress.add(op)
+        keys: set[Key] = set()
+        try:
+            if isinstance(op, mindir.AssignOp):
+                k = key_of(op.ref)
+                keys.add(k if isinstance(k, str) else _ANY)
+            elif isinstance(op, func.CallOp):
+                callee = SymbolTable.lookup_symbol(op, op.callee)
+                if isinstance(callee, func.FuncOp) and callee.body.blocks:
+                    keys |= self.written(callee)
+                else:
+                    keys.add(_ANY)
+            for region in op.regions:
+                for block in region.blocks:
+                    for inner in block.ops:
+                        keys |= self.written(inner)
+        finally:
+            self._in_progress.discard(op)
+        result = frozenset(keys)
+        self._written[op] = result
+        return result
+
+    def may_write(self, op: Operation, key: Key) -> bool:
+        w = self.written(op)
+        if not w:
+            return False
+        return _ANY in w or not isinstance(key, str) or key in w
+
+    def _writers_in(self, v: SSAValue) -> list[tuple[Operation, frozenset[Key]]]:
+        """The ops behind an update_state attachment that write, with what they write."""
+        known = self._attach.get(v)
+        if known is not None:
+            return known
+        found: list[tuple[Operation, frozenset[Key]]] = []
+        seen: set[SSAValue] = set()
+        stack = [v]
+        while stack:
+            x = stack.pop()
+            if x in seen or not isinstance(x, OpResult):
+                continue
+            seen.add(x)
+            w = self.written(x.op)
+            if w:
+                found.append((x.op, w))
+            elif isinstance(x.op, mindir.TupleGetItemOp | mindir.MakeTupleOp | mindir.DependOp):
+                stack.extend(x.op.operands)
+        self._attach[v] = found
+        return found
+
+    def block_writers(self, block: Block, key: Key) -> tuple[dict[Operation, int], list[int]]:
+        """The ops' positions in `block`, and (sorted) those of the writers of `key`."""
+        known = self._positions.get(block)
+        if known is None:
+            ops = list(block.ops)
+            known = (
+                {op: i for i, op in enumerate(ops)},
+                [(i, self.written(op)) for i, op in enumerate(ops)],
+            )
+            known = (known[0], [(i, w) for i, w in known[1] if w])
+            self._positions[block] = known
+        positions, all_writers = known
+        per_key = self._block_key_writers.get((block, key))
+        if per_key is None:
+            per_key = [
+                i for i, w in all_writers if _ANY in w or not isinstance(key, str) or key in w
+            ]
+            self._block_key_writers[(block, key)] = per_key
+        return positions, per_key
+
+    # -- states ---------------------------------------------------------------------
+
+    def epoch(self, key: Key, state: SSAValue) -> Any:
+        """The writer of `key` nearest before `state` (an op, or a loop-carried
+        region argument), or the chain's start (a value)."""
+        m = self._state_map(state)
+        if isinstance(key, str):
+            found = m.get(key)
+            if found is None:
+                found = m.get(_ANY)
+        else:
+            found = m.get(_LAST)
+        return found if found is not None else m[_ROOT]
+
+    def _state_map(self, state: SSAValue) -> dict[Any, Any]:
+        """Per state: Parameter -> its nearest writer (plus `_ANY`: a writer of
+        every Parameter, `_LAST`: the nearest writer of any, `_ROOT`: the start),
+        built once along each chain; states without writers share their base's map."""
+        path: list[SSAValue] = []
+        seen: set[SSAValue] = set()
+        cur: SSAValue | None = state
+        while cur is not None and cur not in self._maps and cur not in seen:
+            seen.add(cur)
+            path.append(cur)
+            cur = self._base_state(cur)
+        for v in reversed(path):
+            self._maps[v] = self._make_map(v)
+        return self._maps[state]
+
+    def _base_state(self, s: SSAValue) -> SSAValue | None:
+        """The state `s` is built on (None at a chain's start)."""
+        if isinstance(s, BlockArgument):
+            parent = s.block.parent_op()
+            return _region_arg_source(parent, s) if isinstance(parent, _REGION_OPS) else None
+        assert isinstance(s, OpResult)
+        op = s.op
+        if isinstance(op, mindir.UpdateStateOp):
+            return op.state
+        if isinstance(op, mindir.DependOp):
+            return op.value
+        if isinstance(op, mindir.IfOp):
+            term = op.then_region.block.last_op
+            if term is not None and s.index < len(term.operands):
+                return term.operands[s.index]
+        if isinstance(op, mindir.WhileOp):
+            if len(op.arguments) == len(op.res) and op.arguments[s.index].type == s.type:
+                return op.arguments[s.index]
+        return _input_state(op)
+
+    def _make_map(self, s: SSAValue) -> dict[Any, Any]:
+        base_state = self._base_state(s)
+        base = self._maps.get(base_state) if base_state is not None else None
+        if base is None:
+            base = {_ROOT: s}
+        writes: list[tuple[Any, frozenset[Key]]] = []
+        if isinstance(s, BlockArgument):
+            parent = s.block.parent_op()
+            if isinstance(parent, _REGION_OPS):
+                writes.append((s, self.written(parent)))  # the loop's own writes
+        elif isinstance(s.op, mindir.UpdateStateOp):  # type: ignore[union-attr]
+            for a in s.op.attach:  # type: ignore[union-attr]
+                writes.extend(self._writers_in(a))
+        elif not isinstance(s.op, mindir.DependOp):  # type: ignore[union-attr]
+            writes.append((s.op, self.written(s.op)))  # type: ignore[union-attr]
+        writes = [(t, w) for t, w in writes if w]
+        if not writes:
+            return base
+        m = dict(base)
+        for token, w in writes:
+            if _ANY in w:
+                m = {_ROOT: m[_ROOT], _ANY: token}
+            for k in w:
+                if k != _ANY:
+                    m[k] = token
+            m[_LAST] = token
+        return m
+
+    def previous(self, key: Key, token: Any) -> Any | None:
+        """The state before a writer token (None at a chain's start)."""
+        if isinstance(token, mindir.AssignOp):
+            return self.epoch(key, token.state)
+        if isinstance(token, Operation):
+            u = _input_state(token)
+            return self.epoch(key, u) if u is not None else None
+        if isinstance(token, BlockArgument):
+            parent = token.block.parent_op()
+            if isinstance(parent, _REGION_OPS):
+                src = _region_arg_source(parent, token)
+                if src is not None and src is not token:
+                    return self.epoch(key, src)
+                u = _input_state(parent)
+                return self.epoch(key, u) if u is not None else None
+        return None
+
+    def ancestors(self, key: Key, token: Any) -> frozenset[Any]:
+        """`token` and every state before it."""
+        known = self._anc.get((key, token))
+        if known is not None:
+            return known
+        chain: list[Any] = []
+        cur: Any = token
+        base: frozenset[Any] = frozenset()
+        while cur is not None:
+            hit = self._anc.get((key, cur))
+            if hit is not None:
+                base = hit
+                break
+            if cur in chain:
+                break
+            chain.append(cur)
+            cur = self.previous(key, cur)
+        acc = set(base)
+        for t in reversed(chain):
+            acc.add(t)
+            self._anc[(key, t)] = frozenset(acc)
+        return self._anc[(key, token)]
+
+    # -- threading -----------------------------------------------------------------
+
+    def unthreaded_keys(self, fn: func.FuncOp) -> set[Key]:
+        """Parameters some Assign of `fn` writes without an update_state after it
+        (IR not threaded by auto-monad): their Loads are all taken as different states."""
+        known = self._unthreaded.get(fn)
+        if known is None:
+            known = set()
+            for op in fn.walk():
+                if isinstance(op, mindir.AssignOp) and not any(
+                    isinstance(u.operation, mindir.UpdateStateOp) for u in op.result.uses
+                ):
+                    known.add(key_of(op.ref))
+            self._unthreaded[fn] = known
+        return known
+
+    def load_class(self, load: mindir.LoadOp) -> Any:
+        key = key_of(load.ref)
+        fn = _function_of(load)
+        if fn is not None and any(_keys_match(key, k) for k in self.unthreaded_keys(fn)):
+            return load
+        return self.epoch(key, load.state)
+
+    def load_ancestors(self, load: mindir.LoadOp) -> frozenset[Any]:
+        cls = self.load_class(load)
+        if cls is load:
+            return frozenset({load})
+        return self.ancestors(key_of(load.ref), cls)
+
+    # -- what ops see --------------------------------------------------------------
+
+    def compute_observations(self, fn: func.FuncOp) -> None:
+        for block in fn.body.blocks:
+            self._visit_block(block)
+
+    def _value_obs(self, v: SSAValue) -> frozenset[tuple]:
+        if _is_u(v):
+            return frozenset({("S", v)})
+        if isinstance(v, BlockArgument):
+            return self._arg_obs.get(v, frozenset())
+        assert isinstance(v, OpResult)
+        return self._obs.get(v.op, frozenset())
+
+    def _visit_block(self, block: Block) -> None:
+        for op in block.ops:
+            self._obs[op] = self._op_obs(op)
+
+    def _op_obs(self, op: Operation) -> frozenset[tuple]:
+        if isinstance(op, mindir.LoadOp):
+            return frozenset({("L", key_of(op.ref), op)})
+        if isinstance(op, mindir.AssignOp):
+            return (
+                frozenset({("A", key_of(op.ref), op)})
+                | self._value_obs(op.value)
+                | self._value_obs(op.state)
+            )
+        parts: list[frozenset[tuple]] = [self._value_obs(v) for v in op.operands]
+        if op.regions:
+            base = frozenset().union(*parts)
+            for region in op.regions:
+                for block in region.blocks:
+                    for a in block.args:
+                        self._arg_obs[a] = base | ({("S", a)} if _is_u(a) else frozenset())
+                    self._visit_block(block)
+                    parts.extend(self._obs[inner] for inner in block.ops)
+        parts.append(frozenset(("S", r) for r in op.results if _is_u(r)))
+        return frozenset().union(*parts)
+
+    def _entry_obs(self, op: Operation) -> frozenset[tuple]:
+        """What a region op depends on before its regions run: its operands and
+        the values its regions use from outside."""
+        known = self._entry.get(op)
+        if known is not None:
+            return known
+        inside: set[SSAValue] = set()
+        parts = [self._value_obs(v) for v in op.operands]
+        for inner in op.walk():
+            if inner is op:
+                continue
+            for region in inner.regions:
+                for block in region.blocks:
+                    inside.update(block.args)
+            inside.update(inner.results)
+        for region in op.regions:
+            for block in region.blocks:
+                inside.update(block.args)
+        for inner in op.walk():
+            if inner is not op:
+                parts.extend(self._value_obs(v) for v in inner.operands if v not in inside)
+        result = frozenset().union(*parts)
+        self._entry[op] = result
+        return result
+
+    def sees(self, consumer: Operation) -> frozenset[tuple]:
+        """What `consumer` sees: its own dependences and its enclosing ops'."""
+        parts = [self._obs.get(consumer, frozenset())]
+        parent = consumer.parent_op()
+        while parent is not None and not isinstance(parent, func.FuncOp):
+            parts.append(self._entry_obs(parent))
+            if isinstance(parent, mindir.WhileOp):  # what earlier iterations did
+                for region in parent.regions:
+                    for block in region.blocks:
+                        parts.append(frozenset(("S", a) for a in block.args if _is_u(a)))
+            parent = parent.parent_op()
+        return frozenset().union(*parts)
+
+
+def _function_of(op: Operation) -> func.FuncOp | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, func.FuncOp):
+        p = p.parent_op()
+    return p
+
+
+def _region_arg_source(parent: Operation, arg: BlockArgument) -> SSAValue | None:
+    """The value a while's region argument starts from."""
+    if not isinstance(parent, mindir.WhileOp):
+        return None
+    if arg.block is parent.before_region.block:
+        if arg.index < len(parent.arguments):
+            return parent.arguments[arg.index]
+        return None
+    cond = parent.before_region.block.last_op
+    if isinstance(cond, mindir.ConditionOp) and arg.index < len(cond.arguments):
+        return cond.arguments[arg.index]
+    return None
+
+
+def _input_state(op: Operation) -> SSAValue | None:
+    """The `!mindir.u` an op starts from: its first u operand, else the first u its
+    regions use from outside."""
+    for v in op.operands:
+        if _is_u(v):
+            return v
+    if not op.regions:
+        return None
+    for inner in op.walk():
+        for v in inner.operands:
+            if _is_u(v) and not _inside(v, op):
+                return v
+    return None
+
+
+def _inside(v: SSAValue, op: Operation) -> bool:
+    owner = v.block.parent_op() if isinstance(v, BlockArgument) else v.op  # type: ignore[union-attr]
+    while owner is not None:
+        if owner is op:
+            return True
+        owner = owner.parent_op()
+    return False
+
+
+# -- aliases ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _LoadUse:
+    """How one Load is used: who reads it, whether it escapes."""
+
+    load: mindir.LoadOp
+    consumers: set[Operation]
+    escapes: bool
+    read: bool
+    loops: set[Operation]  # whiles whose region arguments carry an alias (across iterations)
+
+
+def _alias_targets(op: Operation, index: int) -> list[SSAValue] | None:
+    """Values that may share memory with operand `index` of `op`, or None if `op`
+    does not forward it."""
+    if isinstance(op, mindir.DependOp):
+        return [op.result] if index == 0 else None
+    if isinstance(op, _FORWARDING):
+        return list(op.results)
+    if isinstance(op, mindir.AddNOp) and _tuple_size(op.operands[0]) == 1:
+        return list(op.results)  # the sum of one tensor is that tensor
+    if isinstance(op, _REGION_OPS):
+        return [*op.results, *_region_args(op)]
+    if isinstance(op, mindir.YieldOp | mindir.ConditionOp):
+        parent = op.parent_op()
+        if parent is None:
+            return None
+        return [*parent.results, *_region_args(parent)]
+    return None
+
+
+def _tuple_size(v: SSAValue) -> int:
+    t = v.type
+    return len(t.types.data) if isinstance(t, TupleType) else 1
+
+
+def _region_args(op: Operation) -> Iterator[BlockArgument]:
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.args
+
+
+def _orders_only(op: Operation, index: int) -> bool:
+    return isinstance(op, mindir.UpdateStateOp) or (isinstance(op, mindir.DependOp) and index > 0)
+
+
+def load_use(load: mindir.LoadOp) -> _LoadUse:
+    escapes = ref_from_call(load.ref)
+    consumers: set[Operation] = set()
+    loops: set[Operation] = set()
+    read = False
+    seen: set[SSAValue] = {load.result}
+    work: list[SSAValue] = [load.result]
+    while work:
+        v = work.pop()
+        for use in list(v.uses):
+            op, index = use.operation, use.index
+            if _orders_only(op, index):
+                continue
+            read = True
+            if isinstance(op, mindir.AssignOp):
+                # stores a copy when it runs, and its result is the stored value
+                consumers.add(op)
+                if op.result not in seen:
+                    seen.add(op.result)
+                    work.append(op.result)
+                continue
+            targets = _alias_targets(op, index)
+            if targets is not None:
+                carrier = op if isinstance(op, mindir.WhileOp) else op.parent_op()
+                if isinstance(carrier, mindir.WhileOp):
+                    loops.add(carrier)
+                for t in targets:
+                    if t not in seen:
+                        seen.add(t)
+                        work.append(t)
+                continue
+            if isinstance(op, func.ReturnOp | func.CallOp):
+                escapes = True
+            consumers.add(op)
+    return _LoadUse(load, consumers, escapes, read, loops)
+
+
+# -- the pass -----------------------------------------------------------------------------------
+
+
+def _blocks(op: Operation) -> Iterator[Block]:
+    for region in op.regions:
+        for block in region.blocks:
+            yield block
+            for inner in block.ops:
+                yield from _blocks(inner)
+
+
+def merge_loads(module: ModuleOp) -> int:
+    """Step 1: merge Loads of one Parameter at one state in one block. Returns how many went."""
+    analysis = _Analysis(module)
+    merged = 0
+    for fn in [op for op in module.ops if isinstance(op, func.FuncOp)]:
+        for block in list(_blocks(fn)):
+            first: dict[tuple[Key, Any], mindir.LoadOp] = {}
+            for op in list(block.ops):
+                if isinstance(op, mindir.LoadOp):
+                    key = key_of(op.ref)
+                    tag = (key, analysis.load_class(op))
+                    earlier = first.get(tag)
+                    if earlier is None:
+                        first[tag] = op
+                        continue
+                    op.result.replace_all_uses_with(earlier.result)
+                    Rewriter.erase_op(op)
+                    merged += 1
+                elif op.regions or isinstance(op, mindir.AssignOp | func.CallOp):
+                    # a writer between: Loads after it start afresh (block order guard)
+                    for tag in [t for t in first if analysis.may_write(op, t[0])]:
+                        del first[tag]
+    return merged
+
+
+def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
+    """Which Loads get a TensorMove at `level` (after merging), in module order."""
+    loads = [op for op in module.walk() if isinstance(op, mindir.LoadOp)]
+    uses = {ld: load_use(ld) for ld in loads}
+    loads = [ld for ld in loads if uses[ld].read]
+    if level == 0:
+        return loads
+    if level == 3:
+        return []
+    analysis = _Analysis(module)
+    for fn in module.ops:
+        if isinstance(fn, func.FuncOp) and fn.body.blocks:
+            analysis.compute_observations(fn)
+    chosen = {ld for ld in loads if uses[ld].escapes}
+    chosen |= _reaching_two_states(loads, uses, analysis)
+    if level == 1:
+        chosen |= _loaded_at_two_states(loads, analysis)
+    return [ld for ld in loads if ld in chosen]
+
+
+def _loaded_at_two_states(
+    loads: Iterable[mindir.LoadOp], analysis: _Analysis
+) -> set[mindir.LoadOp]:
+    states: dict[tuple[func.FuncOp | None, Key], set[Any]] = {}
+    groups: dict[tuple[func.FuncOp | None, Key], list[mindir.LoadOp]] = {}
+    for ld in loads:
+        tag = (_function_of(ld), key_of(ld.ref))
+        states.setdefault(tag, set()).add(analysis.load_class(ld))
+        groups.setdefault(tag, []).append(ld)
+    return {ld for tag, lds in groups.items() if len(states[tag]) > 1 for ld in lds}
+
+
+def _reaching_two_states(
+    loads: list[mindir.LoadOp], uses: dict[mindir.LoadOp, _LoadUse], analysis: _Analysis
+) -> set[mindir.LoadOp]:
+    direct: dict[Operation, list[mindir.LoadOp]] = {}
+    for ld in loads:
+        for c in uses[ld].consumers:
+            direct.setdefault(c, []).append(ld)
+    chosen: set[mindir.LoadOp] = set()
+    for ld in loads:
+        key = key_of(ld.ref)
+        if any(analysis.may_write(loop, key) for loop in uses[ld].loops):
+            chosen.add(ld)  # an alias carried into a later iteration of a loop writing P
+    for consumer, read in direct.items():
+        seen = analysis.sees(consumer)
+        for ld in read:
+            if ld in chosen:
+                continue
+            if _conflicts(ld, read, seen, analysis) or _runs_after_writer(ld, consumer, analysis):
+                chosen.add(ld)
+    return chosen
+
+
+def _ancestry(op: Operation) -> list[tuple[Block, Operation]]:
+    """(block, the op of that block containing `op`), innermost first, up to the function."""
+    chain: list[tuple[Block, Operation]] = []
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, func.FuncOp):
+        block = cur.parent_block()
+        if block is None:
+            break
+        chain.append((block, cur))
+        cur = block.parent_op()
+    return chain
+
+
+def _writes_between(
+    block: Block, start: Operation | None, stop: Operation | None, key: Key, analysis: _Analysis
+) -> bool:
+    """A writer of `key` in `block` strictly after `start` (None: from the first op)
+    and strictly before `stop` (None: to the end)."""
+    positions, writers = analysis.block_writers(block, key)
+    lo = positions[start] if start is not None else -1
+    hi = positions[stop] if stop is not None else len(positions)
+    i = bisect_right(writers, lo)
+    return i < len(writers) and writers[i] < hi
+
+
+def _runs_after_writer(ld: mindir.LoadOp, consumer: Operation, analysis: _Analysis) -> bool:
+    """Whether the fixed order (block order, regions as their ops) runs `consumer`
+    after a writer of the Load's Parameter that runs after the Load: the safety net
+    for users mindir-depend-order could not (or did not) move before that writer."""
+    key = key_of(ld.ref)
+    load_chain, use_chain = _ancestry(ld), _ancestry(consumer)
+    load_at = {id(b): a for b, a in load_chain}
+    common: Block | None = None
+    load_anc = use_anc = None
+    for b, a in use_chain:
+        if id(b) in load_at:
+            common, load_anc, use_anc = b, load_at[id(b)], a
+            break
+    if common is None or load_anc is None or use_anc is None:
+        return True  # not in one function: assume the worst
+    for b, a in load_chain:  # leaving the Load's blocks: what runs after it there
+        if b is common:
+            break
+        if _writes_between(b, a, None, key, analysis):
+            return True
+        parent = b.parent_op()
+        if isinstance(parent, mindir.WhileOp) and analysis.may_write(parent, key):
+            return True  # later iterations
+    if load_anc is use_anc:  # different regions of one op
+        return analysis.may_write(load_anc, key)
+    positions, _ = analysis.block_writers(common, key)
+    if positions[use_anc] < positions[load_anc]:  # reached through a loop-carried value
+        parent = common.parent_op()
+        return parent is not None and analysis.may_write(parent, key)
+    if _writes_between(common, load_anc, use_anc, key, analysis):
+        return True
+    for b, a in use_chain:  # entering the consumer's blocks: what ran before it there
+        if b is common:
+            break
+        if _writes_between(b, None, a, key, analysis):
+            return True
+        parent = b.parent_op()
+        if isinstance(parent, mindir.WhileOp) and analysis.may_write(parent, key):
+            return True  # earlier iterations
+    return False
+
+
+def _conflicts(
+    ld: mindir.LoadOp,
+    read: list[mindir.LoadOp],
+    seen: frozenset[tuple],
+    analysis: _Analysis,
+) -> bool:
+    key = key_of(ld.ref)
+    cls = analysis.load_class(ld)
+    for other in read:  # two Loads read directly by one consumer: different states?
+        if other is not ld and _keys_match(key, key_of(other.ref)):
+            if analysis.load_class(other) != cls:
+                return True
+    earlier = analysis.load_ancestors(ld)
+    for item in seen:
+        kind = item[0]
+        if kind == "S":
+            if analysis.epoch(key, item[1]) not in earlier:
+                return True
+            continue
+        other_key, what = item[1], item[2]
+        if not _keys_match(key, other_key) or what is ld:
+            continue
+        if kind == "L":
+            if analysis.load_class(what) not in earlier:
+                return True
+        elif what not in earlier:  # "A": the state right after that Assign
+            return True
+    return False
+
+
+def insert_tensor_moves(loads: Iterable[mindir.LoadOp]) -> int:
+    count = 0
+    for ld in loads:
+        move = mindir.TensorMoveOp(ld.result)
+        move.location = ld.location  # type: ignore[assignment]
+        Rewriter.insert_op(move, InsertPoint.after(ld))
+        ld.result.replace_uses_with_if(move.result, lambda use, m=move: use.operation is not m)
+        count += 1
+    return count
+
+
+def count_tensor_moves(module: Operation) -> int:
+    return sum(isinstance(op, mindir.TensorMoveOp) for op in module.walk())
+
+
+@dataclass(frozen=True)
+class MindirLoadElimPass(ModulePass):
+    """Merge redundant Loads, then insert TensorMove after Loads per level (0-3);
+    `level` defaults to MS_DEV_SIDE_EFFECT_LOAD_ELIM (unset: 1). See the module doc."""
+
+    name = "mindir-load-elim"
+
+    level: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is not None:
+            check_level(self.level)
+
+    def effective_level(self) -> int:
+        return default_level() if self.level is None else check_level(self.level)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        level = self.effective_level()
+        merge_loads(op)
+        chosen = loads_to_move(op, level)
+        insert_tensor_moves(chosen)
+        if level == 3 and any(isinstance(x, mindir.LoadOp) for x in op.walk()):
+            warnings.warn(LEVEL3_WARNING, LoadElimWarning, stacklevel=2)
