@@ -303,16 +303,39 @@ def _defined_inside(v: SSAValue, op: Operation) -> bool:
     return op.is_ancestor(owner)
 
 
+#: Ops whose result may share the Load's memory once lowered (numpy views, or the
+#: input itself when the op is an identity): their users read the Parameter too.
+_ALIASING_OPS = (
+    mindir.ReshapeOp,
+    mindir.TransposeOp,
+    mindir.BroadcastToOp,
+    mindir.GetItemOp,
+    mindir.CastOp,
+    mindir.ConcatOp,
+    mindir.StackOp,
+    mindir.MakeTupleOp,
+    mindir.TupleGetItemOp,
+)
+
+
 def _load_users(load: mindir.LoadOp, block: Block) -> list[Operation]:
-    """The ops of `block` that use the loaded value (also through depend)."""
+    """The ops of `block` that use the loaded value, also through depend and
+    through ops whose result may alias it (a reshape of a Load is a view of the
+    Parameter's buffer, so its users must also run before the next write)."""
     users: dict[Operation, None] = {}
     values: list[SSAValue] = [load.result]
+    seen: set[SSAValue] = set()
     while values:
         value = values.pop()
+        if value in seen:
+            continue
+        seen.add(value)
         for use in value.uses:
             user = use.operation
-            if isinstance(user, mindir.DependOp) and use.index == 0:
-                values.append(user.result)
+            if (isinstance(user, mindir.DependOp) and use.index == 0) or isinstance(
+                user, _ALIASING_OPS
+            ):
+                values.extend(user.results)
             holder = block_ancestor(user, block)
             if holder is None or holder is load:
                 continue

@@ -214,3 +214,29 @@ func.func @float_status(%x: tensor<2x3xf16>) -> tensor<2x3xf16> {
   %out = mindir.depend %res, %get : tensor<2x3xf16>, tensor<8xf32>
   func.return %out : tensor<2x3xf16>
 }
+
+// -----
+
+// A reshape of a Load is a view of the Parameter's buffer once lowered: users
+// reached through it (here through two reshapes) also run before the next Assign.
+
+// CHECK-LABEL: func.func @through_views
+// CHECK:         %x = mindir.load %pp, %u0 : tensor<2x2xf32>
+// CHECK:         %v1 = mindir.reshape %x
+// CHECK:         %v2 = mindir.reshape %v1
+// CHECK:         %t = mindir.add %v2, %y : tensor<4xf32>
+// CHECK:         %[[U:.*]] = mindir.update_state %u0, %x, %v1, %v2, %t
+// CHECK-NEXT:    %a = mindir.assign %pp, %z, %[[U]] : tensor<2x2xf32>
+mindir.parameter @p = dense<0.0> : tensor<2x2xf32>
+
+func.func @through_views(%y: tensor<4xf32>, %z: tensor<2x2xf32>, %u0: !mindir.u) -> (tensor<4xf32>, !mindir.u) {
+  %pp = mindir.get_parameter @p : !mindir.ref<tensor<2x2xf32>>
+  %x = mindir.load %pp, %u0 : tensor<2x2xf32>
+  %v1 = mindir.reshape %x : (tensor<2x2xf32>) -> tensor<1x4xf32>
+  %v2 = mindir.reshape %v1 : (tensor<1x4xf32>) -> tensor<4xf32>
+  %u1 = mindir.update_state %u0, %x : tensor<2x2xf32>
+  %a = mindir.assign %pp, %z, %u1 : tensor<2x2xf32>
+  %u2 = mindir.update_state %u1, %a : tensor<2x2xf32>
+  %t = mindir.add %v2, %y : tensor<4xf32>
+  func.return %t, %u2 : tensor<4xf32>, !mindir.u
+}
