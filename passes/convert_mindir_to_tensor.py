@@ -3,9 +3,9 @@
 
 The pass runs in five steps:
 
-1. `reject_unsupported`: ops whose lowering is not written (the Ascend
-   float-status ops) stop the pass with an error at the op, before anything
-   changes.
+1. `reject_unsupported`: ops listed in `DEVICE_OPS` (none today; the Ascend
+   float-status ops become runtime calls) stop the pass with an error at the op,
+   before anything changes.
 2. `lower_state` (convert_mindir_to_tensor_state) first rejects Parameter refs
    passed between graphs (`check_refs`, still before any change); then Parameters become
    `ml_program.global`, Load/Assign `ml_program.global_load/global_store` and

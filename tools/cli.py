@@ -1,6 +1,7 @@
 """The one way every mindjit tool turns failures into exit codes.
 
 A user error (`MindjitError`) is one `file:line:col: error: ...` line and exit 1;
+a warning (e.g. Load elimination level 3) is one `tool: warning: ...` line;
 a bug in mindjit is one `internal error` line and exit 2 (`MINDJIT_DEBUG=1`
 re-raises it for the traceback); Ctrl-C is 130. Never a raw traceback.
 """
@@ -9,14 +10,20 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from collections.abc import Callable
 
 from mindjit.dialects.diagnostics import MindjitError
 
 
 def guarded(prog: str, body: Callable[[], int | None]) -> int:
+    def show(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+        print(f"{prog}: warning: {message}", file=sys.stderr)
+
     try:
-        return body() or 0
+        with warnings.catch_warnings():
+            warnings.showwarning = show
+            return body() or 0
     except MindjitError as err:
         print(err, file=sys.stderr)
         return 1

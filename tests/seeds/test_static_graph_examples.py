@@ -144,3 +144,53 @@ def test_depend_with_float_status(capsys):
     print(res)
     assert capsys.readouterr().out == "[[10. 10. 10.]\n [10. 10. 10.]]\n"
     assert res.dtype == mstype.float16
+
+
+def test_depend_orders_the_float_status_ops():
+    """alloc before clear before the Sub before get, as the Depends in doc 003 demand."""
+    from mindjit.frontend.graph import api
+
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
+    net = FloatStatusNet()
+    x = Tensor(np.full((2, 3), 5, dtype=np.float16))
+    net(x)
+    api.clear_cache()
+    net(x)
+    (program,) = api.cached_programs()
+    exe = program.executable
+    exe.trace_enabled = True
+    exe.trace.clear()
+    net(x)
+    trace = list(exe.trace)
+
+    def first(pred):
+        return next(i for i, name in enumerate(trace) if pred(name))
+
+    alloc = first(lambda n: "float_status_alloc" in n)
+    clear = first(lambda n: "float_status_clear" in n)
+    sub = first(lambda n: "arith.subf" in n)
+    get = first(lambda n: "float_status_get" in n)
+    assert alloc < clear < sub < get, trace
+
+
+def test_float_status_reports_an_overflow_after_clear():
+    class Overflow(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.alloc_status = ops.NPUAllocFloatStatus()
+            self.get_status = ops.NPUGetFloatStatus()
+            self.clear_status = ops.NPUClearFloatStatus()
+
+        def construct(self, x):
+            init = self.alloc_status()
+            clear_status = self.clear_status(init)
+            x = ops.depend(x, clear_status)
+            res = x * x
+            init = ops.depend(init, res)
+            return res, self.get_status(init)
+
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
+    _, status = Overflow()(Tensor(np.full((2,), 300.0, dtype=np.float16)))
+    assert status.asnumpy().any()
+    _, status = Overflow()(Tensor(np.full((2,), 3.0, dtype=np.float16)))
+    assert not status.asnumpy().any()

@@ -37,3 +37,14 @@ def test_debug_reraises(monkeypatch):
 def test_success_is_zero():
     assert guarded("ms-x", lambda: None) == 0
     assert guarded("ms-x", lambda: 3) == 3
+
+
+def test_warnings_are_one_tool_line(capsys):
+    import warnings
+
+    def body():
+        warnings.warn("results may be wrong", stacklevel=1)
+        return 0
+
+    assert guarded("ms-x", body) == 0
+    assert capsys.readouterr().err == "ms-x: warning: results may be wrong\n"
