@@ -166,6 +166,17 @@ def contains_mindir(module: ModuleOp) -> bool:
     return any(op.name.startswith("mindir.") for op in module.walk())
 
 
+def compile_to_tensor(
+    module: ModuleOp, ctx: Context | None = None, jit_level: str = "O1"
+) -> ModuleOp:
+    """The frontend's whole pipeline for a mindir module: the jit_level passes (the
+    side-effect passes included) then the lowering. What ms-run runs on mindir."""
+    if contains_mindir(module):
+        run_passes(parse_pipeline(jit_level_pipeline(jit_level)), module, ctx)
+        run_passes(parse_pipeline(LOWER_TO_TENSOR), module, ctx)
+    return module
+
+
 def lower_to_tensor(module: ModuleOp, ctx: Context | None = None) -> ModuleOp:
     """Lower a mindir module in place to upstream tensor-level dialects (the executors' input)."""
     if contains_mindir(module):

@@ -126,9 +126,9 @@ def load_module(path: str) -> ModuleOp:
 
     module = parse_file(path)
     if any(op.name.startswith("mindir.") for op in module.walk()):
-        from mindjit.passes.pipelines import lower_to_tensor
+        from mindjit.passes.pipelines import compile_to_tensor
 
-        lower_to_tensor(module)
+        compile_to_tensor(module)
     return module
 
 
