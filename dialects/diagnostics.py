@@ -96,6 +96,13 @@ def verify_located(root: Operation) -> None:
     xDSL's own `verify()` reports the failing op by printing the whole module; here
     the failing op's location and the verifier's one-line message are kept instead.
     """
+    from mindjit.dialects.xdsl_fixes import memoized_symbol_lookups
+
+    with memoized_symbol_lookups():
+        _verify_each(root)
+
+
+def _verify_each(root: Operation) -> None:
     for op in root.walk(reverse=True):
         try:
             op.verify(verify_nested_ops=False)

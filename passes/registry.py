@@ -25,6 +25,12 @@ def _mindir_depend_order() -> type[ModulePass]:
     return MindirDependOrderPass
 
 
+def _mindir_inline() -> type[ModulePass]:
+    from mindjit.passes.mindir_inline import MindirInlinePass
+
+    return MindirInlinePass
+
+
 def _mindir_load_elim() -> type[ModulePass]:
     from mindjit.passes.mindir_load_elim import MindirLoadElimPass
 
@@ -37,4 +43,5 @@ def mindjit_pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
         "mindir-load-elim": _mindir_load_elim,
         "mindir-auto-monad": _mindir_auto_monad,
         "mindir-depend-order": _mindir_depend_order,
+        "mindir-inline": _mindir_inline,
     }
