@@ -170,8 +170,9 @@ def env_str(name: str, default: str) -> str:
 
 
 def cell_reuse_level() -> int:
-    """MS_DEV_CELL_REUSE: 0 lazy inline off, 1/2 on (see DESIGN.md)."""
-    return env_int("MS_DEV_CELL_REUSE", 0, (0, 1, 2))
+    """MS_DEV_CELL_REUSE: 0 lazy inline off, 1/2 on; unset means 1 (mindjit keeps
+    lazy-inline graphs by default, where MindSpore needs the variable set)."""
+    return env_int("MS_DEV_CELL_REUSE", 1, (0, 1, 2))
 
 
 def load_elim_level() -> int:

@@ -28,8 +28,10 @@ LOWER_TO_TENSOR = "convert-mindir-to-tensor,canonicalize,cse"
 # The side-effect passes run at every level: they make the program's order explicit
 # (auto-monad), keep reads before the next write (depend-order) and decide which
 # Loads need a real copy (load-elim, level from MS_DEV_SIDE_EFFECT_LOAD_ELIM).
+# mindir-inline (after auto-monad, as in MindSpore) inlines every sub-graph call
+# except graphs lazy inline keeps (MS_DEV_CELL_REUSE).
 # Later passes (inline, cf-to-select ...) join the optional part.
-SIDE_EFFECTS_FIRST = "mindir-auto-monad"
+SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline"
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",

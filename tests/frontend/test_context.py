@@ -94,7 +94,7 @@ def test_compile_cache_and_save_graphs(monkeypatch):
 def test_env_levels(monkeypatch):
     monkeypatch.delenv("MS_DEV_CELL_REUSE", raising=False)
     monkeypatch.delenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", raising=False)
-    assert C.cell_reuse_level() == 0
+    assert C.cell_reuse_level() == 1
     assert C.load_elim_level() == 1
     monkeypatch.setenv("MS_DEV_CELL_REUSE", "2")
     monkeypatch.setenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "3")

@@ -65,6 +65,7 @@ def test_jit_levels_pick_their_pipeline(level):
     expected = [
         "frontend",
         "mindir-auto-monad",
+        "mindir-inline",
         *optional[level],
         "mindir-depend-order",
         "mindir-load-elim",
