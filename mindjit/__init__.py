@@ -36,6 +36,7 @@ from mindjit.frontend.dtype import (
 
 # graph mode (frontend/jit.py)
 from mindjit.frontend.jit import jit, jit_class
+from mindjit.frontend.lazy_inline import lazy_inline
 from mindjit.frontend.nn.init import set_seed
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
 
@@ -66,6 +67,7 @@ __all__ = [
     "int_",
     "jit",
     "jit_class",
+    "lazy_inline",
     "mstype",
     "nn",
     "ops",

@@ -48,8 +48,21 @@ def jit_level_pipeline(jit_level: str) -> str:
     """The pass pipeline text for a JitConfig jit_level (O0, O1, O2)."""
     if jit_level not in JIT_LEVEL_PIPELINES:
         raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
-    parts = (SIDE_EFFECTS_FIRST, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST)
+    parts = [SIDE_EFFECTS_FIRST, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST]
+    if _cell_reuse() in (1, 2):
+        # MS_DEV_CELL_REUSE=2: reused graphs stay through every mindir pass and are
+        # inlined just before the backend's execution order and memory planning.
+        # MS_DEV_CELL_REUSE=1 should keep them through lowering as calls; until the
+        # lowering of Parameter refs passed to graphs lands, they are inlined here too.
+        parts.append("mindir-inline{cell-reuse=0}")
     return ",".join(p for p in parts if p)
+
+
+def _cell_reuse() -> int:
+    import os
+
+    raw = os.environ.get("MS_DEV_CELL_REUSE", "")
+    return int(raw) if raw in ("0", "1", "2") else 1
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:

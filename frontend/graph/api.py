@@ -52,7 +52,10 @@ def _compile_options() -> tuple:
     """Settings outside the call that change the compiled program."""
     import os
 
-    return (os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", ""),)
+    return (
+        os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", ""),
+        os.environ.get("MS_DEV_CELL_REUSE", ""),
+    )
 
 
 def program_for(

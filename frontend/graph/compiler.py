@@ -16,6 +16,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
 from xdsl.ir import SSAValue
 
+from mindjit.dialects import mindir as M
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
@@ -62,25 +63,39 @@ class GraphCompiler:
     def call(
         self, caller: GraphBuilder, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str
     ) -> Any:
-        """Emit a func.call to the graph of `fn` specialized for these arguments."""
+        """Emit a func.call to the graph of `fn` specialized for these arguments.
+
+        A lazy-inline Cell's graph is shared by every instance with the same
+        `cell_init_args`: it takes the instance's Parameters as `!mindir.ref`
+        arguments, and each call site passes its own.
+        """
         template, leaves = flatten((args, kwargs), _is_runtime_tensor)
-        key = (
-            getattr(unwrap(fn), "__code__", fn),
-            id(self_obj),
-            signature_of(template),
-            tuple((tuple(x.shape), x.dtype.name) for x in leaves),
-        )
+        shapes = tuple((tuple(x.shape), x.dtype.name) for x in leaves)
+        code = getattr(unwrap(fn), "__code__", fn)
+        reuse = _lazy_reuse_key(fn, self_obj)
+        # Inside a shared graph every sub-Cell gets its Parameters as refs too: the
+        # shared graph is traced for one instance and must not bake its Parameters in.
+        pass_refs = reuse is not None or (bool(caller.ref_args) and _is_cell(self_obj))
+        params: list[Any] = list(self_obj.get_parameters()) if pass_refs else []
+        if reuse is not None:
+            owner: Any = ("lazy", reuse)
+        else:
+            owner = ("refs", id(self_obj)) if pass_refs else id(self_obj)
+        key = (code, owner, signature_of(template), shapes)
         graph = self.module.graphs.get(key)
         if graph is None:
             if key in self._in_progress:
                 raise FrontendError(f"recursive call of '{name}' is not supported in graph mode")
             self._in_progress.add(key)
             try:
-                graph = self._trace(fn, self_obj, template, leaves, name)
+                graph = self._trace(fn, self_obj, template, leaves, name, params)
             finally:
                 self._in_progress.discard(key)
+            if reuse is not None:
+                graph.fn.attributes["mindir.lazy_inline"] = StringAttr(self_obj.cell_init_args)
             self.module.graphs[key] = graph
         operands: list[SSAValue] = [caller.as_value(x) for x in leaves]
+        operands += [caller.ref(p) for p in params]
         if graph.has_memory_state:
             operands.append(caller.u())
         if graph.has_io_state:
@@ -92,7 +107,13 @@ class GraphCompiler:
         return unflatten(graph.result_template, results)
 
     def _trace(
-        self, fn: Any, self_obj: Any, template: Any, leaves: list, name: str
+        self,
+        fn: Any,
+        self_obj: Any,
+        template: Any,
+        leaves: list,
+        name: str,
+        params: list[Any] = (),  # type: ignore[assignment]
     ) -> CompiledGraphFn:
         from mindjit.frontend.graph.evaluator import FunctionEvaluator
 
@@ -100,15 +121,20 @@ class GraphCompiler:
         if not inspect.isfunction(user_fn):
             raise FrontendError(f"'{name}' is not a Python function graph mode can compile")
         source = function_source(user_fn)
+        ref_types = [M.RefType(_tensor_type(p)) for p in params]
         graph = GraphBuilder(
-            self.module, self.module.unique_name(name), [_tensor_type(x) for x in leaves]
+            self.module,
+            self.module.unique_name(name),
+            [_tensor_type(x) for x in leaves] + ref_types,
         )
+        for p, arg in zip(params, graph.block.args[len(leaves) :]):
+            graph.ref_args[id(p)] = arg
         graph.location = FileLineColLoc(
             StringAttr(source.file),
             IntAttr(source.tree.lineno),
             IntAttr(source.tree.col_offset + 1),
         )
-        inputs = [GraphValue(a) for a in graph.block.args]
+        inputs = [GraphValue(a) for a in graph.block.args[: len(leaves)]]
         args, kwargs = unflatten(template, inputs)
         with tracing(graph):
             result = FunctionEvaluator(self, graph, user_fn, source, self_obj).run(args, kwargs)
@@ -123,6 +149,25 @@ class GraphCompiler:
         return CompiledGraphFn(
             fn_op, result_template, graph.memory_state is not None, graph.io_state is not None
         )
+
+
+def _is_cell(obj: Any) -> bool:
+    from mindjit.frontend.nn import Cell
+
+    return isinstance(obj, Cell)
+
+
+def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
+    """The lazy-inline key when `fn` is a decorated Cell's construct and reuse is on."""
+    from mindjit.frontend.context import cell_reuse_level
+    from mindjit.frontend.lazy_inline import reuse_key
+    from mindjit.frontend.nn import Cell
+
+    if not isinstance(self_obj, Cell) or unwrap(fn) is not unwrap(type(self_obj).construct):
+        return None
+    if cell_reuse_level() == 0:
+        return None
+    return reuse_key(self_obj)
 
 
 __all__ = ["CompiledGraphFn", "GraphCompiler", "Leaf"]

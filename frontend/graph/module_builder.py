@@ -70,6 +70,7 @@ class GraphBuilder(GraphState):
         self.block = Block(arg_types=list(arg_types))
         self.n_inputs = len(arg_types)
         super().__init__(Builder(InsertPoint.at_end(self.block)))
+        self.ref_args: dict[int, BlockArgument] = {}  # id(Parameter) -> its ref argument
         self.memory_state: BlockArgument | None = None
         self.io_state: BlockArgument | None = None
         self.location: Any = None  # the xDSL location given to the ops emitted next
@@ -104,6 +105,10 @@ class GraphBuilder(GraphState):
         return super().as_value(x)
 
     def ref(self, param: Any) -> SSAValue:
+        """The Parameter's ref: this graph's ref argument for it (lazy inline), else
+        a `get_parameter` of its module-level declaration."""
+        if id(param) in self.ref_args:
+            return self.ref_args[id(param)]
         symbol = self.module.parameter_symbol(param)
         t = TensorType(param.dtype.mlir, list(param.shape))
         return self.insert(M.GetParameterOp.get(symbol, t)).results[0]

@@ -74,6 +74,12 @@ class CompiledProgram:
         module = compiler.module.module
         self.parameters = list(compiler.module.parameters.values())  # (symbol, Parameter)
         self.report.add("frontend", module, time.perf_counter() - start)
+        # the graphs the frontend made: (name, lazy_inline key or None)
+        self.frontend_graphs = [
+            (op.sym_name.data, getattr(op.attributes.get("mindir.lazy_inline"), "data", None))
+            for op in module.body.block.ops
+            if op.name == "func.func"
+        ]
         directory = _save_graphs_dir()
         _dump(directory, 0, "frontend", module)
         ctx = make_context()

@@ -65,6 +65,8 @@ def signature_of(value: Any) -> Any:
         return ("T", tuple(value.shape), value.dtype.name)
     if isinstance(value, tuple | list):
         return (type(value).__name__, tuple(signature_of(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), signature_of(v)) for k, v in value.items())))
     try:
         hash(value)
     except TypeError:

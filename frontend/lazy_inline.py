@@ -1,0 +1,98 @@
+"""`@ms.lazy_inline`: one reusable graph per `cell_init_args`, as MindSpore does.
+
+    class Block(nn.Cell):
+        @ms.lazy_inline
+        def __init__(self, config): ...
+
+Instances created with equal init arguments share one graph that takes their
+Parameters as `!mindir.ref` arguments; each call site passes its own. The
+frontend parses and optimizes that graph once however many instances call it.
+
+MindSpore's first documented limitation (an attribute `construct` depends on,
+changed after `__init__`, silently reuses a wrong graph) is detected here: the
+instance's plain attributes are recorded at the end of `__init__`, and an
+instance whose attributes differ gets its own graph, with a warning naming the
+attribute. MindSpore's second limitation (only the outermost of nested
+lazy-inline Cells is kept) does not apply: every level keeps its graph.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from typing import Any
+
+_PLAIN = (bool, int, float, str, bytes, type(None))
+
+
+def _plain_view(value: Any) -> Any:
+    """A comparable view of an attribute: constants by value, objects by identity."""
+    if isinstance(value, _PLAIN):
+        return (type(value).__name__, value)
+    if isinstance(value, tuple | list):
+        return (type(value).__name__, tuple(_plain_view(v) for v in value))
+    return ("id", id(value))
+
+
+def attribute_snapshot(cell: Any) -> dict[str, Any]:
+    """The attributes of `cell` a construct may fold as constants (not Parameters/Cells)."""
+    return {
+        name: _plain_view(value)
+        for name, value in vars(cell).items()
+        if not name.startswith("_") and name not in ("training", "cell_init_args")
+    }
+
+
+def lazy_inline(fn: Any = None, *, attrs: Any = None, policy: Any = None) -> Any:
+    """Decorate `Cell.__init__`; `attrs` and `policy` are MindSpore's, accepted as-is."""
+    if fn is None:
+        return lambda f: lazy_inline(f, attrs=attrs, policy=policy)
+
+    @functools.wraps(fn)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        fn(self, *args, **kwargs)
+        from mindjit.frontend.graph.structure import signature_of
+
+        cls = type(self)
+        object.__setattr__(
+            self, "cell_init_args", f"lazy_inline_{cls.__name__}{_describe(args, kwargs)}"
+        )
+        object.__setattr__(
+            self, "_lazy_inline_key", (cls, signature_of((args, tuple(sorted(kwargs.items())))))
+        )
+        object.__setattr__(self, "_lazy_inline_snapshot", attribute_snapshot(self))
+
+    __init__.__ms_lazy_inline__ = True  # type: ignore[attr-defined]
+    return __init__
+
+
+def _describe(args: tuple, kwargs: dict) -> str:
+    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return "(" + ", ".join(parts) + ")"
+
+
+_WARNED: set[tuple[int, str]] = set()
+
+
+def reuse_key(cell: Any) -> Any | None:
+    """The key under which `cell` shares its graph, or None (no reuse for it)."""
+    key = getattr(cell, "_lazy_inline_key", None)
+    if key is None or type(cell) is not key[0]:
+        return None  # not decorated, or a subclass that did not decorate its own __init__
+    recorded = getattr(cell, "_lazy_inline_snapshot", {})
+    current = attribute_snapshot(cell)
+    changed = sorted(
+        name for name in recorded.keys() | current.keys() if recorded.get(name) != current.get(name)
+    )
+    if changed:
+        for name in changed:
+            if (id(cell), name) not in _WARNED:
+                _WARNED.add((id(cell), name))
+                warnings.warn(
+                    f"lazy_inline: attribute '{name}' of {type(cell).__name__} changed after "
+                    "__init__; this instance gets its own graph instead of the shared one",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+        return None
+    return key

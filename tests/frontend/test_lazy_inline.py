@@ -1,0 +1,87 @@
+"""@lazy_inline: one graph per cell_init_args, equal results at every cell-reuse level."""
+
+from __future__ import annotations
+
+import lazy_inline_programs as P
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit.frontend.graph import api
+
+
+def run_graph(net, x, reuse, monkeypatch):
+    monkeypatch.setenv("MS_DEV_CELL_REUSE", reuse)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    api.clear_cache()
+    try:
+        out = net(x)
+        (program,) = api.cached_programs()
+        return out, program
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def lazy_graphs(program):
+    return [name for name, key in program.frontend_graphs if key is not None]
+
+
+MODELS = {
+    "gpt": (lambda: P.GPT(6), (2, 8)),
+    "pipeline": (lambda: P.PipelineCell(P.Block(P.Config(8), 3), 4), (2, 8)),
+    "nested": (lambda: P.Nested(), (2, 4)),
+    "assigning": (lambda: P.AssignTwice(), (2,)),
+}
+
+
+@pytest.mark.parametrize("reuse", ["0", "1", "2"])
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_same_results_as_pynative(model, reuse, monkeypatch):
+    make, shape = MODELS[model]
+    x = ms.Tensor(np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager_net = make()
+    expected = eager_net(x)
+    net = make()
+    out, _ = run_graph(net, x, reuse, monkeypatch)
+    np.testing.assert_allclose(out.asnumpy(), expected.asnumpy(), rtol=1e-6, atol=1e-6)
+    for (name, p), (_, q) in zip(net.parameters_and_names(), eager_net.parameters_and_names()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=1e-6, err_msg=name)
+
+
+def test_gpt_blocks_share_one_graph(monkeypatch):
+    out, program = run_graph(P.GPT(6), ms.Tensor(np.ones((2, 8), np.float32)), "1", monkeypatch)
+    assert len(lazy_graphs(program)) == 1
+    assert lazy_graphs(program)[0].startswith("Block_construct")
+
+
+def test_pipeline_cell_reuses_one_graph(monkeypatch):
+    net = P.PipelineCell(P.Block(P.Config(8), 3), 4)
+    _, program = run_graph(net, ms.Tensor(np.ones((2, 8), np.float32)), "1", monkeypatch)
+    assert len(lazy_graphs(program)) == 1
+
+
+def test_nested_reuse_keeps_one_graph_per_level(monkeypatch):
+    _, program = run_graph(P.Nested(), ms.Tensor(np.ones((2, 4), np.float32)), "1", monkeypatch)
+    names = lazy_graphs(program)
+    assert len(names) == 2
+    assert {n.split("_")[0] for n in names} == {"Outer", "Inner"}
+
+
+def test_reuse_off_makes_no_lazy_graph(monkeypatch):
+    _, program = run_graph(P.GPT(3), ms.Tensor(np.ones((2, 8), np.float32)), "0", monkeypatch)
+    assert lazy_graphs(program) == []
+
+
+def test_changed_attribute_gets_its_own_graph_with_a_warning(monkeypatch):
+    net = P.TwoScaled()
+    x = ms.Tensor(np.ones((2,), np.float32))
+    with pytest.warns(RuntimeWarning, match="attribute 'factor' of Scaled changed after __init__"):
+        out, program = run_graph(net, x, "1", monkeypatch)
+    assert out.asnumpy().tolist() == [12.0, 12.0]
+    assert len(lazy_graphs(program)) == 1  # only `first` uses the shared graph
+
+
+def test_cell_init_args_recorded():
+    block = P.Inner(4)
+    assert block.cell_init_args == "lazy_inline_Inner(4)"
