@@ -6,8 +6,10 @@ The pass runs in five steps:
 1. `reject_unsupported`: ops listed in `DEVICE_OPS` (none today; the Ascend
    float-status ops become runtime calls) stop the pass with an error at the op,
    before anything changes.
-2. `lower_state` (convert_mindir_to_tensor_state) first rejects Parameter refs
-   passed between graphs (`check_refs`, still before any change); then Parameters become
+2. `lower_state` (convert_mindir_to_tensor_state) first functionalizes Parameter
+   refs passed between graphs (`lower_ref_arguments`, convert_mindir_to_tensor_refs:
+   ref arguments become tensor arguments plus written-back results, call sites load
+   before and store after), checking every ref before any change; then Parameters become
    `ml_program.global`, Load/Assign `ml_program.global_load/global_store` and
    print a call to a runtime declaration, each in place, so block order (the
    program order) is kept; monads are no longer needed after this.

@@ -21,9 +21,12 @@ order: every op is rewritten in place.
   `!mindir.u` / `!mindir.io` arguments and results of functions, calls, if and
   while are dropped by `flatten_tuples`, and update_state / depend vanish.
 
-A ref must come from a `mindir.get_parameter` of the same function: one passed
-through a block argument, a call, an if/while or a return is reported by
-`check_refs` (before anything changes) until lazy inline handles it.
+Refs passed between graphs (lazy inline's reused graphs take their Parameters
+as `!mindir.ref` arguments) are functionalized first by `lower_ref_arguments`
+(convert_mindir_to_tensor_refs): ref arguments become tensor arguments and extra
+results, call sites load the Parameters before the call and store what the
+callee writes back after it. It also checks every ref before anything changes,
+so after it every ref left comes from a `mindir.get_parameter` of its function.
 """
 
 from __future__ import annotations
@@ -46,8 +49,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
-from mindjit.dialects.mindir_types import RefType
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
+from mindjit.passes.convert_mindir_to_tensor_refs import lower_ref_arguments, parameter_of
 
 #: The discardable attribute marking a declaration as a mindjit runtime function.
 RUNTIME_ATTR = "mindjit.runtime"
@@ -55,58 +58,6 @@ RUNTIME_ATTR = "mindjit.runtime"
 PRINT_RUNTIME = "print"
 PRINT_FORMAT_ATTR = "mindjit.print_format"
 PRINT_PREFIX = "__mindjit_print_"
-
-REF_ACROSS_GRAPHS = "Parameter references passed between graphs are not supported yet"
-
-
-# -- refs ------------------------------------------------------------------------------
-
-
-def parameter_of(ref: SSAValue) -> mindir.GetParameterOp | None:
-    """The get_parameter a ref comes from (through depends), or None."""
-    owner = ref.owner
-    while isinstance(owner, mindir.DependOp) and ref is owner.result:
-        ref = owner.value
-        owner = ref.owner
-    return owner if isinstance(owner, mindir.GetParameterOp) else None
-
-
-def _is_ref(t: Attribute) -> bool:
-    return isinstance(t, RefType)
-
-
-def check_refs(module: ModuleOp) -> None:
-    """Fail at the first ref that does not come from a get_parameter of its function.
-
-    Uses are reported first (a load/assign of such a ref, or an op passing a ref
-    on), then refs that cross a boundary unused (arguments, results).
-    """
-    for op in module.walk():
-        if isinstance(op, mindir.LoadOp | mindir.AssignOp):
-            if parameter_of(op.ref) is None:
-                raise op_error(
-                    op,
-                    f"{REF_ACROSS_GRAPHS}: the Parameter of '{op.name}' must come from "
-                    "mindir.get_parameter in the same function",
-                )
-        elif isinstance(op, mindir.DependOp | mindir.UpdateStateOp):
-            continue  # ordering only: a depend of a ref is traced by `parameter_of`
-        elif any(_is_ref(v.type) for v in op.operands):
-            raise op_error(op, f"{REF_ACROSS_GRAPHS}: '{op.name}' passes a Parameter on")
-    for op in module.walk():
-        if isinstance(op, mindir.GetParameterOp | mindir.DependOp):
-            continue
-        if any(_is_ref(r.type) for r in op.results) or any(
-            _is_ref(a.type) for region in op.regions for block in region.blocks for a in block.args
-        ):
-            raise op_error(op, f"{REF_ACROSS_GRAPHS}: '{op.name}' takes or gives a Parameter")
-        if isinstance(op, func.FuncOp) and any(
-            _is_ref(t) for t in (*op.function_type.inputs.data, *op.function_type.outputs.data)
-        ):
-            raise op_error(
-                op, f"{REF_ACROSS_GRAPHS}: @{op.sym_name.data} takes or gives a Parameter"
-            )
-
 
 # -- print declarations ---------------------------------------------------------------------
 
@@ -195,13 +146,13 @@ def _replace(op: Operation, new: Operation | None, results: list[SSAValue]) -> N
 
 def _global_name(ref: SSAValue) -> SymbolRefAttr:
     getter = parameter_of(ref)
-    assert getter is not None  # check_refs ran first
+    assert getter is not None  # lower_ref_arguments checked every ref and lowered the others
     return getter.parameter
 
 
 def lower_state(module: ModuleOp) -> None:
     """Lower Parameters, Load/Assign and print in place (see the module doc)."""
-    check_refs(module)
+    lower_ref_arguments(module)
     runtime: _PrintRuntime | None = None
     for op in list(module.walk()):
         if isinstance(op, mindir.ParameterOp):

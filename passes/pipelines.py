@@ -49,11 +49,11 @@ def jit_level_pipeline(jit_level: str) -> str:
     if jit_level not in JIT_LEVEL_PIPELINES:
         raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
     parts = [SIDE_EFFECTS_FIRST, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST]
-    if _cell_reuse() in (1, 2):
+    if _cell_reuse() == 2:
         # MS_DEV_CELL_REUSE=2: reused graphs stay through every mindir pass and are
         # inlined just before the backend's execution order and memory planning.
-        # MS_DEV_CELL_REUSE=1 should keep them through lowering as calls; until the
-        # lowering of Parameter refs passed to graphs lands, they are inlined here too.
+        # At 1 they stay calls through lowering (refs become tensor arguments plus
+        # written-back results, see convert_mindir_to_tensor_refs).
         parts.append("mindir-inline{cell-reuse=0}")
     return ",".join(p for p in parts if p)
 

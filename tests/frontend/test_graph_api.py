@@ -69,7 +69,6 @@ def test_jit_levels_pick_their_pipeline(level):
         *optional[level],
         "mindir-depend-order",
         "mindir-load-elim",
-        "mindir-inline",  # MS_DEV_CELL_REUSE unset = 1: kept graphs inlined before lowering
         "convert-mindir-to-tensor",
     ]
     assert stages[: len(expected)] == expected

@@ -85,3 +85,12 @@ def test_changed_attribute_gets_its_own_graph_with_a_warning(monkeypatch):
 def test_cell_init_args_recorded():
     block = P.Inner(4)
     assert block.cell_init_args == "lazy_inline_Inner(4)"
+
+
+@pytest.mark.parametrize(("reuse", "kept"), [("1", True), ("2", False)])
+def test_level_1_runs_the_shared_graph_as_calls(reuse, kept, monkeypatch):
+    _, program = run_graph(P.GPT(4), ms.Tensor(np.ones((2, 8), np.float32)), reuse, monkeypatch)
+    calls = [op for op in program.module.walk() if op.name == "func.call"]
+    block_calls = [c for c in calls if c.callee.root_reference.data.startswith("Block_construct")]
+    assert (len(block_calls) == 4) is kept
+    assert not block_calls or not kept or len(block_calls) == 4

@@ -2,37 +2,14 @@
 
 // What convert-mindir-to-tensor cannot lower is reported at the op, not half-done.
 
-// A Parameter ref must come from mindir.get_parameter in the same function.
-
-func.func @assign(%p: !mindir.ref<tensor<f32>>, %x: tensor<f32>, %u0: !mindir.u) -> tensor<f32> {
-  // expected-error @+1 {{Parameter references passed between graphs are not supported yet: the Parameter of 'mindir.assign' must come from mindir.get_parameter in the same function}}
-  %a = mindir.assign %p, %x, %u0 : tensor<f32>
-  func.return %a : tensor<f32>
-}
-
-// -----
+// Parameter refs: a graph may take them as arguments (lazy inline), and they may
+// be loaded, assigned or passed to a graph call; nothing else.
 
 mindir.parameter @w = dense<1.0> : tensor<f32>
 
-func.func @load(%p: !mindir.ref<tensor<f32>>, %u0: !mindir.u) -> tensor<f32> {
-  // expected-error @+1 {{Parameter references passed between graphs are not supported yet: the Parameter of 'mindir.load' must come from mindir.get_parameter in the same function}}
-  %l = mindir.load %p, %u0 : tensor<f32>
-  func.return %l : tensor<f32>
-}
-
-func.func @caller(%u0: !mindir.u) -> tensor<f32> {
-  %p = mindir.get_parameter @w : !mindir.ref<tensor<f32>>
-  %l = func.call @load(%p, %u0) : (!mindir.ref<tensor<f32>>, !mindir.u) -> tensor<f32>
-  func.return %l : tensor<f32>
-}
-
-// -----
-
-mindir.parameter @w = dense<1.0> : tensor<f32>
-
+// expected-error @+1 {{@returns_ref returns a Parameter ref: a Parameter ref can only be loaded, assigned, or passed to a graph call (from mindir.get_parameter or a ref argument of the calling graph)}}
 func.func @returns_ref() -> !mindir.ref<tensor<f32>> {
   %p = mindir.get_parameter @w : !mindir.ref<tensor<f32>>
-  // expected-error @+1 {{Parameter references passed between graphs are not supported yet: 'func.return' passes a Parameter on}}
   func.return %p : !mindir.ref<tensor<f32>>
 }
 
@@ -42,7 +19,7 @@ mindir.parameter @w = dense<1.0> : tensor<f32>
 
 func.func @ref_through_if(%c: tensor<i1>, %u0: !mindir.u) -> tensor<f32> {
   %p = mindir.get_parameter @w : !mindir.ref<tensor<f32>>
-  // expected-error @+2 {{Parameter references passed between graphs are not supported yet: 'mindir.yield' passes a Parameter on}}
+  // expected-error @+1 {{'mindir.if' gives a Parameter ref: a Parameter ref can only be loaded, assigned, or passed to a graph call}}
   %r = mindir.if %c -> (!mindir.ref<tensor<f32>>) {
     mindir.yield %p : !mindir.ref<tensor<f32>>
   } else {
@@ -54,9 +31,60 @@ func.func @ref_through_if(%c: tensor<i1>, %u0: !mindir.u) -> tensor<f32> {
 
 // -----
 
-func.func @unused_ref_argument(%p: !mindir.ref<tensor<f32>>) {
-  // expected-error @-1 {{Parameter references passed between graphs are not supported yet: 'func.func' takes or gives a Parameter}}
+func.func @ref_carried_by_while(%p: !mindir.ref<tensor<f32>>, %u0: !mindir.u) -> tensor<f32> {
+  // expected-error @+1 {{'mindir.while' passes a Parameter ref on: a Parameter ref can only be loaded, assigned, or passed to a graph call}}
+  %r = mindir.while (%q = %p) : (!mindir.ref<tensor<f32>>) -> !mindir.ref<tensor<f32>> {
+    %c = mindir.constant dense<false> : tensor<i1>
+    mindir.condition(%c : tensor<i1>) %q : !mindir.ref<tensor<f32>>
+  } do {
+  ^bb0(%q2: !mindir.ref<tensor<f32>>):
+    mindir.yield %q2 : !mindir.ref<tensor<f32>>
+  }
+  %l = mindir.load %r, %u0 : tensor<f32>
+  func.return %l : tensor<f32>
+}
+
+// -----
+
+func.func @ref_to_a_declaration(%p: !mindir.ref<tensor<f32>>) {
+  // expected-error @+1 {{'func.call' passes a Parameter ref to @ext, which is not a graph defined in this module (a func.func with a body)}}
+  func.call @ext(%p) : (!mindir.ref<tensor<f32>>) -> ()
   func.return
+}
+
+func.func private @ext(!mindir.ref<tensor<f32>>) -> ()
+
+// -----
+
+// expected-error @+1 {{@ext is a declaration taking a Parameter ref: only graphs with a body can}}
+func.func private @ext(!mindir.ref<tensor<f32>>)
+
+// -----
+
+mindir.parameter @w = dense<1.0> : tensor<f32>
+
+func.func @writes_second(%p: !mindir.ref<tensor<f32>>, %q: !mindir.ref<tensor<f32>>, %x: tensor<f32>, %u0: !mindir.u) -> (tensor<f32>, !mindir.u) {
+  %a = mindir.assign %q, %x, %u0 : tensor<f32>
+  %u1 = mindir.update_state %u0, %a : tensor<f32>
+  func.return %a, %u1 : tensor<f32>, !mindir.u
+}
+
+func.func @same_parameter_twice(%x: tensor<f32>, %u0: !mindir.u) -> (tensor<f32>, !mindir.u) {
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<f32>>
+  // expected-error @+1 {{'func.call' passes Parameter @w as operands 0 and 1 of @writes_second, which writes it: the two writes would race}}
+  %r, %u1 = func.call @writes_second(%p, %p, %x, %u0) : (!mindir.ref<tensor<f32>>, !mindir.ref<tensor<f32>>, tensor<f32>, !mindir.u) -> (tensor<f32>, !mindir.u)
+  func.return %r, %u1 : tensor<f32>, !mindir.u
+}
+
+// -----
+
+func.func @assign_in_execute_region(%p: !mindir.ref<tensor<f32>>, %x: tensor<f32>, %u0: !mindir.u) -> tensor<f32> {
+  // expected-error @+1 {{cannot thread the Parameter ref argument %p (#0) of @assign_in_execute_region written inside 'scf.execute_region': only mindir.if and mindir.while can carry it out}}
+  %r = scf.execute_region -> tensor<f32> {
+    %a = mindir.assign %p, %x, %u0 : tensor<f32>
+    scf.yield %a : tensor<f32>
+  }
+  func.return %r : tensor<f32>
 }
 
 // -----
