@@ -49,20 +49,15 @@ def jit_level_pipeline(jit_level: str) -> str:
     if jit_level not in JIT_LEVEL_PIPELINES:
         raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
     parts = [SIDE_EFFECTS_FIRST, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST]
-    if _cell_reuse() == 2:
+    from mindjit.passes.mindir_inline import default_cell_reuse
+
+    if default_cell_reuse() == 2:
         # MS_DEV_CELL_REUSE=2: reused graphs stay through every mindir pass and are
         # inlined just before the backend's execution order and memory planning.
         # At 1 they stay calls through lowering (refs become tensor arguments plus
         # written-back results, see convert_mindir_to_tensor_refs).
         parts.append("mindir-inline{cell-reuse=0}")
     return ",".join(p for p in parts if p)
-
-
-def _cell_reuse() -> int:
-    import os
-
-    raw = os.environ.get("MS_DEV_CELL_REUSE", "")
-    return int(raw) if raw in ("0", "1", "2") else 1
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
