@@ -21,7 +21,7 @@ from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
 from mindjit.frontend.graph.source import function_source, unwrap
-from mindjit.frontend.graph.structure import Leaf, flatten, signature_of, unflatten
+from mindjit.frontend.graph.structure import flatten, signature_of, unflatten
 from mindjit.frontend.graph_value import GraphValue
 
 
@@ -170,4 +170,4 @@ def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
     return reuse_key(self_obj)
 
 
-__all__ = ["CompiledGraphFn", "GraphCompiler", "Leaf"]
+__all__ = ["CompiledGraphFn", "GraphCompiler"]

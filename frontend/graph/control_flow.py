@@ -21,7 +21,6 @@ from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
-from mindjit.frontend.graph.structure import Leaf, flatten, unflatten
 from mindjit.frontend.graph_value import GraphValue
 
 
@@ -392,4 +391,4 @@ def _retyped(
     return out
 
 
-__all__ = ["Leaf", "as_bool", "flatten", "tensor_if", "tensor_ifexp", "tensor_while", "unflatten"]
+__all__ = ["as_bool", "tensor_if", "tensor_ifexp", "tensor_while"]
