@@ -103,9 +103,13 @@ def verify_located(root: Operation) -> None:
 
 
 def _verify_each(root: Operation) -> None:
+    from mindjit.dialects.fast_verify import FAST_VERIFIERS
+
     for op in root.walk(reverse=True):
         try:
-            op.verify(verify_nested_ops=False)
+            fast = FAST_VERIFIERS.get(type(op))
+            if fast is None or not fast(op):
+                op.verify(verify_nested_ops=False)
         except (VerifyException, DiagnosticException, ValueError) as exc:
             inner = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
             message = str(inner.args[0]) if inner.args else str(inner)

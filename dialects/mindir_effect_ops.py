@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     IntegerAttr,
     StringAttr,
     SymbolRefAttr,
@@ -53,16 +54,22 @@ class ReadsMemory(OpTrait):
 
 @irdl_op_definition
 class ParameterOp(IRDLOperation):
-    """`mindir.parameter @w = dense<...> : tensor<...>`: a named mutable Parameter."""
+    """`mindir.parameter @w = dense<...> : tensor<...>`: a named mutable Parameter.
+
+    The initial value may also be `dense_resource<handle> : tensor<...>`, a
+    value held outside the IR (see `mindjit.dialects.resources`).
+    """
 
     name = "mindir.parameter"
     sym_name = prop_def(StringAttr)
     type = prop_def(TensorType)
-    initial_value = prop_def(DenseIntOrFPElementsAttr)
+    initial_value = prop_def(DenseIntOrFPElementsAttr | DenseResourceAttr)
     traits = traits_def(SymbolOpInterface())
 
     @classmethod
-    def get(cls, name: str, initial_value: DenseIntOrFPElementsAttr) -> ParameterOp:
+    def get(
+        cls, name: str, initial_value: DenseIntOrFPElementsAttr | DenseResourceAttr
+    ) -> ParameterOp:
         return cls.create(
             properties={
                 "sym_name": StringAttr(name),
@@ -72,6 +79,10 @@ class ParameterOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        self.verify_value()
+
+    def verify_value(self) -> None:
+        """The op's own check (also run by `fast_verify`)."""
         if self.initial_value.type != self.type:
             raise VerifyException(
                 f"initial value has type {self.initial_value.type}, the Parameter has {self.type}"
@@ -83,9 +94,13 @@ class ParameterOp(IRDLOperation):
         parser.parse_punctuation("=")
         pos = parser.pos
         value = parser.parse_attribute()
-        if not isinstance(value, DenseIntOrFPElementsAttr):
+        if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr) or not isinstance(
+            value.type, TensorType
+        ):
             parser.raise_error(
-                "mindir.parameter expects a dense<...> : tensor<...> initial value", pos
+                "mindir.parameter expects a dense<...> or dense_resource<...> : tensor<...> "
+                "initial value",
+                pos,
             )
         attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls.get(name.data, value)
@@ -119,6 +134,11 @@ class GetParameterOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        self.verify_target()
+
+    def verify_target(self) -> None:
+        """The op's own check (also run by `fast_verify`): the symbol is a Parameter
+        of the result's type."""
         from xdsl.traits import SymbolTable
 
         target = SymbolTable.lookup_symbol(self, self.parameter)

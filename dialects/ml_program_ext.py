@@ -61,6 +61,10 @@ class GlobalLoadOp(IRDLOperation):
         super().__init__(properties={"global": global_}, result_types=[result_type])
 
     def verify_(self) -> None:
+        self.verify_target()
+
+    def verify_target(self) -> None:
+        """The op's own check (also run by `fast_verify`)."""
         target = _lookup_global(self, self.global_)
         if target.type != self.result.type:
             raise VerifyException(

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -54,12 +54,18 @@ class Emitter:
 
 
 def dense_attr(array: Any, dtype: D.DType) -> DenseIntOrFPElementsAttr:
+    """The dense literal of `array` as `dtype`.
+
+    Numbers are stored as their little-endian bytes, as xDSL packs them, without
+    a Python list in between (Parameters of a large model are megabytes); i1 goes
+    through xDSL's packing, which stores true as all ones.
+    """
     arr = np.asarray(array, dtype=dtype.numpy)
     t = TensorType(dtype.mlir, list(arr.shape))
-    flat = arr.reshape(-1).tolist()
     if dtype.is_bool:
-        flat = [int(v) for v in flat]
-    return DenseIntOrFPElementsAttr.from_list(t, flat)
+        return DenseIntOrFPElementsAttr.from_list(t, [int(v) for v in arr.reshape(-1).tolist()])
+    data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()
+    return DenseIntOrFPElementsAttr(t, BytesAttr(data))
 
 
 # --- graph mode ------------------------------------------------------------------

@@ -155,8 +155,19 @@ def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass
     return result
 
 
-def run_passes(passes: list[ModulePass], module: ModuleOp, ctx: Context | None = None) -> None:
-    """Apply passes in order; a failure is reported as a located MindjitError."""
+def run_passes(
+    passes: list[ModulePass],
+    module: ModuleOp,
+    ctx: Context | None = None,
+    verify_each: bool = True,
+) -> None:
+    """Apply passes in order; a failure is reported as a located MindjitError.
+
+    `verify_each` verifies the module after every pass (mlir-opt's default,
+    and ms-opt's); the frontend turns it off and verifies at stage boundaries
+    instead (MLIR's `PassManager::enableVerifier(false)`), because on a large
+    model verifying every op after every pass costs more than the passes.
+    """
     from mindjit.dialects.diagnostics import from_xdsl_exception, verify_located
     from mindjit.dialects.parsing import make_context
 
@@ -169,7 +180,8 @@ def run_passes(passes: list[ModulePass], module: ModuleOp, ctx: Context | None =
         except Exception as exc:
             err = from_xdsl_exception(exc)
             raise MindjitError(f"pass '{p.name}' failed: {err.message}", err.loc) from None
-        verify_located(module)
+        if verify_each:
+            verify_located(module)
 
 
 def contains_mindir(module: ModuleOp) -> bool:

@@ -4,7 +4,9 @@ Each function is planned once, on first use, and every later call reuses the
 plan; `run` only checks the inputs and walks the precomputed steps.
 
 The executable owns the module's state. Every `ml_program.global` lives in one
-buffer, `globals[name]` (a copy of the initial value at first):
+buffer, `globals[name]` (a copy of the initial value, made on first use, so a
+frontend that binds every global with `set_global` never copies the initial
+values of a large model):
 `ml_program.global_load` gives that buffer itself (a view: no copy), and
 `ml_program.global_store` writes into it in place, so a loaded value that no
 `linalg.copy` (the lowering of `mindir.tensor_move`) copied sees later stores,
@@ -40,7 +42,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp, StringAttr, TensorType
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 
@@ -56,6 +58,7 @@ from mindjit.backend.cpu.types import (
     static_shape,
 )
 from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
+from mindjit.dialects.resources import blob
 
 Check = Callable[[Any], Any]
 PrintHook = Callable[[list[str | np.ndarray]], None]
@@ -198,7 +201,7 @@ class CpuExecutable:
         self._funcs: dict[str, func.FuncOp] = {}
         self._declarations: dict[str, func.FuncOp] = {}
         self._global_ops: dict[str, GlobalOp] = {}
-        self._globals: dict[str, np.ndarray] = {}
+        self._globals = _LazyGlobals()
         self._owner_of: dict[int, str] = {}  # id(buffer root) -> the global using it
         for op in module.walk():
             if isinstance(op, func.FuncOp):
@@ -254,13 +257,28 @@ class CpuExecutable:
         static_shape(op.type, op)
         dtype_of(op.type, op)
         self._global_ops[name] = op
-        if op.value is not None:  # the buffer: a writable array of its own
-            self._install(name, np.array(dense_array(op.value, op.type, op), order="C"))
+        if isinstance(op.value, DenseResourceAttr) and blob(op.value.resource_handle.data) is None:
+            return  # a value held elsewhere and gone: set_global must give it one
+        if op.value is not None:  # the buffer: a writable copy, made on first use
+            initial = dense_array(op.value, op.type, op)  # a read-only view of the attribute
+            self._globals.pending[name] = lambda: self._adopt_initial(name, initial)
+
+    def _adopt_initial(self, name: str, initial: np.ndarray) -> np.ndarray:
+        buf = np.array(initial, order="C")
+        self._owner_of[id(_buffer_root(buf))] = name
+        return buf
 
     @property
     def globals(self) -> dict[str, np.ndarray]:
         """Every (initialized) global's buffer, by name: the live dict the plans
         read. Stores write into these arrays in place."""
+        self._globals.materialize()
+        return self._globals
+
+    @property
+    def live_globals(self) -> dict[str, np.ndarray]:
+        """The dict plans read at run time: a global's initial value is copied
+        in when it is first read (`globals` copies them all)."""
         return self._globals
 
     def global_op(self, name: str, user: Operation | None = None) -> GlobalOp:
@@ -279,10 +297,10 @@ class CpuExecutable:
         place (the caller's own array after `set_global` adopted it). Copy it to
         keep a snapshot."""
         op = self.global_op(name)
-        value = self._globals.get(name)
-        if value is None:
-            raise ExecutionError(f"global @{name} has no value yet", loc_of_op(op))
-        return value
+        try:
+            return self._globals[name]
+        except KeyError:
+            raise ExecutionError(f"global @{name} has no value yet", loc_of_op(op)) from None
 
     def set_global(self, name: str, value: Any) -> None:
         """Make `value` global @name's value. It must be an array (or numpy scalar)
@@ -316,6 +334,7 @@ class CpuExecutable:
             self._install(name, np.array(value, dtype=dtype, order="C"))
 
     def _install(self, name: str, buf: np.ndarray) -> None:
+        self._globals.pending.pop(name, None)  # replaced before its initial value was used
         old = self._globals.get(name)
         if old is not None:
             old_root = id(_buffer_root(old))
@@ -378,3 +397,22 @@ class CpuExecutable:
     def _missing(self, name: str) -> ExecutionError:
         available = ", ".join(f"@{n}" for n in self._funcs) or "none"
         return ExecutionError(f"no function @{name}; available: {available}")
+
+
+class _LazyGlobals(dict):
+    """Global buffers by name; `pending` makes a global's first buffer on first read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: dict[str, Callable[[], np.ndarray]] = {}
+
+    def __missing__(self, name: str) -> np.ndarray:
+        make = self.pending.pop(name, None)
+        if make is None:
+            raise KeyError(name)
+        buf = self[name] = make()
+        return buf
+
+    def materialize(self) -> None:
+        for name in list(self.pending):
+            self[name]  # noqa: B018 - __missing__ installs it

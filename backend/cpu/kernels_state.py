@@ -60,7 +60,7 @@ def build_global_load(c: FunctionCompiler, op: Operation) -> None:
     out = c.define(result)
     c.set_roots(result, {GLOBAL})
     c.mark_side_effects()
-    values = c.exe.globals
+    values = c.exe.live_globals
 
     def global_load(s: Slots) -> None:
         try:
@@ -82,7 +82,7 @@ def build_global_store(c: FunctionCompiler, op: Operation) -> None:
         raise op_failure(op, f"cannot store {value.type} to global @{name} of type {glob.type}")
     src = c.read(value)
     c.mark_side_effects()
-    values = c.exe.globals
+    values = c.exe.live_globals
     dtype, shape = dtype_of(glob.type, op), static_shape(glob.type, op)
 
     def global_store(s: Slots) -> None:

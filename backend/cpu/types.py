@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -99,7 +100,10 @@ def scalar_value(attr: Attribute, t: Attribute, op: Operation | None = None) -> 
 
 
 def dense_array(attr: Attribute, t: Attribute, op: Operation | None = None) -> np.ndarray:
-    """A read-only array for a dense<...> elements attribute (splats included)."""
+    """A read-only array for a dense<...> elements attribute (splats included), or
+    for a dense_resource<...> whose blob is available (see dialects/resources)."""
+    if isinstance(attr, DenseResourceAttr):
+        return _resource_array(attr, t, op)
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         raise _type_error(
             op, f"constant attribute {attr.name} is not supported by the CPU executor"
@@ -117,6 +121,25 @@ def dense_array(attr: Attribute, t: Attribute, op: Operation | None = None) -> n
     result = values.reshape(shape)
     result.flags.writeable = False
     return result
+
+
+def _resource_array(attr: DenseResourceAttr, t: Attribute, op: Operation | None) -> np.ndarray:
+    from mindjit.dialects.resources import blob
+
+    handle = attr.resource_handle.data
+    value = blob(handle)
+    if value is None:
+        raise _type_error(op, f"dense_resource<{handle}> has no blob in this process")
+    dtype, shape = dtype_of(t, op), static_shape(t, op)
+    if value.dtype != dtype or tuple(value.shape) != shape:
+        raise _type_error(
+            op,
+            f"dense_resource<{handle}> holds {value.dtype}{list(value.shape)}, "
+            f"expected {describe_type(t)}",
+        )
+    view = value.view()
+    view.flags.writeable = False
+    return view
 
 
 def describe_type(t: Attribute) -> str:

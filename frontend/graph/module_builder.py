@@ -10,6 +10,7 @@ graph's entry state; the auto-monad pass threads the states properly.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -17,14 +18,36 @@ from typing import Any
 import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
+from mindjit.dialects import resources
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import GraphState, dense_attr
 from mindjit.frontend.graph.errors import FrontendError
+
+
+@functools.lru_cache(maxsize=1024)
+def tensor_type(dtype: D.DType, shape: tuple[int, ...]) -> TensorType:
+    """One TensorType per (dtype, shape): a model's Parameters repeat a few shapes."""
+    return TensorType(dtype.mlir, list(shape))
+
+
+def parameter_value_attr(symbol: str, param: Any) -> DenseIntOrFPElementsAttr | DenseResourceAttr:
+    """A small Parameter's value inline; a large one's as a `dense_resource` handle
+    on the live Parameter (no copy: see `mindjit.dialects.resources`)."""
+    if param.nbytes <= resources.INLINE_LIMIT_BYTES:
+        return dense_attr(param.asnumpy(), param.dtype)
+    handle = resources.hold(symbol, param, lambda p: p.asnumpy())
+    return DenseResourceAttr.from_params(handle, tensor_type(param.dtype, tuple(param.shape)))
 
 
 class ModuleBuilder:
@@ -49,8 +72,7 @@ class ModuleBuilder:
         if known is not None:
             return known[0]
         symbol = self.unique_name(f"{param.name}")
-        value = param.asnumpy()
-        op = M.ParameterOp.get(symbol, dense_attr(value, param.dtype))
+        op = M.ParameterOp.get(symbol, parameter_value_attr(symbol, param))
         self.module.body.block.insert_op_before(op, self.module.body.block.first_op) if (
             self.module.body.block.first_op is not None
         ) else self.module.body.block.add_op(op)
@@ -110,7 +132,7 @@ class GraphBuilder(GraphState):
         if id(param) in self.ref_args:
             return self.ref_args[id(param)]
         symbol = self.module.parameter_symbol(param)
-        t = TensorType(param.dtype.mlir, list(param.shape))
+        t = tensor_type(param.dtype, tuple(param.shape))
         return self.insert(M.GetParameterOp.get(symbol, t)).results[0]
 
     def load(self, param: Any) -> SSAValue:

@@ -59,6 +59,20 @@ def _dump(directory: str | None, index: int, stage: str, module: ModuleOp) -> No
     write_atomic(os.path.join(directory, f"{index:02d}_{name}.mlir"), str(module) + "\n")
 
 
+def _verify_stage(module: ModuleOp, pipeline: str) -> None:
+    """Verify after a stage's passes; the error says how to find the pass at fault."""
+    from mindjit.dialects.diagnostics import MindjitError, verify_located
+
+    try:
+        verify_located(module)
+    except MindjitError as err:
+        raise MindjitError(
+            f"{err.message} (after the pipeline '{pipeline}'; set MINDJIT_VERIFY_EACH=1 "
+            "to verify after every pass)",
+            err.loc,
+        ) from None
+
+
 class CompiledProgram:
     def __init__(
         self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
@@ -84,13 +98,17 @@ class CompiledProgram:
         _dump(directory, 0, "frontend", module)
         ctx = make_context()
         index = 1
-        for spec in (jit_level_pipeline(jit_level), LOWER_TO_TENSOR):
+        verify_each = os.environ.get("MINDJIT_VERIFY_EACH", "") not in ("", "0")
+        for stage, spec in (("mindir", jit_level_pipeline(jit_level)), ("tensor", LOWER_TO_TENSOR)):
             for p in parse_pipeline(spec) if spec else []:
                 start = time.perf_counter()
-                run_passes([p], module, ctx)
+                run_passes([p], module, ctx, verify_each=verify_each)
                 self.report.add(p.name, module, time.perf_counter() - start)
                 _dump(directory, index, p.name, module)
                 index += 1
+            start = time.perf_counter()
+            _verify_stage(module, spec)
+            self.report.add(f"verify-{stage}", module, time.perf_counter() - start)
         self.module = module
         start = time.perf_counter()
         self.executable = CpuExecutable(module)

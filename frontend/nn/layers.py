@@ -35,11 +35,35 @@ class HSwish(Cell):
         return ops.hswish(x)
 
 
+class GELU(Cell):
+    """`nn.GELU(approximate=True)`: the tanh approximation (the exact form needs erf)."""
+
+    def __init__(self, approximate: bool = True):
+        super().__init__()
+        if not approximate:
+            raise ValueError("For 'GELU', approximate=False needs erf, which mindjit lacks")
+        self.approximate = True
+
+    def construct(self, x):
+        return ops.gelu(x, approximate="tanh")
+
+
+class Softmax(Cell):
+    def __init__(self, axis: int = -1):
+        super().__init__()
+        self.axis = axis
+
+    def construct(self, x):
+        return ops.softmax(x, self.axis)
+
+
 _ACTIVATIONS: dict[str, type[Cell]] = {
     "relu": ReLU,
     "tanh": Tanh,
     "sigmoid": Sigmoid,
     "hswish": HSwish,
+    "gelu": GELU,
+    "softmax": Softmax,
 }
 
 

@@ -83,6 +83,7 @@ from mindjit.frontend.ops.math import (
     tanh,
     where,
 )
+from mindjit.frontend.ops.nn_functional import gelu, layer_norm, softmax
 from mindjit.frontend.ops.primitives import (
     Abs,
     Add,

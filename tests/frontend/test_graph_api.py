@@ -69,6 +69,7 @@ def test_jit_levels_pick_their_pipeline(level):
         *optional[level],
         "mindir-depend-order",
         "mindir-load-elim",
+        "verify-mindir",
         "convert-mindir-to-tensor",
     ]
     assert stages[: len(expected)] == expected

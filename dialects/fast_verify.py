@@ -1,0 +1,106 @@
+"""Fast verification of the ops a large model has thousands of.
+
+A model with N lazy-inline Blocks of 12 Parameters has 12N `mindir.parameter`
+declarations and 12N `get_parameter` ops (after lowering: globals and
+global_loads); xDSL's generic IRDL verifier spends ~30 us on each, more than
+the passes do. For these few op classes the checks IRDL would make (no operands,
+regions or successors; exactly the declared properties, of the declared kinds;
+one result of the declared type) are written out directly, followed by the op's
+own check. Anything unusual falls back to the full verifier, so the verdict is
+always the same, only faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.dialects.ml_program import GlobalOp
+from xdsl.ir import Attribute, Operation
+
+from mindjit.dialects.mindir_effect_ops import GetParameterOp, ParameterOp
+from mindjit.dialects.mindir_types import RefType
+from mindjit.dialects.ml_program_ext import GlobalLoadOp
+
+
+def _plain_leaf(op: Operation, n_results: int) -> bool:
+    """No operands/regions/successors, `n_results` results, not ending a block."""
+    block = op.parent
+    return (
+        not op.operands
+        and not op.regions
+        and not op.successors
+        and len(op.results) == n_results
+        and (block is None or block.last_op is not op)
+    )
+
+
+def _props(op: Operation, kinds: dict[str, type | tuple[type, ...]]) -> bool:
+    props = op.properties
+    return len(props) == len(kinds) and all(
+        isinstance(props.get(name), kind) for name, kind in kinds.items()
+    )
+
+
+_VALUE = (DenseIntOrFPElementsAttr, DenseResourceAttr)
+
+
+def _parameter(op: Operation) -> bool:
+    assert isinstance(op, ParameterOp)
+    if not (
+        _plain_leaf(op, 0)
+        and _props(op, {"sym_name": StringAttr, "type": TensorType, "initial_value": _VALUE})
+    ):
+        return False
+    op.verify_value()
+    return True
+
+
+def _get_parameter(op: Operation) -> bool:
+    assert isinstance(op, GetParameterOp)
+    if not (
+        _plain_leaf(op, 1)
+        and _props(op, {"parameter": SymbolRefAttr})
+        and isinstance(op.results[0].type, RefType)
+    ):
+        return False
+    op.verify_target()
+    return True
+
+
+def _global(op: Operation) -> bool:
+    props = op.properties
+    mutable, value = props.get("is_mutable"), props.get("value")
+    return (
+        _plain_leaf(op, 0)
+        and isinstance(props.get("sym_name"), StringAttr)
+        and isinstance(props.get("type"), TensorType)
+        and isinstance(props.get("sym_visibility"), StringAttr)
+        and isinstance(mutable, UnitAttr)  # immutable globals take the full path
+        and (value is None or isinstance(value, Attribute))
+        and len(props) == 3 + (value is not None) + 1
+    )
+
+
+def _global_load(op: Operation) -> bool:
+    assert isinstance(op, GlobalLoadOp)
+    if not (_plain_leaf(op, 1) and _props(op, {"global": SymbolRefAttr})):
+        return False
+    op.verify_target()
+    return True
+
+
+#: op class -> checker returning True when it verified the op (False: use the full path)
+FAST_VERIFIERS: dict[type, Callable[[Operation], bool]] = {
+    ParameterOp: _parameter,
+    GetParameterOp: _get_parameter,
+    GlobalOp: _global,
+    GlobalLoadOp: _global_load,
+}

@@ -1,0 +1,42 @@
+"""Parameter values held outside the IR, referenced as `dense_resource<handle>`.
+
+A large model's Parameters are hundreds of megabytes; copying them into
+`dense<...>` literals at every compile is what made compile time grow with the
+weights instead of with the graph. As MLIR importers do (torch-mlir, IREE), the
+frontend gives large Parameters a `dense_resource<handle>` initial value whose
+blob is the live Parameter itself, held here by weak reference: the IR stays
+small and printable, and the CPU executor reads the current value on first use.
+Nothing is copied until a buffer is needed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+#: Values with at most this many bytes stay inline as `dense<...>` literals.
+INLINE_LIMIT_BYTES = 4096
+
+_providers: dict[str, Callable[[], Any]] = {}
+_counter = itertools.count()
+
+
+def hold(name: str, owner: Any, read: Callable[[Any], np.ndarray]) -> str:
+    """Register `read(owner)` as the blob of a new handle derived from `name`.
+
+    `owner` is held weakly: once it is gone the handle has no blob.
+    """
+    handle = f"{name}_{next(_counter)}"
+    ref = weakref.ref(owner, lambda _r, h=handle: _providers.pop(h, None))
+    _providers[handle] = lambda: None if (o := ref()) is None else read(o)
+    return handle
+
+
+def blob(handle: str) -> np.ndarray | None:
+    """The current value behind `handle`, or None if nothing provides it."""
+    provider = _providers.get(handle)
+    return None if provider is None else provider()
