@@ -11,29 +11,40 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.dialects.parsing import make_context
 from mindjit.frontend.graph.compiler import CompiledGraphFn, GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.passes.graph_nodes import graph_nodes
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
+
+
+class Stage(NamedTuple):
+    name: str
+    ops: int  # every op in the module after the stage
+    seconds: float
+    nodes: int  # graph nodes as MindSpore counts them (passes/graph_nodes.py)
 
 
 @dataclass
 class StageReport:
-    """What each stage did: op counts and times, for the demo and for users."""
+    """What each stage did: op and node counts and times, for the demo and for users."""
 
-    stages: list[tuple[str, int, float]] = field(default_factory=list)  # (name, ops, seconds)
+    stages: list[Stage] = field(default_factory=list)
 
-    def add(self, name: str, module: ModuleOp, seconds: float) -> None:
-        count = sum(1 for op in module.walk() if op is not module)
-        self.stages.append((name, count, seconds))
+    def add(self, name: str, module: ModuleOp | None, seconds: float) -> None:
+        if module is None:
+            self.stages.append(Stage(name, 0, seconds, 0))
+            return
+        ops = sum(1 for op in module.walk() if op is not module)
+        self.stages.append(Stage(name, ops, seconds, graph_nodes(module)))
 
     @property
     def compile_seconds(self) -> float:
-        return sum(s for _, _, s in self.stages)
+        return sum(s.seconds for s in self.stages)
 
 
 def _save_graphs_dir() -> str | None:
@@ -113,7 +124,7 @@ class CompiledProgram:
         start = time.perf_counter()
         self.executable = CpuExecutable(module)
         self.executable.plan_for(self.entry_name)
-        self.report.stages.append(("cpu-plan", 0, time.perf_counter() - start))
+        self.report.add("cpu-plan", None, time.perf_counter() - start)
 
     def op_counts(self) -> Counter:
         return Counter(op.name for op in self.module.walk() if op is not self.module)

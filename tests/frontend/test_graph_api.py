@@ -60,7 +60,7 @@ def test_jit_levels_pick_their_pipeline(level):
     ms.set_context(mode=ms.GRAPH_MODE)
     assert net(ms.Tensor([2.0])).asnumpy().tolist() == [4.0]
     (program,) = api.cached_programs()
-    stages = [name for name, _, _ in program.report.stages]
+    stages = [stage.name for stage in program.report.stages]
     optional = {"O0": [], "O1": ["canonicalize", "cse"], "O2": ["canonicalize", "cse", "dce"]}
     expected = [
         "frontend",

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import lazy_inline_programs as P
 import numpy as np
 import pytest
 
 import mindjit as ms
 from mindjit.frontend.graph import api
+from mindjit.frontend.nn.init import set_seed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import gpt  # noqa: E402 - examples/gpt.py, the model of the demo and the benchmark
+
+
+def transformer(lazy: bool = True, layers: int = 3):
+    """examples/gpt.py, small; hidden 40 makes its weights dense_resource Parameters."""
+    set_seed(0)
+    return gpt.GPT(gpt.GPTConfig(layers, hidden=40, seq=4), lazy)
 
 
 def run_graph(net, x, reuse, monkeypatch):
@@ -31,6 +44,7 @@ MODELS = {
     "pipeline": (lambda: P.PipelineCell(P.Block(P.Config(8), 3), 4), (2, 8)),
     "nested": (lambda: P.Nested(), (2, 4)),
     "assigning": (lambda: P.AssignTwice(), (2,)),
+    "transformer": (transformer, (1, 4, 40)),
 }
 
 
@@ -93,3 +107,23 @@ def test_level_1_runs_the_shared_graph_as_calls(reuse, kept, monkeypatch):
     calls = [op for op in program.module.walk() if op.name == "func.call"]
     block_calls = [c for c in calls if c.callee.root_reference.data.startswith("Block_construct")]
     assert (len(block_calls) == 4) is kept
+
+
+@pytest.mark.parametrize("reuse", ["0", "1", "2"])
+def test_transformer_with_and_without_lazy_inline_is_bit_for_bit_equal(reuse, monkeypatch):
+    x = ms.Tensor(np.random.default_rng(1).standard_normal((1, 4, 40)).astype(np.float32))
+    plain, _ = run_graph(transformer(lazy=False), x, reuse, monkeypatch)
+    lazy, program = run_graph(transformer(lazy=True), x, reuse, monkeypatch)
+    np.testing.assert_array_equal(lazy.asnumpy(), plain.asnumpy())
+    assert len(lazy_graphs(program)) == (0 if reuse == "0" else 1)
+
+
+def test_transformer_call_sites_cost_one_node_each(monkeypatch):
+    """Nodes after the mindir passes: the shared graph once, plus one call per Block."""
+    x = ms.Tensor(np.ones((1, 4, 40), np.float32))
+    sizes = {}
+    for layers in (2, 6):
+        _, program = run_graph(transformer(layers=layers), x, "1", monkeypatch)
+        stages = program.report.stages
+        sizes[layers] = next(s.nodes for s in stages if s.name == "verify-mindir")
+    assert sizes[6] - sizes[2] == 4  # four more call sites, nothing else
