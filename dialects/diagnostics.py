@@ -91,7 +91,7 @@ def _verify_exception_op(exc: Exception) -> Operation | None:
 
 
 def verify_located(root: Operation) -> None:
-    """Verify `root` and everything inside it, innermost first, as MLIR does.
+    """Verify `root` and everything inside it (each block's ops last to first).
 
     xDSL's own `verify()` reports the failing op by printing the whole module; here
     the failing op's location and the verifier's one-line message are kept instead.

@@ -204,6 +204,8 @@ class _Analysis:
         self._entry: dict[Operation, frozenset[tuple]] = {}
         self._attach: dict[SSAValue, list[tuple[Operation, frozenset[Key]]]] = {}
         self._unthreaded: dict[func.FuncOp, set[Key]] = {}
+        #: Parameters nothing writes: their Loads are left out of the observations.
+        self.read_only: frozenset[Key] = frozenset()
 
     # -- writers ------------------------------------------------------------------
 
@@ -449,7 +451,8 @@ class _Analysis:
 
     def _op_obs(self, op: Operation) -> frozenset[tuple]:
         if isinstance(op, mindir.LoadOp):
-            return frozenset({("L", key_of(op.ref), op)})
+            key = key_of(op.ref)
+            return frozenset() if key in self.read_only else frozenset({("L", key, op)})
         if isinstance(op, mindir.AssignOp):
             return (
                 frozenset({("A", key_of(op.ref), op)})
@@ -677,20 +680,37 @@ def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
     """Which Loads get a TensorMove at `level` (after merging), in module order."""
     loads = [op for op in module.walk() if isinstance(op, mindir.LoadOp)]
     uses = {ld: load_use(ld) for ld in loads}
-    loads = [ld for ld in loads if uses[ld].read]
+    loads = all_loads = [ld for ld in loads if uses[ld].read]
     if level == 0:
         return loads
     if level == 3:
         return []
     analysis = _Analysis(module)
+    chosen = {ld for ld in loads if uses[ld].escapes}
+    # Loads of Parameters nothing in the module writes never see two values: leave
+    # them out of the analysis (a model's weights: otherwise every value would carry
+    # the set of all the weights it depends on, quadratic in the model's size).
+    analysis.read_only = _read_only_keys(module, analysis)
+    loads = [ld for ld in loads if key_of(ld.ref) not in analysis.read_only]
     for fn in module.ops:
         if isinstance(fn, func.FuncOp) and fn.body.blocks:
             analysis.compute_observations(fn)
-    chosen = {ld for ld in loads if uses[ld].escapes}
     chosen |= _reaching_two_states(loads, uses, analysis)
     if level == 1:
         chosen |= _loaded_at_two_states(loads, analysis)
-    return [ld for ld in loads if ld in chosen]
+    return [ld for ld in all_loads if ld in chosen]
+
+
+def _read_only_keys(module: ModuleOp, analysis: _Analysis) -> frozenset[Key]:
+    """Parameters no op of the module may write (none if some write is unknown)."""
+    written: set[Key] = set()
+    for fn in module.ops:
+        if isinstance(fn, func.FuncOp):
+            written |= analysis.written(fn)
+    if _ANY in written:
+        return frozenset()
+    declared = {op.sym_name.data for op in module.ops if isinstance(op, mindir.ParameterOp)}
+    return frozenset(declared - written)
 
 
 def _loaded_at_two_states(

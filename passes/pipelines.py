@@ -181,7 +181,10 @@ def run_passes(
             err = from_xdsl_exception(exc)
             raise MindjitError(f"pass '{p.name}' failed: {err.message}", err.loc) from None
         if verify_each:
-            verify_located(module)
+            try:
+                verify_located(module)
+            except MindjitError as err:
+                raise MindjitError(f"after pass '{p.name}': {err.message}", err.loc) from None
 
 
 def contains_mindir(module: ModuleOp) -> bool:

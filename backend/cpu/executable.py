@@ -257,14 +257,17 @@ class CpuExecutable:
         static_shape(op.type, op)
         dtype_of(op.type, op)
         self._global_ops[name] = op
-        if isinstance(op.value, DenseResourceAttr) and blob(op.value.resource_handle.data) is None:
-            return  # a value held elsewhere and gone: set_global must give it one
-        if op.value is not None:  # the buffer: a writable copy, made on first use
-            initial = dense_array(op.value, op.type, op)  # a read-only view of the attribute
-            self._globals.pending[name] = lambda: self._adopt_initial(name, initial)
+        value = op.value
+        if isinstance(value, DenseResourceAttr):
+            if blob(value.resource_handle.data) is None:
+                return  # a value held elsewhere and gone: set_global must give it one
+        elif value is not None:
+            dense_array(value, op.type, op)  # reject unsupported values now (a cheap view)
+        if value is not None:  # the buffer: a writable copy of the value at first use
+            self._globals.pending[name] = lambda: self._adopt_initial(name, value, op)
 
-    def _adopt_initial(self, name: str, initial: np.ndarray) -> np.ndarray:
-        buf = np.array(initial, order="C")
+    def _adopt_initial(self, name: str, value: Attribute, op: GlobalOp) -> np.ndarray:
+        buf = np.array(dense_array(value, op.type, op), order="C")
         self._owner_of[id(_buffer_root(buf))] = name
         return buf
 

@@ -235,6 +235,54 @@ def test_stores_never_share_memory_with_constants_or_other_globals() -> None:
     np.testing.assert_array_equal(exe.get_global("a"), arr(0, 0))
 
 
+def test_initial_values_are_copied_lazily() -> None:
+    exe = compile_mindir(TWO)
+    live = exe.live_globals
+    assert set(live.pending) == {"a", "b"} and dict(live) == {}
+    np.testing.assert_array_equal(exe.get_global("a"), arr(1, 2))  # first use copies @a only
+    assert set(live.pending) == {"b"} and set(dict(live)) == {"a"}
+    assert exe.get_global("a") is exe.get_global("a")  # one buffer, made once
+    assert set(exe.globals) == {"a", "b"} and not live.pending  # `globals` materializes all
+
+
+def test_get_global_of_an_unused_global_is_its_initial_value() -> None:
+    exe = compile_mindir(ORDER)
+    assert "w" in exe.live_globals.pending
+    w = exe.get_global("w")
+    np.testing.assert_array_equal(w, arr(1, 2))
+    assert w.dtype == F32 and w.flags.writeable and w.flags.c_contiguous
+    assert "w" not in exe.live_globals.pending
+    w[0] = 10.0  # the buffer is the global's: the next run reads it
+    np.testing.assert_array_equal(exe.run("read")[0], arr(10, 2))
+    fresh = compile_mindir(ORDER)  # and a copy: the module's attribute is unchanged
+    np.testing.assert_array_equal(fresh.get_global("w"), arr(1, 2))
+
+
+def test_set_global_before_any_run_never_copies_the_initial_value(monkeypatch) -> None:
+    exe = compile_mindir(ORDER)
+    copies: list[str] = []
+    adopt = exe._adopt_initial
+    monkeypatch.setattr(exe, "_adopt_initial", lambda n, v: copies.append(n) or adopt(n, v))
+    source = arr(3, 4)
+    exe.set_global("w", source)
+    assert "w" not in exe.live_globals.pending
+    assert exe.live_globals["w"] is source and exe.get_global("w") is source
+    np.testing.assert_array_equal(exe.run("read")[0], arr(3, 4))
+    exe.run("assign_then_load", arr(5, 6))
+    assert exe.get_global("w") is source
+    np.testing.assert_array_equal(source, arr(5, 6))
+    assert set(exe.globals) == {"w"} and exe.globals["w"] is source
+    assert copies == []  # the initial value was never copied
+
+
+def test_a_store_before_any_load_writes_into_the_initial_copy() -> None:
+    exe = compile_mindir(TWO)
+    exe.run("copy_and_reset")  # stores to @b (pending) and @a (read first)
+    assert not exe.live_globals.pending
+    np.testing.assert_array_equal(exe.get_global("b"), arr(1, 2))
+    np.testing.assert_array_equal(exe.get_global("a"), arr(0, 0))
+
+
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [

@@ -266,3 +266,23 @@ func.func @f(%a: tensor<2xf32>, %io: !mindir.io) {
   %0 = mindir.print %a, %io {format = ["x: ", 3]} : tensor<2xf32>
   func.return
 }
+
+// -----
+
+// expected-error @+1 {{mindir.parameter expects a dense<...> or dense_resource<...> : tensor<...> initial value}}
+mindir.parameter @w = 1.0 : f32
+
+// -----
+
+// expected-error @+1 {{mindir.parameter expects a dense<...> or dense_resource<...> : tensor<...> initial value}}
+mindir.parameter @w = dense_resource<w_blob> : vector<2xf32>
+
+// -----
+
+// expected-error @+1 {{'mindir.parameter' op initial value has type tensor<3xf32>, the Parameter has tensor<2xf32>}}
+"mindir.parameter"() <{sym_name = "w", type = tensor<2xf32>, initial_value = dense_resource<w_blob> : tensor<3xf32>}> : () -> ()
+
+// -----
+
+// expected-error @+1 {{'mindir.parameter' op Unexpected attribute 1.000000e+00 : f32}}
+"mindir.parameter"() <{sym_name = "w", type = tensor<2xf32>, initial_value = 1.0 : f32}> : () -> ()

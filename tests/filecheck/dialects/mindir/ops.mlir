@@ -8,6 +8,11 @@
 // GENERIC: "mindir.parameter"() <{sym_name = "w", type = tensor<2xf32>, initial_value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>}> : () -> ()
 mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
 
+// A value held outside the IR (see mindjit.dialects.resources): the handle round-trips unchanged.
+// CHECK-NEXT: mindir.parameter @big = dense_resource<big_blob> : tensor<4xf32>
+// GENERIC-NEXT: "mindir.parameter"() <{sym_name = "big", type = tensor<4xf32>, initial_value = dense_resource<big_blob> : tensor<4xf32>}> : () -> ()
+mindir.parameter @big = dense_resource<big_blob> : tensor<4xf32>
+
 // CHECK-LABEL: func.func @values
 func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %k: tensor<2x3xi1>) {
   // CHECK-NEXT: %c = mindir.constant dense<1.000000e+00> : tensor<f32>
@@ -179,4 +184,14 @@ func.func @device() -> tensor<8xf32> {
   // CHECK-NEXT: %s2 = mindir.npu_get_float_status %s1 : tensor<8xf32>
   %s2 = mindir.npu_get_float_status %s1 : tensor<8xf32>
   func.return %s2 : tensor<8xf32>
+}
+
+// CHECK-LABEL: func.func @resource
+func.func @resource(%u0: !mindir.u) -> tensor<4xf32> {
+  // CHECK-NEXT: %pb = mindir.get_parameter @big : !mindir.ref<tensor<4xf32>>
+  // GENERIC: "mindir.get_parameter"() <{parameter = @big}> : () -> !mindir.ref<tensor<4xf32>>
+  %pb = mindir.get_parameter @big : !mindir.ref<tensor<4xf32>>
+  // CHECK-NEXT: %lb = mindir.load %pb, %u0 : tensor<4xf32>
+  %lb = mindir.load %pb, %u0 : tensor<4xf32>
+  func.return %lb : tensor<4xf32>
 }
