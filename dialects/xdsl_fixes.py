@@ -46,7 +46,8 @@ if getattr(_Element.to_type, "__name__", "") != _to_type_reading_hex_floats_as_b
 # `func.call` and `mindir.get_parameter` verifiers look their symbol up: verifying a
 # module with n Parameters and calls costs O(n^2) (2.6 s for a 64-block model). While
 # a module is being verified nothing changes it, so lookups can be memoized per
-# symbol-table op for the duration of one verification.
+# symbol-table op for the duration of one verification (or of a pass's analysis
+# that adds and removes no symbols, as in mindir-load-elim).
 
 import contextlib  # noqa: E402
 from collections.abc import Iterator  # noqa: E402

@@ -876,9 +876,12 @@ class MindirLoadElimPass(ModulePass):
         return default_level() if self.level is None else check_level(self.level)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from mindjit.dialects.xdsl_fixes import memoized_symbol_lookups
+
         level = self.effective_level()
-        merge_loads(op)
-        chosen = loads_to_move(op, level)
+        with memoized_symbol_lookups():  # the pass adds and removes no symbols
+            merge_loads(op)
+            chosen = loads_to_move(op, level)
         insert_tensor_moves(chosen)
         if level == 3 and any(isinstance(x, mindir.LoadOp) for x in op.walk()):
             warnings.warn(LEVEL3_WARNING, LoadElimWarning, stacklevel=2)

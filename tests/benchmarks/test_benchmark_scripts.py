@@ -46,3 +46,49 @@ def test_load_elim_prints_table_with_monotonic_moves():
     moves = [int(cells[2]) for cells in rows]
     assert len(moves) == 4
     assert moves[0] >= moves[1] >= moves[2] >= moves[3] == 0
+
+
+def _table_rows(stdout: str) -> list[list[str]]:
+    return [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in stdout.splitlines()
+        if line.startswith("| ") and not line.startswith(("| N ", "| stage "))
+    ]
+
+
+def test_lazy_inline_prints_table_with_fewer_nodes_and_equal_outputs():
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "lazy_inline.py"),
+            *("--sizes", "2,6", "--runs", "1", "--hidden", "16", "--seq", "4"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = _table_rows(result.stdout)
+    assert [(r[0], r[1]) for r in rows] == [("2", "no"), ("2", "yes"), ("6", "no"), ("6", "yes")]
+    assert all(r[6] == "yes" for r in rows)  # outputs equal with and without lazy inline
+    nodes = {(r[0], r[1]): int(r[3]) for r in rows}
+    # four more Blocks: inlined, four more Block bodies; lazy, four more call sites
+    assert nodes[("6", "yes")] - nodes[("2", "yes")] == 4
+    assert nodes[("6", "no")] - nodes[("2", "no")] > 4 * 40
+
+
+def test_lazy_inline_pangu_mode_times_every_stage():
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "lazy_inline.py"),
+            *("--pangu", "--nodes", "300", "--hidden", "16", "--seq", "4"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    stages = [r[0] for r in _table_rows(result.stdout)]
+    assert stages[0] == "frontend" and "convert-mindir-to-tensor" in stages
+    assert stages[-1] == "**total**"
