@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.dialects.ml_program import GlobalOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from mindjit.dialects.mindir_effect_ops import GetParameterOp, ParameterOp
 from mindjit.dialects.mindir_types import RefType
@@ -84,8 +84,7 @@ def _global(op: Operation) -> bool:
         and isinstance(props.get("type"), TensorType)
         and isinstance(props.get("sym_visibility"), StringAttr)
         and isinstance(mutable, UnitAttr)  # immutable globals take the full path
-        and (value is None or isinstance(value, Attribute))
-        and len(props) == 3 + (value is not None) + 1
+        and len(props) == 4 + (value is not None)  # nothing but these five properties
     )
 
 

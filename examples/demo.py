@@ -60,13 +60,18 @@ def lazy_inline_report(layers: int = 16, hidden: int = 128, seq: int = 32) -> bo
     for lazy in (False, True):
         set_seed(0)  # the same weights for both models
         net = GPT(GPTConfig(layers, hidden=hidden, seq=seq), lazy)
-        stages = compile_cell(net, (x,)).report.stages
-        mindir_end = next(i for i, s in enumerate(stages) if s.name == "verify-mindir")
-        graphs = max(s.nodes for s in stages[: mindir_end + 1])
-        compile_s = sum(s.seconds for s in stages)
+        report = compile_cell(net, (x,)).report
         outputs.append(net(x).asnumpy())
-        lowered = next(s.ops for s in stages if s.name == "verify-tensor")
-        rows.append((lazy, stages[0].nodes, graphs, lowered, compile_s))
+        lowered = next(s.ops for s in report.stages if s.name == "verify-tensor")
+        rows.append(
+            (
+                lazy,
+                report.stages[0].nodes,
+                report.mindir_peak_nodes,
+                lowered,
+                report.compile_seconds,
+            )
+        )
     print(f"\nGPT-like model, {layers} Blocks (hidden {hidden}), with and without @lazy_inline:")
     print(
         f"  {'':<16}{'frontend nodes':>16}{'max mindir nodes':>18}{'lowered ops':>13}{'compile':>11}"

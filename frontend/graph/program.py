@@ -18,8 +18,10 @@ from xdsl.dialects.builtin import ModuleOp
 from mindjit.dialects.parsing import make_context
 from mindjit.frontend.graph.compiler import CompiledGraphFn, GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.structure import flatten, unflatten
-from mindjit.passes.graph_nodes import NOT_NODES
+from mindjit.passes.graph_nodes import count_ops_and_nodes
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
+
+MINDIR_END = "verify-mindir"  # the stage that closes the mindir pipeline
 
 
 class Stage(NamedTuple):
@@ -39,15 +41,19 @@ class StageReport:
         if module is None:
             self.stages.append(Stage(name, 0, seconds, 0))
             return
-        ops, nodes = 0, 0
-        for op in module.walk():  # one walk for both counts: large modules are slow to walk
-            ops += 1
-            nodes += op.name not in NOT_NODES
-        self.stages.append(Stage(name, ops - 1, seconds, nodes))
+        ops, nodes = count_ops_and_nodes(module)
+        self.stages.append(Stage(name, ops, seconds, nodes))
 
     @property
     def compile_seconds(self) -> float:
         return sum(s.seconds for s in self.stages)
+
+    @property
+    def mindir_peak_nodes(self) -> int:
+        """The most graph nodes any mindir pass saw (frontend output to verify-mindir)."""
+        names = [s.name for s in self.stages]
+        end = names.index(MINDIR_END) if MINDIR_END in names else len(names)
+        return max((s.nodes for s in self.stages[: end + 1]), default=0)
 
 
 def _save_graphs_dir() -> str | None:

@@ -9,39 +9,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_executor_overhead_prints_table():
+def run_benchmark(script: str, *args: str) -> str:
+    """Run benchmarks/<script> with `args`; its stdout (it must exit 0)."""
     result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "executor_overhead.py"),
-            "--blocks",
-            "2",
-            "--rounds",
-            "1",
-        ],
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
     assert result.returncode == 0, result.stderr
-    rows = [line for line in result.stdout.splitlines() if line.startswith("|   2 |")]
+    return result.stdout
+
+
+def test_executor_overhead_prints_table():
+    stdout = run_benchmark("executor_overhead.py", "--blocks", "2", "--rounds", "1")
+    rows = [line for line in stdout.splitlines() if line.startswith("|   2 |")]
     assert len(rows) == 1
     ratio = float(rows[0].strip("|").split("|")[-1])
     assert ratio > 0
 
 
 def test_load_elim_prints_table_with_monotonic_moves():
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "load_elim.py"), "--size", "4", "--calls", "1"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
+    stdout = run_benchmark("load_elim.py", "--size", "4", "--calls", "1")
     rows = [
-        line.strip("|").split("|")
-        for line in result.stdout.splitlines()
-        if line.startswith("| params100")
+        line.strip("|").split("|") for line in stdout.splitlines() if line.startswith("| params100")
     ]
     moves = [int(cells[2]) for cells in rows]
     assert len(moves) == 4
@@ -57,18 +48,10 @@ def _table_rows(stdout: str) -> list[list[str]]:
 
 
 def test_lazy_inline_prints_table_with_fewer_nodes_and_equal_outputs():
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "lazy_inline.py"),
-            *("--sizes", "2,6", "--runs", "1", "--hidden", "16", "--seq", "4"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
+    stdout = run_benchmark(
+        "lazy_inline.py", "--sizes", "2,6", "--runs", "1", "--hidden", "16", "--seq", "4"
     )
-    assert result.returncode == 0, result.stderr
-    rows = _table_rows(result.stdout)
+    rows = _table_rows(stdout)
     assert [(r[0], r[1]) for r in rows] == [("2", "no"), ("2", "yes"), ("6", "no"), ("6", "yes")]
     assert all(r[6] == "yes" for r in rows)  # outputs equal with and without lazy inline
     nodes = {(r[0], r[1]): int(r[3]) for r in rows}
@@ -78,17 +61,9 @@ def test_lazy_inline_prints_table_with_fewer_nodes_and_equal_outputs():
 
 
 def test_lazy_inline_pangu_mode_times_every_stage():
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "lazy_inline.py"),
-            *("--pangu", "--nodes", "300", "--hidden", "16", "--seq", "4"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
+    stdout = run_benchmark(
+        "lazy_inline.py", "--pangu", "--nodes", "300", "--hidden", "16", "--seq", "4"
     )
-    assert result.returncode == 0, result.stderr
-    stages = [r[0] for r in _table_rows(result.stdout)]
+    stages = [r[0] for r in _table_rows(stdout)]
     assert stages[0] == "frontend" and "convert-mindir-to-tensor" in stages
     assert stages[-1] == "**total**"

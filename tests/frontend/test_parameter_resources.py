@@ -302,6 +302,16 @@ def test_executor_blob_gone_before_the_executable_is_built():
         exe.get_global("w")
 
 
+def test_executor_blob_gone_before_first_use():
+    owner = Owner(np.array([1.0, 2.0], F32))
+    handle = resources.hold("w", owner, lambda o: o.value)
+    exe = with_resource(HELD, handle)
+    del owner
+    gc.collect()
+    with pytest.raises(ExecutionError, match=rf"dense_resource<{handle}> has no blob"):
+        exe.get_global("w")
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [
