@@ -129,8 +129,10 @@ class GetParameterOp(IRDLOperation):
 
     @classmethod
     def get(cls, name: str, tensor: TensorType) -> GetParameterOp:
+        from mindjit.dialects.interned import ref_type, symbol_ref
+
         return cls.create(
-            properties={"parameter": SymbolRefAttr(name)}, result_types=[RefType(tensor)]
+            properties={"parameter": symbol_ref(name)}, result_types=[ref_type(tensor)]
         )
 
     def verify_(self) -> None:
@@ -150,7 +152,8 @@ class GetParameterOp(IRDLOperation):
             raise VerifyException(
                 f"@{self.parameter.root_reference.data} is not a mindir.parameter"
             )
-        if RefType(target.type) != self.result.type:
+        result = self.result.type
+        if not isinstance(result, RefType) or result.tensor != target.type:
             raise VerifyException(
                 f"@{self.parameter.root_reference.data} has type {target.type}, the result is {self.result.type}"
             )

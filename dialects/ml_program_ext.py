@@ -60,6 +60,12 @@ class GlobalLoadOp(IRDLOperation):
             global_ = SymbolRefAttr(global_)
         super().__init__(properties={"global": global_}, result_types=[result_type])
 
+    @classmethod
+    def get(cls, global_: SymbolRefAttr, result_type: Attribute) -> GlobalLoadOp:
+        """The same op without IRDL's argument processing: a lowering emits one per
+        Parameter use, thousands in a large model."""
+        return cls.create(properties={"global": global_}, result_types=[result_type])
+
     def verify_(self) -> None:
         self.verify_target()
 

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp,
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from mindjit.dialects import interned
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 
@@ -61,7 +62,7 @@ def dense_attr(array: Any, dtype: D.DType) -> DenseIntOrFPElementsAttr:
     through xDSL's packing, which stores true as all ones.
     """
     arr = np.asarray(array, dtype=dtype.numpy)
-    t = TensorType(dtype.mlir, list(arr.shape))
+    t = interned.tensor_type(dtype.mlir, arr.shape)
     if dtype.is_bool:
         return DenseIntOrFPElementsAttr.from_list(t, [int(v) for v in arr.reshape(-1).tolist()])
     data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()

@@ -414,7 +414,7 @@ class _Lowerer:
             assert root is not None  # checked by check_and_plan
             roots.append(root)
             if isinstance(root, mindir.GetParameterOp):
-                load = GlobalLoadOp(root.parameter, _tensor_of(v.type))
+                load = GlobalLoadOp.get(root.parameter, _tensor_of(v.type))
                 load.location = op.location  # type: ignore[assignment]
                 load.result.name_hint = _hint(root)
                 Rewriter.insert_op(load, InsertPoint.before(op))

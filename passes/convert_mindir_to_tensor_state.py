@@ -150,18 +150,28 @@ def _global_name(ref: SSAValue) -> SymbolRefAttr:
     return getter.parameter
 
 
+_MUTABLE = UnitAttr()
+_PRIVATE = StringAttr("private")
+
+
 def lower_state(module: ModuleOp) -> None:
     """Lower Parameters, Load/Assign and print in place (see the module doc)."""
     lower_ref_arguments(module)
     runtime: _PrintRuntime | None = None
     for op in list(module.walk()):
         if isinstance(op, mindir.ParameterOp):
-            glob = GlobalOp(
-                op.sym_name, op.type, UnitAttr(), op.initial_value, StringAttr("private")
+            glob = GlobalOp.create(
+                properties={
+                    "sym_name": op.sym_name,
+                    "type": op.type,
+                    "is_mutable": _MUTABLE,
+                    "value": op.initial_value,
+                    "sym_visibility": _PRIVATE,
+                }
             )
             _replace(op, glob, [])
         elif isinstance(op, mindir.LoadOp):
-            load = GlobalLoadOp(_global_name(op.ref), op.result.type)
+            load = GlobalLoadOp.get(_global_name(op.ref), op.result.type)
             _replace(op, load, [load.result])
         elif isinstance(op, mindir.AssignOp):
             _replace(op, GlobalStoreOp(_global_name(op.ref), op.value), [op.value])

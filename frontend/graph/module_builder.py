@@ -10,7 +10,6 @@ graph's entry state; the auto-monad pass threads the states properly.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -28,17 +27,16 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from mindjit.dialects import interned, resources
 from mindjit.dialects import mindir as M
-from mindjit.dialects import resources
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import GraphState, dense_attr
 from mindjit.frontend.graph.errors import FrontendError
 
 
-@functools.lru_cache(maxsize=1024)
 def tensor_type(dtype: D.DType, shape: tuple[int, ...]) -> TensorType:
     """One TensorType per (dtype, shape): a model's Parameters repeat a few shapes."""
-    return TensorType(dtype.mlir, list(shape))
+    return interned.tensor_type(dtype.mlir, shape)
 
 
 def parameter_value_attr(symbol: str, param: Any) -> DenseIntOrFPElementsAttr | DenseResourceAttr:
