@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from xdsl.dialects.builtin import StringAttr, SymbolRefAttr, TensorType
+from xdsl.dialects.builtin import SymbolRefAttr, TensorType
 from xdsl.ir import Attribute
 
 from mindjit.dialects.mindir_types import RefType
@@ -23,11 +23,6 @@ _SIZE = 1 << 16
 def symbol_ref(name: str) -> SymbolRefAttr:
     """`@name`."""
     return SymbolRefAttr(name)
-
-
-@functools.lru_cache(maxsize=_SIZE)
-def string(text: str) -> StringAttr:
-    return StringAttr(text)
 
 
 @functools.lru_cache(maxsize=_SIZE)

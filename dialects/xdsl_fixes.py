@@ -63,10 +63,20 @@ def memoized_symbol_lookups() -> Iterator[None]:
     from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 
     tables: dict[int, dict[str, object]] = {}
+    by_block: dict[int, dict[str, object]] = {}  # a block's nearest symbol table
+    is_table: dict[type, bool] = {}
 
     def lookup(op, name):  # type: ignore[no-untyped-def]
         if isinstance(name, SymbolRefAttr) and name.nested_references.data:
             return _original_lookup(op, name)
+        cls = type(op)
+        own = is_table.get(cls)
+        if own is None:
+            own = is_table[cls] = op.has_trait(SymbolTable)
+        block = op.parent
+        table = None if own or block is None else by_block.get(id(block))
+        if table is not None:
+            return table.get(_key(name))
         anchor = op
         while anchor is not None and not anchor.has_trait(SymbolTable):
             anchor = anchor.parent_op()
@@ -82,12 +92,14 @@ def memoized_symbol_lookups() -> Iterator[None]:
                     if sym is not None:
                         table.setdefault(sym.data, o)
             tables[id(anchor)] = table
-        key = (
-            name.root_reference.data
-            if isinstance(name, SymbolRefAttr)
-            else (name.data if isinstance(name, StringAttr) else name)
-        )
-        return table.get(key)
+        if not own and block is not None:
+            by_block[id(block)] = table
+        return table.get(_key(name))
+
+    def _key(name):  # type: ignore[no-untyped-def]
+        if isinstance(name, SymbolRefAttr):
+            return name.root_reference.data
+        return name.data if isinstance(name, StringAttr) else name
 
     SymbolTable.lookup_symbol = staticmethod(lookup)  # type: ignore[method-assign]
     try:

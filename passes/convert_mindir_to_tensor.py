@@ -16,7 +16,8 @@ The pass runs in five steps:
 3. `flatten_tuples`: tuples are split into their elements and `!mindir.u` /
    `!mindir.io` states dropped at every func, call, if/while and yield boundary
    (convert_mindir_to_tensor_tuples).
-4. One greedy walk applies the lowering patterns, one file per family:
+4. One greedy walk per graph applies the lowering patterns (to each op only those
+   written for its class, see pattern_dispatch), one file per family:
    constants (here), elementwise, matmul, reduce, shape, control, effects, tuples.
    Every pattern emits upstream ops only, so the walk is not re-applied to what it
    creates (`apply_recursively=False`); the walk visits an op before the ops in
@@ -40,7 +41,6 @@ from xdsl.dialects.builtin import ModuleOp, TupleType
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -62,6 +62,7 @@ from mindjit.passes.convert_mindir_to_tensor_reduce import REDUCE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_shape import SHAPE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_state import lower_state
 from mindjit.passes.convert_mindir_to_tensor_tuples import TUPLE_PATTERNS, flatten_tuples
+from mindjit.passes.pattern_dispatch import TypeDispatchApplier
 
 
 class LowerConstant(RewritePattern):
@@ -125,6 +126,8 @@ def check_no_mindir(module: ModuleOp) -> None:
     """Raise a located error at the first mindir op left, else at the first op that
     still carries a mindir or tuple type."""
     for op in module.walk():
+        if not op.name.startswith("mindir."):  # every message below is about a mindir op
+            continue
         if (message := _leftover_op_message(op)) is not None:
             # Report a tuple at the op that still uses it, where the user can see why.
             if isinstance(op, mindir.MakeTupleOp) and op.results[0].uses:
@@ -146,9 +149,11 @@ class ConvertMindirToTensorPass(ModulePass):
         reject_unsupported(op)
         lower_state(op)
         flatten_tuples(op)
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(list(PATTERNS), dce_enabled=True),
-            apply_recursively=False,
-        ).rewrite_module(op)
+        walker = PatternRewriteWalker(
+            TypeDispatchApplier(PATTERNS, dce_enabled=True), apply_recursively=False
+        )
+        # Only graphs have ops to lower: at module level lower_state left declarations.
+        for fn in [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
+            walker.rewrite_region(fn.body)
         erase_dead_state(op)
         check_no_mindir(op)

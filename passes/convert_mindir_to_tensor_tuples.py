@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     TupleType,
     UnrealizedConversionCastOp,
 )
+from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -43,6 +44,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.mindir_types import is_monad
+from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
@@ -226,8 +228,12 @@ def flatten_tuples(module: ModuleOp) -> None:
     definition of every value is rewritten before its uses are.
     """
     for op in list(module.walk()):
-        if op.parent is not None:
+        if type(op) not in _NEVER_BOUNDARIES and op.parent is not None:
             _flatten_op(op)
+
+
+#: Ops met thousands of times in a large model that carry no tuple or state.
+_NEVER_BOUNDARIES = frozenset({GlobalOp, GlobalLoadOp, GlobalStoreOp, mindir.GetParameterOp})
 
 
 class LowerAddN(RewritePattern):

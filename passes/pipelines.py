@@ -2,15 +2,18 @@
 
 `parse_pipeline("builtin.module(a,b{x=1})")` and `parse_pipeline("a,b{x=1}")` give the
 same passes; unknown passes or bad options are located `MindjitError`s that point
-into the pipeline text.
+into the pipeline text. `func.func(p)` runs a function-local pass (canonicalize,
+cse, dce) on each function alone, as in MLIR.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec as _parse_arg_specs  # noqa: F401
@@ -21,7 +24,7 @@ from mindjit.dialects.diagnostics import MindjitError, SourceLoc
 PIPELINE_ORIGIN = "<pass-pipeline>"
 
 # The lowering the executors need: mindir -> upstream tensor-level dialects.
-LOWER_TO_TENSOR = "convert-mindir-to-tensor,canonicalize,cse"
+LOWER_TO_TENSOR = "convert-mindir-to-tensor,func.func(canonicalize,cse)"
 
 # The mindir pipeline the frontend runs before lowering, per JitConfig jit_level:
 # O0 runs no optional optimization, O1 (the default) the standard cleanups, O2 all.
@@ -35,8 +38,8 @@ SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline"
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",
-    "O1": "canonicalize,cse",
-    "O2": "canonicalize,cse,dce",
+    "O1": "func.func(canonicalize,cse)",
+    "O2": "func.func(canonicalize,cse,dce)",
 }
 
 NAMED_PIPELINES: dict[str, str] = {
@@ -71,22 +74,52 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
+#: Passes that work on any op's regions, so `func.func(p)` runs them on each
+#: function alone, as MLIR's op-anchored nesting does. Other passes see the whole
+#: module wherever they are written (mindjit's passes are module passes).
+FUNCTION_LOCAL_PASSES = frozenset({"canonicalize", "cse", "dce"})
+
+
+@dataclass(frozen=True)
+class OnEachFunction(ModulePass):
+    """`func.func(p)`: `p` applied to each function with a body, one at a time.
+
+    Besides MLIR's meaning, it keeps a function-local pass off the module's
+    declarations: a model's thousands of Parameters (globals after lowering) are
+    not walked by every canonicalize and cse.
+    """
+
+    inner: ModulePass = field(default_factory=ModulePass)
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.inner.name
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
+            self.inner.apply(ctx, fn)  # type: ignore[arg-type]  # works on any op's regions
+
+
 def flatten_spec(spec: str) -> tuple[str, list[int]]:
     """Turn MLIR's `builtin.module(a, func.func(b))` into xdsl-opt's `a,b`.
 
-    xDSL passes are module passes, so an op anchor only scopes them in MLIR; here
-    every anchor is opened and the passes run on the whole module. Whitespace
-    outside option braces is dropped. Returns the flat text and, for each of its
-    characters, the 1-based column it had in `spec`, for error messages.
+    Whitespace outside option braces is dropped. Returns the flat text and, for
+    each of its characters, the 1-based column it had in `spec`, for error
+    messages. (`_flatten` also says which characters were inside `func.func(...)`.)
     """
+    flat, cols, _ = _flatten(spec)
+    return flat, cols
+
+
+def _flatten(spec: str) -> tuple[str, list[int], list[bool]]:
     anchor = re.compile(r"(builtin\.module|func\.func|any)\s*\(")
-    chars: list[tuple[str, int]] = []
-    closers: list[bool] = []  # per open paren: True if it belongs to an anchor
+    chars: list[tuple[str, int, bool]] = []
+    closers: list[str | None] = []  # per open paren: its anchor's name, or None
     i, in_braces = 0, 0
     while i < len(spec):
         ch = spec[i]
         if not in_braces and (m := anchor.match(spec, i)) and (i == 0 or spec[i - 1] in " ,("):
-            closers.append(True)
+            closers.append(m.group(1))
             i = m.end()
             continue
         if ch == "{":
@@ -94,25 +127,29 @@ def flatten_spec(spec: str) -> tuple[str, list[int]]:
         elif ch == "}":
             in_braces = max(0, in_braces - 1)
         elif ch == "(" and not in_braces:
-            closers.append(False)
+            closers.append(None)
         elif ch == ")" and not in_braces:
             if not closers:
                 raise MindjitError(
                     "unbalanced ')' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, i + 1)
                 )
-            if closers.pop():
+            if closers.pop() is not None:
                 i += 1
                 continue
         if ch.isspace() and not in_braces:
             i += 1
             continue
-        chars.append((ch, i + 1))
+        chars.append((ch, i + 1, "func.func" in closers))
         i += 1
     if closers:
         raise MindjitError(
             "unbalanced '(' in pass pipeline", SourceLoc(PIPELINE_ORIGIN, 1, len(spec))
         )
-    return "".join(c for c, _ in chars), [col for _, col in chars]
+    return (
+        "".join(c for c, _, _ in chars),
+        [col for _, col, _ in chars],
+        [nested for _, _, nested in chars],
+    )
 
 
 def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass]:
@@ -120,7 +157,7 @@ def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass
     from xdsl.utils.arg_spec import parse_pipeline as parse_specs
 
     passes_by_name = ctx_passes or available_passes()
-    flat, cols = flatten_spec(spec)
+    flat, cols, in_func = _flatten(spec)
     if not flat:
         return []
 
@@ -149,9 +186,12 @@ def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass
             raise MindjitError(f"unknown pass '{item.name}'", loc)
         pass_cls = passes_by_name[item.name]()
         try:
-            result.append(pass_cls.from_pass_spec(item))
+            built = pass_cls.from_pass_spec(item)
         except Exception as exc:  # xDSL reports bad options as ValueError/TypeError
             raise MindjitError(f"bad options for pass '{item.name}': {exc}", loc) from None
+        if in_func[index] and item.name in FUNCTION_LOCAL_PASSES:
+            built = OnEachFunction(built)
+        result.append(built)
     return result
 
 

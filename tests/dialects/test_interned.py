@@ -1,0 +1,24 @@
+"""Interned attributes are the attributes xDSL would build, shared."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import SymbolRefAttr, TensorType, f32
+
+from mindjit.dialects import interned
+from mindjit.dialects.mindir_types import RefType
+
+
+def test_equal_to_the_constructed_attributes_and_shared():
+    t = interned.tensor_type(f32, (2, 3))
+    assert t == TensorType(f32, [2, 3]) and interned.tensor_type(f32, (2, 3)) is t
+    assert interned.symbol_ref("w") == SymbolRefAttr("w")
+    assert interned.symbol_ref("w") is interned.symbol_ref("w")
+    assert interned.ref_type(t) == RefType(t) and interned.ref_type(t) is interned.ref_type(t)
+
+
+def test_invalid_attributes_are_still_refused():
+    import pytest
+    from xdsl.utils.exceptions import VerifyException
+
+    with pytest.raises(VerifyException):
+        interned.ref_type(TensorType(f32, [-1]))
