@@ -49,7 +49,17 @@ def _table_rows(stdout: str) -> list[list[str]]:
 
 def test_lazy_inline_prints_table_with_fewer_nodes_and_equal_outputs():
     stdout = run_benchmark(
-        "lazy_inline.py", "--sizes", "2,6", "--runs", "1", "--hidden", "16", "--seq", "4"
+        "lazy_inline.py",
+        "--sizes",
+        "2,6",
+        "--runs",
+        "1",
+        "--compiles",
+        "2",
+        "--hidden",
+        "16",
+        "--seq",
+        "4",
     )
     rows = _table_rows(stdout)
     assert [(r[0], r[1]) for r in rows] == [("2", "no"), ("2", "yes"), ("6", "no"), ("6", "yes")]
