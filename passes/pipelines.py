@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -89,7 +89,7 @@ class OnEachFunction(ModulePass):
     not walked by every canonicalize and cse.
     """
 
-    inner: ModulePass = field(default_factory=ModulePass)
+    inner: ModulePass
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -100,18 +100,13 @@ class OnEachFunction(ModulePass):
             self.inner.apply(ctx, fn)  # type: ignore[arg-type]  # works on any op's regions
 
 
-def flatten_spec(spec: str) -> tuple[str, list[int]]:
+def flatten_spec(spec: str) -> tuple[str, list[int], list[bool]]:
     """Turn MLIR's `builtin.module(a, func.func(b))` into xdsl-opt's `a,b`.
 
     Whitespace outside option braces is dropped. Returns the flat text and, for
-    each of its characters, the 1-based column it had in `spec`, for error
-    messages. (`_flatten` also says which characters were inside `func.func(...)`.)
+    each of its characters, the 1-based column it had in `spec` (for error
+    messages) and whether it was inside a `func.func(...)` anchor.
     """
-    flat, cols, _ = _flatten(spec)
-    return flat, cols
-
-
-def _flatten(spec: str) -> tuple[str, list[int], list[bool]]:
     anchor = re.compile(r"(builtin\.module|func\.func|any)\s*\(")
     chars: list[tuple[str, int, bool]] = []
     closers: list[str | None] = []  # per open paren: its anchor's name, or None
@@ -157,7 +152,7 @@ def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass
     from xdsl.utils.arg_spec import parse_pipeline as parse_specs
 
     passes_by_name = ctx_passes or available_passes()
-    flat, cols, in_func = _flatten(spec)
+    flat, cols, in_func = flatten_spec(spec)
     if not flat:
         return []
 
