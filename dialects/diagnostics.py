@@ -103,13 +103,21 @@ def verify_located(root: Operation) -> None:
 
 
 def _verify_each(root: Operation) -> None:
+    from xdsl.dialects import func
+    from xdsl.traits import SymbolTable
+
     from mindjit.dialects.fast_verify import FAST_VERIFIERS
+    from mindjit.dialects.parameter_args import check_not_called, verify_parameter_args
 
     for op in root.walk(reverse=True):
         try:
             fast = FAST_VERIFIERS.get(type(op))
             if fast is None or not fast(op):
                 op.verify(verify_nested_ops=False)
+            if type(op) is func.FuncOp:
+                verify_parameter_args(op)
+            elif type(op) is func.CallOp:
+                check_not_called(op, SymbolTable.lookup_symbol(op, op.callee))
         except (VerifyException, DiagnosticException, ValueError) as exc:
             inner = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
             message = str(inner.args[0]) if inner.args else str(inner)

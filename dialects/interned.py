@@ -5,24 +5,41 @@ xDSL verifies every attribute it constructs (a `SymbolRefAttr` costs ~9 us, a
 Parameter in a declaration, a `get_parameter` and, after lowering, a global and
 a `global_load`, and repeats a few tensor types: building each attribute once
 and sharing it (attributes are immutable values) takes that cost off every op.
+
+`unchecked` builds an attribute without xDSL's verifier, for the few whose
+parameters are valid by construction (a symbol reference to a name, a dense
+literal whose bytes numpy packed for its type, a resource handle): one per
+Parameter, which a model has thousands of.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import Any, TypeVar
 
-from xdsl.dialects.builtin import SymbolRefAttr, TensorType
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, TensorType
+from xdsl.ir import Attribute, ParametrizedAttribute
 
 from mindjit.dialects.mindir_types import RefType
 
 _SIZE = 1 << 16
+_A = TypeVar("_A", bound=ParametrizedAttribute)
+_NO_NESTED: ArrayAttr[StringAttr] = ArrayAttr([])
+
+
+def unchecked(cls: type[_A], **parameters: Any) -> _A:
+    """`cls` with these parameters (all of them, by field name), not verified: only
+    for parameters valid by construction (see the module doc)."""
+    attr = cls.__new__(cls)
+    for name, value in parameters.items():
+        object.__setattr__(attr, name, value)
+    return attr
 
 
 @functools.lru_cache(maxsize=_SIZE)
 def symbol_ref(name: str) -> SymbolRefAttr:
     """`@name`."""
-    return SymbolRefAttr(name)
+    return unchecked(SymbolRefAttr, root_reference=StringAttr(name), nested_references=_NO_NESTED)
 
 
 @functools.lru_cache(maxsize=_SIZE)

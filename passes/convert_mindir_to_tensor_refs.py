@@ -85,11 +85,20 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects import mindir
+from mindjit.dialects.block_args import detached_arg, set_args
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.mindir_types import RefType
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
+from mindjit.dialects.parameter_args import (
+    GLOBAL_ARG_ATTR,
+    PARAMETER_ARG_ATTR,
+    bound_symbol,
+    bound_symbols,
+    check_not_called,
+)
 from mindjit.passes.convert_mindir_to_tensor_tuples import flat_types
 
 #: The discardable `func.func` attribute listing the arguments a graph writes back.
@@ -123,8 +132,10 @@ def parameter_of(ref: SSAValue) -> mindir.GetParameterOp | None:
 
 def _graph_of_arg(arg: BlockArgument) -> func.FuncOp | None:
     """The function whose entry-block argument `arg` is, or None."""
-    fn = arg.block.parent_op()
-    if isinstance(fn, func.FuncOp) and fn.body.blocks and fn.body.blocks[0] is arg.block:
+    block = arg.block
+    region = block.parent
+    fn = region.parent if region is not None else None
+    if isinstance(fn, func.FuncOp) and region.first_block is block:  # type: ignore[union-attr]
         return fn
     return None
 
@@ -168,6 +179,12 @@ class _Plan:
     writes: dict[str, set[int]] = field(default_factory=dict[str, set[int]])
     #: graphs to rewrite: they take refs or pass refs to calls
     todo: list[func.FuncOp] = field(default_factory=list[func.FuncOp])
+    #: Parameters written through their getters (assigned, or passed to a callee
+    #: argument that is written)
+    written_symbols: set[str] = field(default_factory=set[str])
+    #: per graph, the bound arguments (see `mindjit.dialects.parameter_args`) whose
+    #: Parameter the program writes: accessed as globals, like get_parameter
+    as_globals: dict[str, list[int]] = field(default_factory=dict[str, list[int]])
 
     def written(self, call: func.CallOp) -> set[int]:
         return self.writes.get(call.callee.root_reference.data, set())
@@ -182,6 +199,10 @@ def _check_call(call: func.CallOp, funcs: dict[str, func.FuncOp]) -> func.FuncOp
             f"'func.call' passes a Parameter ref to @{name}, which is not a graph defined "
             "in this module (a func.func with a body)",
         )
+    try:
+        check_not_called(call, callee)
+    except VerifyException as err:
+        raise op_error(call, str(err)) from None
     args = callee.body.blocks[0].args
     if len(args) != len(call.arguments):
         raise op_error(
@@ -261,9 +282,11 @@ def _direct_writes(fn: func.FuncOp, calls: list[func.CallOp]) -> set[int]:
 
 
 def _root_key(root: RefRoot) -> tuple[str, object]:
+    """A Parameter by its symbol (getter or bound argument); any other ref argument by itself."""
     if isinstance(root, mindir.GetParameterOp):
         return ("@", root.parameter.root_reference.data)
-    return ("%", root)
+    symbol = bound_symbol(root)
+    return ("@", symbol) if symbol is not None else ("%", root)
 
 
 def _check_no_double_write(call: func.CallOp, written: set[int]) -> None:
@@ -293,6 +316,10 @@ def check_and_plan(module: ModuleOp) -> _Plan:
     plan = _Plan(funcs)
     needs: set[str] = set()
     for op in module.walk():
+        if isinstance(op, mindir.AssignOp) and isinstance(
+            getter := ref_root(op.ref), mindir.GetParameterOp
+        ):
+            plan.written_symbols.add(getter.parameter.root_reference.data)
         if _check_op(op, funcs):
             fn = op.parent_op()
             while fn is not None and not isinstance(fn, func.FuncOp):
@@ -319,11 +346,29 @@ def check_and_plan(module: ModuleOp) -> _Plan:
                         changed = True
     for fn_calls in calls.values():
         for call in fn_calls:
-            _check_no_double_write(call, plan.written(call))
+            written = plan.written(call)
+            _check_no_double_write(call, written)
+            for i in written:
+                if isinstance(getter := ref_root(call.arguments[i]), mindir.GetParameterOp):
+                    plan.written_symbols.add(getter.parameter.root_reference.data)
     plan.todo = [fn for name, fn in funcs.items() if name in needs]
     for fn in plan.todo:
+        _plan_bound_arguments(plan, fn)
         _check_threadable(plan, fn)
     return plan
+
+
+def _plan_bound_arguments(plan: _Plan, fn: func.FuncOp) -> None:
+    """A bound argument whose Parameter is written anywhere is accessed as a global
+    (loads and stores in program order, as with get_parameter: a Load keeps
+    aliasing the Parameter's memory); one only read stays an argument, which
+    makes each call site passing it one op."""
+    name = fn.sym_name.data
+    mine = plan.writes.setdefault(name, set())
+    chosen = [i for i, s in bound_symbols(fn).items() if i in mine or s in plan.written_symbols]
+    if chosen:
+        plan.as_globals[name] = chosen
+        mine.difference_update(chosen)
 
 
 def _writes_in(plan: _Plan, op: Operation, refs: Iterable[BlockArgument]) -> list[BlockArgument]:
@@ -348,7 +393,8 @@ def _writes_in(plan: _Plan, op: Operation, refs: Iterable[BlockArgument]) -> lis
 
 def _check_threadable(plan: _Plan, fn: func.FuncOp) -> None:
     """Ref arguments can be threaded out of mindir.if / mindir.while only."""
-    refs = _ref_args(fn)
+    as_globals = plan.as_globals.get(fn.sym_name.data, ())
+    refs = [a for a in _ref_args(fn) if a.index not in as_globals]
     if not refs:
         return
     for op in fn.walk():
@@ -515,7 +561,7 @@ class _Lowerer:
                 Rewriter.erase_op(op)
         current: Current = {}
         for a in refs:
-            value = block.insert_arg(_tensor_of(a.type), a.index)
+            value = detached_arg(block, _tensor_of(a.type))
             value.name_hint = a.name_hint
             current[a] = value
         entry = dict(current)
@@ -528,7 +574,7 @@ class _Lowerer:
         for a in refs:
             # only ordering uses (update_state / depend attachments) are left
             a.replace_all_uses_with(entry[a])
-            block.erase_arg(a)
+        set_args(block, [entry.get(a, a) for a in block.args])  # type: ignore[arg-type]
         inputs = [_tensor_of(t) if is_ref(t) else t for t in fn.function_type.inputs.data]
         outputs = [*fn.function_type.outputs.data, *[inputs[i] for i in written]]
         fn.function_type = FunctionType.from_lists(inputs, outputs)
@@ -564,4 +610,35 @@ def lower_ref_arguments(module: ModuleOp) -> None:
     plan = check_and_plan(module)
     lowerer = _Lowerer(plan)
     for fn in plan.todo:
+        _access_as_globals(fn, plan.as_globals.get(fn.sym_name.data, ()))
         lowerer.lower_graph(fn)
+        _mark_global_arguments(fn)
+
+
+def _access_as_globals(fn: func.FuncOp, indices: Iterable[int]) -> None:
+    """Route the uses of these bound arguments through a `get_parameter` of their
+    Parameter (the argument stays, unused: the signature does not depend on writes)."""
+    block = fn.body.blocks[0]
+    for i in indices:
+        arg = block.args[i]
+        symbol = bound_symbol(arg)
+        assert symbol is not None
+        getter = mindir.GetParameterOp.get(symbol, _tensor_of(arg.type))
+        getter.location = fn.location  # type: ignore[assignment]
+        getter.result.name_hint = arg.name_hint
+        Rewriter.insert_op(getter, InsertPoint.at_start(block))
+        arg.replace_all_uses_with(getter.result)
+
+
+def _mark_global_arguments(fn: func.FuncOp) -> None:
+    """After lowering a bound argument is a tensor an executor fills from the global."""
+    bound = bound_symbols(fn)
+    if not bound:
+        return
+    assert fn.arg_attrs is not None
+    entries = list(fn.arg_attrs.data)
+    for i in bound:
+        fields = dict(entries[i].data)
+        fields[GLOBAL_ARG_ATTR] = fields.pop(PARAMETER_ARG_ATTR)
+        entries[i] = DictionaryAttr(fields)
+    fn.arg_attrs = ArrayAttr(entries)

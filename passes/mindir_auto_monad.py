@@ -19,7 +19,7 @@ states. This pass turns that into MindSpore's monadic IR, in block order:
 - A Parameter that no `mindir.assign` in the module writes is read without
   ordering: its Loads take the current state but get no update_state and do not
   advance it. (When an Assign's Parameter cannot be traced to a
-  `mindir.get_parameter`, every Parameter counts as written.)
+  `mindir.get_parameter` or a bound argument, every Parameter counts as written.)
 - Graphs: a graph with state arguments returns its final states as extra trailing
   results, in argument order (u, io), and its function type says so, even when
   they were never advanced, so the calling convention only depends on the
@@ -56,6 +56,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.mindir_types import MonadIOType, MonadUType
+from mindjit.dialects.parameter_args import parameter_symbol
 
 #: The two states, in the order graphs take and return them.
 KINDS: tuple[str, ...] = ("u", "io")
@@ -70,17 +71,6 @@ def state_kind(t: Attribute) -> str | None:
         return "u"
     if isinstance(t, MonadIOType):
         return "io"
-    return None
-
-
-def parameter_symbol(ref: SSAValue) -> str | None:
-    """The Parameter a ref comes from (through depends), or None when unknown."""
-    owner = ref.owner
-    while isinstance(owner, mindir.DependOp) and ref is owner.result:
-        ref = owner.value
-        owner = ref.owner
-    if isinstance(owner, mindir.GetParameterOp):
-        return owner.parameter.root_reference.data
     return None
 
 

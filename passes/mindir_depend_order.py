@@ -53,7 +53,8 @@ from xdsl.traits import IsTerminator
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
 from mindjit.dialects.mindir_effect_ops import SideEffectIO, SideEffectMem
-from mindjit.passes.mindir_auto_monad import parameter_symbol, state_kind
+from mindjit.dialects.parameter_args import parameter_symbol
+from mindjit.passes.mindir_auto_monad import state_kind
 
 #: A write set: Parameter symbols, or ANY when the written Parameter is unknown.
 ANY = "*"

@@ -9,8 +9,9 @@ It expects IR threaded by mindir-auto-monad and ordered by mindir-depend-order
 chain, every Assign's result is attached to the `update_state` after it).
 
 Terms
-- A Parameter is the symbol a ref comes from (`mindir.get_parameter @P`, also
-  through `mindir.depend`); a ref from anywhere else (a block argument, a call)
+- A Parameter is the symbol a ref comes from (`mindir.get_parameter @P` or an
+  argument bound to P, also through `mindir.depend`); a ref from anywhere else
+  (a reused graph's ref argument, a call)
   is its own unknown Parameter that any Assign may write.
 - The *state* of a Parameter P at a monad value `%u`: walk the state chain back
   from `%u` (through `update_state`'s first operand, `depend`, and through calls
@@ -97,6 +98,7 @@ from xdsl.traits import SymbolTable
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.mindir_types import MonadUType
+from mindjit.dialects.parameter_args import parameter_symbol
 
 ENV_VAR = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
 LEVELS = (0, 1, 2, 3)
@@ -150,10 +152,8 @@ def _strip_depends(v: SSAValue) -> SSAValue:
 
 
 def key_of(ref: SSAValue) -> Key:
-    root = _strip_depends(ref)
-    if isinstance(root, OpResult) and isinstance(root.op, mindir.GetParameterOp):
-        return root.op.parameter.root_reference.data
-    return root
+    symbol = parameter_symbol(ref)
+    return symbol if symbol is not None else _strip_depends(ref)
 
 
 def ref_from_call(ref: SSAValue) -> bool:

@@ -14,6 +14,11 @@ like MindSpore's Load without TensorMove. State persists across `run` calls.
 A returned value that may share a global's memory is copied when the call
 returns (after all its stores), so callers never hold a global's buffer.
 
+An entry function's argument marked `{mindjit.global = @w}` (a Parameter the
+entry graph takes as an input, see `mindjit.dialects.parameter_args`) is not
+given by the caller: `run` passes global @w's buffer there, as a
+`global_load` would. `signature` lists only the inputs a caller gives.
+
 `set_global(name, array)` makes the caller's array *the* buffer when it can (the
 global's dtype and shape, writeable, C-contiguous, not another global's memory):
 runs then write into it in place, so a frontend that passes each Parameter's own
@@ -58,6 +63,7 @@ from mindjit.backend.cpu.types import (
     static_shape,
 )
 from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
+from mindjit.dialects.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.dialects.resources import blob
 
 Check = Callable[[Any], Any]
@@ -101,6 +107,8 @@ class _Entry:
 
     __slots__ = (
         "plan",
+        "bound",
+        "globals",
         "checks",
         "name",
         "scalar_results",
@@ -111,11 +119,14 @@ class _Entry:
         "dtypes",
     )
 
-    def __init__(self, plan: Plan, fn: func.FuncOp):
+    def __init__(self, plan: Plan, fn: func.FuncOp, exe: CpuExecutable):
         self.plan = plan
         self.name = fn.sym_name.data
         self.loc = loc_of_op(fn)
-        inputs = fn.function_type.inputs.data
+        #: (argument index, global) for the arguments filled from globals, in order
+        self.bound = tuple(_bound_globals(fn, exe).items())
+        self.globals = exe
+        inputs = caller_inputs(fn)
         self.arity = len(inputs)
         self.checks = tuple(_input_check(self.name, i, t, self.loc) for i, t in enumerate(inputs))
         # the fast path: exactly these types, shapes and dtypes (checked in C by map)
@@ -131,11 +142,29 @@ class _Entry:
             and tuple(map(_dtype, args)) == self.dtypes
         ):
             args = self._checked(args)
+        if self.bound:
+            args = self._with_globals(args)
         with np.errstate(all="ignore"):  # MLIR float/int semantics: no warnings
             results = self.plan.invoke(args)
         if any(self.scalar_results):
             return tuple(np.asarray(r) if s else r for r, s in zip(results, self.scalar_results))
         return results
+
+    def _with_globals(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The caller's inputs with each bound argument's global buffer in its place."""
+        live = self.globals.live_globals
+        try:
+            values = [live[name] for _, name in self.bound]
+        except KeyError:
+            for _, name in self.bound:
+                self.globals.get_global(name)  # raises, naming the global without a value
+            raise
+        if self.bound[0][0] == len(args):  # the usual layout: bound arguments last
+            return (*args, *values)
+        full = list(args)
+        for (index, _), value in zip(self.bound, values):
+            full.insert(index, value)
+        return tuple(full)
 
     def _checked(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """The slow path: convert what is acceptable, else say what is wrong."""
@@ -153,6 +182,28 @@ def _rounded(converted: np.generic, v: float) -> bool:
         and converted.dtype.kind == "f"
         and bool(np.isfinite(converted)) == math.isfinite(v)
     )
+
+
+def caller_inputs(fn: func.FuncOp) -> list[Attribute]:
+    """The input types of `fn` a caller of the entry gives (not the bound globals)."""
+    inputs = fn.function_type.inputs.data
+    bound = bound_symbols(fn, GLOBAL_ARG_ATTR)
+    return [t for i, t in enumerate(inputs) if i not in bound]
+
+
+def _bound_globals(fn: func.FuncOp, exe: CpuExecutable) -> dict[int, str]:
+    """The arguments of `fn` bound to globals, checked against the globals' types."""
+    bound = bound_symbols(fn, GLOBAL_ARG_ATTR)
+    inputs = fn.function_type.inputs.data
+    for i, name in bound.items():
+        glob = exe.global_op(name, fn)
+        if glob.type != inputs[i]:
+            raise op_failure(
+                fn,
+                f"argument {i} of @{fn.sym_name.data} is {inputs[i]} but is bound to "
+                f"global @{name} of type {glob.type}",
+            )
+    return bound
 
 
 _shape = attrgetter("shape")
@@ -363,15 +414,17 @@ class CpuExecutable:
         return list(self._funcs)
 
     def signature(self, name: str) -> tuple[list[Attribute], list[Attribute]]:
+        """The input types a caller gives @name (arguments bound to globals are
+        filled by `run`) and its result types."""
         fn = self._func(name)
-        return list(fn.function_type.inputs.data), list(fn.function_type.outputs.data)
+        return caller_inputs(fn), list(fn.function_type.outputs.data)
 
     def run(self, name: str, *args: Any) -> tuple[np.ndarray, ...]:
         """Call function @name; inputs must match its declared types exactly."""
         entry = self._entries.get(name)
         if entry is None:
             fn = self._func(name)
-            entry = self._entries[name] = _Entry(self.plan_for(name), fn)
+            entry = self._entries[name] = _Entry(self.plan_for(name), fn, self)
         return entry(args)
 
     def plan_for(self, name: str, caller: Operation | None = None) -> Plan:

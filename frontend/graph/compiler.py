@@ -57,7 +57,7 @@ class GraphCompiler:
     ) -> tuple[CompiledGraphFn, Any]:
         """Trace the top-level graph; returns it and the template of its inputs."""
         template, leaves = flatten((args, kwargs), _is_runtime_tensor)
-        graph = self._trace(fn, self_obj, template, leaves, name)
+        graph = self._trace(fn, self_obj, template, leaves, name, entry=True)
         return graph, template
 
     def call(
@@ -114,6 +114,7 @@ class GraphCompiler:
         leaves: list,
         name: str,
         params: list[Any] = (),  # type: ignore[assignment]
+        entry: bool = False,
     ) -> CompiledGraphFn:
         from mindjit.frontend.graph.evaluator import FunctionEvaluator
 
@@ -126,6 +127,7 @@ class GraphCompiler:
             self.module,
             self.module.unique_name(name),
             [_tensor_type(x) for x in leaves] + ref_types,
+            bind_parameters=entry,
         )
         for p, arg in zip(params, graph.block.args[len(leaves) :]):
             graph.ref_args[id(p)] = arg

@@ -3,8 +3,11 @@
 `ModuleBuilder` owns the ModuleOp, one `mindir.parameter` per Parameter object,
 and the cache of specialized graphs. `GraphBuilder` is the graph being traced:
 ops called while it is active emit into its block (see dispatch.apply_op), and
-it turns Parameters into `get_parameter` + `load` and gives the side-effect ops
-their state arguments. Side-effect ops are emitted in program order, all on the
+it turns Parameters into refs + `load` and gives the side-effect ops their state
+arguments. The entry graph takes each Parameter it uses as an argument bound to
+it (`{mindir.parameter = @w}`, MindSpore's top-graph inputs: see
+`mindjit.dialects.parameter_args`); the other graphs use `get_parameter`, or
+their ref arguments under lazy inline. Side-effect ops are emitted in program order, all on the
 graph's entry state; the auto-monad pass threads the states properly.
 """
 
@@ -18,17 +21,21 @@ import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
+    DictionaryAttr,
     ModuleOp,
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import interned, resources
 from mindjit.dialects import mindir as M
+from mindjit.dialects.block_args import detached_arg, set_args
+from mindjit.dialects.parameter_args import PARAMETER_ARG_ATTR
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import GraphState, dense_attr
 from mindjit.frontend.graph.errors import FrontendError
@@ -45,7 +52,8 @@ def parameter_value_attr(symbol: str, param: Any) -> DenseIntOrFPElementsAttr | 
     if param.nbytes <= resources.INLINE_LIMIT_BYTES:
         return dense_attr(param.asnumpy(), param.dtype)
     handle = resources.hold(symbol, param, lambda p: p.asnumpy())
-    return DenseResourceAttr.from_params(handle, tensor_type(param.dtype, tuple(param.shape)))
+    t = tensor_type(param.dtype, tuple(param.shape))
+    return interned.unchecked(DenseResourceAttr, resource_handle=StringAttr(handle), type=t)
 
 
 class ModuleBuilder:
@@ -84,13 +92,21 @@ class ModuleBuilder:
 class GraphBuilder(GraphState):
     """One func.func being traced."""
 
-    def __init__(self, module: ModuleBuilder, name: str, arg_types: Sequence[TensorType]):
+    def __init__(
+        self,
+        module: ModuleBuilder,
+        name: str,
+        arg_types: Sequence[Attribute],
+        bind_parameters: bool = False,
+    ):
         self.module = module
         self.name = name
         self.block = Block(arg_types=list(arg_types))
-        self.n_inputs = len(arg_types)
+        self.n_inputs = len(arg_types)  # the arguments before the states
         super().__init__(Builder(InsertPoint.at_end(self.block)))
         self.ref_args: dict[int, BlockArgument] = {}  # id(Parameter) -> its ref argument
+        # the entry graph: id(Parameter) -> (its bound argument, its symbol)
+        self.bound: dict[int, tuple[BlockArgument, str]] | None = {} if bind_parameters else None
         self.memory_state: BlockArgument | None = None
         self.io_state: BlockArgument | None = None
         self.location: Any = None  # the xDSL location given to the ops emitted next
@@ -125,13 +141,29 @@ class GraphBuilder(GraphState):
         return super().as_value(x)
 
     def ref(self, param: Any) -> SSAValue:
-        """The Parameter's ref: this graph's ref argument for it (lazy inline), else
-        a `get_parameter` of its module-level declaration."""
+        """The Parameter's ref: this graph's ref argument for it (lazy inline), the
+        entry graph's argument bound to it, else a `get_parameter` of its
+        module-level declaration."""
         if id(param) in self.ref_args:
             return self.ref_args[id(param)]
+        if self.bound is not None:
+            known = self.bound.get(id(param))
+            return known[0] if known is not None else self._bind(param)
         symbol = self.module.parameter_symbol(param)
         t = tensor_type(param.dtype, tuple(param.shape))
         return self.insert(M.GetParameterOp.get(symbol, t)).results[0]
+
+    def _bind(self, param: Any) -> BlockArgument:
+        """A new argument bound to `param`; `finish` places the bound arguments after
+        the inputs, before the states (one step for thousands of them)."""
+        assert self.bound is not None
+        symbol = self.module.parameter_symbol(param)
+        arg = detached_arg(
+            self.block, interned.ref_type(tensor_type(param.dtype, tuple(param.shape)))
+        )
+        arg.name_hint = symbol
+        self.bound[id(param)] = (arg, symbol)
+        return arg
 
     def load(self, param: Any) -> SSAValue:
         return self.insert(M.LoadOp.get(self.ref(param), self.u())).results[0]
@@ -189,14 +221,26 @@ class GraphBuilder(GraphState):
     # --- finishing --------------------------------------------------------------------
     def finish(self, results: Sequence[SSAValue], doc: str | None = None) -> func.FuncOp:
         self.insert(func.ReturnOp(*results))
+        if self.bound:
+            args = self.block.args
+            bound = [arg for arg, _ in self.bound.values()]
+            set_args(self.block, [*args[: self.n_inputs], *bound, *args[self.n_inputs :]])
         fn = func.FuncOp(
             self.name, (list(self.block.arg_types), [r.type for r in results]), Region(self.block)
         )
+        if self.bound:
+            attrs = [_NO_ATTRS] * len(self.block.args)
+            for arg, symbol in self.bound.values():
+                attrs[arg.index] = DictionaryAttr({PARAMETER_ARG_ATTR: interned.symbol_ref(symbol)})
+            fn.arg_attrs = ArrayAttr(attrs)
         if self.location is not None:
             fn.location = self.location
         if doc:
             fn.attributes["mindir.source"] = StringAttr(doc)
         return fn
+
+
+_NO_ATTRS = DictionaryAttr({})
 
 
 def _is_tensor(x: Any) -> bool:

@@ -11,6 +11,7 @@ from xdsl.dialects import func
 
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import MindjitError
+from mindjit.dialects.parameter_args import parameter_symbol
 from mindjit.dialects.parsing import parse_module
 
 
@@ -45,7 +46,14 @@ def test_notebook_program_reads_like_mindspore():
         effects
         == ["mindir.assign", "mindir.update_state", "mindir.load", "mindir.update_state"] * 3
     )
-    assert chain_is_linear(block, block.args[1])
+    # the entry takes its Parameter as a bound argument, then the memory state
+    assert [str(t) for t in block.arg_types] == [
+        "tensor<i32>",
+        "!mindir.ref<tensor<i32>>",
+        "!mindir.u",
+    ]
+    assert parameter_symbol(block.args[1]) == "param"
+    assert chain_is_linear(block, block.args[2])
     # every effect takes the state produced by the update_state right before it
     ops = list(block.ops)
     for op in ops:
@@ -96,7 +104,7 @@ def test_while_carries_states_and_read_only_parameter_is_free():
     assert [str(t) for t in loop.res.types][-2:] == ["!mindir.u", "!mindir.io"]
     body = loop.after_region.block
     loads = [op for op in body.ops if isinstance(op, mindir.LoadOp)]
-    read_only = [op for op in loads if op.ref.owner.parameter.root_reference.data == "r"]
+    read_only = [op for op in loads if parameter_symbol(op.ref) == "r"]
     assert len(read_only) == 1
     # @r is never assigned: its load is not followed by an update_state
     assert all(not isinstance(u.operation, mindir.UpdateStateOp) for u in read_only[0].result.uses)
