@@ -1,8 +1,8 @@
 """Fast verification of the ops a large model has thousands of.
 
 A model with N lazy-inline Blocks of 12 Parameters has 12N `mindir.parameter`
-declarations and 12N `get_parameter` ops (after lowering: globals and
-global_loads); xDSL's generic IRDL verifier spends ~30 us on each, more than
+declarations (after lowering: globals) and N calls; other graphs than the entry
+reach Parameters through `get_parameter` ops (after lowering: global_loads); xDSL's generic IRDL verifier spends ~30 us on each, more than
 the passes do. For these few op classes the checks IRDL would make (no operands,
 regions or successors; exactly the declared properties, of the declared kinds;
 one result of the declared type) are written out directly, followed by the op's
@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
+from xdsl.dialects.func import CallOp, CallOpSymbolUserOpInterface
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
 
@@ -96,8 +97,32 @@ def _global_load(op: Operation) -> bool:
     return True
 
 
+_CALL_CHECK = CallOpSymbolUserOpInterface()
+
+
+def _call(op: Operation) -> bool:
+    """A `func.call` per lazy-inline call site: IRDL's checks (one flat callee
+    property, no regions or successors; operands and results are variadic of any
+    type), then the call's own (the callee's signature)."""
+    props = op.properties
+    callee = props.get("callee")
+    block = op.parent
+    if (
+        op.regions
+        or op.successors
+        or (block is not None and block.last_op is op)
+        or len(props) != 1
+        or not isinstance(callee, SymbolRefAttr)
+        or callee.nested_references.data
+    ):
+        return False
+    _CALL_CHECK.verify(op)
+    return True
+
+
 #: op class -> checker returning True when it verified the op (False: use the full path)
 FAST_VERIFIERS: dict[type, Callable[[Operation], bool]] = {
+    CallOp: _call,
     ParameterOp: _parameter,
     GetParameterOp: _get_parameter,
     GlobalOp: _global,

@@ -18,18 +18,19 @@ import functools
 from typing import Any, TypeVar
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, TensorType
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute, Data, ParametrizedAttribute
 
 from mindjit.dialects.mindir_types import RefType
 
 _SIZE = 1 << 16
-_A = TypeVar("_A", bound=ParametrizedAttribute)
+_A = TypeVar("_A", bound=ParametrizedAttribute | Data[Any])
 _NO_NESTED: ArrayAttr[StringAttr] = ArrayAttr([])
 
 
 def unchecked(cls: type[_A], **parameters: Any) -> _A:
-    """`cls` with these parameters (all of them, by field name), not verified: only
-    for parameters valid by construction (see the module doc)."""
+    """`cls` with these parameters (all of them, by field name: `data` for a Data
+    attribute), not verified: only for parameters valid by construction (see the
+    module doc)."""
     attr = cls.__new__(cls)
     for name, value in parameters.items():
         object.__setattr__(attr, name, value)

@@ -73,6 +73,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from immutabledict import immutabledict
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -87,9 +88,10 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from mindjit.dialects import mindir
+from mindjit.dialects import interned, mindir
 from mindjit.dialects.block_args import detached_arg, set_args
 from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.func_calls import rebuilt_call
 from mindjit.dialects.mindir_types import RefType
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.dialects.parameter_args import (
@@ -291,6 +293,8 @@ def _root_key(root: RefRoot) -> tuple[str, object]:
 
 def _check_no_double_write(call: func.CallOp, written: set[int]) -> None:
     """A Parameter passed to two ref arguments of which the callee writes one is refused."""
+    if not written:
+        return
     seen: dict[tuple[str, object], int] = {}
     for i, v in enumerate(call.arguments):
         if not is_ref(v.type):
@@ -476,9 +480,7 @@ class _Lowerer:
                 operands.append(current[root])
         written = sorted(self.plan.written(op))
         extra = [_tensor_of(op.arguments[i].type) for i in written]
-        call = func.CallOp(op.callee, operands, [*op.res.types, *extra])
-        call.location = op.location
-        call.attributes |= op.attributes
+        call = rebuilt_call(op, operands, [*op.res.types, *extra])
         Rewriter.insert_op(call, InsertPoint.before(op))
         n = len(op.results)
         for old, new in zip(op.results, call.results[:n]):
@@ -640,5 +642,6 @@ def _mark_global_arguments(fn: func.FuncOp) -> None:
     for i in bound:
         fields = dict(entries[i].data)
         fields[GLOBAL_ARG_ATTR] = fields.pop(PARAMETER_ARG_ATTR)
-        entries[i] = DictionaryAttr(fields)
+        # string keys to attributes taken from a verified dictionary: valid as built
+        entries[i] = interned.unchecked(DictionaryAttr, data=immutabledict(fields))
     fn.arg_attrs = ArrayAttr(entries)

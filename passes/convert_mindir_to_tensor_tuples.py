@@ -43,14 +43,21 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_shapes as S
 from mindjit.dialects.diagnostics import op_error
-from mindjit.dialects.mindir_types import is_monad
+from mindjit.dialects.func_calls import rebuilt_call
+from mindjit.dialects.mindir_types import MonadIOType, MonadUType, is_monad
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 
+#: The types split (tuples) or dropped (states) at boundaries; exact classes, so a
+#: membership test is enough for the thousands of arguments of a large entry graph.
+_SPLIT = frozenset({TupleType, MonadUType, MonadIOType})
+
 
 def flat_types(t: Attribute) -> list[Attribute]:
     """The types a value of type `t` is passed as: tuple -> leaves, state -> none."""
+    if type(t) not in _SPLIT:
+        return [t]
     if isinstance(t, TupleType):
         return [leaf for e in t.types.data for leaf in flat_types(e)]
     if is_monad(t):
@@ -64,7 +71,7 @@ def _flat_all(types: Sequence[Attribute]) -> list[Attribute]:
 
 def _splits(types: Sequence[Attribute]) -> bool:
     """Whether any of `types` is split or dropped at boundaries (a tuple or a state)."""
-    return any(isinstance(t, TupleType) or is_monad(t) for t in types)
+    return any(type(t) in _SPLIT for t in types)
 
 
 def is_state_placeholder(op: Operation) -> bool:
@@ -130,7 +137,7 @@ def _flatten_block_args(block: Block, loc: Attribute) -> None:
     builder = Builder(InsertPoint.at_start(block))
     pos = 0
     for arg in list(block.args):
-        if not _splits([arg.type]):
+        if type(arg.type) not in _SPLIT:
             pos += 1
             continue
         new = [block.insert_arg(t, pos + k) for k, t in enumerate(flat_types(arg.type))]
@@ -184,9 +191,7 @@ def _flatten_op(op: Operation) -> None:
         _flatten_func(op)
     elif isinstance(op, func.CallOp):
         if _splits(op.arguments.types) or _splits(op.res.types):
-            new = func.CallOp(op.callee, _flat_operands(op, op.arguments), _flat_all(op.res.types))
-            new.location = op.location
-            new.attributes |= op.attributes
+            new = rebuilt_call(op, _flat_operands(op, op.arguments), _flat_all(op.res.types))
             _replace_results(op, new)
     elif isinstance(op, func.ReturnOp | mindir.YieldOp):
         if _splits([v.type for v in op.operands]):

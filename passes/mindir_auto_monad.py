@@ -55,6 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.func_calls import rebuilt_call
 from mindjit.dialects.mindir_types import MonadIOType, MonadUType
 from mindjit.dialects.parameter_args import parameter_symbol
 
@@ -238,9 +239,7 @@ class _Threader:
                     f"'func.call' results ({', '.join(map(str, old))}) do not match "
                     f"@{op.callee.root_reference.data}",
                 )
-            call = func.CallOp(op.callee, operands, outputs)
-            call.location = op.location
-            call.attributes |= op.attributes
+            call = rebuilt_call(op, operands, outputs)
             Rewriter.insert_op(call, InsertPoint.before(op))
             for old_result, new_result in zip(op.results, call.results):
                 old_result.replace_all_uses_with(new_result)

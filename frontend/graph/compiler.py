@@ -16,7 +16,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
 from xdsl.ir import SSAValue
 
+from mindjit.dialects import interned
 from mindjit.dialects import mindir as M
+from mindjit.dialects.func_calls import call_op
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
@@ -100,9 +102,8 @@ class GraphCompiler:
             operands.append(caller.u())
         if graph.has_io_state:
             operands.append(caller.io())
-        call = caller.insert(
-            func.CallOp(graph.fn.sym_name.data, operands, list(graph.fn.function_type.outputs.data))
-        )
+        callee = interned.symbol_ref(graph.fn.sym_name.data)
+        call = caller.insert(call_op(callee, operands, graph.fn.function_type.outputs.data))
         results = [GraphValue(r) for r in call.results]
         return unflatten(graph.result_template, results)
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from immutabledict import immutabledict
 from xdsl.builder import Builder
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -231,7 +232,7 @@ class GraphBuilder(GraphState):
         if self.bound:
             attrs = [_NO_ATTRS] * len(self.block.args)
             for arg, symbol in self.bound.values():
-                attrs[arg.index] = DictionaryAttr({PARAMETER_ARG_ATTR: interned.symbol_ref(symbol)})
+                attrs[arg.index] = _bound_to(symbol)
             fn.arg_attrs = ArrayAttr(attrs)
         if self.location is not None:
             fn.location = self.location
@@ -241,6 +242,12 @@ class GraphBuilder(GraphState):
 
 
 _NO_ATTRS = DictionaryAttr({})
+
+
+def _bound_to(symbol: str) -> DictionaryAttr:
+    """`{mindir.parameter = @symbol}` (a string key to a symbol: valid as built)."""
+    ref = interned.symbol_ref(symbol)
+    return interned.unchecked(DictionaryAttr, data=immutabledict({PARAMETER_ARG_ATTR: ref}))
 
 
 def _is_tensor(x: Any) -> bool:

@@ -1,5 +1,5 @@
 """dialects/fast_verify: the fast checks of parameter / get_parameter / ml_program.global /
-global_load give the same verdict as xDSL's full verifier, and the same located message as
+global_load / func.call give the same verdict as xDSL's full verifier, and the same located message as
 `verify_located` without them."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i64
+from xdsl.dialects.func import CallOp
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
@@ -33,12 +34,19 @@ func.func @f(%u: !mindir.u) -> tensor<2xf32> {
   %g = ml_program.global_load @g : tensor<i32>
   %e = ml_program.global_load @e : tensor<2xf32>
   %k = ml_program.global_load_const @k : tensor<i32>
-  func.return %l : tensor<2xf32>
+  %c = func.call @callee(%l, %g) : (tensor<2xf32>, tensor<i32>) -> tensor<2xf32>
+  func.return %c : tensor<2xf32>
+}
+func.func @callee(%a: tensor<2xf32>, %b: tensor<i32>) -> tensor<2xf32> {
+  func.return %a : tensor<2xf32>
 }
 """
 
 _PARAM = "mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>\n"
 _GLOBAL = "ml_program.global private mutable @g(dense<0> : tensor<i32>) : tensor<i32>\n"
+
+
+_CALLEE = "func.func @h(%x: i32) {\n  func.return\n}\n"
 
 
 def _in_func(body: str, decls: str = _PARAM + _GLOBAL, ret: bool = True) -> str:
@@ -110,6 +118,29 @@ INVALID_TEXT = {
     'type = tensor<i32>, is_mutable = "yes", sym_visibility = "private"}> : () -> ()\n',
     "global without visibility": '"ml_program.global"() <{sym_name = "g", '
     "type = tensor<i32>, is_mutable}> : () -> ()\n",
+    "call of a missing function": _in_func("func.call @nowhere() : () -> ()"),
+    "call of a parameter": _in_func("func.call @w() : () -> ()"),
+    "call with a wrong operand type": _CALLEE
+    + _in_func(
+        '%c = "arith.constant"() <{value = 1.0 : f32}> : () -> f32\n'
+        "  func.call @h(%c) : (f32) -> ()"
+    ),
+    "call with too many results": _CALLEE
+    + _in_func(
+        '%c = "arith.constant"() <{value = 1 : i32}> : () -> i32\n'
+        "  %r = func.call @h(%c) : (i32) -> i32"
+    ),
+    "call with a nested callee": _CALLEE + _in_func('"func.call"() <{callee = @h::@x}> : () -> ()'),
+    "call with an extra property": _CALLEE
+    + _in_func(
+        '%c = "arith.constant"() <{value = 1 : i32}> : () -> i32\n'
+        '  "func.call"(%c) <{callee = @h, extra = 1 : i64}> : (i32) -> ()'
+    ),
+    "call ending a block": _CALLEE
+    + _in_func(
+        '%c = "arith.constant"() <{value = 1 : i32}> : () -> i32\n  func.call @h(%c) : (i32) -> ()',
+        ret=False,
+    ),
 }
 
 
@@ -200,6 +231,11 @@ MUTATIONS: dict[str, Callable[[Operation], None]] = {
     "global without sym_visibility": _drop_property(GlobalOp, "sym_visibility"),
     "global_load left ending its block": _move_to_block_end(GlobalLoadOp),
     "get_parameter left ending its block": _move_to_block_end(GetParameterOp),
+    "call given an extra property": _extra_property(CallOp),
+    "call re-pointed at a missing function": lambda m: _first(m, CallOp).properties.__setitem__(
+        "callee", SymbolRefAttr("gone")
+    ),
+    "call left ending its block": _move_to_block_end(CallOp),
 }
 
 # Mutations that leave the module valid (the fast path must accept them too).
@@ -214,6 +250,9 @@ VALID_MUTATIONS: dict[str, Callable[[Operation], None]] = {
     "a discardable attribute on global_load": lambda m: _first(
         m, GlobalLoadOp
     ).attributes.__setitem__("note", UnitAttr()),
+    "a discardable attribute on a call": lambda m: _first(m, CallOp).attributes.__setitem__(
+        "note", UnitAttr()
+    ),
 }
 
 
@@ -290,6 +329,7 @@ def test_fast_checks_handle_the_common_ops_themselves():
         "mindir.get_parameter @tagged": True,
         "ml_program.global_load @g": True,
         "ml_program.global_load @e": True,
+        "func.call None": True,
     }
 
 
