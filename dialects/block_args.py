@@ -5,7 +5,8 @@ the arguments after the change, so each costs O(arguments). An entry graph takes
 every Parameter of a model as an argument (thousands: see
 `mindjit.dialects.parameter_args`); adding or retyping them one by one would be
 quadratic. Here an argument is made detached (usable as an operand at once) and
-the block's whole argument list is installed in one step.
+the block's whole argument list is installed in one step, or an argument changes
+type in place (xDSL values have no type setter).
 """
 
 from __future__ import annotations
@@ -32,3 +33,9 @@ def set_args(block: Block, args: Sequence[BlockArgument]) -> None:
         assert a.block is block
         a.index = i
     block._args = tuple(args)  # pyright: ignore[reportPrivateUsage]
+
+
+def retype_arg(arg: BlockArgument, arg_type: Attribute) -> None:
+    """Give `arg` another type, keeping its uses: for a lowering that rewrites every
+    use that depends on the old type (the function type is the caller's to update)."""
+    arg._type = arg_type  # pyright: ignore[reportPrivateUsage]

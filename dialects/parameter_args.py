@@ -26,8 +26,10 @@ value, marked `{mindjit.global = @w}`: executors pass global @w's buffer there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DictionaryAttr, SymbolRefAttr
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -85,11 +87,10 @@ def parameter_symbol(ref: SSAValue) -> str | None:
 
 def verify_parameter_args(fn: func.FuncOp) -> None:
     """The rules of the module doc, for the bound arguments of `fn`."""
-    from xdsl.traits import SymbolTable
-
     if fn.arg_attrs is None:
         return
     inputs = fn.function_type.inputs.data
+    declarations = _declarations_for(fn)
     seen: dict[str, int] = {}
     for i, entry in enumerate(fn.arg_attrs.data):
         value = entry.data.get(PARAMETER_ARG_ATTR) if isinstance(entry, DictionaryAttr) else None
@@ -110,7 +111,7 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
             raise VerifyException(
                 f"{where} is bound to Parameter @{name} but is {t}, not a !mindir.ref"
             )
-        target = SymbolTable.lookup_symbol(fn, value)
+        target = declarations(name, value)
         if not isinstance(target, ParameterOp):
             raise VerifyException(f"{where} is bound to @{name}, which is not a mindir.parameter")
         if target.type != t.tensor:
@@ -121,6 +122,18 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
                 f"Parameter @{name}"
             )
         seen[name] = i
+
+
+def _declarations_for(fn: func.FuncOp) -> Callable[[str, SymbolRefAttr], Operation | None]:
+    """Symbol lookup from `fn`: for a graph at the top of a module (the usual case,
+    thousands of bound arguments) one dictionary of the module's Parameters."""
+    from xdsl.traits import SymbolTable
+
+    table = fn.parent_op()
+    if not isinstance(table, ModuleOp):
+        return lambda _, ref: SymbolTable.lookup_symbol(fn, ref)
+    found = {op.sym_name.data: op for op in table.body.block.ops if isinstance(op, ParameterOp)}
+    return lambda name, ref: found.get(name) or SymbolTable.lookup_symbol(fn, ref)
 
 
 def check_not_called(call: Operation, callee: Operation | None) -> None:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, TupleType
+from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -62,6 +63,7 @@ from mindjit.passes.convert_mindir_to_tensor_reduce import REDUCE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_shape import SHAPE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_state import lower_state
 from mindjit.passes.convert_mindir_to_tensor_tuples import TUPLE_PATTERNS, flatten_tuples
+from mindjit.passes.graph_walk import walk_graphs
 from mindjit.passes.pattern_dispatch import TypeDispatchApplier
 
 
@@ -125,7 +127,7 @@ def _leftover_type_message(op: Operation) -> str | None:
 def check_no_mindir(module: ModuleOp) -> None:
     """Raise a located error at the first mindir op left, else at the first op that
     still carries a mindir or tuple type."""
-    for op in module.walk():
+    for op in walk_graphs(module, skip=(GlobalOp,)):  # globals are what Parameters became
         if not op.name.startswith("mindir."):  # every message below is about a mindir op
             continue
         if (message := _leftover_op_message(op)) is not None:
@@ -133,7 +135,7 @@ def check_no_mindir(module: ModuleOp) -> None:
             if isinstance(op, mindir.MakeTupleOp) and op.results[0].uses:
                 raise op_error(next(iter(op.results[0].uses)).operation, message)
             raise op_error(op, message)
-    for op in module.walk():
+    for op in walk_graphs(module, skip=(GlobalOp,)):
         if (message := _leftover_type_message(op)) is not None:
             raise op_error(op, message)
 

@@ -42,6 +42,7 @@ from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.mindir_device_ops import STATUS_TYPE
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from mindjit.passes.convert_mindir_to_tensor_state import RUNTIME_ATTR
+from mindjit.passes.graph_walk import walk_graphs
 
 PASS_NAME = "convert-mindir-to-tensor"
 
@@ -58,7 +59,7 @@ def unsupported_message(op: Operation) -> str | None:
 
 def reject_unsupported(module: ModuleOp) -> None:
     """Fail at the first op this pass cannot lower, before changing anything."""
-    for op in module.walk():
+    for op in walk_graphs(module):
         if (message := unsupported_message(op)) is not None:
             raise op_error(op, message)
 

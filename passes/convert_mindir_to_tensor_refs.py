@@ -89,7 +89,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects import interned, mindir
-from mindjit.dialects.block_args import detached_arg, set_args
+from mindjit.dialects.block_args import detached_arg, retype_arg, set_args
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.func_calls import rebuilt_call
 from mindjit.dialects.mindir_types import RefType
@@ -102,6 +102,7 @@ from mindjit.dialects.parameter_args import (
     check_not_called,
 )
 from mindjit.passes.convert_mindir_to_tensor_tuples import flat_types
+from mindjit.passes.graph_walk import walk_graphs
 
 #: The discardable `func.func` attribute listing the arguments a graph writes back.
 REF_RESULTS_ATTR = "mindjit.ref_results"
@@ -319,7 +320,7 @@ def check_and_plan(module: ModuleOp) -> _Plan:
     funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
     plan = _Plan(funcs)
     needs: set[str] = set()
-    for op in module.walk():
+    for op in walk_graphs(module):
         if isinstance(op, mindir.AssignOp) and isinstance(
             getter := ref_root(op.ref), mindir.GetParameterOp
         ):
@@ -479,6 +480,9 @@ class _Lowerer:
             else:
                 operands.append(current[root])
         written = sorted(self.plan.written(op))
+        if not written:  # same results: the call only takes values instead of refs
+            op.operands = operands
+            return
         extra = [_tensor_of(op.arguments[i].type) for i in written]
         call = rebuilt_call(op, operands, [*op.res.types, *extra])
         Rewriter.insert_op(call, InsertPoint.before(op))
@@ -612,9 +616,38 @@ def lower_ref_arguments(module: ModuleOp) -> None:
     plan = check_and_plan(module)
     lowerer = _Lowerer(plan)
     for fn in plan.todo:
-        _access_as_globals(fn, plan.as_globals.get(fn.sym_name.data, ()))
+        as_globals = plan.as_globals.get(fn.sym_name.data, ())
+        _access_as_globals(fn, as_globals)
+        _read_only_as_values(fn, [i for i in bound_symbols(fn) if i not in as_globals])
         lowerer.lower_graph(fn)
         _mark_global_arguments(fn)
+
+
+def _read_only_as_values(fn: func.FuncOp, indices: Iterable[int]) -> None:
+    """A bound argument whose Parameter nothing writes becomes the Parameter's value
+    in place: its Loads are the argument itself and calls get it as it is (what
+    `lower_graph` would do, without making a new argument per Parameter)."""
+    block = fn.body.blocks[0]
+    for i in indices:
+        arg = block.args[i]
+        _fold_depends(arg)
+        for use in list(arg.uses):
+            load = use.operation
+            if isinstance(load, mindir.LoadOp) and use.index == 0:
+                load.result.replace_all_uses_with(arg)
+                Rewriter.erase_op(load)
+        retype_arg(arg, _tensor_of(arg.type))
+
+
+def _fold_depends(ref: SSAValue) -> None:
+    """A depend of a ref orders nothing after lowering (block order is the order):
+    its users take the ref itself."""
+    for use in list(ref.uses):
+        depend = use.operation
+        if isinstance(depend, mindir.DependOp) and use.index == 0:
+            _fold_depends(depend.result)
+            depend.result.replace_all_uses_with(ref)
+            Rewriter.erase_op(depend)
 
 
 def _access_as_globals(fn: func.FuncOp, indices: Iterable[int]) -> None:
@@ -640,8 +673,9 @@ def _mark_global_arguments(fn: func.FuncOp) -> None:
     assert fn.arg_attrs is not None
     entries = list(fn.arg_attrs.data)
     for i in bound:
-        fields = dict(entries[i].data)
-        fields[GLOBAL_ARG_ATTR] = fields.pop(PARAMETER_ARG_ATTR)
+        old = entries[i].data
+        fields = {k: v for k, v in old.items() if k != PARAMETER_ARG_ATTR}
+        fields[GLOBAL_ARG_ATTR] = old[PARAMETER_ARG_ATTR]
         # string keys to attributes taken from a verified dictionary: valid as built
         entries[i] = interned.unchecked(DictionaryAttr, data=immutabledict(fields))
     fn.arg_attrs = ArrayAttr(entries)

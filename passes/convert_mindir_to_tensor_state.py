@@ -51,6 +51,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.passes.convert_mindir_to_tensor_refs import lower_ref_arguments, parameter_of
+from mindjit.passes.graph_walk import walk_graphs
 
 #: The discardable attribute marking a declaration as a mindjit runtime function.
 RUNTIME_ATTR = "mindjit.runtime"
@@ -158,7 +159,8 @@ def lower_state(module: ModuleOp) -> None:
     """Lower Parameters, Load/Assign and print in place (see the module doc)."""
     lower_ref_arguments(module)
     runtime: _PrintRuntime | None = None
-    for op in list(module.walk()):
+    declarations = [op for op in module.body.block.ops if isinstance(op, mindir.ParameterOp)]
+    for op in [*declarations, *walk_graphs(module)]:
         if isinstance(op, mindir.ParameterOp):
             glob = GlobalOp.create(
                 properties={

@@ -48,6 +48,7 @@ from mindjit.dialects.mindir_types import MonadIOType, MonadUType, is_monad
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.passes import convert_mindir_to_tensor_scalar as scalar
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
+from mindjit.passes.graph_walk import walk_graphs
 
 #: The types split (tuples) or dropped (states) at boundaries; exact classes, so a
 #: membership test is enough for the thousands of arguments of a large entry graph.
@@ -232,7 +233,7 @@ def flatten_tuples(module: ModuleOp) -> None:
     Ops are visited in program order (an op before the ops in its regions), so the
     definition of every value is rewritten before its uses are.
     """
-    for op in list(module.walk()):
+    for op in list(walk_graphs(module)):
         if type(op) not in _NEVER_BOUNDARIES and op.parent is not None:
             _flatten_op(op)
 

@@ -58,6 +58,7 @@ from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.func_calls import rebuilt_call
 from mindjit.dialects.mindir_types import MonadIOType, MonadUType
 from mindjit.dialects.parameter_args import parameter_symbol
+from mindjit.passes.graph_walk import walk_graphs
 
 #: The two states, in the order graphs take and return them.
 KINDS: tuple[str, ...] = ("u", "io")
@@ -85,7 +86,7 @@ class WrittenParameters:
     @staticmethod
     def of(module: ModuleOp) -> WrittenParameters:
         written = WrittenParameters(set(), False)
-        for op in module.walk():
+        for op in walk_graphs(module):
             if isinstance(op, mindir.AssignOp):
                 symbol = parameter_symbol(op.ref)
                 if symbol is None:
@@ -145,7 +146,7 @@ class _Threader:
     def __init__(self, module: ModuleOp):
         self.written = WrittenParameters.of(module)
         self.funcs: dict[str, func.FuncOp] = {
-            op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)
+            op.sym_name.data: op for op in walk_graphs(module) if isinstance(op, func.FuncOp)
         }
         self.fn: func.FuncOp | None = None
 

@@ -54,6 +54,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
 from mindjit.dialects.mindir_effect_ops import SideEffectIO, SideEffectMem
 from mindjit.dialects.parameter_args import parameter_symbol
+from mindjit.passes.graph_walk import walk_graphs
 from mindjit.passes.mindir_auto_monad import state_kind
 
 #: A write set: Parameter symbols, or ANY when the written Parameter is unknown.
@@ -99,7 +100,9 @@ class _ModuleWrites:
     """Which Parameters each function writes, callees included (a fixpoint)."""
 
     def __init__(self, module: ModuleOp):
-        self.funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)}
+        self.funcs = {
+            op.sym_name.data: op for op in walk_graphs(module) if isinstance(op, func.FuncOp)
+        }
         self.by_func: dict[str, Writes] = {name: frozenset() for name in self.funcs}
         changed = True
         while changed:

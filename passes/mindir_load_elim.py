@@ -99,6 +99,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.mindir_types import MonadUType
 from mindjit.dialects.parameter_args import parameter_symbol
+from mindjit.passes.graph_walk import walk_graphs
 
 ENV_VAR = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
 LEVELS = (0, 1, 2, 3)
@@ -678,7 +679,7 @@ def merge_loads(module: ModuleOp) -> int:
 
 def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
     """Which Loads get a TensorMove at `level` (after merging), in module order."""
-    loads = [op for op in module.walk() if isinstance(op, mindir.LoadOp)]
+    loads = [op for op in walk_graphs(module) if isinstance(op, mindir.LoadOp)]
     uses = {ld: load_use(ld) for ld in loads}
     loads = all_loads = [ld for ld in loads if uses[ld].read]
     if level == 0:

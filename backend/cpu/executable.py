@@ -254,6 +254,7 @@ class CpuExecutable:
         self._global_ops: dict[str, GlobalOp] = {}
         self._globals = _LazyGlobals()
         self._owner_of: dict[int, str] = {}  # id(buffer root) -> the global using it
+        self._supported_types: set[Attribute] = set()
         for op in module.walk():
             if isinstance(op, func.FuncOp):
                 if op.body.blocks:
@@ -301,12 +302,14 @@ class CpuExecutable:
 
     def _add_global(self, op: GlobalOp) -> None:
         name = op.sym_name.data
-        if not isinstance(op.type, TensorType):
-            raise op_failure(
-                op, f"global @{name} of type {op.type} is not supported by the CPU executor"
-            )
-        static_shape(op.type, op)
-        dtype_of(op.type, op)
+        if op.type not in self._supported_types:  # a model's globals share a few types
+            if not isinstance(op.type, TensorType):
+                raise op_failure(
+                    op, f"global @{name} of type {op.type} is not supported by the CPU executor"
+                )
+            static_shape(op.type, op)
+            dtype_of(op.type, op)
+            self._supported_types.add(op.type)
         self._global_ops[name] = op
         value = op.value
         if isinstance(value, DenseResourceAttr):

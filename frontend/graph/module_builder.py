@@ -63,6 +63,7 @@ class ModuleBuilder:
         self.parameters: dict[int, tuple[str, Any]] = {}  # id(Parameter) -> (symbol, Parameter)
         self.graphs: dict[Any, Any] = {}  # specialization key -> CalleeGraph
         self._names: set[str] = set()
+        self._last_declaration: Operation | None = None
 
     def unique_name(self, base: str) -> str:
         base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "graph"
@@ -80,9 +81,15 @@ class ModuleBuilder:
             return known[0]
         symbol = self.unique_name(f"{param.name}")
         op = M.ParameterOp.get(symbol, parameter_value_attr(symbol, param))
-        self.module.body.block.insert_op_before(op, self.module.body.block.first_op) if (
-            self.module.body.block.first_op is not None
-        ) else self.module.body.block.add_op(op)
+        block = self.module.body.block
+        # declarations first, in order (after the last one: cheaper than before the first)
+        if self._last_declaration is not None:
+            block.insert_op_after(op, self._last_declaration)
+        elif block.first_op is not None:
+            block.insert_op_before(op, block.first_op)
+        else:
+            block.add_op(op)
+        self._last_declaration = op
         self.parameters[id(param)] = (symbol, param)
         return symbol
 
