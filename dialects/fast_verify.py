@@ -51,14 +51,14 @@ def _props(op: Operation, kinds: dict[str, type | tuple[type, ...]]) -> bool:
 
 
 _VALUE = (DenseIntOrFPElementsAttr, DenseResourceAttr)
+_PARAMETER_PROPS = {"sym_name": StringAttr, "type": TensorType, "initial_value": _VALUE}
+_GET_PARAMETER_PROPS = {"parameter": SymbolRefAttr}
+_GLOBAL_LOAD_PROPS = {"global": SymbolRefAttr}
 
 
 def _parameter(op: Operation) -> bool:
     assert isinstance(op, ParameterOp)
-    if not (
-        _plain_leaf(op, 0)
-        and _props(op, {"sym_name": StringAttr, "type": TensorType, "initial_value": _VALUE})
-    ):
+    if not (_plain_leaf(op, 0) and _props(op, _PARAMETER_PROPS)):
         return False
     op.verify_value()
     return True
@@ -68,7 +68,7 @@ def _get_parameter(op: Operation) -> bool:
     assert isinstance(op, GetParameterOp)
     if not (
         _plain_leaf(op, 1)
-        and _props(op, {"parameter": SymbolRefAttr})
+        and _props(op, _GET_PARAMETER_PROPS)
         and isinstance(op.results[0].type, RefType)
     ):
         return False
@@ -91,7 +91,7 @@ def _global(op: Operation) -> bool:
 
 def _global_load(op: Operation) -> bool:
     assert isinstance(op, GlobalLoadOp)
-    if not (_plain_leaf(op, 1) and _props(op, {"global": SymbolRefAttr})):
+    if not (_plain_leaf(op, 1) and _props(op, _GLOBAL_LOAD_PROPS)):
         return False
     op.verify_target()
     return True

@@ -315,8 +315,10 @@ class CpuExecutable:
         if isinstance(value, DenseResourceAttr):
             if blob(value.resource_handle.data) is None:
                 return  # a value held elsewhere and gone: set_global must give it one
-        elif value is not None:
-            dense_array(value, op.type, op)  # reject unsupported values now (a cheap view)
+        elif value is not None and getattr(value, "type", None) != op.type:
+            # reject unsupported values now (a literal of the global's own type is
+            # one the verifier checked and `dtype_of` accepted: nothing to find)
+            dense_array(value, op.type, op)
         if value is not None:  # the buffer: a writable copy of the value at first use
             self._globals.pending[name] = lambda: self._adopt_initial(name, value, op)
 

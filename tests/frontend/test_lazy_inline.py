@@ -127,3 +127,38 @@ def test_transformer_call_sites_cost_one_node_each(monkeypatch):
         stages = program.report.stages
         sizes[layers] = next(s.nodes for s in stages if s.name == "verify-mindir")
     assert sizes[6] - sizes[2] == 4  # four more call sites, nothing else
+
+
+def test_entry_takes_its_parameters_as_bound_arguments(monkeypatch):
+    """MindSpore's top graph has its Parameters as inputs: the entry graph takes each
+    one as an argument bound to it, so a call site is one op at both levels (no
+    get_parameter, and after lowering no global_load, per Parameter per call)."""
+    from xdsl.dialects import func
+
+    from mindjit.dialects import mindir
+    from mindjit.dialects.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
+    from mindjit.frontend.graph.compiler import GraphCompiler
+
+    net = transformer(layers=3)
+    x = ms.Tensor(np.ones((1, 4, 40), np.float32))
+    monkeypatch.setenv("MS_DEV_CELL_REUSE", "1")
+    compiler = GraphCompiler()
+    graph, _ = compiler.entry(type(net).construct, net, (x,), {}, "GPT_construct")
+    entry = graph.fn
+    symbols = {symbol for symbol, _ in compiler.module.parameters.values()}
+    assert set(bound_symbols(entry).values()) == symbols and len(symbols) == 36
+    assert not any(isinstance(op, mindir.GetParameterOp) for op in entry.walk())
+    block = next(
+        op for op in compiler.module.module.ops if isinstance(op, func.FuncOp) and op is not entry
+    )
+    assert bound_symbols(block) == {}  # a reused graph takes plain ref arguments
+
+    _, program = run_graph(net, x, "1", monkeypatch)
+    counts = program.op_counts()
+    assert counts["func.call"] == 3 and counts["ml_program.global_load"] == 0
+    lowered = next(
+        op
+        for op in program.module.ops
+        if isinstance(op, func.FuncOp) and bound_symbols(op, GLOBAL_ARG_ATTR)
+    )
+    assert set(bound_symbols(lowered, GLOBAL_ARG_ATTR).values()) == symbols

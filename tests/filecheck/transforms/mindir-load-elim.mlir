@@ -52,6 +52,44 @@ func.func @forward(%x: tensor<i32>, %u0: !mindir.u) -> (tensor<i32>, !mindir.u) 
 
 // -----
 
+// The same program with @param taken as an argument bound to it (the entry graph's
+// form): the same Parameter, so the same TensorMoves at every level.
+
+// CHECK-LABEL:   func.func @forward_bound
+// L0-COUNT-3:      mindir.tensor_move
+// L1-COUNT-3:      mindir.tensor_move
+// L2-NOT:          mindir.tensor_move
+// L3-NOT:          mindir.tensor_move
+// CHECK:           func.return
+mindir.parameter @param = dense<0> : tensor<i32>
+
+func.func @forward_bound(%x: tensor<i32>, %p: !mindir.ref<tensor<i32>> {mindir.parameter = @param}, %u0: !mindir.u) -> (tensor<i32>, !mindir.u) {
+  %c0 = mindir.constant dense<0> : tensor<i32>
+  %a0 = mindir.assign %p, %c0, %u0 : tensor<i32>
+  %u1 = mindir.update_state %u0, %a0 : tensor<i32>
+  %l0 = mindir.load %p, %u1 : tensor<i32>
+  %m0 = mindir.mul %x, %l0 : tensor<i32>
+  %u2 = mindir.update_state %u1, %l0, %m0 : tensor<i32>, tensor<i32>
+  %o0 = mindir.add %m0, %c0 : tensor<i32>
+  %c1 = mindir.constant dense<1> : tensor<i32>
+  %a1 = mindir.assign %p, %c1, %u2 : tensor<i32>
+  %u3 = mindir.update_state %u2, %a1 : tensor<i32>
+  %l1 = mindir.load %p, %u3 : tensor<i32>
+  %m1 = mindir.mul %x, %l1 : tensor<i32>
+  %u4 = mindir.update_state %u3, %l1, %m1 : tensor<i32>, tensor<i32>
+  %o1 = mindir.add %m1, %o0 : tensor<i32>
+  %c2 = mindir.constant dense<2> : tensor<i32>
+  %a2 = mindir.assign %p, %c2, %u4 : tensor<i32>
+  %u5 = mindir.update_state %u4, %a2 : tensor<i32>
+  %l2 = mindir.load %p, %u5 : tensor<i32>
+  %u6 = mindir.update_state %u5, %l2 : tensor<i32>
+  %m2 = mindir.mul %x, %l2 : tensor<i32>
+  %o2 = mindir.add %m2, %o1 : tensor<i32>
+  func.return %o2, %u6 : tensor<i32>, !mindir.u
+}
+
+// -----
+
 // The backward program's IR from the docs: one addn reads the Loads at two states
 // and the other reads the first Load after both later Assigns, so levels 0, 1 and 2
 // give the same three copies (the docs' IR with TensorMove); level 3 none.
