@@ -84,7 +84,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from immutabledict import immutabledict
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -99,18 +98,21 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from mindjit.dialects import interned, mindir
-from mindjit.dialects.block_args import detached_arg, retype_arg, set_args
+from mindjit.dialects import mindir
+from mindjit.dialects.block_args import detached_arg, set_args
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.func_calls import rebuilt_call
 from mindjit.dialects.mindir_types import RefType
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.dialects.parameter_args import (
-    GLOBAL_ARG_ATTR,
-    PARAMETER_ARG_ATTR,
     bound_symbol,
     bound_symbols,
     check_not_called,
+)
+from mindjit.passes.convert_mindir_to_tensor_bound_args import (
+    access_as_globals,
+    mark_global_arguments,
+    read_only_as_values,
 )
 from mindjit.passes.convert_mindir_to_tensor_tuples import flat_types
 from mindjit.passes.graph_walk import walk_graphs
@@ -628,65 +630,7 @@ def lower_ref_arguments(module: ModuleOp) -> None:
     lowerer = _Lowerer(plan)
     for fn in plan.todo:
         as_globals = plan.as_globals.get(fn.sym_name.data, ())
-        _access_as_globals(fn, as_globals)
-        _read_only_as_values(fn, [i for i in bound_symbols(fn) if i not in as_globals])
+        access_as_globals(fn, as_globals)
+        read_only_as_values(fn, [i for i in bound_symbols(fn) if i not in as_globals])
         lowerer.lower_graph(fn)
-        _mark_global_arguments(fn)
-
-
-def _read_only_as_values(fn: func.FuncOp, indices: Iterable[int]) -> None:
-    """A bound argument whose Parameter nothing writes becomes the Parameter's value
-    in place: its Loads are the argument itself and calls get it as it is (what
-    `lower_graph` would do, without making a new argument per Parameter)."""
-    block = fn.body.blocks[0]
-    for i in indices:
-        arg = block.args[i]
-        _fold_depends(arg)
-        for use in list(arg.uses):
-            load = use.operation
-            if isinstance(load, mindir.LoadOp) and use.index == 0:
-                load.result.replace_all_uses_with(arg)
-                Rewriter.erase_op(load)
-        retype_arg(arg, _tensor_of(arg.type))
-
-
-def _fold_depends(ref: SSAValue) -> None:
-    """A depend of a ref orders nothing after lowering (block order is the order):
-    its users take the ref itself."""
-    for use in list(ref.uses):
-        depend = use.operation
-        if isinstance(depend, mindir.DependOp) and use.index == 0:
-            _fold_depends(depend.result)
-            depend.result.replace_all_uses_with(ref)
-            Rewriter.erase_op(depend)
-
-
-def _access_as_globals(fn: func.FuncOp, indices: Iterable[int]) -> None:
-    """Route the uses of these bound arguments through a `get_parameter` of their
-    Parameter (the argument stays, unused: the signature does not depend on writes)."""
-    block = fn.body.blocks[0]
-    for i in indices:
-        arg = block.args[i]
-        symbol = bound_symbol(arg)
-        assert symbol is not None
-        getter = mindir.GetParameterOp.get(symbol, _tensor_of(arg.type))
-        getter.location = fn.location  # type: ignore[assignment]
-        getter.result.name_hint = arg.name_hint
-        Rewriter.insert_op(getter, InsertPoint.at_start(block))
-        arg.replace_all_uses_with(getter.result)
-
-
-def _mark_global_arguments(fn: func.FuncOp) -> None:
-    """After lowering a bound argument is a tensor an executor fills from the global."""
-    bound = bound_symbols(fn)
-    if not bound:
-        return
-    assert fn.arg_attrs is not None
-    entries = list(fn.arg_attrs.data)
-    for i in bound:
-        old = entries[i].data
-        fields = {k: v for k, v in old.items() if k != PARAMETER_ARG_ATTR}
-        fields[GLOBAL_ARG_ATTR] = old[PARAMETER_ARG_ATTR]
-        # string keys to attributes taken from a verified dictionary: valid as built
-        entries[i] = interned.unchecked(DictionaryAttr, data=immutabledict(fields))
-    fn.arg_attrs = ArrayAttr(entries)
+        mark_global_arguments(fn)

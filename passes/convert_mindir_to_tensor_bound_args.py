@@ -1,0 +1,94 @@
+"""Arguments bound to Parameters in convert-mindir-to-tensor (see
+`mindjit.dialects.parameter_args`; the plan of which ones are written is made by
+`convert_mindir_to_tensor_refs.check_and_plan`).
+
+A bound argument whose Parameter is written anywhere is accessed as a global
+(`access_as_globals`): its uses go through a `get_parameter` made at the graph's
+start, so they lower exactly as get_parameter does. One whose Parameter nothing
+writes becomes its tensor value in place (`read_only_as_values`). Either way the
+argument stays, marked `{mindjit.global = @w}` afterwards
+(`mark_global_arguments`) for executors to fill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from immutabledict import immutabledict
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mindjit.dialects import interned, mindir
+from mindjit.dialects.block_args import retype_arg
+from mindjit.dialects.mindir_types import RefType
+from mindjit.dialects.parameter_args import (
+    GLOBAL_ARG_ATTR,
+    PARAMETER_ARG_ATTR,
+    bound_symbol,
+    bound_symbols,
+)
+
+
+def _tensor_of(t: Attribute) -> TensorType:
+    assert isinstance(t, RefType)
+    return t.tensor
+
+
+def read_only_as_values(fn: func.FuncOp, indices: Iterable[int]) -> None:
+    """A bound argument whose Parameter nothing writes becomes the Parameter's value
+    in place: its Loads are the argument itself and calls get it as it is (what
+    the ref-argument lowering would do, without making a new argument per Parameter)."""
+    block = fn.body.blocks[0]
+    for i in indices:
+        arg = block.args[i]
+        _fold_depends(arg)
+        for use in list(arg.uses):
+            load = use.operation
+            if isinstance(load, mindir.LoadOp) and use.index == 0:
+                load.result.replace_all_uses_with(arg)
+                Rewriter.erase_op(load)
+        retype_arg(arg, _tensor_of(arg.type))
+
+
+def _fold_depends(ref: SSAValue) -> None:
+    """A depend of a ref orders nothing after lowering (block order is the order):
+    its users take the ref itself."""
+    for use in list(ref.uses):
+        depend = use.operation
+        if isinstance(depend, mindir.DependOp) and use.index == 0:
+            _fold_depends(depend.result)
+            depend.result.replace_all_uses_with(ref)
+            Rewriter.erase_op(depend)
+
+
+def access_as_globals(fn: func.FuncOp, indices: Iterable[int]) -> None:
+    """Route the uses of these bound arguments through a `get_parameter` of their
+    Parameter (the argument stays, unused: the signature does not depend on writes)."""
+    block = fn.body.blocks[0]
+    for i in indices:
+        arg = block.args[i]
+        symbol = bound_symbol(arg)
+        assert symbol is not None
+        getter = mindir.GetParameterOp.get(symbol, _tensor_of(arg.type))
+        getter.location = fn.location  # type: ignore[assignment]
+        getter.result.name_hint = arg.name_hint
+        Rewriter.insert_op(getter, InsertPoint.at_start(block))
+        arg.replace_all_uses_with(getter.result)
+
+
+def mark_global_arguments(fn: func.FuncOp) -> None:
+    """After lowering a bound argument is a tensor an executor fills from the global."""
+    bound = bound_symbols(fn)
+    if not bound:
+        return
+    assert fn.arg_attrs is not None
+    entries = list(fn.arg_attrs.data)
+    for i in bound:
+        old = entries[i].data
+        fields = {k: v for k, v in old.items() if k != PARAMETER_ARG_ATTR}
+        fields[GLOBAL_ARG_ATTR] = old[PARAMETER_ARG_ATTR]
+        # string keys to attributes taken from a verified dictionary: valid as built
+        entries[i] = interned.unchecked(DictionaryAttr, data=immutabledict(fields))
+    fn.arg_attrs = ArrayAttr(entries)
