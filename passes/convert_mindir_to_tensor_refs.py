@@ -46,16 +46,11 @@ every ref argument into values:
 Everything else keeps its block order; loads and assigns of `get_parameter`
 refs are lowered afterwards by `lower_state` as before.
 
-Arguments bound to Parameters (`{mindir.parameter = @w}`, the entry graph's form,
-see `mindjit.dialects.parameter_args`) are ref arguments that stand for Parameter
-@w itself. One whose Parameter is written anywhere (assigned through a getter or
-a bound argument, or passed to a callee argument that is written) is accessed
-as a global: its uses go through a `get_parameter @w` made at the graph's start,
-so loads, assigns and call sites keep the exact meaning of get_parameter (a Load
-aliases the Parameter's memory). One whose Parameter nothing writes becomes its
-tensor value in place (Loads are the argument; calls pass it as it is). Either
-way the argument stays, typed as the tensor and marked `{mindjit.global = @w}`
-(the signature does not depend on writes); executors pass the global's value.
+Arguments bound to Parameters (`{mindir.parameter = @w}`, the entry graph's form)
+are ref arguments that stand for Parameter @w itself: `check_and_plan` finds
+which are written anywhere (assigned, or passed to a callee argument that is
+written), and `convert_mindir_to_tensor_bound_args` turns them into globals or
+values before the graph is lowered.
 
 Semantics. A reused graph's Loads of its ref arguments are snapshots (as if each
 were followed by a TensorMove), and its Assigns reach the Parameter when the call

@@ -108,7 +108,7 @@ class _Entry:
     __slots__ = (
         "plan",
         "bound",
-        "globals",
+        "exe",
         "checks",
         "name",
         "scalar_results",
@@ -125,7 +125,7 @@ class _Entry:
         self.loc = loc_of_op(fn)
         #: (argument index, global) for the arguments filled from globals, in order
         self.bound = tuple(_bound_globals(fn, exe).items())
-        self.globals = exe
+        self.exe = exe
         inputs = caller_inputs(fn)
         self.arity = len(inputs)
         self.checks = tuple(_input_check(self.name, i, t, self.loc) for i, t in enumerate(inputs))
@@ -152,12 +152,12 @@ class _Entry:
 
     def _with_globals(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """The caller's inputs with each bound argument's global buffer in its place."""
-        live = self.globals.live_globals
+        live = self.exe.live_globals
         try:
             values = [live[name] for _, name in self.bound]
         except KeyError:
             for _, name in self.bound:
-                self.globals.get_global(name)  # raises, naming the global without a value
+                self.exe.get_global(name)  # raises, naming the global without a value
             raise
         if self.bound[0][0] == len(args):  # the usual layout: bound arguments last
             return (*args, *values)

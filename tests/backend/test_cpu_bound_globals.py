@@ -105,3 +105,17 @@ def test_bound_arguments_equal_get_parameter_on_random_inputs() -> None:
             np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(bound.get_global("c"), getters.get_global("c"))
     np.testing.assert_array_equal(bound.get_global("w"), [1.0, 2.0])
+
+
+def test_a_bound_global_without_a_value_is_named() -> None:
+    src = TENSOR_LEVEL.replace(
+        "ml_program.global private mutable @w(dense<[1.0, 2.0]> : tensor<2xf32>) : tensor<2xf32>",
+        "ml_program.global private mutable @w : tensor<2xf32>",
+    )
+    exe = executable(src)
+    with pytest.raises(ExecutionError, match="global @w has no value yet"):
+        exe.run("f", np.ones(2, np.float32))
+    exe.set_global("w", np.array([1.0, 1.0], np.float32))
+    np.testing.assert_array_equal(
+        exe.run("f", np.ones(2, np.float32)), [np.full(2, 2.0, np.float32)]
+    )
