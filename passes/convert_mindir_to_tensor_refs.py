@@ -91,7 +91,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects import mindir
 from mindjit.dialects.block_args import detached_arg, set_args
@@ -102,7 +101,6 @@ from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.dialects.parameter_args import (
     bound_symbol,
     bound_symbols,
-    check_not_called,
 )
 from mindjit.passes.convert_mindir_to_tensor_bound_args import (
     access_as_globals,
@@ -210,10 +208,6 @@ def _check_call(call: func.CallOp, funcs: dict[str, func.FuncOp]) -> func.FuncOp
             f"'func.call' passes a Parameter ref to @{name}, which is not a graph defined "
             "in this module (a func.func with a body)",
         )
-    try:
-        check_not_called(call, callee)
-    except VerifyException as err:
-        raise op_error(call, str(err)) from None
     args = callee.body.blocks[0].args
     if len(args) != len(call.arguments):
         raise op_error(
