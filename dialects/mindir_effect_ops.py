@@ -36,6 +36,7 @@ from xdsl.printer import Printer
 from xdsl.traits import OpTrait, Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from mindjit.dialects.leaf_ops import leaf_op
 from mindjit.dialects.mindir_format import parse_operand_list, print_operands_and_attrs
 from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType
 
@@ -70,12 +71,13 @@ class ParameterOp(IRDLOperation):
     def get(
         cls, name: str, initial_value: DenseIntOrFPElementsAttr | DenseResourceAttr
     ) -> ParameterOp:
-        return cls.create(
-            properties={
+        return leaf_op(
+            cls,
+            {
                 "sym_name": StringAttr(name),
                 "type": initial_value.type,
                 "initial_value": initial_value,
-            }
+            },
         )
 
     def verify_(self) -> None:

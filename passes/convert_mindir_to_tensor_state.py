@@ -49,6 +49,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.leaf_ops import leaf_op
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.passes.convert_mindir_to_tensor_refs import lower_ref_arguments, parameter_of
 from mindjit.passes.graph_walk import walk_graphs
@@ -145,6 +146,15 @@ def _replace(op: Operation, new: Operation | None, results: list[SSAValue]) -> N
     op.erase()
 
 
+def _replace_declaration(op: Operation, new: Operation) -> None:
+    """`_replace` for a module-level op without results (thousands of them)."""
+    new.location = op.location
+    block = op.parent
+    assert block is not None
+    block.insert_op_before(new, op)
+    block.detach_op(op)
+
+
 def _global_name(ref: SSAValue) -> SymbolRefAttr:
     getter = parameter_of(ref)
     assert getter is not None  # lower_ref_arguments checked every ref and lowered the others
@@ -162,16 +172,18 @@ def lower_state(module: ModuleOp) -> None:
     declarations = [op for op in module.body.block.ops if isinstance(op, mindir.ParameterOp)]
     for op in [*declarations, *walk_graphs(module)]:
         if isinstance(op, mindir.ParameterOp):
-            glob = GlobalOp.create(
-                properties={
-                    "sym_name": op.sym_name,
-                    "type": op.type,
+            props = op.properties
+            glob = leaf_op(
+                GlobalOp,
+                {
+                    "sym_name": props["sym_name"],
+                    "type": props["type"],
                     "is_mutable": _MUTABLE,
-                    "value": op.initial_value,
+                    "value": props["initial_value"],
                     "sym_visibility": _PRIVATE,
-                }
+                },
             )
-            _replace(op, glob, [])
+            _replace_declaration(op, glob)
         elif isinstance(op, mindir.LoadOp):
             load = GlobalLoadOp.get(_global_name(op.ref), op.result.type)
             _replace(op, load, [load.result])

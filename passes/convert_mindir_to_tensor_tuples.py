@@ -120,7 +120,7 @@ def _rebuild(
 ) -> SSAValue:
     """The value of type `t` made of the next leaves of `values` (make_tuple for tuples)."""
     if is_monad(t):
-        placeholder = UnrealizedConversionCastOp.get([], [t])
+        placeholder = UnrealizedConversionCastOp.create(result_types=[t])  # one per call site
         placeholder.location = loc  # type: ignore[assignment]
         builder.insert(placeholder)
         return placeholder.results[0]
@@ -164,7 +164,13 @@ def _replace_results(op: Operation, new: Operation) -> None:
 
 
 def _flat_operands(op: Operation, values: Sequence[SSAValue]) -> list[SSAValue]:
-    return [leaf for v in values for leaf in leaves(v, op)]
+    out: list[SSAValue] = []
+    for v in values:  # most operands (a call site's Parameters) pass as they are
+        if type(v.type) in _SPLIT:
+            out.extend(leaves(v, op))
+        else:
+            out.append(v)
+    return out
 
 
 def _move(region: Region) -> Region:
