@@ -22,9 +22,10 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
-from xdsl.dialects.func import CallOp, CallOpSymbolUserOpInterface
+from xdsl.dialects.func import CallOp, CallOpSymbolUserOpInterface, FuncOp
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
+from xdsl.traits import SymbolTable
 
 from mindjit.dialects.mindir_effect_ops import GetParameterOp, ParameterOp
 from mindjit.dialects.mindir_types import RefType
@@ -35,9 +36,9 @@ def _plain_leaf(op: Operation, n_results: int) -> bool:
     """No operands/regions/successors, `n_results` results, not ending a block."""
     block = op.parent
     return (
-        not op.operands
+        not op._operands  # noqa: SLF001 - the fields, not a wrapper object per op
         and not op.regions
-        and not op.successors
+        and not op._successors  # noqa: SLF001
         and len(op.results) == n_results
         and (block is None or block.last_op is not op)
     )
@@ -116,8 +117,32 @@ def _call(op: Operation) -> bool:
         or callee.nested_references.data
     ):
         return False
-    _CALL_CHECK.verify(op)
+    _check_callee(op, callee)
     return True
+
+
+def _check_callee(op: Operation, callee: SymbolRefAttr) -> None:
+    """xDSL's call check (same messages), comparing the types by identity first: a
+    model's call sites share their types with the callee's signature."""
+    found = SymbolTable.lookup_symbol(op, callee)
+    if not isinstance(found, FuncOp):
+        _CALL_CHECK.verify(op)  # xDSL's message for a missing or non-function callee
+        return
+    inputs, outputs = found.function_type.inputs.data, found.function_type.outputs.data
+    operands, results = op._operands, op.results  # noqa: SLF001 - no wrapper per call
+    if len(inputs) != len(operands) or len(outputs) != len(results):
+        _CALL_CHECK.verify(op)
+        return
+    for want, value in zip(inputs, operands):
+        got = value.type
+        if got is not want and got != want:
+            _CALL_CHECK.verify(op)
+            return
+    for want, result in zip(outputs, results):
+        got = result.type
+        if got is not want and got != want:
+            _CALL_CHECK.verify(op)
+            return
 
 
 #: op class -> checker returning True when it verified the op (False: use the full path)

@@ -95,18 +95,19 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
         return
     inputs = fn.function_type.inputs.data
     declarations = _declarations_for(fn)
+    has_body = bool(fn.body.blocks)
     seen: dict[str, int] = {}
     for i, entry in enumerate(fn.arg_attrs.data):
         value = entry.data.get(PARAMETER_ARG_ATTR) if isinstance(entry, DictionaryAttr) else None
         if value is None:
             continue
-        where = f"argument {i} of @{fn.sym_name.data}"
+        where = _Where(fn, i)
         if not isinstance(value, SymbolRefAttr) or value.nested_references.data:
             raise VerifyException(
                 f"{where}: '{PARAMETER_ARG_ATTR}' must name a mindir.parameter (@name), got {value}"
             )
         name = value.root_reference.data
-        if not fn.body.blocks:
+        if not has_body:
             raise VerifyException(
                 f"{where} is bound to @{name}, but only a graph with a body can be"
             )
@@ -118,7 +119,7 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
         target = declarations(name, value)
         if not isinstance(target, ParameterOp):
             raise VerifyException(f"{where} is bound to @{name}, which is not a mindir.parameter")
-        if target.type != t.tensor:
+        if target.type is not t.tensor and target.type != t.tensor:
             raise VerifyException(f"{where} is {t} but Parameter @{name} has type {target.type}")
         if name in seen:
             raise VerifyException(
@@ -126,6 +127,16 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
                 f"Parameter @{name}"
             )
         seen[name] = i
+
+
+class _Where:
+    """ "argument i of @fn", formatted only for a message (thousands of arguments)."""
+
+    def __init__(self, fn: func.FuncOp, index: int):
+        self.fn, self.index = fn, index
+
+    def __str__(self) -> str:
+        return f"argument {self.index} of @{self.fn.sym_name.data}"
 
 
 def _declarations_for(fn: func.FuncOp) -> Callable[[str, SymbolRefAttr], Operation | None]:

@@ -36,6 +36,11 @@ def hold(name: str, owner: Any, read: Callable[[Any], np.ndarray]) -> str:
     return handle
 
 
+def has_blob(handle: str) -> bool:
+    """Whether something provides `handle` (its owner is alive), without reading it."""
+    return handle in _providers  # the owner's death removes the provider
+
+
 def blob(handle: str) -> np.ndarray | None:
     """The current value behind `handle`, or None if nothing provides it."""
     provider = _providers.get(handle)

@@ -106,3 +106,48 @@ def memoized_symbol_lookups() -> Iterator[None]:
         yield
     finally:
         SymbolTable.lookup_symbol = staticmethod(_original_lookup)  # type: ignore[method-assign]
+
+
+# --- IsolatedFromAbove in one pass ----------------------------------------------------
+#
+# xDSL's check walks up the parents of every operand's owner and asks every nested op
+# for its traits: an entry graph of thousands of call operands spends more there than
+# in any pass. Same verdict: an operand must be defined in a block inside the op
+# (any depth), never by the op itself; nested isolated ops' regions are left to them.
+
+from xdsl.ir import Operation, OpResult, Region  # noqa: E402
+from xdsl.traits import IsolatedFromAbove  # noqa: E402
+from xdsl.utils.exceptions import VerifyException  # noqa: E402
+
+_original_isolated_verify = IsolatedFromAbove.verify
+
+
+def _isolated_from_above_verify(self, op: Operation) -> None:  # type: ignore[no-untyped-def]
+    inside: set[int] = set()  # the blocks met so far: an operand's usual definition place
+    regions: list[Region] = list(op.regions)
+    isolated: dict[type, bool] = {}
+    while regions:
+        region = regions.pop()
+        inside.update(id(b) for b in region.blocks)
+        for block in region.blocks:
+            for child in block.ops:
+                for operand in child._operands:  # noqa: SLF001 - no wrapper object per op
+                    where = operand.op.parent if isinstance(operand, OpResult) else operand.block  # type: ignore[attr-defined]
+                    if id(where) in inside:
+                        continue
+                    owner = operand.owner
+                    if not op.is_ancestor(owner) or owner is op:  # xDSL's own test
+                        raise VerifyException(
+                            "Operation using value defined out of its "
+                            f"IsolatedFromAbove parent: {child}"
+                        )
+                if child.regions:
+                    cls = type(child)
+                    own = isolated.get(cls)
+                    if own is None:
+                        own = isolated[cls] = child.has_trait(IsolatedFromAbove)
+                    if not own:
+                        regions += child.regions
+
+
+IsolatedFromAbove.verify = _isolated_from_above_verify  # type: ignore[method-assign]

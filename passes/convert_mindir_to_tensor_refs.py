@@ -149,6 +149,15 @@ def _graph_of_arg(arg: BlockArgument) -> func.FuncOp | None:
     return None
 
 
+def _entry_block_of_graph(block: Block) -> bool:
+    region = block.parent
+    return (
+        region is not None
+        and isinstance(region.parent, func.FuncOp)
+        and region.first_block is block
+    )
+
+
 def ref_root(ref: SSAValue) -> RefRoot | None:
     """Where a ref comes from (through depends): a get_parameter, a ref argument
     of a function, or None (an if/while result, a call result, a region argument)."""
@@ -214,13 +223,18 @@ def _check_call(call: func.CallOp, funcs: dict[str, func.FuncOp]) -> func.FuncOp
             call,
             f"'func.call' passes {len(call.arguments)} operands but @{name} takes {len(args)}",
         )
+    home = call.parent  # a ref argument of the graph the call is in is a root as it is
+    at_entry = home is not None and _entry_block_of_graph(home)
     for i, (v, a) in enumerate(zip(call.arguments, args)):
-        if is_ref(v.type) != is_ref(a.type):
+        passes_ref = is_ref(v.type)
+        if passes_ref != is_ref(a.type):
             raise op_error(
                 call,
                 f"operand {i} of 'func.call' is {v.type} but argument {i} of @{name} is {a.type}",
             )
-        if is_ref(v.type) and ref_root(v) is None:
+        if not passes_ref or (at_entry and type(v) is BlockArgument and v.block is home):
+            continue
+        if ref_root(v) is None:
             raise op_error(
                 call,
                 f"'func.call' passes a Parameter ref (operand {i}) that comes neither from "

@@ -197,9 +197,11 @@ def _flatten_op(op: Operation) -> None:
     if isinstance(op, func.FuncOp):
         _flatten_func(op)
     elif isinstance(op, func.CallOp):
-        if _splits(op.arguments.types) or _splits(op.res.types):
+        if _splits(op.res.types):
             new = rebuilt_call(op, _flat_operands(op, op.arguments), _flat_all(op.res.types))
             _replace_results(op, new)
+        elif _splits(op.arguments.types):  # results stay: the operands change in place
+            op.operands = _flat_operands(op, op.arguments)
     elif isinstance(op, func.ReturnOp | mindir.YieldOp):
         if _splits([v.type for v in op.operands]):
             op.operands = _flat_operands(op, op.operands)

@@ -20,11 +20,14 @@ states. This pass turns that into MindSpore's monadic IR, in block order:
   ordering: its Loads take the current state but get no update_state and do not
   advance it. (When an Assign's Parameter cannot be traced to a
   `mindir.get_parameter` or a bound argument, every Parameter counts as written.)
-- Graphs: a graph with state arguments returns its final states as extra trailing
-  results, in argument order (u, io), and its function type says so, even when
-  they were never advanced, so the calling convention only depends on the
-  arguments. A `func.call` of such a graph passes the current states and the
-  caller continues with the states it returns.
+- Graphs: a graph with state arguments returns the states it advances (itself,
+  or through the graphs it calls) as extra trailing results, in argument order
+  (u, io), and its function type says so. A `func.call` of it passes the current
+  states and the caller continues with the states it returns. A state the graph
+  only reads with (a graph that loads Parameters nothing writes, as a model
+  without state updates does) is not returned: as in MindSpore, a graph without
+  side effects gives no monad back, so its calls stay as they are and are not
+  ordered against each other.
 - `mindir.if`: both branches start from the states current before the if; the
   states either branch advances are yielded as extra trailing results of the if,
   which are the current states after it.
@@ -36,7 +39,8 @@ states. This pass turns that into MindSpore's monadic IR, in block order:
 
 Already threaded IR: a graph whose function type returns a state is taken as
 threaded and left exactly as it is (calls to it are still threaded in graphs
-that are not), so running the pass twice changes nothing. A graph that does not
+that are not); threading again a graph that returns none changes nothing either,
+so running the pass twice changes nothing. A graph that does not
 return its states but already contains `mindir.update_state`, or an if/while
 that already carries a state, is partly threaded: that is rejected with an
 error at the op, since the pass cannot tell which order was meant.
@@ -98,6 +102,8 @@ class WrittenParameters:
     def may_write(self, ref: SSAValue) -> bool:
         if self.unknown:
             return True
+        if not self.symbols:  # nothing in the module writes a Parameter: a Load orders nothing
+            return False
         symbol = parameter_symbol(ref)
         return symbol is None or symbol in self.symbols
 
@@ -324,7 +330,33 @@ class _Threader:
             states[kind] = result
 
     # --- graphs -----------------------------------------------------------------------
-    def thread_function(self, fn: func.FuncOp, state_args: dict[str, SSAValue]) -> None:
+    def returned_states(
+        self, todo: list[tuple[func.FuncOp, dict[str, SSAValue]]]
+    ) -> dict[str, list[str]]:
+        """Per graph to thread, the states it returns: those of its state arguments
+        that it advances, itself or through its calls (to a fixpoint: a graph
+        advances what its callees return). Their function types are updated."""
+        outputs = {fn.sym_name.data: list(fn.function_type.outputs.data) for fn, _ in todo}
+        res_attrs = {fn.sym_name.data: fn.res_attrs for fn, _ in todo}
+        returned: dict[str, list[str]] = {fn.sym_name.data: [] for fn, _ in todo}
+        changed = True
+        while changed:
+            changed = False
+            for fn, state_args in todo:
+                name = fn.sym_name.data
+                if not state_args:
+                    continue
+                advanced = self.advances(fn)
+                kinds = [k for k in KINDS if k in state_args and k in advanced]
+                if kinds != returned[name]:
+                    returned[name] = kinds
+                    _set_state_results(fn, outputs[name], res_attrs[name], kinds)
+                    changed = True
+        return returned
+
+    def thread_function(
+        self, fn: func.FuncOp, state_args: dict[str, SSAValue], returned: list[str]
+    ) -> None:
         self.fn = fn
         block = fn.body.blocks[0]
         start: States = {k: state_args.get(k) for k in KINDS}
@@ -332,19 +364,21 @@ class _Threader:
         ret = block.last_op
         if not isinstance(ret, func.ReturnOp):
             raise op_error(fn, f"@{fn.sym_name.data} must end with func.return")
-        extra = [end[k] for k in KINDS if k in state_args]
-        ret.operands = [*ret.arguments, *extra]  # type: ignore[misc]
+        if returned:
+            ret.operands = [*ret.arguments, *[end[k] for k in returned]]  # type: ignore[misc]
         self.fn = None
 
 
-def _add_state_results(fn: func.FuncOp, state_args: dict[str, SSAValue]) -> None:
-    extra = [STATE_TYPES[k] for k in KINDS if k in state_args]
-    ftype = fn.function_type
+def _set_state_results(
+    fn: func.FuncOp, outputs: list[Attribute], res_attrs: ArrayAttr | None, kinds: list[str]
+) -> None:
+    """`fn` returns `outputs` followed by the states `kinds`."""
+    extra = [STATE_TYPES[k] for k in kinds]
     fn.function_type = FunctionType.from_lists(
-        list(ftype.inputs.data), [*ftype.outputs.data, *extra]
+        list(fn.function_type.inputs.data), [*outputs, *extra]
     )
-    if fn.res_attrs is not None:
-        fn.res_attrs = ArrayAttr([*fn.res_attrs.data, *[DictionaryAttr({}) for _ in extra]])
+    if res_attrs is not None:
+        fn.res_attrs = ArrayAttr([*res_attrs.data, *[DictionaryAttr({}) for _ in extra]])
 
 
 @dataclass(frozen=True)
@@ -365,8 +399,6 @@ class MindirAutoMonadPass(ModulePass):
             _check_not_partly_threaded(fn)
             todo.append((fn, _state_args(fn)))
         # every signature first, so calls see the states their callee returns
+        returned = threader.returned_states(todo)
         for fn, state_args in todo:
-            if state_args:
-                _add_state_results(fn, state_args)
-        for fn, state_args in todo:
-            threader.thread_function(fn, state_args)
+            threader.thread_function(fn, state_args, returned[fn.sym_name.data])

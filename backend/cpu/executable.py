@@ -64,7 +64,7 @@ from mindjit.backend.cpu.types import (
 )
 from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
 from mindjit.dialects.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
-from mindjit.dialects.resources import blob
+from mindjit.dialects.resources import has_blob
 
 Check = Callable[[Any], Any]
 PrintHook = Callable[[list[str | np.ndarray]], None]
@@ -255,6 +255,7 @@ class CpuExecutable:
         self._globals = _LazyGlobals()
         self._owner_of: dict[int, str] = {}  # id(buffer root) -> the global using it
         self._supported_types: set[Attribute] = set()
+        self._supported_ids: dict[int, Attribute] = {}
         for op in module.walk():
             if isinstance(op, func.FuncOp):
                 if op.body.blocks:
@@ -301,21 +302,25 @@ class CpuExecutable:
     # -- state ------------------------------------------------------------------
 
     def _add_global(self, op: GlobalOp) -> None:
-        name = op.sym_name.data
-        if op.type not in self._supported_types:  # a model's globals share a few types
-            if not isinstance(op.type, TensorType):
-                raise op_failure(
-                    op, f"global @{name} of type {op.type} is not supported by the CPU executor"
-                )
-            static_shape(op.type, op)
-            dtype_of(op.type, op)
-            self._supported_types.add(op.type)
+        props = op.properties
+        name, t = props["sym_name"].data, props["type"]  # type: ignore[attr-defined]
+        # a model's globals share a few types, mostly the same objects: by identity first
+        if id(t) not in self._supported_ids:
+            if t not in self._supported_types:
+                if not isinstance(t, TensorType):
+                    raise op_failure(
+                        op, f"global @{name} of type {t} is not supported by the CPU executor"
+                    )
+                static_shape(t, op)
+                dtype_of(t, op)
+                self._supported_types.add(t)
+            self._supported_ids[id(t)] = t  # kept alive: the id stays this type's
         self._global_ops[name] = op
-        value = op.value
+        value = props.get("value")
         if isinstance(value, DenseResourceAttr):
-            if blob(value.resource_handle.data) is None:
+            if not has_blob(value.resource_handle.data):
                 return  # a value held elsewhere and gone: set_global must give it one
-        elif value is not None and getattr(value, "type", None) != op.type:
+        elif value is not None and getattr(value, "type", None) != t:
             # reject unsupported values now (a literal of the global's own type is
             # one the verifier checked and `dtype_of` accepted: nothing to find)
             dense_array(value, op.type, op)

@@ -193,10 +193,12 @@ def test_blob_reads_the_current_value_and_is_gone_with_its_owner():
     assert resources.blob(handle) is owner.value
     owner.value = np.array([3.0, 4.0], F32)
     assert resources.blob(handle) is owner.value  # read on each call, not a snapshot
+    assert resources.has_blob(handle)
     del owner
     gc.collect()
-    assert resources.blob(handle) is None
+    assert resources.blob(handle) is None and not resources.has_blob(handle)
     assert resources.blob("never_registered") is None
+    assert not resources.has_blob("never_registered")
 
 
 def test_parameter_blob_is_gone_after_the_cell_is_collected():

@@ -187,10 +187,10 @@ func.func @loop(%x: tensor<f32>, %u0: !mindir.u, %io0: !mindir.io) -> tensor<f32
 
 // Read-only Parameters: nothing assigns @r, so its loads are not ordered; an
 // if or while that only reads it carries no state, and the loads inside use the
-// state current outside.
+// state current outside. The graph advances no state, so it returns none.
 
 // CHECK-LABEL: func.func @read_only
-// CHECK-SAME:    -> (tensor<f32>, !mindir.u)
+// CHECK-SAME:    (%cond: tensor<i1>, %u0: !mindir.u) -> tensor<f32> {
 // CHECK-NEXT:    %p = mindir.get_parameter @r
 // CHECK-NEXT:    %l0 = mindir.load %p, %u0 : tensor<f32>
 // CHECK-NEXT:    %v = mindir.if %cond -> (tensor<f32>) {
@@ -205,7 +205,7 @@ func.func @loop(%x: tensor<f32>, %u0: !mindir.u, %io0: !mindir.io) -> tensor<f32
 // CHECK:         } do {
 // CHECK:           mindir.yield %j : tensor<f32>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %w, %u0 : tensor<f32>, !mindir.u
+// CHECK-NEXT:    func.return %w : tensor<f32>
 // CHECK-NOT:     mindir.update_state
 mindir.parameter @r = dense<5.0> : tensor<f32>
 
@@ -227,6 +227,102 @@ func.func @read_only(%cond: tensor<i1>, %u0: !mindir.u) -> tensor<f32> {
     mindir.yield %j : tensor<f32>
   }
   func.return %w : tensor<f32>
+}
+
+// -----
+
+// A reused graph's ref arguments stand for whichever Parameter each call site
+// passes. When nothing in the module assigns any Parameter (a model without
+// state updates, as in inference), their Loads order nothing either: no
+// update_state after them, the graph returns no state and its calls stay as
+// they are.
+
+// CHECK-LABEL: func.func @block
+// CHECK-SAME:    (%x: tensor<f32>, %w: !mindir.ref<tensor<f32>>, %u0: !mindir.u) -> tensor<f32>
+// CHECK-NEXT:    %l = mindir.load %w, %u0 : tensor<f32>
+// CHECK-NEXT:    %y = mindir.mul %x, %l
+// CHECK-NEXT:    func.return %y : tensor<f32>
+// CHECK-LABEL: func.func @model
+// CHECK-NEXT:    %p0 = mindir.get_parameter @w0
+// CHECK-NEXT:    %y0 = func.call @block(%x, %p0, %u0) : (tensor<f32>, !mindir.ref<tensor<f32>>, !mindir.u) -> tensor<f32>
+// CHECK-NEXT:    %p1 = mindir.get_parameter @w1
+// CHECK-NEXT:    %y1 = func.call @block(%y0, %p1, %u0) : (tensor<f32>, !mindir.ref<tensor<f32>>, !mindir.u) -> tensor<f32>
+// CHECK-NEXT:    func.return %y1 : tensor<f32>
+// CHECK-NOT:     mindir.update_state
+mindir.parameter @w0 = dense<2.0> : tensor<f32>
+mindir.parameter @w1 = dense<3.0> : tensor<f32>
+
+func.func @block(%x: tensor<f32>, %w: !mindir.ref<tensor<f32>>, %u0: !mindir.u) -> tensor<f32> attributes {mindir.lazy_inline = "Block"} {
+  %l = mindir.load %w, %u0 : tensor<f32>
+  %y = mindir.mul %x, %l : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  func.return %y : tensor<f32>
+}
+
+func.func @model(%x: tensor<f32>, %u0: !mindir.u) -> tensor<f32> {
+  %p0 = mindir.get_parameter @w0 : !mindir.ref<tensor<f32>>
+  %y0 = func.call @block(%x, %p0, %u0) : (tensor<f32>, !mindir.ref<tensor<f32>>, !mindir.u) -> tensor<f32>
+  %p1 = mindir.get_parameter @w1 : !mindir.ref<tensor<f32>>
+  %y1 = func.call @block(%y0, %p1, %u0) : (tensor<f32>, !mindir.ref<tensor<f32>>, !mindir.u) -> tensor<f32>
+  func.return %y1 : tensor<f32>
+}
+
+// -----
+
+// The same graphs when the module assigns a Parameter: a ref argument may be it,
+// so each Load of one is followed by an update_state and the state comes back.
+
+// CHECK-LABEL: func.func @block
+// CHECK-SAME:    -> (tensor<f32>, !mindir.u)
+// CHECK-NEXT:    %l = mindir.load %w, %u0 : tensor<f32>
+// CHECK-NEXT:    %u = mindir.update_state %u0, %l : tensor<f32>
+// CHECK:         func.return %y, %u : tensor<f32>, !mindir.u
+// CHECK-LABEL: func.func @model
+// CHECK-SAME:    -> (tensor<f32>, !mindir.u)
+// CHECK:         %y0, %u = func.call @block(%x, %p0, %u0)
+// CHECK:         %y1, %u_1 = func.call @block(%y0, %p1, %u)
+// CHECK:         mindir.assign %p1, %y1, %u_1
+
+mindir.parameter @w0 = dense<2.0> : tensor<f32>
+mindir.parameter @w1 = dense<3.0> : tensor<f32>
+
+func.func @block(%x: tensor<f32>, %w: !mindir.ref<tensor<f32>>, %u0: !mindir.u) -> tensor<f32> attributes {mindir.lazy_inline = "Block"} {
+  %l = mindir.load %w, %u0 : tensor<f32>
+  %y = mindir.mul %x, %l : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  func.return %y : tensor<f32>
+}
+
+func.func @model(%x: tensor<f32>, %u0: !mindir.u) -> tensor<f32> {
+  %p0 = mindir.get_parameter @w0 : !mindir.ref<tensor<f32>>
+  %y0 = func.call @block(%x, %p0, %u0) : (tensor<f32>, !mindir.ref<tensor<f32>>, !mindir.u) -> tensor<f32>
+  %p1 = mindir.get_parameter @w1 : !mindir.ref<tensor<f32>>
+  %y1 = func.call @block(%y0, %p1, %u0) : (tensor<f32>, !mindir.ref<tensor<f32>>, !mindir.u) -> tensor<f32>
+  %a = mindir.assign %p1, %y1, %u0 : tensor<f32>
+  func.return %y1 : tensor<f32>
+}
+
+// -----
+
+// Advancing is transitive: @outer only calls @inner, which prints, so @outer
+// returns the IO state too; its memory state, only read with, stays an input.
+
+// CHECK-LABEL: func.func @inner
+// CHECK-SAME:    (%x: tensor<f32>, %io0: !mindir.io) -> (tensor<f32>, !mindir.io)
+// CHECK-LABEL: func.func @outer
+// CHECK-SAME:    (%x: tensor<f32>, %u0: !mindir.u, %io0: !mindir.io) -> (tensor<f32>, !mindir.io)
+// CHECK:         %y, %io = func.call @inner(%l, %io0)
+// CHECK-NEXT:    func.return %y, %io : tensor<f32>, !mindir.io
+mindir.parameter @r = dense<5.0> : tensor<f32>
+
+func.func @inner(%x: tensor<f32>, %io0: !mindir.io) -> tensor<f32> {
+  %p = mindir.print %x, %io0 {format = ["x:", 0]} : tensor<f32>
+  func.return %x : tensor<f32>
+}
+
+func.func @outer(%x: tensor<f32>, %u0: !mindir.u, %io0: !mindir.io) -> tensor<f32> {
+  %r = mindir.get_parameter @r : !mindir.ref<tensor<f32>>
+  %l = mindir.load %r, %u0 : tensor<f32>
+  %y = func.call @inner(%l, %io0) : (tensor<f32>, !mindir.io) -> tensor<f32>
+  func.return %y : tensor<f32>
 }
 
 // -----
