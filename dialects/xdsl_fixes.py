@@ -55,6 +55,7 @@ from collections.abc import Iterator  # noqa: E402
 from xdsl.traits import SymbolOpInterface, SymbolTable  # noqa: E402
 
 _original_lookup = SymbolTable.lookup_symbol
+_UNKNOWN = object()
 
 
 @contextlib.contextmanager
@@ -65,6 +66,7 @@ def memoized_symbol_lookups() -> Iterator[None]:
     tables: dict[int, dict[str, object]] = {}
     by_block: dict[int, dict[str, object]] = {}  # a block's nearest symbol table
     is_table: dict[type, bool] = {}
+    traits: dict[type, object] = {}  # op class -> its SymbolOpInterface or None
 
     def lookup(op, name):  # type: ignore[no-untyped-def]
         if isinstance(name, SymbolRefAttr) and name.nested_references.data:
@@ -86,11 +88,18 @@ def memoized_symbol_lookups() -> Iterator[None]:
         if table is None:
             table = {}
             for o in anchor.regions[0].block.ops:
-                trait = o.get_trait(SymbolOpInterface)
-                if trait is not None:
-                    sym = trait.get_sym_attr_name(o)
-                    if sym is not None:
-                        table.setdefault(sym.data, o)
+                cls = type(o)
+                trait = traits.get(cls, _UNKNOWN)
+                if trait is _UNKNOWN:
+                    trait = traits[cls] = o.get_trait(SymbolOpInterface)
+                if trait is None:
+                    continue
+                # the interface's own rule is "the sym_name property": read it directly
+                sym = o.properties.get("sym_name") if type(trait) is SymbolOpInterface else None
+                if not isinstance(sym, StringAttr):
+                    sym = trait.get_sym_attr_name(o)  # type: ignore[union-attr]
+                if sym is not None:
+                    table.setdefault(sym.data, o)
             tables[id(anchor)] = table
         if not own and block is not None:
             by_block[id(block)] = table

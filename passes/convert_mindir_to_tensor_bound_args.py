@@ -27,7 +27,6 @@ from mindjit.dialects.parameter_args import (
     GLOBAL_ARG_ATTR,
     PARAMETER_ARG_ATTR,
     bound_symbol,
-    bound_symbols,
 )
 
 
@@ -78,9 +77,9 @@ def access_as_globals(fn: func.FuncOp, indices: Iterable[int]) -> None:
         arg.replace_all_uses_with(getter.result)
 
 
-def mark_global_arguments(fn: func.FuncOp) -> None:
-    """After lowering a bound argument is a tensor an executor fills from the global."""
-    bound = bound_symbols(fn)
+def mark_global_arguments(fn: func.FuncOp, bound: dict[int, str]) -> None:
+    """After lowering a bound argument (`bound`: index -> symbol, see `bound_symbols`)
+    is a tensor an executor fills from the global."""
     if not bound:
         return
     assert fn.arg_attrs is not None

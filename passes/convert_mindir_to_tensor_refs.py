@@ -203,6 +203,8 @@ class _Plan:
     #: per graph, the bound arguments (see `mindjit.dialects.parameter_args`) whose
     #: Parameter the program writes: accessed as globals, like get_parameter
     as_globals: dict[str, list[int]] = field(default_factory=dict[str, list[int]])
+    #: per graph, its bound arguments: index -> symbol
+    bound: dict[str, dict[int, str]] = field(default_factory=dict[str, dict[int, str]])
 
     def written(self, call: func.CallOp) -> set[int]:
         return self.writes.get(call.callee.root_reference.data, set())
@@ -386,7 +388,8 @@ def _plan_bound_arguments(plan: _Plan, fn: func.FuncOp) -> None:
     makes each call site passing it one op."""
     name = fn.sym_name.data
     mine = plan.writes.setdefault(name, set())
-    chosen = [i for i, s in bound_symbols(fn).items() if i in mine or s in plan.written_symbols]
+    bound = plan.bound[name] = bound_symbols(fn)
+    chosen = [i for i, s in bound.items() if i in mine or s in plan.written_symbols]
     if chosen:
         plan.as_globals[name] = chosen
         mine.difference_update(chosen)
@@ -634,6 +637,7 @@ def lower_ref_arguments(module: ModuleOp) -> None:
     for fn in plan.todo:
         as_globals = plan.as_globals.get(fn.sym_name.data, ())
         access_as_globals(fn, as_globals)
-        read_only_as_values(fn, [i for i in bound_symbols(fn) if i not in as_globals])
+        bound = plan.bound.get(fn.sym_name.data, {})
+        read_only_as_values(fn, [i for i in bound if i not in as_globals])
         lowerer.lower_graph(fn)
-        mark_global_arguments(fn)
+        mark_global_arguments(fn, bound)
