@@ -38,4 +38,7 @@ class RefType(ParametrizedAttribute, TypeAttribute):
 
 
 def is_monad(t: Attribute) -> bool:
-    return isinstance(t, MonadUType | MonadIOType)
+    return type(t) in _MONADS  # exact classes (no subclasses): cheaper than isinstance
+
+
+_MONADS = frozenset({MonadUType, MonadIOType})

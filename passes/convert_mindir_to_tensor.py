@@ -63,7 +63,7 @@ from mindjit.passes.convert_mindir_to_tensor_reduce import REDUCE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_shape import SHAPE_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_state import lower_state
 from mindjit.passes.convert_mindir_to_tensor_tuples import TUPLE_PATTERNS, flatten_tuples
-from mindjit.passes.graph_walk import walk_graphs
+from mindjit.passes.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.pattern_dispatch import TypeDispatchApplier
 
 
@@ -167,7 +167,7 @@ class ConvertMindirToTensorPass(ModulePass):
             TypeDispatchApplier(PATTERNS, dce_enabled=True), apply_recursively=False
         )
         # Only graphs have ops to lower: at module level lower_state left declarations.
-        for fn in [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
+        for fn in [f for f in top_level_graphs(op) if isinstance(f, func.FuncOp) and f.body.blocks]:
             walker.rewrite_region(fn.body)
         erase_dead_state(op)
         check_no_mindir(op)

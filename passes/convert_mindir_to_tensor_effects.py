@@ -42,7 +42,7 @@ from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.mindir_device_ops import STATUS_TYPE
 from mindjit.passes.convert_mindir_to_tensor_builders import Emitter
 from mindjit.passes.convert_mindir_to_tensor_state import RUNTIME_ATTR
-from mindjit.passes.graph_walk import DECLARATIONS, walk_graphs
+from mindjit.passes.graph_walk import top_level_graphs, walk_graphs
 
 PASS_NAME = "convert-mindir-to-tensor"
 
@@ -173,7 +173,7 @@ def erase_dead_state(module: ModuleOp) -> None:
     tuple_get_item and state placeholders (see convert_mindir_to_tensor_tuples), users before definitions."""
     from mindjit.passes.convert_mindir_to_tensor_tuples import is_state_placeholder
 
-    graphs = [op for op in module.body.block.ops if not isinstance(op, DECLARATIONS)]
+    graphs = top_level_graphs(module)
     for op in [inner for fn in reversed(graphs) for inner in fn.walk(reverse=True)]:
         if (isinstance(op, _DEAD_WHEN_UNUSED) or is_state_placeholder(op)) and all(
             not r.uses for r in op.results

@@ -108,7 +108,7 @@ from mindjit.passes.convert_mindir_to_tensor_bound_args import (
     read_only_as_values,
 )
 from mindjit.passes.convert_mindir_to_tensor_tuples import flat_types
-from mindjit.passes.graph_walk import walk_graphs
+from mindjit.passes.graph_walk import top_level_graphs, walk_graphs
 
 #: The discardable `func.func` attribute listing the arguments a graph writes back.
 REF_RESULTS_ATTR = "mindjit.ref_results"
@@ -122,7 +122,7 @@ RefRoot = mindir.GetParameterOp | BlockArgument
 
 
 def is_ref(t: Attribute) -> bool:
-    return isinstance(t, RefType)
+    return type(t) is RefType  # exact class (no subclasses): asked for every operand
 
 
 def _through_depends(ref: SSAValue) -> SSAValue:
@@ -335,7 +335,7 @@ def _check_no_double_write(call: func.CallOp, written: set[int]) -> None:
 def check_and_plan(module: ModuleOp) -> _Plan:
     """Check every ref in `module` (raising at the first this lowering cannot handle)
     and find which ref arguments each graph writes (see the module doc)."""
-    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    funcs = {op.sym_name.data: op for op in top_level_graphs(module) if isinstance(op, func.FuncOp)}
     plan = _Plan(funcs)
     needs: set[str] = set()
     for op in walk_graphs(module):

@@ -18,14 +18,28 @@ from xdsl.ir import Operation
 
 from mindjit.dialects.mindir_effect_ops import ParameterOp
 
-#: Top-level ops with no graph inside, a large model has thousands of.
+#: Top-level ops with no graph inside, a large model has thousands of (exact
+#: classes: they have no subclasses, and a class test is cheaper than isinstance).
 DECLARATIONS: tuple[type[Operation], ...] = (ParameterOp, GlobalOp)
+
+
+def top_level_graphs(
+    module: ModuleOp, skip: tuple[type[Operation], ...] = DECLARATIONS
+) -> list[Operation]:
+    """The top-level ops of `module` but its `skip` ops (by exact class), in order."""
+    skipped = frozenset(skip)
+    found: list[Operation] = []
+    op = module.body.block.first_op
+    while op is not None:  # the block's linked list: no iterator object per op
+        if type(op) not in skipped:
+            found.append(op)
+        op = op.next_op
+    return found
 
 
 def walk_graphs(
     module: ModuleOp, skip: tuple[type[Operation], ...] = DECLARATIONS
 ) -> Iterator[Operation]:
     """Every op of `module` but the module itself and its top-level `skip` ops."""
-    for op in module.body.block.ops:
-        if not isinstance(op, skip):
-            yield from op.walk()
+    for op in top_level_graphs(module, skip):
+        yield from op.walk()

@@ -73,11 +73,10 @@ States = dict[str, SSAValue | None]
 
 def state_kind(t: Attribute) -> str | None:
     """ "u" for `!mindir.u`, "io" for `!mindir.io`, None otherwise."""
-    if isinstance(t, MonadUType):
-        return "u"
-    if isinstance(t, MonadIOType):
-        return "io"
-    return None
+    return _STATE_KINDS.get(type(t))  # by exact class: asked for every call operand
+
+
+_STATE_KINDS: dict[type, str] = {MonadUType: "u", MonadIOType: "io"}
 
 
 @dataclass

@@ -56,6 +56,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from mindjit.dialects.diagnostics import MindjitError, op_error
+from mindjit.passes.graph_walk import top_level_graphs
 
 ENV_VAR = "MS_DEV_CELL_REUSE"
 LEVELS = (0, 1, 2)
@@ -118,7 +119,7 @@ def _other_references(op: Operation) -> Iterator[str]:
 class _Inliner:
     def __init__(self, module: ModuleOp, cell_reuse: int):
         self.funcs: dict[str, func.FuncOp] = {
-            op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)
+            op.sym_name.data: op for op in top_level_graphs(module) if isinstance(op, func.FuncOp)
         }
         self.keep_lazy = cell_reuse != 0
         #: per graph, the calls in it (regions included) that are to be inlined

@@ -99,7 +99,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.mindir_types import MonadUType
 from mindjit.dialects.parameter_args import parameter_symbol
-from mindjit.passes.graph_walk import walk_graphs
+from mindjit.passes.graph_walk import top_level_graphs, walk_graphs
 
 ENV_VAR = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
 LEVELS = (0, 1, 2, 3)
@@ -656,7 +656,7 @@ def merge_loads(module: ModuleOp) -> int:
     """Step 1: merge Loads of one Parameter at one state in one block. Returns how many went."""
     analysis = _Analysis(module)
     merged = 0
-    for fn in [op for op in module.ops if isinstance(op, func.FuncOp)]:
+    for fn in [op for op in top_level_graphs(module) if isinstance(op, func.FuncOp)]:
         for block in list(_blocks(fn)):
             first: dict[tuple[Key, Any], mindir.LoadOp] = {}
             for op in list(block.ops):
@@ -693,7 +693,7 @@ def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
     # the set of all the weights it depends on, quadratic in the model's size).
     analysis.read_only = _read_only_keys(module, analysis)
     loads = [ld for ld in loads if key_of(ld.ref) not in analysis.read_only]
-    for fn in module.ops:
+    for fn in top_level_graphs(module):
         if isinstance(fn, func.FuncOp) and fn.body.blocks:
             analysis.compute_observations(fn)
     chosen |= _reaching_two_states(loads, uses, analysis)
@@ -705,7 +705,7 @@ def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
 def _read_only_keys(module: ModuleOp, analysis: _Analysis) -> frozenset[Key]:
     """Parameters no op of the module may write (none if some write is unknown)."""
     written: set[Key] = set()
-    for fn in module.ops:
+    for fn in top_level_graphs(module):
         if isinstance(fn, func.FuncOp):
             written |= analysis.written(fn)
     if _ANY in written:

@@ -20,6 +20,7 @@ from xdsl.utils.arg_spec import parse_spec as _parse_arg_specs  # noqa: F401
 from xdsl.utils.exceptions import ArgSpecParseError
 
 from mindjit.dialects.diagnostics import MindjitError, SourceLoc
+from mindjit.passes.graph_walk import top_level_graphs
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
 
@@ -96,7 +97,7 @@ class OnEachFunction(ModulePass):
         return self.inner.name
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
+        for fn in [f for f in top_level_graphs(op) if isinstance(f, func.FuncOp) and f.body.blocks]:
             self.inner.apply(ctx, fn)  # type: ignore[arg-type]  # works on any op's regions
 
 
