@@ -59,10 +59,25 @@ _GLOBAL_LOAD_PROPS = {"global": SymbolRefAttr}
 
 def _parameter(op: Operation) -> bool:
     assert isinstance(op, ParameterOp)
+    props = op.properties
+    value, t = props.get("initial_value"), props.get("type")
+    # the frontend's declarations: exact classes, the value's type object is the op's
+    if (
+        len(props) == 3
+        and type(props.get("sym_name")) is StringAttr
+        and type(t) is TensorType
+        and type(value) in _VALUE_CLASSES
+        and value.type is t  # type: ignore[union-attr]
+        and _plain_leaf(op, 0)
+    ):
+        return True
     if not (_plain_leaf(op, 0) and _props(op, _PARAMETER_PROPS)):
         return False
     op.verify_value()
     return True
+
+
+_VALUE_CLASSES = frozenset(_VALUE)
 
 
 def _get_parameter(op: Operation) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from mindjit.frontend.graph.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import signature_of
@@ -72,7 +73,8 @@ def program_for(
     entry = _PROGRAMS.get(key)
     # ids are reused once an object dies: the program must belong to this very object
     if entry is None or entry[0]() is not self_obj:
-        program = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
+        with no_full_collections():
+            program = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
         _PROGRAMS[key] = (_ref(self_obj), program)
         return program
     return entry[1]

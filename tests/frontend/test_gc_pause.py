@@ -1,0 +1,67 @@
+"""Compiling holds full garbage collections off, and only while it compiles."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit import Tensor, nn, ops
+from mindjit.frontend.graph.gc_pause import no_full_collections
+
+
+def _collections_while(fn) -> list[int]:  # type: ignore[no-untyped-def]
+    seen: list[int] = []
+
+    def spy(phase: str, info: dict) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(spy)
+    try:
+        fn()
+    finally:
+        gc.callbacks.remove(spy)
+    return seen
+
+
+def _churn() -> None:
+    """Enough long-lived and cyclic garbage to reach several full collections."""
+    keep = []
+    for i in range(300_000):
+        a: list = [i]
+        a.append(a)  # a cycle: only the collector frees it
+        if i % 3 == 0:
+            keep.append(a)
+
+
+def test_young_collections_go_on_full_ones_wait():
+    saved = gc.get_threshold()
+    assert 2 in _collections_while(_churn)  # the default policy does full collections
+    with no_full_collections():
+        seen = _collections_while(_churn)
+    assert seen and 2 not in seen and 0 in seen
+    assert gc.get_threshold() == saved
+
+
+def test_thresholds_come_back_after_an_error():
+    saved = gc.get_threshold()
+    with pytest.raises(RuntimeError), no_full_collections():
+        raise RuntimeError("boom")
+    assert gc.get_threshold() == saved
+
+
+def test_a_compile_runs_under_it():
+    class Net(nn.Cell):
+        def construct(self, x):
+            seen.append(gc.get_threshold())
+            return ops.relu(x)
+
+    seen: list = []
+    saved = gc.get_threshold()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    Net()(Tensor(np.ones(3, np.float32)))
+    assert seen and seen[0][2] > saved[2] and seen[0][:2] == saved[:2]
+    assert gc.get_threshold() == saved
