@@ -12,8 +12,11 @@ with the default pipeline (MS_DEV_CELL_REUSE unset: level 1) and runs it:
 - compile seconds: frontend + mindir passes + lowering + executor plan (the
   program's stage report; the per-stage op counting is not included), the
   median over --compiles fresh processes (one compile is too noisy on a shared
-  machine to compare two of them);
-- run seconds per call (median over --runs calls after one warm-up call);
+  machine to compare two of them), run in rounds over the sizes, all lazy
+  configurations before the no-lazy ones;
+- run seconds per call (median over --runs calls after one warm-up call, then
+  the median over the --compiles processes: one process's timings shift with
+  its memory layout);
 - whether the outputs with and without lazy inline are equal (bit for bit).
 
 The last columns are the ratios the targets are about: nodes and compile time
@@ -110,17 +113,24 @@ def _run_child(layers: int, lazy: bool, args: argparse.Namespace, out: str) -> d
 def table(args: argparse.Namespace) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     rows, lazy_compile = [], {}
+    measured: dict[tuple[int, bool], list[dict]] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        # Each mode in its own phase, rounds over the sizes: a lazy compile measured
+        # right after a no-lazy N=256 process (gigabytes freed) runs slower, and the
+        # lazy rows are compared with one another.
+        for lazy in (True, False):
+            for _ in range(args.compiles):
+                for n in sizes:
+                    out = os.path.join(tmp, f"{n}_{int(lazy)}.npy")
+                    measured.setdefault((n, lazy), []).append(_run_child(n, lazy, args, out))
         for n in sizes:
             results = {}
             for lazy in (False, True):
-                out = os.path.join(tmp, f"{n}_{int(lazy)}.npy")
-                results[lazy] = _run_child(n, lazy, args, out)
-                results[lazy]["out"] = np.load(out)
-                again = [
-                    _run_child(n, lazy, args, out)["compile_s"] for _ in range(args.compiles - 1)
-                ]
-                results[lazy]["compile_s"] = statistics.median([results[lazy]["compile_s"], *again])
+                runs = measured[(n, lazy)]
+                results[lazy] = dict(runs[0])
+                for key in ("compile_s", "run_s"):  # medians over the processes
+                    results[lazy][key] = statistics.median(r[key] for r in runs)
+                results[lazy]["out"] = np.load(os.path.join(tmp, f"{n}_{int(lazy)}.npy"))
             same = np.array_equal(results[False]["out"], results[True]["out"])
             lazy_compile[n] = results[True]["compile_s"]
             rows.append((n, results[False], results[True], same))
