@@ -1,4 +1,6 @@
-"""Fixes for xDSL 0.74 behaviour that breaks MLIR round trips; imported by parsing.py.
+"""Fixes for xDSL 0.74: behaviour that breaks MLIR round trips (hex floats, below)
+and verifier costs that grow too fast for a large model (symbol lookups, the
+IsolatedFromAbove check; further down). Imported by parsing.py and diagnostics.py.
 
 MLIR reads a hexadecimal element of a float `dense<...>` literal as the float's
 bit pattern (`dense<0xFF800000> : tensor<2xf32>` is -inf), and xDSL prints

@@ -323,7 +323,7 @@ class CpuExecutable:
         elif value is not None and getattr(value, "type", None) != t:
             # reject unsupported values now (a literal of the global's own type is
             # one the verifier checked and `dtype_of` accepted: nothing to find)
-            dense_array(value, op.type, op)
+            dense_array(value, t, op)
         if value is not None:  # the buffer: a writable copy of the value at first use
             self._globals.pending[name] = lambda: self._adopt_initial(name, value, op)
 
