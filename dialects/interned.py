@@ -37,10 +37,20 @@ def unchecked(cls: type[_A], **parameters: Any) -> _A:
     return attr
 
 
+def string(data: str) -> StringAttr:
+    """`"data"` (any Python string is a valid StringAttr)."""
+    return unchecked(StringAttr, data=data)
+
+
 @functools.lru_cache(maxsize=_SIZE)
 def symbol_ref(name: str) -> SymbolRefAttr:
     """`@name`."""
-    return unchecked(SymbolRefAttr, root_reference=StringAttr(name), nested_references=_NO_NESTED)
+    return symbol_ref_to(StringAttr(name))
+
+
+def symbol_ref_to(name: StringAttr) -> SymbolRefAttr:
+    """`@name`, sharing the StringAttr (not interned: for a name used once)."""
+    return unchecked(SymbolRefAttr, root_reference=name, nested_references=_NO_NESTED)
 
 
 @functools.lru_cache(maxsize=_SIZE)

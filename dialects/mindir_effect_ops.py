@@ -71,13 +71,15 @@ class ParameterOp(IRDLOperation):
     def get(
         cls, name: str, initial_value: DenseIntOrFPElementsAttr | DenseResourceAttr
     ) -> ParameterOp:
+        return cls.from_name(StringAttr(name), initial_value)
+
+    @classmethod
+    def from_name(
+        cls, name: StringAttr, initial_value: DenseIntOrFPElementsAttr | DenseResourceAttr
+    ) -> ParameterOp:
+        """`get` with the symbol's StringAttr already built (shared with its users)."""
         return leaf_op(
-            cls,
-            {
-                "sym_name": StringAttr(name),
-                "type": initial_value.type,
-                "initial_value": initial_value,
-            },
+            cls, {"sym_name": name, "type": initial_value.type, "initial_value": initial_value}
         )
 
     def verify_(self) -> None:

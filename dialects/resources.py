@@ -11,6 +11,7 @@ Nothing is copied until a buffer is needed.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import weakref
 from collections.abc import Callable
@@ -21,7 +22,8 @@ import numpy as np
 #: Values with at most this many bytes stay inline as `dense<...>` literals.
 INLINE_LIMIT_BYTES = 4096
 
-_providers: dict[str, Callable[[], Any]] = {}
+#: handle -> (weak reference to the owner, how to read its value)
+_providers: dict[str, tuple[weakref.ref, Callable[[Any], np.ndarray]]] = {}
 _counter = itertools.count()
 
 
@@ -31,9 +33,12 @@ def hold(name: str, owner: Any, read: Callable[[Any], np.ndarray]) -> str:
     `owner` is held weakly: once it is gone the handle has no blob.
     """
     handle = f"{name}_{next(_counter)}"
-    ref = weakref.ref(owner, lambda _r, h=handle: _providers.pop(h, None))
-    _providers[handle] = lambda: None if (o := ref()) is None else read(o)
+    _providers[handle] = (weakref.ref(owner, functools.partial(_forget, handle)), read)
     return handle
+
+
+def _forget(handle: str, _ref: weakref.ref) -> None:
+    _providers.pop(handle, None)
 
 
 def has_blob(handle: str) -> bool:
@@ -44,4 +49,7 @@ def has_blob(handle: str) -> bool:
 def blob(handle: str) -> np.ndarray | None:
     """The current value behind `handle`, or None if nothing provides it."""
     provider = _providers.get(handle)
-    return None if provider is None else provider()
+    if provider is None:
+        return None
+    owner = provider[0]()
+    return None if owner is None else provider[1](owner)

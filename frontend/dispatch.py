@@ -67,7 +67,9 @@ def dense_attr(array: Any, dtype: D.DType) -> DenseIntOrFPElementsAttr:
         return DenseIntOrFPElementsAttr.from_list(t, [int(v) for v in arr.reshape(-1).tolist()])
     data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()
     # numpy packed exactly shape x element bytes: nothing for xDSL's verifier to find
-    return interned.unchecked(DenseIntOrFPElementsAttr, type=t, data=BytesAttr(data))
+    return interned.unchecked(
+        DenseIntOrFPElementsAttr, type=t, data=interned.unchecked(BytesAttr, data=data)
+    )
 
 
 # --- graph mode ------------------------------------------------------------------

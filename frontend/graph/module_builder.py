@@ -52,9 +52,13 @@ def parameter_value_attr(symbol: str, param: Any) -> DenseIntOrFPElementsAttr | 
     on the live Parameter (no copy: see `mindjit.dialects.resources`)."""
     if param.nbytes <= resources.INLINE_LIMIT_BYTES:
         return dense_attr(param.asnumpy(), param.dtype)
-    handle = resources.hold(symbol, param, lambda p: p.asnumpy())
+    handle = resources.hold(symbol, param, _read_parameter)
     t = tensor_type(param.dtype, tuple(param.shape))
-    return interned.unchecked(DenseResourceAttr, resource_handle=StringAttr(handle), type=t)
+    return interned.unchecked(DenseResourceAttr, resource_handle=interned.string(handle), type=t)
+
+
+def _read_parameter(param: Any) -> np.ndarray:
+    return param.asnumpy()
 
 
 class ModuleBuilder:
@@ -64,9 +68,14 @@ class ModuleBuilder:
         self.graphs: dict[Any, Any] = {}  # specialization key -> CalleeGraph
         self._names: set[str] = set()
         self._last_declaration: Operation | None = None
+        self._declarations: dict[int, M.ParameterOp] = {}  # id(Parameter) -> its declaration
 
     def unique_name(self, base: str) -> str:
+        """`base` made a valid identifier (MLIR's bare-id, xDSL's value names: no
+        leading digit, as in a CellList's `0.weight`), unique in the module."""
         base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "graph"
+        if base[0].isdigit():
+            base = "_" + base
         name, n = base, 1
         while name in self._names:
             name = f"{base}_{n}"
@@ -75,12 +84,16 @@ class ModuleBuilder:
         return name
 
     def parameter_symbol(self, param: Any) -> str:
+        """The symbol of the Parameter object's `mindir.parameter`, declared on first use."""
+        return self.declaration(param).properties["sym_name"].data  # type: ignore[attr-defined]
+
+    def declaration(self, param: Any) -> M.ParameterOp:
         """The `mindir.parameter` of a Parameter object, declared on first use."""
-        known = self.parameters.get(id(param))
-        if known is not None:
-            return known[0]
+        op = self._declarations.get(id(param))
+        if op is not None:
+            return op
         symbol = self.unique_name(f"{param.name}")
-        op = M.ParameterOp.get(symbol, parameter_value_attr(symbol, param))
+        op = M.ParameterOp.from_name(interned.string(symbol), parameter_value_attr(symbol, param))
         block = self.module.body.block
         # declarations first, in order (after the last one: cheaper than before the first)
         if self._last_declaration is not None:
@@ -90,8 +103,9 @@ class ModuleBuilder:
         else:
             block.add_op(op)
         self._last_declaration = op
+        self._declarations[id(param)] = op
         self.parameters[id(param)] = (symbol, param)
-        return symbol
+        return op
 
     def add_function(self, fn: func.FuncOp) -> None:
         self.module.body.block.add_op(fn)
@@ -114,7 +128,9 @@ class GraphBuilder(GraphState):
         super().__init__(Builder(InsertPoint.at_end(self.block)))
         self.ref_args: dict[int, BlockArgument] = {}  # id(Parameter) -> its ref argument
         # the entry graph: id(Parameter) -> (its bound argument, its symbol)
-        self.bound: dict[int, tuple[BlockArgument, str]] | None = {} if bind_parameters else None
+        self.bound: dict[int, tuple[BlockArgument, StringAttr]] | None = (
+            {} if bind_parameters else None
+        )
         self.memory_state: BlockArgument | None = None
         self.io_state: BlockArgument | None = None
         self.location: Any = None  # the xDSL location given to the ops emitted next
@@ -165,12 +181,11 @@ class GraphBuilder(GraphState):
         """A new argument bound to `param`; `finish` places the bound arguments after
         the inputs, before the states (one step for thousands of them)."""
         assert self.bound is not None
-        symbol = self.module.parameter_symbol(param)
-        arg = detached_arg(
-            self.block, interned.ref_type(tensor_type(param.dtype, tuple(param.shape)))
-        )
-        arg.name_hint = symbol
-        self.bound[id(param)] = (arg, symbol)
+        props = self.module.declaration(param).properties
+        name: StringAttr = props["sym_name"]  # type: ignore[assignment]
+        arg = detached_arg(self.block, interned.ref_type(props["type"]))  # type: ignore[arg-type]
+        arg.name_hint = name.data
+        self.bound[id(param)] = (arg, name)
         return arg
 
     def load(self, param: Any) -> SSAValue:
@@ -238,8 +253,8 @@ class GraphBuilder(GraphState):
         )
         if self.bound:
             attrs = [_NO_ATTRS] * len(self.block.args)
-            for arg, symbol in self.bound.values():
-                attrs[arg.index] = _bound_to(symbol)
+            for arg, name in self.bound.values():
+                attrs[arg.index] = _bound_to(name)
             fn.arg_attrs = ArrayAttr(attrs)
         if self.location is not None:
             fn.location = self.location
@@ -251,9 +266,9 @@ class GraphBuilder(GraphState):
 _NO_ATTRS = DictionaryAttr({})
 
 
-def _bound_to(symbol: str) -> DictionaryAttr:
-    """`{mindir.parameter = @symbol}` (a string key to a symbol: valid as built)."""
-    ref = interned.symbol_ref(symbol)
+def _bound_to(name: StringAttr) -> DictionaryAttr:
+    """`{mindir.parameter = @name}` (a string key to a symbol: valid as built)."""
+    ref = interned.symbol_ref_to(name)
     return interned.unchecked(DictionaryAttr, data=immutabledict({PARAMETER_ARG_ATTR: ref}))
 
 

@@ -35,6 +35,19 @@ class Counter(nn.Cell):
         return x + self.count
 
 
+class DigitNamed(nn.Cell):
+    """A CellList compiled on its own names its Parameters "0.weight", ...: names
+    that start with a digit, not valid MLIR identifiers as they are."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor([1.0, 2.0, 3.0], ms.float32), name="0.weight")
+
+    def construct(self, x):
+        ops.assign(self.w, self.w + 1)
+        return x * self.w
+
+
 def with_print(x):
     print("x is", x)
     y = x + 1

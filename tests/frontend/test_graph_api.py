@@ -92,6 +92,22 @@ def test_parameter_assign_persists_across_calls():
     assert net(ms.Tensor([10.0])).asnumpy().tolist() == [14.0]
 
 
+def test_parameters_named_with_a_leading_digit_compile():
+    """Their symbols and argument names are made valid identifiers; the module
+    prints and parses back, and the Parameter is updated."""
+    from xdsl.parser import Parser
+
+    from mindjit.dialects.parsing import make_context
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = P.DigitNamed()
+    program = api.compile_cell(net, (ms.Tensor([1.0, 1.0, 1.0]),))
+    assert "@_0_weight" in str(program.module)
+    Parser(make_context(), str(program.module)).parse_module()
+    assert net(ms.Tensor([1.0, 1.0, 1.0])).asnumpy().tolist() == [2.0, 3.0, 4.0]
+    assert net.w.asnumpy().tolist() == [2.0, 3.0, 4.0]
+
+
 def test_graph_print_one_line_per_argument(capsys):
     ms.jit(P.with_print)(ms.Tensor([1, 2, 3], ms.int32))
     assert capsys.readouterr().out.splitlines() == [
