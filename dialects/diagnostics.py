@@ -107,9 +107,10 @@ def _verify_each(root: Operation) -> None:
     from xdsl.traits import SymbolTable
 
     from mindjit.dialects.fast_verify import FAST_VERIFIERS
+    from mindjit.dialects.op_walk import walk_ops
     from mindjit.dialects.parameter_args import check_not_called, verify_parameter_args
 
-    for op in root.walk(reverse=True):
+    for op in walk_ops(root, reverse=True):
         try:
             fast = FAST_VERIFIERS.get(type(op))
             if fast is None or not fast(op):

@@ -26,8 +26,6 @@ value, marked `{mindjit.global = @w}`: executors pass global @w's buffer there.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
@@ -35,6 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir_effect_ops import DependOp, GetParameterOp, ParameterOp
 from mindjit.dialects.mindir_types import RefType
+from mindjit.dialects.op_walk import block_ops
 
 #: The argument attribute binding a `!mindir.ref` argument of a graph to a Parameter.
 PARAMETER_ARG_ATTR = "mindir.parameter"
@@ -94,7 +93,7 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
     if fn.arg_attrs is None:
         return
     inputs = fn.function_type.inputs.data
-    declarations = _declarations_for(fn)
+    parameters = _module_parameters(fn)
     has_body = bool(fn.body.blocks)
     seen: dict[str, int] = {}
     for i, entry in enumerate(fn.arg_attrs.data):
@@ -105,15 +104,15 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
         if has_body and type(value) is SymbolRefAttr and not value.nested_references.data:
             name = value.root_reference.data
             t = inputs[i]
-            target = declarations(name, value) if type(t) is RefType else None
+            target = parameters.get(name) if type(t) is RefType else None
             if (
-                type(target) is ParameterOp
+                target is not None
                 and (target.type is t.tensor or target.type == t.tensor)  # type: ignore[attr-defined]
                 and name not in seen
             ):
                 seen[name] = i
                 continue
-        _raise_for_argument(fn, i, value, has_body, declarations, seen)
+        _raise_for_argument(fn, i, value, has_body, parameters, seen)
 
 
 def _raise_for_argument(
@@ -121,10 +120,12 @@ def _raise_for_argument(
     i: int,
     value: Attribute,
     has_body: bool,
-    declarations: Callable[[str, SymbolRefAttr], Operation | None],
+    parameters: dict[str, ParameterOp],
     seen: dict[str, int],
 ) -> None:
     """The first rule argument `i` breaks, as a VerifyException."""
+    from xdsl.traits import SymbolTable
+
     where = f"argument {i} of @{fn.sym_name.data}"
     if not isinstance(value, SymbolRefAttr) or value.nested_references.data:
         raise VerifyException(
@@ -138,7 +139,7 @@ def _raise_for_argument(
         raise VerifyException(
             f"{where} is bound to Parameter @{name} but is {t}, not a !mindir.ref"
         )
-    target = declarations(name, value)
+    target = parameters.get(name) or SymbolTable.lookup_symbol(fn, value)
     if not isinstance(target, ParameterOp):
         raise VerifyException(f"{where} is bound to @{name}, which is not a mindir.parameter")
     if target.type != t.tensor:
@@ -148,16 +149,17 @@ def _raise_for_argument(
     )
 
 
-def _declarations_for(fn: func.FuncOp) -> Callable[[str, SymbolRefAttr], Operation | None]:
-    """Symbol lookup from `fn`: for a graph at the top of a module (the usual case,
-    thousands of bound arguments) one dictionary of the module's Parameters."""
-    from xdsl.traits import SymbolTable
-
+def _module_parameters(fn: func.FuncOp) -> dict[str, ParameterOp]:
+    """Symbol -> declaration, for the Parameters declared in the module `fn` is at
+    the top of (the usual case, with thousands of bound arguments); else empty."""
     table = fn.parent_op()
     if not isinstance(table, ModuleOp):
-        return lambda _, ref: SymbolTable.lookup_symbol(fn, ref)
-    found = {op.sym_name.data: op for op in table.body.block.ops if isinstance(op, ParameterOp)}
-    return lambda name, ref: found.get(name) or SymbolTable.lookup_symbol(fn, ref)
+        return {}
+    return {
+        op.properties["sym_name"].data: op  # type: ignore[attr-defined]
+        for op in block_ops(table.body.block)
+        if type(op) is ParameterOp
+    }
 
 
 def check_not_called(call: Operation, callee: Operation | None) -> None:

@@ -56,6 +56,8 @@ from collections.abc import Iterator  # noqa: E402
 
 from xdsl.traits import SymbolOpInterface, SymbolTable  # noqa: E402
 
+from mindjit.dialects.op_walk import block_ops  # noqa: E402
+
 _original_lookup = SymbolTable.lookup_symbol
 _UNKNOWN = object()
 
@@ -89,7 +91,7 @@ def memoized_symbol_lookups() -> Iterator[None]:
         table = tables.get(id(anchor))
         if table is None:
             table = {}
-            for o in anchor.regions[0].block.ops:
+            for o in block_ops(anchor.regions[0].block):
                 cls = type(o)
                 trait = traits.get(cls, _UNKNOWN)
                 if trait is _UNKNOWN:
@@ -141,7 +143,7 @@ def _isolated_from_above_verify(self, op: Operation) -> None:  # type: ignore[no
         region = regions.pop()
         inside.update(id(b) for b in region.blocks)
         for block in region.blocks:
-            for child in block.ops:
+            for child in block_ops(block):
                 for operand in child._operands:  # noqa: SLF001 - no wrapper object per op
                     where = operand.op.parent if isinstance(operand, OpResult) else operand.block  # type: ignore[attr-defined]
                     if id(where) in inside:

@@ -51,6 +51,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.leaf_ops import leaf_op
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
+from mindjit.dialects.op_walk import block_ops
 from mindjit.passes.convert_mindir_to_tensor_refs import lower_ref_arguments, parameter_of
 from mindjit.passes.graph_walk import walk_graphs
 
@@ -169,7 +170,7 @@ def lower_state(module: ModuleOp) -> None:
     """Lower Parameters, Load/Assign and print in place (see the module doc)."""
     lower_ref_arguments(module)
     runtime: _PrintRuntime | None = None
-    declarations = [op for op in module.body.block.ops if isinstance(op, mindir.ParameterOp)]
+    declarations = [op for op in block_ops(module.body.block) if type(op) is mindir.ParameterOp]
     for op in [*declarations, *walk_graphs(module)]:
         if isinstance(op, mindir.ParameterOp):
             props = op.properties

@@ -17,6 +17,7 @@ from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
 
 from mindjit.dialects.mindir_effect_ops import ParameterOp
+from mindjit.dialects.op_walk import block_ops
 
 #: Top-level ops with no graph inside, a large model has thousands of (exact
 #: classes: they have no subclasses, and a class test is cheaper than isinstance).
@@ -28,13 +29,7 @@ def top_level_graphs(
 ) -> list[Operation]:
     """The top-level ops of `module` but its `skip` ops (by exact class), in order."""
     skipped = frozenset(skip)
-    found: list[Operation] = []
-    op = module.body.block.first_op
-    while op is not None:  # the block's linked list: no iterator object per op
-        if type(op) not in skipped:
-            found.append(op)
-        op = op.next_op
-    return found
+    return [op for op in block_ops(module.body.block) if type(op) not in skipped]
 
 
 def walk_graphs(

@@ -250,8 +250,8 @@ class _Threader:
             for old_result, new_result in zip(op.results, call.results):
                 old_result.replace_all_uses_with(new_result)
             Rewriter.erase_op(op)
-        else:
-            op.operands = operands
+        elif any(new is not old for new, old in zip(operands, op._operands)):  # noqa: SLF001
+            op.operands = operands  # (resetting unchanged operands re-links every use)
         for result in call.results:
             if (kind := state_kind(result.type)) is not None:
                 if result.name_hint is None:

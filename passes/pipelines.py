@@ -20,6 +20,7 @@ from xdsl.utils.arg_spec import parse_spec as _parse_arg_specs  # noqa: F401
 from xdsl.utils.exceptions import ArgSpecParseError
 
 from mindjit.dialects.diagnostics import MindjitError, SourceLoc
+from mindjit.dialects.op_walk import walk_ops
 from mindjit.passes.graph_walk import top_level_graphs
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
@@ -224,7 +225,7 @@ def run_passes(
 
 
 def contains_mindir(module: ModuleOp) -> bool:
-    return any(op.name.startswith("mindir.") for op in module.walk())
+    return any(op.name.startswith("mindir.") for op in walk_ops(module))
 
 
 def compile_to_tensor(

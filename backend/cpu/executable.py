@@ -63,6 +63,7 @@ from mindjit.backend.cpu.types import (
     static_shape,
 )
 from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
+from mindjit.dialects.op_walk import walk_ops
 from mindjit.dialects.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.dialects.resources import has_blob
 
@@ -256,7 +257,7 @@ class CpuExecutable:
         self._owner_of: dict[int, str] = {}  # id(buffer root) -> the global using it
         self._supported_types: set[Attribute] = set()
         self._supported_ids: dict[int, Attribute] = {}
-        for op in module.walk():
+        for op in walk_ops(module):
             if isinstance(op, func.FuncOp):
                 if op.body.blocks:
                     self._funcs[op.sym_name.data] = op
