@@ -164,3 +164,36 @@ def _isolated_from_above_verify(self, op: Operation) -> None:  # type: ignore[no
 
 
 IsolatedFromAbove.verify = _isolated_from_above_verify  # type: ignore[method-assign]
+
+
+# --- SymbolTable's unique-names check on strings ----------------------------------------
+#
+# xDSL's check hashes each symbol's StringAttr (a dataclass: a tuple per hash) after a
+# method call per op; a module of thousands of declarations is checked after the
+# mindir passes and again after lowering. Same rules, same message: the names'
+# strings go in the set (two StringAttrs are equal exactly when their strings are).
+
+from xdsl.dialects.builtin import StringAttr  # noqa: E402
+from xdsl.traits import SymbolTable as _SymbolTable  # noqa: E402
+
+_original_symbol_table_verify = _SymbolTable.verify
+
+
+def _symbol_table_verify(self, op: Operation) -> None:  # type: ignore[no-untyped-def]
+    if len(op.regions) != 1:
+        raise VerifyException("Operations with a 'SymbolTable' must have exactly one region")
+    if len(op.regions[0].blocks) != 1:
+        raise VerifyException("Operations with a 'SymbolTable' must have exactly one block")
+    met: set[str] = set()
+    for o in block_ops(op.regions[0].blocks[0]):
+        sym = o.properties.get("sym_name")  # get_attr_or_prop: properties first
+        if sym is None:
+            sym = o.attributes.get("sym_name")
+        if not isinstance(sym, StringAttr):
+            continue
+        if sym.data in met:
+            raise VerifyException(f'Redefinition of symbol "{sym.data}"')
+        met.add(sym.data)
+
+
+_SymbolTable.verify = _symbol_table_verify  # type: ignore[method-assign]
