@@ -86,8 +86,12 @@ def mark_global_arguments(fn: func.FuncOp, bound: dict[int, str]) -> None:
     entries = list(fn.arg_attrs.data)
     for i in bound:
         old = entries[i].data
-        fields = {k: v for k, v in old.items() if k != PARAMETER_ARG_ATTR}
-        fields[GLOBAL_ARG_ATTR] = old[PARAMETER_ARG_ATTR]
+        if len(old) == 1:  # the frontend's entries: nothing else to keep
+            fields = {GLOBAL_ARG_ATTR: old[PARAMETER_ARG_ATTR]}
+        else:
+            fields = {k: v for k, v in old.items() if k != PARAMETER_ARG_ATTR}
+            fields[GLOBAL_ARG_ATTR] = old[PARAMETER_ARG_ATTR]
         # string keys to attributes taken from a verified dictionary: valid as built
         entries[i] = interned.unchecked(DictionaryAttr, data=immutabledict(fields))
-    fn.arg_attrs = ArrayAttr(entries)
+    # dictionaries in place of dictionaries: the array stays valid
+    fn.arg_attrs = interned.unchecked(ArrayAttr, data=tuple(entries))

@@ -64,6 +64,7 @@ def _read_parameter(param: Any) -> np.ndarray:
 class ModuleBuilder:
     def __init__(self) -> None:
         self.module = ModuleOp([])
+        self._block = self.module.body.block
         self.parameters: dict[int, tuple[str, Any]] = {}  # id(Parameter) -> (symbol, Parameter)
         self.graphs: dict[Any, Any] = {}  # specialization key -> CalleeGraph
         self._names: set[str] = set()
@@ -94,7 +95,7 @@ class ModuleBuilder:
             return op
         symbol = self.unique_name(f"{param.name}")
         op = M.ParameterOp.from_name(interned.string(symbol), parameter_value_attr(symbol, param))
-        block = self.module.body.block
+        block = self._block
         # declarations first, in order (after the last one: cheaper than before the first)
         if self._last_declaration is not None:
             block.insert_op_after(op, self._last_declaration)

@@ -146,8 +146,25 @@ class Cell:
                     yield (f"{cell_name}.{name}" if cell_name else name), param
 
     def get_parameters(self, expand: bool = True) -> Iterator[Parameter]:
-        for _, param in self.parameters_and_names(expand=expand):
-            yield param
+        """`parameters_and_names` without the names (graph mode asks for every call
+        of a lazy-inline Cell: no path strings built to be dropped)."""
+        cells = self._cells_once(set()) if expand else [self]
+        seen: set[int] = set()
+        for cell in cells:
+            for param in cell._registry("_params").values():
+                if param is not None and id(param) not in seen:
+                    seen.add(id(param))
+                    yield param
+
+    def _cells_once(self, seen: set[int]) -> Iterator[Cell]:
+        """`cells_and_names` without the names, in the same order."""
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield self
+        for cell in self._registry("_cells").values():
+            if cell is not None:
+                yield from cell._cells_once(seen)
 
     def trainable_params(self, recurse: bool = True) -> list[Parameter]:
         return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]

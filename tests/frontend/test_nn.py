@@ -232,6 +232,16 @@ def test_cell_list_api():
         cl.append(3)
 
 
+def test_get_parameters_is_parameters_and_names_without_names():
+    """Shared Cells and Parameters come once, in the same order."""
+    net = Net()
+    net.again = net.block
+    net.block.fc.tied = net.named
+    assert list(net.get_parameters()) == [p for _, p in net.parameters_and_names()]
+    assert len(list(net.get_parameters())) == 6
+    assert list(net.block.get_parameters(expand=False)) == [net.block.w]
+
+
 def test_cell_list_names_under_parent():
     net = nn.Cell()
     net.blocks = nn.CellList()
