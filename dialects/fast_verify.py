@@ -97,12 +97,17 @@ def _global(op: Operation) -> bool:
     mutable, value = props.get("is_mutable"), props.get("value")
     return (
         _plain_leaf(op, 0)
-        and isinstance(props.get("sym_name"), StringAttr)
-        and isinstance(props.get("type"), TensorType)
-        and isinstance(props.get("sym_visibility"), StringAttr)
-        and isinstance(mutable, UnitAttr)  # immutable globals take the full path
+        and _is(props.get("sym_name"), StringAttr)
+        and _is(props.get("type"), TensorType)
+        and _is(props.get("sym_visibility"), StringAttr)
+        and _is(mutable, UnitAttr)  # immutable globals take the full path
         and len(props) == 4 + (value is not None)  # nothing but these five properties
     )
+
+
+def _is(value: object, cls: type) -> bool:
+    """isinstance, exact class first (attributes are ABCs: isinstance is slow on them)."""
+    return type(value) is cls or isinstance(value, cls)
 
 
 def _global_load(op: Operation) -> bool:

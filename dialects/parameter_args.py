@@ -51,6 +51,15 @@ def arg_symbol(fn: func.FuncOp, index: int, attr: str = PARAMETER_ARG_ATTR) -> s
     return value.root_reference.data if isinstance(value, SymbolRefAttr) else None
 
 
+def _entry(attrs: Attribute, name: str) -> Attribute | None:
+    """`attrs[name]` if `attrs` is a dictionary holding it (one test for the usual
+    miss: an immutabledict's `get` is three Python calls, and entry graphs have
+    thousands of argument dictionaries)."""
+    if not isinstance(attrs, DictionaryAttr) or name not in attrs.data:
+        return None
+    return attrs.data[name]
+
+
 def bound_symbol(arg: BlockArgument) -> str | None:
     """The Parameter `arg` is bound to, when it is an entry-block argument of a graph
     marked `{mindir.parameter = @w}`; else None."""
@@ -68,7 +77,7 @@ def bound_symbols(fn: func.FuncOp, attr: str = PARAMETER_ARG_ATTR) -> dict[int, 
         return {}
     found: dict[int, str] = {}
     for i, entry in enumerate(fn.arg_attrs.data):  # one loop: the entry graph has thousands
-        value = entry.data.get(attr) if isinstance(entry, DictionaryAttr) else None
+        value = _entry(entry, attr)
         if isinstance(value, SymbolRefAttr):
             found[i] = value.root_reference.data
     return found
@@ -97,7 +106,7 @@ def verify_parameter_args(fn: func.FuncOp) -> None:
     has_body = bool(fn.body.blocks)
     seen: dict[str, int] = {}
     for i, entry in enumerate(fn.arg_attrs.data):
-        value = entry.data.get(PARAMETER_ARG_ATTR) if isinstance(entry, DictionaryAttr) else None
+        value = _entry(entry, PARAMETER_ARG_ATTR)
         if value is None:
             continue
         # the usual case in one test (an entry graph has thousands of these)

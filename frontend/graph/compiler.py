@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorTyp
 from xdsl.ir import SSAValue
 
 from mindjit.dialects import interned
-from mindjit.dialects import mindir as M
 from mindjit.dialects.func_calls import call_op
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
@@ -38,7 +37,9 @@ class CompiledGraphFn:
 
 
 def _tensor_type(x: Any) -> TensorType:
-    return TensorType(x.dtype.mlir, list(x.shape))
+    """Interned: call sites and the callee's signature then share their type objects,
+    which the verifier compares by identity first."""
+    return interned.tensor_type(x.dtype.mlir, tuple(x.shape))
 
 
 def _is_runtime_tensor(x: Any) -> bool:
@@ -123,7 +124,7 @@ class GraphCompiler:
         if not inspect.isfunction(user_fn):
             raise FrontendError(f"'{name}' is not a Python function graph mode can compile")
         source = function_source(user_fn)
-        ref_types = [M.RefType(_tensor_type(p)) for p in params]
+        ref_types = [interned.ref_type(_tensor_type(p)) for p in params]
         graph = GraphBuilder(
             self.module,
             self.module.unique_name(name),
