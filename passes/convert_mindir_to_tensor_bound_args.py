@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from immutabledict import immutabledict
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, TensorType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import interned, mindir
@@ -39,27 +39,27 @@ def read_only_as_values(fn: func.FuncOp, indices: Iterable[int]) -> None:
     """A bound argument whose Parameter nothing writes becomes the Parameter's value
     in place: its Loads are the argument itself and calls get it as it is (what
     the ref-argument lowering would do, without making a new argument per Parameter)."""
-    block = fn.body.blocks[0]
+    args = fn.body.blocks[0].args
     for i in indices:
-        arg = block.args[i]
-        _fold_depends(arg)
-        for use in list(arg.uses):
-            load = use.operation
-            if isinstance(load, mindir.LoadOp) and use.index == 0:
-                load.result.replace_all_uses_with(arg)
-                Rewriter.erase_op(load)
+        arg = args[i]
+        _loads_to_value(arg, arg)
         retype_arg(arg, _tensor_of(arg.type))
 
 
-def _fold_depends(ref: SSAValue) -> None:
-    """A depend of a ref orders nothing after lowering (block order is the order):
-    its users take the ref itself."""
+def _loads_to_value(ref: SSAValue, arg: BlockArgument) -> None:
+    """The Loads of `ref` become `arg`; a depend of a ref orders nothing after
+    lowering (block order is the order), so its users take `arg` too."""
     for use in list(ref.uses):
-        depend = use.operation
-        if isinstance(depend, mindir.DependOp) and use.index == 0:
-            _fold_depends(depend.result)
-            depend.result.replace_all_uses_with(ref)
-            Rewriter.erase_op(depend)
+        user = use.operation
+        if use.index != 0:
+            continue
+        if isinstance(user, mindir.DependOp):
+            _loads_to_value(user.result, arg)
+            user.result.replace_all_uses_with(arg)
+            Rewriter.erase_op(user)
+        elif isinstance(user, mindir.LoadOp):
+            user.result.replace_all_uses_with(arg)
+            Rewriter.erase_op(user)
 
 
 def access_as_globals(fn: func.FuncOp, indices: Iterable[int]) -> None:
