@@ -100,7 +100,7 @@ def memoized_symbol_lookups() -> Iterator[None]:
                     continue
                 # the interface's own rule is "the sym_name property": read it directly
                 sym = o.properties.get("sym_name") if type(trait) is SymbolOpInterface else None
-                if not isinstance(sym, StringAttr):
+                if type(sym) is not StringAttr and not isinstance(sym, StringAttr):
                     sym = trait.get_sym_attr_name(o)  # type: ignore[union-attr]
                 if sym is not None:
                     table.setdefault(sym.data, o)

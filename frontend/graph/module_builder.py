@@ -41,6 +41,8 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import GraphState, dense_attr
 from mindjit.frontend.graph.errors import FrontendError
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
 
 def tensor_type(dtype: D.DType, shape: tuple[int, ...]) -> TensorType:
     """One TensorType per (dtype, shape): a model's Parameters repeat a few shapes."""
@@ -74,9 +76,13 @@ class ModuleBuilder:
     def unique_name(self, base: str) -> str:
         """`base` made a valid identifier (MLIR's bare-id, xDSL's value names: no
         leading digit, as in a CellList's `0.weight`), unique in the module."""
-        base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "graph"
-        if base[0].isdigit():
-            base = "_" + base
+        dotted = base.replace(".", "_")  # a Parameter's path: usually all that differs
+        if _IDENTIFIER.fullmatch(dotted) is not None:
+            base = dotted
+        else:
+            base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "graph"
+            if base[0].isdigit():
+                base = "_" + base
         name, n = base, 1
         while name in self._names:
             name = f"{base}_{n}"
