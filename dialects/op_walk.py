@@ -36,10 +36,7 @@ def walk_ops(root: Operation, *, reverse: bool = False) -> list[Operation]:
         children: list[Operation] = []
         for region in op.regions:
             for block in region.blocks:
-                child = block._first_op  # noqa: SLF001
-                while child is not None:
-                    children.append(child)
-                    child = child._next_op  # noqa: SLF001
+                children += block_ops(block)
         if not reverse:
             children.reverse()  # the stack pops the first child first
         stack.extend(children)
