@@ -35,13 +35,14 @@ LOWER_TO_TENSOR = "convert-mindir-to-tensor,func.func(canonicalize,cse)"
 # Loads need a real copy (load-elim, level from MS_DEV_SIDE_EFFECT_LOAD_ELIM).
 # mindir-inline (after auto-monad, as in MindSpore) inlines every sub-graph call
 # except graphs lazy inline keeps (MS_DEV_CELL_REUSE).
-# Later passes (inline, cf-to-select ...) join the optional part.
+# The optional part: mindir-cf-to-select (small side-effect-free ifs become selects,
+# which MindSpore's docs leave to the user) then the cleanups.
 SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline"
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",
-    "O1": "func.func(canonicalize,cse)",
-    "O2": "func.func(canonicalize,cse,dce)",
+    "O1": "mindir-cf-to-select,func.func(canonicalize,cse)",
+    "O2": "mindir-cf-to-select,func.func(canonicalize,cse,dce)",
 }
 
 NAMED_PIPELINES: dict[str, str] = {

@@ -19,6 +19,12 @@ def _mindir_auto_monad() -> type[ModulePass]:
     return MindirAutoMonadPass
 
 
+def _mindir_cf_to_select() -> type[ModulePass]:
+    from mindjit.passes.mindir_cf_to_select import MindirCfToSelectPass
+
+    return MindirCfToSelectPass
+
+
 def _mindir_depend_order() -> type[ModulePass]:
     from mindjit.passes.mindir_depend_order import MindirDependOrderPass
 
@@ -44,4 +50,5 @@ def mindjit_pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
         "mindir-auto-monad": _mindir_auto_monad,
         "mindir-depend-order": _mindir_depend_order,
         "mindir-inline": _mindir_inline,
+        "mindir-cf-to-select": _mindir_cf_to_select,
     }

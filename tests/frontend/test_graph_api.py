@@ -61,7 +61,11 @@ def test_jit_levels_pick_their_pipeline(level):
     assert net(ms.Tensor([2.0])).asnumpy().tolist() == [4.0]
     (program,) = api.cached_programs()
     stages = [stage.name for stage in program.report.stages]
-    optional = {"O0": [], "O1": ["canonicalize", "cse"], "O2": ["canonicalize", "cse", "dce"]}
+    optional = {
+        "O0": [],
+        "O1": ["mindir-cf-to-select", "canonicalize", "cse"],
+        "O2": ["mindir-cf-to-select", "canonicalize", "cse", "dce"],
+    }
     expected = [
         "frontend",
         "mindir-auto-monad",
