@@ -8,6 +8,7 @@ cse, dce) on each function alone, as in MLIR.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,11 +51,27 @@ NAMED_PIPELINES: dict[str, str] = {
 }
 
 
+CF_TO_SELECT = "mindir-cf-to-select"
+#: `MINDJIT_CF_TO_SELECT=0` keeps every if in the frontend's pipelines (to compare
+#: with the docs' hand-written selects); unset, empty or 1: the pass runs at O1/O2.
+CF_TO_SELECT_ENV = "MINDJIT_CF_TO_SELECT"
+
+
+def cf_to_select_enabled() -> bool:
+    raw = os.environ.get(CF_TO_SELECT_ENV, "").strip()
+    if raw not in ("", "0", "1"):
+        raise MindjitError(f"{CF_TO_SELECT_ENV} must be 0 or 1, got '{raw}'")
+    return raw != "0"
+
+
 def jit_level_pipeline(jit_level: str) -> str:
     """The pass pipeline text for a JitConfig jit_level (O0, O1, O2)."""
     if jit_level not in JIT_LEVEL_PIPELINES:
         raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
-    parts = [SIDE_EFFECTS_FIRST, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST]
+    optional = JIT_LEVEL_PIPELINES[jit_level]
+    if not cf_to_select_enabled():
+        optional = optional.replace(f"{CF_TO_SELECT},", "")
+    parts = [SIDE_EFFECTS_FIRST, optional, SIDE_EFFECTS_LAST]
     from mindjit.passes.mindir_inline import default_cell_reuse
 
     if default_cell_reuse() == 2:

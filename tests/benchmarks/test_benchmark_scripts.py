@@ -77,3 +77,13 @@ def test_lazy_inline_pangu_mode_times_every_stage():
     stages = [r[0] for r in _table_rows(stdout)]
     assert stages[0] == "frontend" and "convert-mindir-to-tensor" in stages
     assert stages[-1] == "**total**"
+
+
+def test_compile_techniques_prints_cases_and_ratios():
+    stdout = run_benchmark("compile_techniques.py", "--repeats", "1", "--runs", "1")
+    rows = {
+        line.split("|")[1].strip(): line for line in stdout.splitlines() if line.startswith("| ")
+    }
+    assert rows["if_net (ifs kept)"].rstrip().endswith("| yes |")
+    assert rows["if_net (cf-to-select)"].rstrip().endswith("| yes |")
+    assert "if cf-to-select / select compile" in rows

@@ -187,6 +187,20 @@ def test_default_pipeline_runs_it_at_o1_and_o2(level: str, runs: bool) -> None:
     assert ("mindir-cf-to-select" in jit_level_pipeline(level)) is runs
 
 
+@pytest.mark.parametrize(("raw", "runs"), [("", True), ("1", True), ("0", False)])
+def test_environment_switch(monkeypatch, raw: str, runs: bool) -> None:
+    monkeypatch.setenv("MINDJIT_CF_TO_SELECT", raw)
+    assert ("mindir-cf-to-select" in jit_level_pipeline("O1")) is runs
+    assert ("mindir-cf-to-select" in jit_level_pipeline("O2")) is runs
+    assert "canonicalize" in jit_level_pipeline("O1")
+
+
+def test_bad_environment_value_is_a_clear_error(monkeypatch) -> None:
+    monkeypatch.setenv("MINDJIT_CF_TO_SELECT", "yes")
+    with pytest.raises(MindjitError, match="MINDJIT_CF_TO_SELECT must be 0 or 1, got 'yes'"):
+        jit_level_pipeline("O1")
+
+
 def test_pipeline_converts_and_keeps_the_result() -> None:
     text = _Gen(3).program()
     module = parse_module(text)
