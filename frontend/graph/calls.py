@@ -20,6 +20,7 @@ from typing import Any
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 
 
 def is_jit_class(obj: Any) -> bool:
@@ -72,6 +73,8 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             )
         if is_jit_class(callee):
             return _instantiate(ev, node, callee, args, kwargs)
+        if isinstance(callee, MultitypeFuncGraph | HyperMap):
+            return _call_multitype(ev, node, callee, args, kwargs)
         if isinstance(callee, type):
             return callee(*args, **kwargs)  # Tensor(...), tuple(...), a library class
         if _is_jit_class_instance(callee):
@@ -107,6 +110,26 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
         raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
     except Exception as exc:
         raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
+
+
+def _call_multitype(
+    ev: Any, node: ast.Call, callee: MultitypeFuncGraph | HyperMap, args: list, kwargs: dict
+) -> Any:
+    """A MultitypeFuncGraph call becomes a call of the function registered for the
+    arguments' types (a user function: its own graph, like any other); a HyperMap
+    calls its function once per element, each call traced the same way."""
+    if kwargs:
+        raise ev.error(node, f"{type(callee).__name__} takes no keyword arguments")
+    if isinstance(callee, HyperMap):
+        return callee.map(args, lambda fn, leaves: call_value(ev, node, fn, list(leaves), {}))
+    fn = callee.resolve(args)
+    if _is_user_function(fn):
+        from mindjit.frontend.graph.source import unwrap
+
+        return ev.compiler.call(
+            ev.graph, unwrap(fn), None, tuple(args), {}, f"{callee.name}_{fn.__name__}"
+        )
+    return call_value(ev, node, fn, args, {})
 
 
 def _isinstance_tensor(classes: Any, tensor_cls: type) -> bool:

@@ -41,6 +41,7 @@ from mindjit.frontend.ops.effects import (
     npu_get_float_status,
     print_,
 )
+from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.math import (
     abs,
