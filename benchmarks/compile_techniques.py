@@ -30,33 +30,16 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 import mindjit as ms
-from mindjit import ops
 
-# --- the docs' programs ---------------------------------------------------------------
+# --- the docs' programs (examples/docs_programs.py) ------------------------------------
 
-
-def if_net(x, y):
-    out = 0
-    for _ in range(100):
-        if x < y:
-            x = x - y
-        else:
-            x = x + y
-        out = out + x
-    return out
-
-
-def select_net(x, y):
-    out = x
-    for _ in range(100):
-        cond = x < y
-        x = ops.select(cond, x - y, x + y)
-        out = out + x
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+from docs_programs import if_net, select_net  # noqa: E402
 
 
 def _select_inputs() -> tuple:

@@ -1,31 +1,10 @@
-"""Programs for test_cf_to_select (graph mode reads their source from this file)."""
+"""Programs for test_cf_to_select (graph mode reads their source from this file);
+the docs' if_net and select_net are in examples/docs_programs.py."""
 
 from __future__ import annotations
 
 import mindjit as ms
 from mindjit import nn, ops
-
-
-def if_net(x, y):
-    """The docs' if_net ("Using select Operator")."""
-    out = 0
-    for _ in range(100):
-        if x < y:
-            x = x - y
-        else:
-            x = x + y
-        out = out + x
-    return out
-
-
-def select_net(x, y):
-    """The docs' select_net: what if_net becomes."""
-    out = x
-    for _ in range(100):
-        cond = x < y
-        x = ops.select(cond, x - y, x + y)
-        out = out + x
-    return out
 
 
 class Clipper(nn.Cell):

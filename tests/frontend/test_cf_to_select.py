@@ -3,12 +3,18 @@ gives the same results as at O0 (ifs kept) and in PyNative mode."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import cf_select_programs as P
 import numpy as np
 import pytest
 
 import mindjit as ms
 from mindjit.frontend.graph import api
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+from docs_programs import if_net, select_net  # noqa: E402
 
 
 def _ops(program) -> list[str]:  # type: ignore[no-untyped-def]
@@ -26,15 +32,15 @@ def _jit_run(fn, args, level):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("x", [[0], [3], [-2]])
 def test_if_net_becomes_selects_with_equal_results(x):
     args = (ms.Tensor(x), ms.Tensor([1]))
-    kept, o0 = _jit_run(P.if_net, args, "O0")
-    selected, o1 = _jit_run(P.if_net, args, "O1")
-    reference, _ = _jit_run(P.select_net, args, "O1")
+    kept, o0 = _jit_run(if_net, args, "O0")
+    selected, o1 = _jit_run(if_net, args, "O1")
+    reference, _ = _jit_run(select_net, args, "O1")
     assert "scf.if" in _ops(o0) and "scf.if" not in _ops(o1)
     np.testing.assert_array_equal(selected, kept)
     # select_net starts its sum at x, if_net at 0
     np.testing.assert_array_equal(selected, reference - np.asarray(x))
     ms.set_context(mode=ms.PYNATIVE_MODE)
-    np.testing.assert_array_equal(P.if_net(*args).asnumpy(), selected)
+    np.testing.assert_array_equal(if_net(*args).asnumpy(), selected)
 
 
 @pytest.mark.parametrize("x", [[1.0, 2.0, 3.0], [0.1, 0.2, 0.3], [-1.0, -2.0, 0.5]])
