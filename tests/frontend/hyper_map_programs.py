@@ -58,3 +58,7 @@ def nested_net(x, y):
 
 def dispatch_net(x):
     return scale(x), scale((x, x)), HyperMap(scale)([x, -x])
+
+
+def keyword_net(x):
+    return add_map((x,), y=(x,))

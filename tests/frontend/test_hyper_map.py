@@ -84,3 +84,15 @@ def test_reverse_applies_last_first_and_keeps_order():
     m = HyperMap(lambda v: seen.append(v) or v * 2, reverse=True)
     assert m((1, 2, 3)) == (2, 4, 6)
     assert seen == [3, 2, 1]
+
+
+def test_bad_construction_and_keywords_are_clear_errors():
+    with pytest.raises(TypeError, match="HyperMap needs a function, got int"):
+        HyperMap(3)
+    with pytest.raises(TypeError, match="name must be a str"):
+        MultitypeFuncGraph(1)  # type: ignore[arg-type]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(
+        FrontendError, match=r"hyper_map_programs.py:\d+: HyperMap takes no keyword"
+    ):
+        ms.jit(P.keyword_net)(ms.Tensor([1.0]))
