@@ -16,7 +16,9 @@ from mindjit.dialects.mindir_effect_ops import EFFECT_OPS
 from mindjit.dialects.mindir_types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401
 from mindjit.dialects.mindir_value_ops import *  # noqa: F403
 from mindjit.dialects.mindir_value_ops import VALUE_OPS
+from mindjit.dialects.mindir_vmap_op import *  # noqa: F403
+from mindjit.dialects.mindir_vmap_op import VMAP_OPS
 
-ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *DEVICE_OPS)
+ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *DEVICE_OPS)
 
 MindIR = Dialect("mindir", list(ALL_OPS), [MonadUType, MonadIOType, RefType])

@@ -55,13 +55,19 @@ def _parse_condition_operand(parser: Parser) -> SSAValue:
     return parser.resolve_operand(operand, TensorType(i1, []))
 
 
+def _vmap() -> type:
+    from mindjit.dialects.mindir_vmap_op import VmapOp
+
+    return VmapOp
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     """`mindir.yield %a, %b : T1, T2`: the values a region of if/while hands back."""
 
     name = "mindir.yield"
     values = var_operand_def()
-    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp, WhileOp)))
+    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp, WhileOp, _vmap())))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):

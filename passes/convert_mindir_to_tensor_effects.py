@@ -51,6 +51,8 @@ DEVICE_OPS: dict[type[Operation], str] = {}
 
 
 def unsupported_message(op: Operation) -> str | None:
+    if isinstance(op, mindir.VmapOp):
+        return f"'mindir.vmap' must be rewritten by mindir-vmap before {PASS_NAME}"
     reason = DEVICE_OPS.get(type(op))
     if reason is None:
         return None

@@ -25,6 +25,12 @@ def _mindir_cf_to_select() -> type[ModulePass]:
     return MindirCfToSelectPass
 
 
+def _mindir_vmap() -> type[ModulePass]:
+    from mindjit.passes.mindir_vmap import MindirVmapPass
+
+    return MindirVmapPass
+
+
 def _mindir_depend_order() -> type[ModulePass]:
     from mindjit.passes.mindir_depend_order import MindirDependOrderPass
 
@@ -51,4 +57,5 @@ def mindjit_pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
         "mindir-depend-order": _mindir_depend_order,
         "mindir-inline": _mindir_inline,
         "mindir-cf-to-select": _mindir_cf_to_select,
+        "mindir-vmap": _mindir_vmap,
     }

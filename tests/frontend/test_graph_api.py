@@ -70,6 +70,7 @@ def test_jit_levels_pick_their_pipeline(level):
         "frontend",
         "mindir-auto-monad",
         "mindir-inline",
+        "mindir-vmap",
         *optional[level],
         "mindir-depend-order",
         "mindir-load-elim",

@@ -114,3 +114,14 @@ func.func @tuple_escapes(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = builtin.unrealized_conversion_cast %t : tuple<tensor<2xf32>, tensor<2xf32>> to tensor<2xf32>
   func.return %y : tensor<2xf32>
 }
+
+// -----
+
+func.func @vmap_left(%a: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  // expected-error @+1 {{'mindir.vmap' must be rewritten by mindir-vmap before convert-mindir-to-tensor}}
+  %r = mindir.vmap (%x = %a) in_axes [0] out_axes [0] : (tensor<5x3xf32>) -> tensor<5x3xf32> {
+    %y = mindir.neg %x : tensor<3xf32>
+    mindir.yield %y : tensor<3xf32>
+  }
+  func.return %r : tensor<5x3xf32>
+}

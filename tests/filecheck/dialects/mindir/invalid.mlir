@@ -286,3 +286,53 @@ mindir.parameter @w = dense_resource<w_blob> : vector<2xf32>
 
 // expected-error @+1 {{'mindir.parameter' op Unexpected attribute 1.000000e+00 : f32}}
 "mindir.parameter"() <{sym_name = "w", type = tensor<2xf32>, initial_value = 1.0 : f32}> : () -> ()
+
+// -----
+
+func.func @vmap_sizes(%a: tensor<5x3xf32>, %b: tensor<4x3xf32>) {
+  // expected-error @+1 {{batched inputs disagree on the batch size: [4, 5]}}
+  %r = mindir.vmap (%x = %a, %y = %b) in_axes [0, 0] out_axes [0] : (tensor<5x3xf32>, tensor<4x3xf32>) -> tensor<5x3xf32> {
+    mindir.yield %x : tensor<3xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @vmap_nothing_batched(%a: tensor<3xf32>) {
+  // expected-error @+1 {{needs at least one batched input}}
+  %r = mindir.vmap (%x = %a) in_axes [none] out_axes [0] : (tensor<3xf32>) -> tensor<1x3xf32> {
+    mindir.yield %x : tensor<3xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @vmap_axis(%a: tensor<5x3xf32>) {
+  // expected-error @+1 {{in_axes[0] = 2 is out of range for rank 2}}
+  %r = mindir.vmap (%x = %a) in_axes [2] out_axes [0] : (tensor<5x3xf32>) -> tensor<5x3xf32> {
+    mindir.yield %x : tensor<5x3xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @vmap_result(%a: tensor<5x3xf32>) {
+  // expected-error @+1 {{result 0 is tensor<3x5xf32>, expected tensor<5x3xf32>}}
+  %r = mindir.vmap (%x = %a) in_axes [0] out_axes [0] : (tensor<5x3xf32>) -> tensor<3x5xf32> {
+    mindir.yield %x : tensor<3xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @vmap_out_axis(%a: tensor<5x3xf32>) {
+  // expected-error @+1 {{out_axes[0] = 2 is out of range for a per-example rank of 1}}
+  %r = mindir.vmap (%x = %a) in_axes [0] out_axes [2] : (tensor<5x3xf32>) -> tensor<3x5xf32> {
+    mindir.yield %x : tensor<3xf32>
+  }
+  func.return
+}

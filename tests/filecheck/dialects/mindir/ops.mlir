@@ -195,3 +195,17 @@ func.func @resource(%u0: !mindir.u) -> tensor<4xf32> {
   %lb = mindir.load %pb, %u0 : tensor<4xf32>
   func.return %lb : tensor<4xf32>
 }
+
+// CHECK-LABEL: func.func @vmap
+func.func @vmap(%a: tensor<5x3xf32>, %b: tensor<3xf32>) -> tensor<3x5xf32> {
+  // CHECK-NEXT: %r = mindir.vmap (%x = %a, %w = %b) in_axes [0, none] out_axes [1] : (tensor<5x3xf32>, tensor<3xf32>) -> tensor<3x5xf32> {
+  // CHECK-NEXT:   %y = mindir.mul %x, %w : tensor<3xf32>
+  // CHECK-NEXT:   mindir.yield %y : tensor<3xf32>
+  // CHECK-NEXT: }
+  // GENERIC: "mindir.vmap"(%a, %b) <{in_axes = array<i64: 0, -1>, out_axes = array<i64: 1>}> ({
+  %r = mindir.vmap (%x = %a, %w = %b) in_axes [0, none] out_axes [1] : (tensor<5x3xf32>, tensor<3xf32>) -> tensor<3x5xf32> {
+    %y = mindir.mul %x, %w : tensor<3xf32>
+    mindir.yield %y : tensor<3xf32>
+  }
+  func.return %r : tensor<3x5xf32>
+}

@@ -1,0 +1,256 @@
+"""mindir-vmap: `mindir.vmap` ops become batched ops, one batching rule per value op.
+
+Each value of the per-example region is either *shared* (the same for every
+example: constants, values from outside the region, anything computed from
+shared values only) or *batched*, carried with the batch as its axis 0. The
+rewrite puts the batched inputs' batch axis first (a `transpose` when
+`in_axes` is not 0), maps the region's ops in order before the vmap, and
+moves each result's batch axis to its `out_axes` position; a result that is
+shared is broadcast to the batch first.
+
+Rules (an op whose operands are all shared is copied as it is):
+- elementwise ops (`add` ... `logical_or`, the unary ones, `select`, `cast`):
+  a batched operand of lower per-example rank than the result is reshaped to
+  `[B, 1, ..., 1, shape]` so that numpy broadcasting pairs the right axes;
+- `matmul`: batch dims broadcast, so batched operands only need the same
+  alignment of their batch dims;
+- reductions: the axes move by one (no axis: every per-example axis);
+- `reshape`, `broadcast_to`: the batch size in front of the target shape;
+  `transpose`: the permutation shifted by one behind axis 0;
+- `concat`, `stack`: shared operands are broadcast to the batch, the axis
+  moves by one;
+- `make_tuple`, `tuple_get_item`, `addn`: tuples are followed element by element;
+- `get_parameter`, and `load` of a Parameter: shared (a Parameter is the same
+  for every example; a Parameter written inside a vmap has no rule).
+
+Anything else inside a vmap (assign, print, if, while, a call that was not
+inlined, `get_item`) is a located error naming the op. Nested vmaps are
+rewritten from the inside out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mindjit.dialects import mindir
+from mindjit.dialects import mindir_value_ops as V
+from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp
+from mindjit.dialects.op_walk import walk_ops
+
+_ELEMENTWISE = (V.BinaryOp, V.UnaryOp, V.SelectOp, V.CastOp)
+_REDUCE = (V.ReduceSumOp, V.ReduceMeanOp, V.ReduceMaxOp)
+_SHARED_LEAVES = (mindir.ConstantOp, mindir.GetParameterOp, mindir.LoadOp)
+
+
+@dataclass(frozen=True)
+class MindirVmapPass(ModulePass):
+    """Rewrite every `mindir.vmap` into batched ops (see the module doc)."""
+
+    name = "mindir-vmap"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        vmap_module(op)
+
+
+def vmap_module(module: ModuleOp) -> int:
+    """Rewrite the module's vmaps in place, inner ones first; returns how many."""
+    vmaps = [o for o in reversed(walk_ops(module)) if isinstance(o, VmapOp)]
+    for op in vmaps:
+        _Batcher(op).run()
+    return len(vmaps)
+
+
+@dataclass
+class _Value:
+    """A region value after batching: its new SSA value, and whether axis 0 of it is
+    the batch (else it is shared); tuples are followed element by element."""
+
+    ssa: SSAValue | None
+    batched: bool
+    elements: list[_Value] | None = None
+
+
+@dataclass
+class _Batcher:
+    op: VmapOp
+    size: int = 0
+    env: dict[SSAValue, _Value] = field(default_factory=dict[SSAValue, _Value])
+
+    def run(self) -> None:
+        op = self.op
+        self.size = op.batch_size()
+        block = op.body.block
+        for arg, value, axis in zip(block.args, op.inputs, op.in_axis_list):
+            if axis == NOT_BATCHED:
+                self.env[arg] = _Value(value, False)
+            else:
+                self.env[arg] = _Value(self._move_axis(value, axis, 0), True)
+        results: list[SSAValue] = []
+        for inner in list(block.ops):
+            if isinstance(inner, mindir.YieldOp):
+                for v, axis in zip(inner.values, op.out_axis_list):
+                    results.append(self._result(self._get(v, inner), axis, inner))
+            else:
+                self._batch(inner)
+        for old, new in zip(op.outputs, results):
+            if old.name_hint and new.name_hint is None:
+                new.name_hint = old.name_hint
+            old.replace_all_uses_with(new)
+        Rewriter.erase_op(op)
+
+    # --- values --------------------------------------------------------------------------
+    def _get(self, v: SSAValue, user: Operation) -> _Value:
+        known = self.env.get(v)
+        if known is not None:
+            return known
+        return _Value(v, False)  # defined outside the region: shared
+
+    def _emit(self, new: Operation, like: Operation) -> SSAValue:
+        new.location = like.location  # type: ignore[assignment]
+        Rewriter.insert_op(new, InsertPoint.before(self.op))
+        return new.results[0]
+
+    def _tensor(self, value: _Value, user: Operation) -> SSAValue:
+        if value.ssa is None:
+            raise op_error(
+                user, f"mindir-vmap: '{user.name}' of a tuple built inside a vmap has no rule"
+            )
+        return value.ssa
+
+    def _move_axis(self, v: SSAValue, src: int, dst: int) -> SSAValue:
+        if src == dst:
+            return v
+        rank = len(v.type.get_shape())  # type: ignore[attr-defined]
+        perm = list(range(rank))
+        perm.insert(dst, perm.pop(src))
+        return self._emit(V.TransposeOp.get(v, perm), self.op)
+
+    def _broadcast(self, v: SSAValue, like: Operation) -> SSAValue:
+        """A shared tensor repeated for every example: [B, *shape]."""
+        shape = [self.size, *v.type.get_shape()]  # type: ignore[attr-defined]
+        return self._emit(V.BroadcastToOp.get(v, shape), like)
+
+    def _align(self, v: SSAValue, rank: int, like: Operation) -> SSAValue:
+        """A batched value whose per-example rank is below `rank`: [B, 1.., shape]."""
+        shape = list(v.type.get_shape())  # type: ignore[attr-defined]
+        missing = rank - (len(shape) - 1)
+        if missing <= 0:
+            return v
+        return self._emit(V.ReshapeOp.get(v, [shape[0], *[1] * missing, *shape[1:]]), like)
+
+    def _result(self, value: _Value, axis: int, user: Operation) -> SSAValue:
+        v = self._tensor(value, user)
+        if not value.batched:
+            v = self._broadcast(v, user)
+        return self._move_axis(v, 0, axis)
+
+    # --- rules ------------------------------------------------------------------------------
+    def _batch(self, op: Operation) -> None:
+        args = [self._get(v, op) for v in op.operands]
+        if isinstance(op, mindir.MakeTupleOp) and any(a.batched for a in args):
+            self.env[op.results[0]] = _Value(None, True, args)
+            return
+        if isinstance(op, mindir.TupleGetItemOp) and args[0].elements is not None:
+            self.env[op.results[0]] = args[0].elements[op.index.value.data]
+            return
+        if isinstance(op, mindir.AddNOp) and args[0].elements is not None:
+            self._addn(op, args[0].elements)
+            return
+        if not op.regions and not any(a.batched for a in args) and self._shareable(op):
+            new = op.clone(value_mapper={v: self._tensor(a, op) for v, a in zip(op.operands, args)})
+            for old, r in zip(op.results, new.results):
+                self.env[old] = _Value(r, False)
+            self._emit(new, op)
+            return
+        rule = self._rule_for(op)
+        if rule is None:
+            raise op_error(op, f"mindir-vmap: no batching rule for '{op.name}'")
+        new = rule(op, args)
+        new.name_hint = op.results[0].name_hint
+        self.env[op.results[0]] = _Value(new, True)
+
+    def _shareable(self, op: Operation) -> bool:
+        """Copied as it is when nothing batched flows in: value ops and reads."""
+        if isinstance(op, _SHARED_LEAVES):
+            return True
+        from xdsl.traits import Pure
+
+        return op.has_trait(Pure)
+
+    def _rule_for(self, op: Operation):  # type: ignore[no-untyped-def]
+        if isinstance(op, _ELEMENTWISE):
+            return self._elementwise
+        if isinstance(op, V.MatMulOp):
+            return self._matmul
+        if isinstance(op, _REDUCE):
+            return self._reduce
+        if isinstance(op, V.ReshapeOp | V.BroadcastToOp):
+            return self._to_shape
+        if isinstance(op, V.TransposeOp):
+            return self._transpose
+        if isinstance(op, V.ConcatOp | V.StackOp):
+            return self._join
+        return None
+
+    def _elementwise(self, op: Operation, args: list[_Value]) -> SSAValue:
+        rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+        operands = [
+            self._align(self._tensor(a, op), rank, op) if a.batched else self._tensor(a, op)
+            for a in args
+        ]
+        return self._emit(type(op).build(operands, dict(op.properties)), op)
+
+    def _matmul(self, op: Operation, args: list[_Value]) -> SSAValue:
+        # the dialect's matmul takes rank >= 2 operands and broadcasts the batch dims
+        rank = max(len(v.type.get_shape()) for v in op.operands)  # type: ignore[attr-defined]
+        operands = [
+            self._align(self._tensor(a, op), rank, op) if a.batched else self._tensor(a, op)
+            for a in args
+        ]
+        return self._emit(type(op).build(operands, dict(op.properties)), op)
+
+    def _reduce(self, op: Operation, args: list[_Value]) -> SSAValue:
+        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+        axes = list(op.axis.get_values()) or list(range(rank))  # type: ignore[attr-defined]
+        props = dict(op.properties)
+        props["axis"] = V._i64_array(sorted(a % rank + 1 for a in axes))  # noqa: SLF001
+        return self._emit(type(op).build([self._tensor(args[0], op)], props), op)
+
+    def _to_shape(self, op: Operation, args: list[_Value]) -> SSAValue:
+        shape = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+        x = self._tensor(args[0], op)
+        if isinstance(op, V.BroadcastToOp):
+            x = self._align(x, len(shape), op)
+        return self._emit(type(op).get(x, [self.size, *shape]), op)
+
+    def _transpose(self, op: Operation, args: list[_Value]) -> SSAValue:
+        perm = [0, *(p + 1 for p in op.perm.get_values())]  # type: ignore[attr-defined]
+        return self._emit(V.TransposeOp.get(self._tensor(args[0], op), perm), op)
+
+    def _join(self, op: Operation, args: list[_Value]) -> SSAValue:
+        rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+        axis = op.axis.value.data % rank  # type: ignore[attr-defined]
+        operands = [
+            self._tensor(a, op) if a.batched else self._broadcast(self._tensor(a, op), op)
+            for a in args
+        ]
+        props = dict(op.properties)
+        props["axis"] = IntegerAttr(axis + 1, i64)
+        return self._emit(type(op).build(operands, props), op)
+
+    def _addn(self, op: Operation, elements: list[_Value]) -> None:
+        rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+        total: SSAValue | None = None
+        for e in elements:
+            v = self._tensor(e, op)
+            v = self._align(v, rank, op) if e.batched else v
+            total = v if total is None else self._emit(V.AddOp.get(total, v), op)
+        assert total is not None
+        self.env[op.results[0]] = _Value(total, True)

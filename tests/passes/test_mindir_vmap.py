@@ -1,0 +1,227 @@
+"""mindir-vmap: batched ops give what running the region once per example gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from monad_order_programs import execute
+
+from mindjit.dialects import mindir
+from mindjit.dialects.diagnostics import MindjitError
+from mindjit.dialects.parsing import parse_module
+from mindjit.passes.mindir_vmap import vmap_module
+
+B = 5
+#: per-example inputs: name -> shape
+INPUTS = {"x": (3,), "m": (2, 3), "s": ()}
+
+
+def _t(shape) -> str:  # type: ignore[no-untyped-def]
+    return f"tensor<{''.join(f'{d}x' for d in shape)}f32>"
+
+
+class _Gen:
+    """A random per-example body over x: [3], m: [2, 3], s: [] using every rule."""
+
+    def __init__(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self.lines: list[str] = []
+        self.n = 0
+        self.vals: dict[str, tuple[int, ...]] = {"%x": (3,), "%m": (2, 3), "%s": ()}
+
+    def new(self, shape, text: str) -> str:  # type: ignore[no-untyped-def]
+        self.n += 1
+        name = f"%v{self.n}"
+        self.lines.append(f"    {name} = {text}")
+        self.vals[name] = tuple(shape)
+        return name
+
+    def pick(self, shape=None) -> str:  # type: ignore[no-untyped-def]
+        names = [
+            n
+            for n, s in self.vals.items()
+            if all(isinstance(d, int) for d in s) and (shape is None or s == tuple(shape))
+        ]
+        return str(self.rng.choice(names))
+
+    def step(self) -> None:
+        r = self.rng.integers(0, 10)
+        if r == 0:
+            a = self.pick()
+            op = self.rng.choice(["neg", "exp", "tanh", "abs", "sigmoid", "hswish"])
+            self.new(self.vals[a], f"mindir.{op} {a} : {_t(self.vals[a])}")
+        elif r == 1:  # binary with broadcasting between ranks
+            a, b = self.pick(), self.pick()
+            sa, sb = self.vals[a], self.vals[b]
+            out = np.broadcast_shapes(sa, sb) if _broadcastable(sa, sb) else None
+            if out is None:
+                return
+            op = self.rng.choice(["add", "sub", "mul", "maximum"])
+            self.new(out, f"mindir.{op} {a}, {b} : ({_t(sa)}, {_t(sb)}) -> {_t(out)}")
+        elif r == 2:  # select on a comparison
+            a = self.pick((3,))
+            c = self.new((3,), f"mindir.less {a}, %s : ({_t((3,))}, {_t(())}) -> tensor<3xi1>")
+            self.vals[c] = ("i1",)  # not picked as a float value again
+            b = self.pick((3,))
+            self.new(
+                (3,),
+                f"mindir.select {c}, {a}, {b} : (tensor<3xi1>, {_t((3,))}, {_t((3,))}) -> {_t((3,))}",
+            )
+        elif r == 3:
+            a = self.pick((2, 3))
+            self.new(
+                (2, 2),
+                f"mindir.matmul {a}, {a} {{transpose_b = true}} : ({_t((2, 3))}, {_t((2, 3))}) -> {_t((2, 2))}",
+            )
+        elif r == 4:
+            a = self.pick((2, 3))
+            axis = int(self.rng.integers(-2, 2))
+            out = (3,) if axis in (0, -2) else (2,)
+            self.new(
+                out,
+                f"mindir.reduce_sum {a} {{axis = array<i64: {axis}>}} : ({_t((2, 3))}) -> {_t(out)}",
+            )
+        elif r == 5:
+            a = self.pick((2, 3))
+            self.new(
+                (3, 2),
+                f"mindir.transpose {a} {{perm = array<i64: 1, 0>}} : ({_t((2, 3))}) -> {_t((3, 2))}",
+            )
+            b = self.pick((3, 2))
+            self.new((2, 3), f"mindir.reshape {b} : ({_t((3, 2))}) -> {_t((2, 3))}")
+        elif r == 6:
+            a = self.pick((3,))
+            self.new((2, 3), f"mindir.broadcast_to {a} : ({_t((3,))}) -> {_t((2, 3))}")
+        elif r == 7:
+            a, b = self.pick((3,)), self.pick((3,))
+            self.new(
+                (2, 3),
+                f"mindir.stack {a}, {b} {{axis = 0 : i64}} : ({_t((3,))}, {_t((3,))}) -> {_t((2, 3))}",
+            )
+            c = self.pick((2, 3))
+            self.new(
+                (2, 6),
+                f"mindir.concat {c}, {c} {{axis = -1 : i64}} : ({_t((2, 3))}, {_t((2, 3))}) -> {_t((2, 6))}",
+            )
+        elif r == 8:
+            a, b = self.pick((3,)), self.pick((3,))
+            tt = f"tuple<{_t((3,))}, {_t((3,))}>"
+            t = self.new(
+                ("tuple",), f"mindir.make_tuple {a}, {b} : ({_t((3,))}, {_t((3,))}) -> {tt}"
+            )
+            self.new((3,), f"mindir.addn {t} : ({tt}) -> {_t((3,))}")
+            self.new((3,), f"mindir.tuple_get_item {t} {{index = 1 : i64}} : ({tt}) -> {_t((3,))}")
+        else:
+            self.new((3,), f"mindir.constant dense<[1.0, -2.0, 0.5]> : {_t((3,))}")
+
+    def body(self) -> tuple[str, list[str]]:
+        for _ in range(int(self.rng.integers(4, 12))):
+            self.step()
+        floats = [n for n, s in self.vals.items() if all(isinstance(d, int) for d in s)]
+        outs = [str(v) for v in self.rng.choice(floats, 2)]
+        return "\n".join(self.lines), outs
+
+
+def _broadcastable(a, b) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        np.broadcast_shapes(a, b)
+    except ValueError:
+        return False
+    return True
+
+
+def _program(seed: int):  # type: ignore[no-untyped-def]
+    gen = _Gen(seed)
+    body, outs = gen.body()
+    rng = gen.rng
+    in_axes = {}
+    for name, shape in INPUTS.items():
+        in_axes[name] = int(rng.integers(-1, len(shape) + 1))
+    if all(a == -1 for a in in_axes.values()):
+        in_axes["x"] = 0
+    out_shapes = [gen.vals[o] for o in outs]
+    out_axes = [int(rng.integers(0, len(s) + 1)) for s in out_shapes]
+    args = ", ".join(f"%{n}: {_t(s)}" for n, s in INPUTS.items())
+    results = ", ".join(_t(s) for s in out_shapes)
+    example = (
+        f"func.func @example({args}) -> ({results}) {{\n{body}\n"
+        f"    func.return {', '.join(outs)} : {results}\n}}\n"
+    )
+
+    def batched(shape, axis):  # type: ignore[no-untyped-def]
+        s = list(shape)
+        if axis >= 0:
+            s.insert(axis, B)
+        return tuple(s)
+
+    outer_args = ", ".join(f"%{n}_b: {_t(batched(s, in_axes[n]))}" for n, s in INPUTS.items())
+    pairs = ", ".join(f"%{n} = %{n}_b" for n in INPUTS)
+    axes = ", ".join("none" if in_axes[n] < 0 else str(in_axes[n]) for n in INPUTS)
+    in_types = ", ".join(_t(batched(s, in_axes[n])) for n, s in INPUTS.items())
+    out_types = [_t(batched(s, a)) for s, a in zip(out_shapes, out_axes)]
+    main = (
+        f"func.func @main({outer_args}) -> ({', '.join(out_types)}) {{\n"
+        f"  %r:2 = mindir.vmap ({pairs}) in_axes [{axes}] out_axes [{', '.join(map(str, out_axes))}]"
+        f" : ({in_types}) -> ({', '.join(out_types)}) {{\n{body}\n"
+        f"    mindir.yield {', '.join(outs)} : {results}\n  }}\n"
+        f"  func.return %r#0, %r#1 : {', '.join(out_types)}\n}}\n"
+    )
+    return example, main, in_axes, out_axes
+
+
+class _Arr:
+    def __init__(self, value):
+        self.value = np.asarray(value)
+
+    def asnumpy(self):
+        return self.value
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_vmaps_equal_the_per_example_loop(seed: int) -> None:
+    example, main, in_axes, out_axes = _program(seed)
+    rng = np.random.default_rng(seed)
+    inputs = {}
+    for n, s in INPUTS.items():
+        shape = list(s)
+        if in_axes[n] >= 0:
+            shape.insert(in_axes[n], B)
+        inputs[n] = rng.normal(size=shape).astype(np.float32)
+    # the reference: the region as a function, once per example, stacked on out_axes
+    per_example = [[], []]
+    for b in range(B):
+        args = [
+            _Arr(inputs[n] if in_axes[n] < 0 else np.take(inputs[n], b, axis=in_axes[n]))
+            for n in INPUTS
+        ]
+        outs, _, _ = execute(parse_module(example), "example", args, [])
+        for k in range(2):
+            per_example[k].append(np.asarray(outs[k], np.float32))
+    want = [np.stack(per_example[k], axis=out_axes[k]) for k in range(2)]
+    module = parse_module(main)
+    assert vmap_module(module) == 1
+    module.verify()
+    assert not any(isinstance(op, mindir.VmapOp) for op in module.walk())
+    got, _, _ = execute(module, "main", [_Arr(inputs[n]) for n in INPUTS], [])
+    for k in range(2):
+        np.testing.assert_allclose(np.asarray(got[k]), want[k], rtol=1e-5, atol=1e-6)
+
+
+def test_an_op_without_a_rule_is_a_located_error() -> None:
+    text = """
+func.func @main(%x: tensor<4x3xf32>, %c: tensor<i1>) -> tensor<4x3xf32> {
+  %r = mindir.vmap (%e = %x, %k = %c) in_axes [0, none] out_axes [0] : (tensor<4x3xf32>, tensor<i1>) -> tensor<4x3xf32> {
+    %i = mindir.if %k -> (tensor<3xf32>) {
+      mindir.yield %e : tensor<3xf32>
+    } else {
+      mindir.yield %e : tensor<3xf32>
+    }
+    mindir.yield %i : tensor<3xf32>
+  }
+  func.return %r : tensor<4x3xf32>
+}
+"""
+    with pytest.raises(
+        MindjitError, match=r"<stdin>:4:5: error: mindir-vmap: no batching rule for 'mindir.if'"
+    ):
+        vmap_module(parse_module(text))
