@@ -4,6 +4,7 @@ the tests check their results."""
 
 from __future__ import annotations
 
+import mindjit as ms
 from mindjit import ops
 
 
@@ -25,3 +26,19 @@ def select_net(x, y):
         x = ops.select(cond, x - y, x + y)
         out = out + x
     return out
+
+
+def hswish_func(x):
+    return ops.HSwish()(x)
+
+
+def manually_batched(xs):
+    output = []
+    for i in range(xs.shape[0]):
+        output.append(hswish_func(xs[i]))
+    return ops.stack(output)
+
+
+def vmap_batched(xs):
+    """The docs' `vmap(hswish_func, in_axes=(0,))(x)`, compiled like `manually_batched`."""
+    return ms.vmap(hswish_func, in_axes=(0,))(xs)

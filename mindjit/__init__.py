@@ -39,6 +39,7 @@ from mindjit.frontend.jit import jit, jit_class
 from mindjit.frontend.lazy_inline import lazy_inline
 from mindjit.frontend.nn.init import set_seed
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
+from mindjit.frontend.vmap import vmap
 
 # `import mindjit.nn as nn`, `from mindjit.ops import Add` ... as with mindspore
 for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", context)):
@@ -75,4 +76,5 @@ __all__ = [
     "set_seed",
     "single",
     "tensor",
+    "vmap",
 ]

@@ -21,6 +21,7 @@ from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
+from mindjit.frontend.vmap import VmapFunction, trace_vmap
 
 
 def is_jit_class(obj: Any) -> bool:
@@ -75,6 +76,10 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             return _instantiate(ev, node, callee, args, kwargs)
         if isinstance(callee, MultitypeFuncGraph | HyperMap):
             return _call_multitype(ev, node, callee, args, kwargs)
+        if isinstance(callee, VmapFunction):
+            if kwargs:
+                raise ev.error(node, "a vmap function takes no keyword arguments")
+            return trace_vmap(ev, lambda fn, xs: call_value(ev, node, fn, xs, {}), callee, args)
         if isinstance(callee, type):
             return callee(*args, **kwargs)  # Tensor(...), tuple(...), a library class
         if _is_jit_class_instance(callee):

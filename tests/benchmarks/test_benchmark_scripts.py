@@ -87,3 +87,5 @@ def test_compile_techniques_prints_cases_and_ratios():
     assert rows["if_net (ifs kept)"].rstrip().endswith("| yes |")
     assert rows["if_net (cf-to-select)"].rstrip().endswith("| yes |")
     assert "if cf-to-select / select compile" in rows
+    assert rows["vmap(hswish_func)"].rstrip().endswith("| yes |")
+    assert "loop / vmap compile + first run" in rows

@@ -1,0 +1,183 @@
+"""`ms.vmap(fn, in_axes=0, out_axes=0)`: `fn` written for one example, run over a batch.
+
+`in_axes` says where each argument's batch axis is: an int for every tensor of
+every argument, or a tuple with one entry per positional argument (an int, None
+for an argument shared by every example, or a nested tuple for a tuple
+argument). Negative axes count from the end. `out_axes` (an int, or one per
+output) is where each output gets the batch axis. Numbers and other constants
+are shared. Calls nest: `ms.vmap(ms.vmap(f))` maps over two axes.
+
+In graph mode the call becomes a `mindir.vmap` op whose region is one example
+(a call of `fn`'s graph, inlined by mindir-inline), which `mindir-vmap`
+rewrites into batched ops. In PyNative mode `fn` runs once per example and the
+results are stacked: the same numbers, computed one example at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+AxisSpec = Any  # int | None | tuple[AxisSpec, ...]
+
+
+def vmap(fn: Callable[..., Any], in_axes: AxisSpec = 0, out_axes: AxisSpec = 0) -> VmapFunction:
+    """MindSpore's `ms.vmap` (see the module doc)."""
+    return VmapFunction(fn, in_axes, out_axes)
+
+
+def _check_spec(spec: AxisSpec, what: str, allow_none: bool) -> None:
+    if spec is None:
+        if not allow_none:
+            raise TypeError(f"vmap: {what} None is not supported")
+        return
+    if isinstance(spec, bool) or not isinstance(spec, int | tuple | list):
+        raise TypeError(f"vmap: {what} must be an int, None or a tuple of them, got {spec!r}")
+    if isinstance(spec, tuple | list):
+        for s in spec:
+            _check_spec(s, what, allow_none)
+
+
+class VmapFunction:
+    """What `ms.vmap` returns: call it like `fn`, with batched arguments."""
+
+    def __init__(self, fn: Callable[..., Any], in_axes: AxisSpec, out_axes: AxisSpec):
+        if not callable(fn):
+            raise TypeError(f"vmap: fn must be callable, got {type(fn).__name__}")
+        _check_spec(in_axes, "in_axes", allow_none=True)
+        _check_spec(out_axes, "out_axes", allow_none=False)
+        self.fn = fn
+        self.in_axes = in_axes
+        self.out_axes = out_axes
+        self.__name__ = f"vmap_{getattr(fn, '__name__', 'fn')}"
+
+    # --- shared by both modes ---------------------------------------------------------------
+    def batched_leaves(self, args: tuple) -> tuple[Any, list[tuple[Any, int | None]], int]:
+        """(template, [(tensor, normalized axis or None)], batch size) of `args`."""
+        from mindjit.frontend.graph.structure import flatten
+
+        specs = self.in_axes
+        if isinstance(specs, tuple | list):
+            if len(specs) != len(args):
+                raise ValueError(
+                    f"vmap: in_axes has {len(specs)} entries for {len(args)} arguments"
+                )
+        else:
+            specs = (specs,) * len(args)
+        template, leaves = flatten(tuple(args))
+        axes: list[int | None] = []
+        for arg, spec in zip(args, specs):
+            _, arg_leaves = flatten(arg)
+            axes += _leaf_axes(arg, spec, len(arg_leaves), "in_axes")
+        out: list[tuple[Any, int | None]] = []
+        sizes = set()
+        for leaf, axis in zip(leaves, axes):
+            if axis is None:
+                out.append((leaf, None))
+                continue
+            rank = len(leaf.shape)
+            if not -rank <= axis < rank:
+                raise ValueError(f"vmap: in_axes {axis} is out of range for a rank-{rank} argument")
+            axis %= rank
+            sizes.add(leaf.shape[axis])
+            out.append((leaf, axis))
+        if not sizes:
+            raise ValueError("vmap: in_axes must batch at least one tensor argument")
+        if len(sizes) > 1:
+            raise ValueError(f"vmap: the batched arguments have different sizes {sorted(sizes)}")
+        return template, out, sizes.pop()
+
+    def output_axes(self, out: Any, n_leaves: int) -> list[int]:
+        """The out_axes entry of each tensor leaf of `fn`'s result `out`."""
+        return _leaf_axes(out, self.out_axes, n_leaves, "out_axes")  # type: ignore[return-value]
+
+    # --- PyNative ------------------------------------------------------------------------------
+    def __call__(self, *args: Any) -> Any:
+        from mindjit.frontend.graph.structure import flatten, unflatten
+        from mindjit.frontend.tensor import Tensor
+
+        template, leaves, size = self.batched_leaves(args)
+        results: list[list[np.ndarray]] = []
+        out_template: Any = None
+        for b in range(size):
+            sliced = [
+                x if axis is None else Tensor(np.take(x.asnumpy(), b, axis=axis))
+                for x, axis in leaves
+            ]
+            out = self.fn(*unflatten(template, sliced))
+            out_template, outs = flatten(out)
+            if not outs:
+                raise TypeError("vmap: fn must return tensors")
+            results.append([np.asarray(o.asnumpy()) for o in outs])
+        axes = self.output_axes(out, len(results[0]))
+        stacked = []
+        for k, axis in enumerate(axes):
+            rank = results[0][k].ndim
+            if not -(rank + 1) <= axis <= rank:
+                raise ValueError(f"vmap: out_axes {axis} is out of range for a rank-{rank} output")
+            stacked.append(Tensor(np.stack([r[k] for r in results], axis=axis)))
+        return unflatten(out_template, stacked)
+
+
+def _leaf_axes(value: Any, spec: AxisSpec, n_leaves: int, what: str) -> list[int | None]:
+    """The axis of each tensor leaf of `value` under its `what` entry `spec`."""
+    if spec is None or isinstance(spec, int):
+        return [spec] * n_leaves
+    if not isinstance(value, tuple | list) or len(value) != len(spec):
+        raise ValueError(f"vmap: {what} entry {spec!r} does not match the structure of {value!r}")
+    from mindjit.frontend.graph.structure import flatten
+
+    out: list[int | None] = []
+    for v, s in zip(value, spec):
+        out += _leaf_axes(v, s, len(flatten(v)[1]), what)
+    return out
+
+
+# --- graph mode ---------------------------------------------------------------------------------
+
+
+def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args: list) -> Any:
+    """Emit a `mindir.vmap` for `vf(*args)` in the graph being traced; `call(fn, args)`
+    traces a call of `fn` (the evaluator's call_value)."""
+    from xdsl.dialects.builtin import TensorType
+
+    from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp, batched_type, example_type
+    from mindjit.frontend.graph.control_flow import _Branch
+    from mindjit.frontend.graph.structure import flatten, unflatten
+    from mindjit.frontend.graph_value import GraphValue
+
+    template, leaves, size = vf.batched_leaves(tuple(args))
+    inputs = [ev.graph.as_value(x) for x, _ in leaves]
+    in_axes = [NOT_BATCHED if axis is None else axis for _, axis in leaves]
+    branch = _Branch(ev, [example_type(v.type, a) for v, a in zip(inputs, in_axes)])
+
+    def body() -> tuple[Any, list]:
+        example = [GraphValue(a) for a in branch.block.args]
+        out = call(vf.fn, list(unflatten(template, example)))
+        out_template, outs = flatten(out)
+        if not outs or not all(isinstance(o, GraphValue) for o in outs):
+            raise TypeError("vmap: fn must return tensors")
+        from mindjit.dialects.mindir_control_ops import YieldOp
+
+        ev.graph.insert(YieldOp(*[o.ssa for o in outs]))
+        return out_template, outs
+
+    out_template, outs = branch.run(body)
+    axes = vf.output_axes(unflatten(out_template, outs), len(outs))
+    result_types: list[TensorType] = []
+    for k, (o, axis) in enumerate(zip(outs, axes)):
+        rank = len(o.shape)
+        if not -(rank + 1) <= axis <= rank:
+            raise ValueError(f"vmap: out_axes {axis} is out of range for a rank-{rank} output")
+        axes[k] = axis % (rank + 1)
+        result_types.append(batched_type(o.ssa.type, axes[k], size))
+    from xdsl.ir import Region
+
+    op = VmapOp(inputs, in_axes, axes, result_types, Region(branch.block))
+    ev.graph.insert(op)
+    return unflatten(out_template, [GraphValue(r) for r in op.results])
+
+
+__all__ = ["VmapFunction", "vmap"]
