@@ -14,6 +14,7 @@ The condition is a 0-d `tensor<i1>` (a runtime scalar), as MindSpore's is.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -189,12 +190,7 @@ class WhileOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> WhileOp:
-        def assignment():
-            arg = parser.parse_argument(expect_type=False)
-            parser.parse_punctuation("=")
-            return arg, parser.parse_unresolved_operand()
-
-        pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
+        pairs = parse_bound_operands(parser)
         parser.parse_punctuation(":")
         pos = parser.pos
         fn = parser.parse_function_type()
@@ -214,16 +210,8 @@ class WhileOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" (")
-        printer.print_list(
-            zip(self.before_region.block.args, self.arguments),
-            lambda p: (
-                printer.print_operand(p[0]),
-                printer.print_string(" = "),
-                printer.print_operand(p[1]),
-            ),
-        )
-        printer.print_string(") : ")
+        print_bound_operands(printer, self.before_region.block.args, self.arguments)
+        printer.print_string(" : ")
         printer.print_operation_type(self)
         printer.print_string(" ")
         printer.print_region(self.before_region, print_entry_block_args=False)
@@ -231,6 +219,34 @@ class WhileOp(IRDLOperation):
         printer.print_region(self.after_region)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+def parse_bound_operands(parser: Parser) -> list[tuple[Any, Any]]:
+    """`(%arg = %operand, ...)`: region arguments (types still to resolve) and the
+    operands they are bound to (while, vmap)."""
+
+    def assignment() -> tuple[Any, Any]:
+        arg = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        return arg, parser.parse_unresolved_operand()
+
+    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
+
+
+def print_bound_operands(
+    printer: Printer, args: Sequence[SSAValue], operands: Sequence[SSAValue]
+) -> None:
+    """` (%arg = %operand, ...)`, as `parse_bound_operands` reads it."""
+    printer.print_string(" (")
+    printer.print_list(
+        zip(args, operands),
+        lambda p: (
+            printer.print_operand(p[0]),
+            printer.print_string(" = "),
+            printer.print_operand(p[1]),
+        ),
+    )
+    printer.print_string(")")
 
 
 def single_block_region(arg_types: Sequence[Attribute] = ()) -> tuple[Region, Block]:

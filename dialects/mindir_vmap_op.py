@@ -154,17 +154,14 @@ class VmapOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> VmapOp:
-        def assignment():  # type: ignore[no-untyped-def]
-            arg = parser.parse_argument(expect_type=False)
-            parser.parse_punctuation("=")
-            return arg, parser.parse_unresolved_operand()
+        from mindjit.dialects.mindir_control_ops import parse_bound_operands
 
         def axis() -> int:
             if parser.parse_optional_keyword("none") is not None:
                 return NOT_BATCHED
             return parser.parse_integer(allow_boolean=False, allow_negative=False)
 
-        pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
+        pairs = parse_bound_operands(parser)
         parser.parse_keyword("in_axes")
         in_axes = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, axis)
         parser.parse_keyword("out_axes")
@@ -193,16 +190,10 @@ class VmapOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" (")
-        printer.print_list(
-            zip(self.body.block.args, self.inputs),
-            lambda p: (
-                printer.print_operand(p[0]),
-                printer.print_string(" = "),
-                printer.print_operand(p[1]),
-            ),
-        )
-        printer.print_string(") in_axes [")
+        from mindjit.dialects.mindir_control_ops import print_bound_operands
+
+        print_bound_operands(printer, self.body.block.args, self.inputs)
+        printer.print_string(" in_axes [")
         printer.print_list(
             self.in_axis_list, lambda a: printer.print_string("none" if a < 0 else str(a))
         )
