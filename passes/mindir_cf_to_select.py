@@ -115,6 +115,16 @@ def cf_to_select(
     return converted
 
 
+def ifs_to_selects_in(op: Operation, written: WrittenParameters) -> None:
+    """Convert every convertible `if` inside `op`, whatever its size: a vmap must
+    batch its body, and a select is what an `if` on a per-example condition
+    becomes (MindSpore's vmap does the same)."""
+    rules = _Rules(written, max_ops=1 << 62, max_elements=0)
+    for inner in reversed(walk_ops(op)):
+        if isinstance(inner, mindir.IfOp) and rules.convertible(inner):
+            _to_select(inner)
+
+
 @dataclass
 class _Rules:
     written: WrittenParameters

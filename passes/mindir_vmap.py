@@ -23,9 +23,12 @@ Rules (an op whose operands are all shared is copied as it is):
 - `get_parameter`, and `load` of a Parameter: shared (a Parameter is the same
   for every example; a Parameter written inside a vmap has no rule).
 
-Anything else inside a vmap (assign, print, if, while, a call that was not
-inlined, `get_item`) is a located error naming the op. Nested vmaps are
-rewritten from the inside out.
+An `if` inside a vmap whose branches are free of side effects becomes a
+`select` first (as `mindir-cf-to-select` does, whatever the branches' size):
+its condition may differ per example. Anything else inside a vmap (assign,
+print, an `if` with effects, while, a call that was not inlined, `get_item`)
+is a located error naming the op. Nested vmaps are rewritten from the inside
+out.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ from mindjit.dialects import mindir_value_ops as V
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp
 from mindjit.dialects.op_walk import walk_ops
+from mindjit.passes.mindir_auto_monad import WrittenParameters
+from mindjit.passes.mindir_cf_to_select import ifs_to_selects_in
 
 _ELEMENTWISE = (V.BinaryOp, V.UnaryOp, V.SelectOp, V.CastOp)
 _REDUCE = (V.ReduceSumOp, V.ReduceMeanOp, V.ReduceMaxOp)
@@ -62,7 +67,11 @@ class MindirVmapPass(ModulePass):
 def vmap_module(module: ModuleOp) -> int:
     """Rewrite the module's vmaps in place, inner ones first; returns how many."""
     vmaps = [o for o in reversed(walk_ops(module)) if isinstance(o, VmapOp)]
+    if not vmaps:
+        return 0
+    written = WrittenParameters.of(module)
     for op in vmaps:
+        ifs_to_selects_in(op, written)
         _Batcher(op).run()
     return len(vmaps)
 

@@ -87,10 +87,19 @@ def test_the_docs_hswish():
     np.testing.assert_array_equal(ms.vmap(hswish_func, in_axes=(0,))(x).asnumpy(), looped)
 
 
+def test_an_if_on_a_per_example_condition():
+    x = _t(6, 3)
+    graph, eager = _both(P.with_if, x)
+    xs = x.asnumpy()
+    want = np.where(xs.sum(axis=1, keepdims=True) > 0, xs, -xs)
+    np.testing.assert_allclose(graph, want, rtol=1e-6)
+    np.testing.assert_allclose(eager, want, rtol=1e-6)
+
+
 def test_an_op_without_a_rule_names_it():
     ms.set_context(mode=ms.GRAPH_MODE)
-    with pytest.raises(Exception, match="mindir-vmap: no batching rule for 'mindir.if'"):
-        ms.jit(P.with_if)(_t(4, 3))
+    with pytest.raises(Exception, match="mindir-vmap: no batching rule for 'mindir.while'"):
+        ms.jit(P.with_while)(_t(4, 3))
 
 
 @pytest.mark.parametrize(

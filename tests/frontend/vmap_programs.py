@@ -53,3 +53,13 @@ def branchy(v):
 
 def with_if(x):
     return ms.vmap(branchy)(x)
+
+
+def looping(v):
+    while v.sum() < 10:
+        v = v * 2
+    return v
+
+
+def with_while(x):
+    return ms.vmap(looping)(x)

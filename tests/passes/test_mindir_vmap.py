@@ -207,21 +207,53 @@ def test_random_vmaps_equal_the_per_example_loop(seed: int) -> None:
         np.testing.assert_allclose(np.asarray(got[k]), want[k], rtol=1e-5, atol=1e-6)
 
 
-def test_an_op_without_a_rule_is_a_located_error() -> None:
-    text = """
-func.func @main(%x: tensor<4x3xf32>, %c: tensor<i1>) -> tensor<4x3xf32> {
-  %r = mindir.vmap (%e = %x, %k = %c) in_axes [0, none] out_axes [0] : (tensor<4x3xf32>, tensor<i1>) -> tensor<4x3xf32> {
-    %i = mindir.if %k -> (tensor<3xf32>) {
-      mindir.yield %e : tensor<3xf32>
+PER_EXAMPLE_IF = """
+func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %z = mindir.constant dense<0.0> : tensor<f32>
+  %r = mindir.vmap (%e = %x) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
+    %s = mindir.reduce_sum %e : (tensor<3xf32>) -> tensor<f32>
+    %c = mindir.greater %s, %z : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %i = mindir.if %c -> (tensor<3xf32>) {
+      %d = mindir.add %e, %e : tensor<3xf32>
+      mindir.yield %d : tensor<3xf32>
     } else {
-      mindir.yield %e : tensor<3xf32>
+      %n = mindir.neg %e : tensor<3xf32>
+      mindir.yield %n : tensor<3xf32>
     }
     mindir.yield %i : tensor<3xf32>
   }
   func.return %r : tensor<4x3xf32>
 }
 """
+
+
+def test_a_per_example_if_picks_per_example() -> None:
+    xs = np.array([[1, 2, 3], [-1, -2, 0], [0.5, -4, 1], [2, -1, 0]], np.float32)
+    module = parse_module(PER_EXAMPLE_IF)
+    vmap_module(module)
+    (got,), _, _ = execute(module, "main", [_Arr(xs)], [])
+    want = np.where(xs.sum(axis=1, keepdims=True) > 0, 2 * xs, -xs)
+    np.testing.assert_allclose(np.asarray(got), want)
+
+
+def test_an_op_without_a_rule_is_a_located_error() -> None:
+    text = """
+func.func @main(%x: tensor<4x3xf32>, %y: tensor<f32>) -> tensor<4x3xf32> {
+  %r = mindir.vmap (%e = %x) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
+    %w = mindir.while (%v = %e) : (tensor<3xf32>) -> tensor<3xf32> {
+      %s = mindir.reduce_sum %v : (tensor<3xf32>) -> tensor<f32>
+      %k = mindir.less %s, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      mindir.condition(%k : tensor<i1>) %v : tensor<3xf32>
+    } do {
+    ^bb0(%v2: tensor<3xf32>):
+      mindir.yield %v2 : tensor<3xf32>
+    }
+    mindir.yield %w : tensor<3xf32>
+  }
+  func.return %r : tensor<4x3xf32>
+}
+"""
     with pytest.raises(
-        MindjitError, match=r"<stdin>:4:5: error: mindir-vmap: no batching rule for 'mindir.if'"
+        MindjitError, match=r"<stdin>:4:5: error: mindir-vmap: no batching rule for 'mindir.while'"
     ):
         vmap_module(parse_module(text))

@@ -1,12 +1,34 @@
 // RUN: ms-opt %s -p mindir-vmap --verify-diagnostics --split-input-file
 
-func.func @has_if(%x: tensor<4x3xf32>, %c: tensor<i1>) -> tensor<4x3xf32> {
-  %r = mindir.vmap (%e = %x, %k = %c) in_axes [0, none] out_axes [0] : (tensor<4x3xf32>, tensor<i1>) -> tensor<4x3xf32> {
+func.func @has_while(%x: tensor<4x3xf32>, %y: tensor<f32>) -> tensor<4x3xf32> {
+  %r = mindir.vmap (%e = %x) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
+    // expected-error @+1 {{mindir-vmap: no batching rule for 'mindir.while'}}
+    %w = mindir.while (%v = %e) : (tensor<3xf32>) -> tensor<3xf32> {
+      %s = mindir.reduce_sum %v : (tensor<3xf32>) -> tensor<f32>
+      %k = mindir.less %s, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      mindir.condition(%k : tensor<i1>) %v : tensor<3xf32>
+    } do {
+    ^bb0(%v2: tensor<3xf32>):
+      %n = mindir.add %v2, %v2 : tensor<3xf32>
+      mindir.yield %n : tensor<3xf32>
+    }
+    mindir.yield %w : tensor<3xf32>
+  }
+  func.return %r : tensor<4x3xf32>
+}
+
+// -----
+
+// An if that prints keeps its if: no rule.
+
+func.func @if_prints(%x: tensor<4x3xf32>, %c: tensor<i1>, %io: !mindir.io) -> tensor<4x3xf32> {
+  %r = mindir.vmap (%e = %x) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
     // expected-error @+1 {{mindir-vmap: no batching rule for 'mindir.if'}}
-    %i = mindir.if %k -> (tensor<3xf32>) {
-      mindir.yield %e : tensor<3xf32>
+    %i, %io2 = mindir.if %c -> (tensor<3xf32>, !mindir.io) {
+      %io1 = mindir.print %e, %io : tensor<3xf32>
+      mindir.yield %e, %io1 : tensor<3xf32>, !mindir.io
     } else {
-      mindir.yield %e : tensor<3xf32>
+      mindir.yield %e, %io : tensor<3xf32>, !mindir.io
     }
     mindir.yield %i : tensor<3xf32>
   }

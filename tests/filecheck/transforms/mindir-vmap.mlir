@@ -76,3 +76,30 @@ func.func @nested(%m: tensor<6x2x3xf32>, %v: tensor<3x1xf32>) -> tensor<6x2x1xf3
   }
   func.return %r : tensor<6x2x1xf32>
 }
+
+// -----
+
+// An if on a per-example condition becomes a select first, then batches: each
+// example picks its own branch.
+
+// CHECK-LABEL: func.func @per_example_if
+// CHECK-NEXT:    %s = mindir.reduce_sum %a {axis = array<i64: 1>} : (tensor<4x3xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %c = mindir.greater %s, %z : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+// CHECK-NEXT:    %n = mindir.neg %a : tensor<4x3xf32>
+// CHECK-NEXT:    %[[C:.*]] = mindir.reshape %c : (tensor<4xi1>) -> tensor<4x1xi1>
+// CHECK-NEXT:    %i = mindir.select %[[C]], %a, %n : (tensor<4x1xi1>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:    func.return %i
+func.func @per_example_if(%a: tensor<4x3xf32>, %z: tensor<f32>) -> tensor<4x3xf32> {
+  %r = mindir.vmap (%x = %a) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
+    %s = mindir.reduce_sum %x : (tensor<3xf32>) -> tensor<f32>
+    %c = mindir.greater %s, %z : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %i = mindir.if %c -> (tensor<3xf32>) {
+      mindir.yield %x : tensor<3xf32>
+    } else {
+      %n = mindir.neg %x : tensor<3xf32>
+      mindir.yield %n : tensor<3xf32>
+    }
+    mindir.yield %i : tensor<3xf32>
+  }
+  func.return %r : tensor<4x3xf32>
+}
