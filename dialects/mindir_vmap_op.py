@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -205,11 +205,6 @@ class VmapOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
-
-
-def vmap_region(arg_types: Sequence[Attribute]) -> tuple[Region, Block]:
-    block = Block(arg_types=arg_types)
-    return Region(block), block
 
 
 VMAP_OPS = (VmapOp,)

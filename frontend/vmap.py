@@ -142,7 +142,9 @@ def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args
     """Emit a `mindir.vmap` for `vf(*args)` in the graph being traced; `call(fn, args)`
     traces a call of `fn` (the evaluator's call_value)."""
     from xdsl.dialects.builtin import TensorType
+    from xdsl.ir import Region
 
+    from mindjit.dialects.mindir_control_ops import YieldOp
     from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp, batched_type, example_type
     from mindjit.frontend.graph.control_flow import _Branch
     from mindjit.frontend.graph.structure import flatten, unflatten
@@ -159,8 +161,6 @@ def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args
         out_template, outs = flatten(out)
         if not outs or not all(isinstance(o, GraphValue) for o in outs):
             raise TypeError("vmap: fn must return tensors")
-        from mindjit.dialects.mindir_control_ops import YieldOp
-
         ev.graph.insert(YieldOp(*[o.ssa for o in outs]))
         return out_template, outs
 
@@ -173,8 +173,6 @@ def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args
             raise ValueError(f"vmap: out_axes {axis} is out of range for a rank-{rank} output")
         axes[k] = axis % (rank + 1)
         result_types.append(batched_type(o.ssa.type, axes[k], size))
-    from xdsl.ir import Region
-
     op = VmapOp(inputs, in_axes, axes, result_types, Region(branch.block))
     ev.graph.insert(op)
     return unflatten(out_template, [GraphValue(r) for r in op.results])

@@ -46,7 +46,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, TupleType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -60,7 +59,7 @@ from mindjit.dialects.mindir_device_ops import (
     NPUGetFloatStatusOp,
 )
 from mindjit.dialects.op_walk import walk_ops
-from mindjit.passes.graph_walk import top_level_graphs, walk_graphs
+from mindjit.passes.graph_walk import top_level_graphs
 from mindjit.passes.mindir_auto_monad import WrittenParameters
 
 DEFAULT_MAX_BRANCH_OPS = 8
@@ -99,19 +98,17 @@ def cf_to_select(
     max_branch_elements: int = DEFAULT_MAX_BRANCH_ELEMENTS,
 ) -> int:
     """Convert the module's convertible `if`s in place; returns how many."""
-    if any(isinstance(op, _FLOAT_STATUS) for op in walk_graphs(module)):
+    ops = [op for fn in top_level_graphs(module) for op in walk_ops(fn)]
+    # inner ifs first: walk_ops lists an op before what it contains
+    ifs = [op for op in reversed(ops) if isinstance(op, mindir.IfOp)]
+    if not ifs or any(isinstance(op, _FLOAT_STATUS) for op in ops):
         return 0
     rules = _Rules(WrittenParameters.of(module), max_branch_ops, max_branch_elements)
     converted = 0
-    for fn in top_level_graphs(module):
-        if not isinstance(fn, func.FuncOp):
-            continue
-        # inner ifs first: walk_ops lists an op before what it contains
-        ifs = [o for o in reversed(walk_ops(fn)) if isinstance(o, mindir.IfOp)]
-        for if_op in ifs:
-            if rules.convertible(if_op):
-                _to_select(if_op)
-                converted += 1
+    for if_op in ifs:
+        if rules.convertible(if_op):
+            _to_select(if_op)
+            converted += 1
     return converted
 
 

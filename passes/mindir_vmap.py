@@ -40,12 +40,14 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import Pure
 
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_value_ops as V
 from mindjit.dialects.diagnostics import op_error
 from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp
 from mindjit.dialects.op_walk import walk_ops
+from mindjit.passes.graph_walk import top_level_graphs
 from mindjit.passes.mindir_auto_monad import WrittenParameters
 from mindjit.passes.mindir_cf_to_select import ifs_to_selects_in
 
@@ -66,7 +68,9 @@ class MindirVmapPass(ModulePass):
 
 def vmap_module(module: ModuleOp) -> int:
     """Rewrite the module's vmaps in place, inner ones first; returns how many."""
-    vmaps = [o for o in reversed(walk_ops(module)) if isinstance(o, VmapOp)]
+    # graphs only (not the declarations), inner vmaps first
+    ops = [op for fn in top_level_graphs(module) for op in walk_ops(fn)]
+    vmaps = [o for o in reversed(ops) if isinstance(o, VmapOp)]
     if not vmaps:
         return 0
     written = WrittenParameters.of(module)
@@ -105,7 +109,7 @@ class _Batcher:
         for inner in list(block.ops):
             if isinstance(inner, mindir.YieldOp):
                 for v, axis in zip(inner.values, op.out_axis_list):
-                    results.append(self._result(self._get(v, inner), axis, inner))
+                    results.append(self._result(self._get(v), axis, inner))
             else:
                 self._batch(inner)
         for old, new in zip(op.outputs, results):
@@ -115,7 +119,7 @@ class _Batcher:
         Rewriter.erase_op(op)
 
     # --- values --------------------------------------------------------------------------
-    def _get(self, v: SSAValue, user: Operation) -> _Value:
+    def _get(self, v: SSAValue) -> _Value:
         known = self.env.get(v)
         if known is not None:
             return known
@@ -127,10 +131,9 @@ class _Batcher:
         return new.results[0]
 
     def _tensor(self, value: _Value, user: Operation) -> SSAValue:
-        if value.ssa is None:
-            raise op_error(
-                user, f"mindir-vmap: '{user.name}' of a tuple built inside a vmap has no rule"
-            )
+        # a tuple followed element by element only meets tuple_get_item and addn:
+        # other ops take tensors (the verifier) and a vmap yields tensors
+        assert value.ssa is not None, f"'{user.name}' took a tuple followed by mindir-vmap"
         return value.ssa
 
     def _move_axis(self, v: SSAValue, src: int, dst: int) -> SSAValue:
@@ -162,7 +165,7 @@ class _Batcher:
 
     # --- rules ------------------------------------------------------------------------------
     def _batch(self, op: Operation) -> None:
-        args = [self._get(v, op) for v in op.operands]
+        args = [self._get(v) for v in op.operands]
         if isinstance(op, mindir.MakeTupleOp) and any(a.batched for a in args):
             self.env[op.results[0]] = _Value(None, True, args)
             return
@@ -187,11 +190,7 @@ class _Batcher:
 
     def _shareable(self, op: Operation) -> bool:
         """Copied as it is when nothing batched flows in: value ops and reads."""
-        if isinstance(op, _SHARED_LEAVES):
-            return True
-        from xdsl.traits import Pure
-
-        return op.has_trait(Pure)
+        return isinstance(op, _SHARED_LEAVES) or op.has_trait(Pure)
 
     def _rule_for(self, op: Operation):  # type: ignore[no-untyped-def]
         if isinstance(op, _ELEMENTWISE):

@@ -43,9 +43,11 @@ SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline,mindir-vmap"
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",
-    "O1": "mindir-cf-to-select,func.func(canonicalize,cse)",
-    "O2": "mindir-cf-to-select,func.func(canonicalize,cse,dce)",
+    "O1": "func.func(canonicalize,cse)",
+    "O2": "func.func(canonicalize,cse,dce)",
 }
+#: The levels whose optional part starts with mindir-cf-to-select.
+CF_TO_SELECT_LEVELS = ("O1", "O2")
 
 NAMED_PIPELINES: dict[str, str] = {
     "lower-to-tensor": LOWER_TO_TENSOR,
@@ -69,10 +71,8 @@ def jit_level_pipeline(jit_level: str) -> str:
     """The pass pipeline text for a JitConfig jit_level (O0, O1, O2)."""
     if jit_level not in JIT_LEVEL_PIPELINES:
         raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
-    optional = JIT_LEVEL_PIPELINES[jit_level]
-    if not cf_to_select_enabled():
-        optional = optional.replace(f"{CF_TO_SELECT},", "")
-    parts = [SIDE_EFFECTS_FIRST, optional, SIDE_EFFECTS_LAST]
+    select = CF_TO_SELECT if jit_level in CF_TO_SELECT_LEVELS and cf_to_select_enabled() else ""
+    parts = [SIDE_EFFECTS_FIRST, select, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST]
     from mindjit.passes.mindir_inline import default_cell_reuse
 
     if default_cell_reuse() == 2:

@@ -131,3 +131,11 @@ def test_graph_mode_error_has_the_source_line():
     ms.set_context(mode=ms.GRAPH_MODE)
     with pytest.raises(FrontendError, match=r"vmap_programs.py:\d+: .*different sizes"):
         ms.jit(P.vm_affine)(_t(3, 6), _t(3, 4), _t(5, 4))
+
+
+def test_keyword_arguments_are_refused_with_the_source_line():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(
+        FrontendError, match=r"vmap_programs.py:\d+: a vmap function takes no keyword"
+    ):
+        ms.jit(P.vm_keyword)(_t(4, 3))

@@ -63,3 +63,7 @@ def looping(v):
 
 def with_while(x):
     return ms.vmap(looping)(x)
+
+
+def vm_keyword(x):
+    return ms.vmap(ops.neg)(input=x)

@@ -152,7 +152,7 @@ def test_random_programs_give_the_same_outputs(seed: int) -> None:
     assert converted_any
 
 
-def test_default_limit_keeps_large_branches_and_results_stay() -> None:
+def test_a_small_limit_keeps_larger_branches() -> None:
     kept = 0
     for seed in range(40):
         module = parse_module(_Gen(seed).program())
