@@ -109,6 +109,25 @@ class LowerGetItem(RewritePattern):
         rewriter.replace(op, [], [out])
 
 
+class LowerUnstack(RewritePattern):
+    """Each piece is a rank-reducing `tensor.extract_slice` of the input."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mindir.UnstackOp, rewriter: PatternRewriter) -> None:
+        shape = list(S.tensor_of(op.input.type).get_shape())
+        axis = op.axis.value.data
+        sizes = [1 if i == axis else d for i, d in enumerate(shape)]
+        strides = [1] * len(shape)
+        e = Emitter(rewriter, op.location)
+        pieces = []
+        for k, piece in enumerate(op.pieces):
+            offsets = [k if i == axis else 0 for i in range(len(shape))]
+            pieces.append(
+                e.value(tensor.ExtractSliceOp(op.input, offsets, sizes, strides, piece.type))
+            )
+        rewriter.replace(op, [], pieces)
+
+
 SHAPE_PATTERNS: tuple[RewritePattern, ...] = (
     LowerReshape(),
     LowerTranspose(),
@@ -116,4 +135,5 @@ SHAPE_PATTERNS: tuple[RewritePattern, ...] = (
     LowerConcat(),
     LowerStack(),
     LowerGetItem(),
+    LowerUnstack(),
 )

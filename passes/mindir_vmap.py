@@ -18,7 +18,8 @@ Rules (an op whose operands are all shared is copied as it is):
 - `reshape`, `broadcast_to`: the batch size in front of the target shape;
   `transpose`: the permutation shifted by one behind axis 0;
 - `concat`, `stack`: shared operands are broadcast to the batch, the axis
-  moves by one;
+  moves by one; `unstack`: the axis moves by one, every piece is batched;
+- `get_item`: the whole batch axis is kept in front of the slice;
 - `make_tuple`, `tuple_get_item`, `addn`: tuples are followed element by element;
 - `get_parameter`, and `load` of a Parameter: shared (a Parameter is the same
   for every example; a Parameter written inside a vmap has no rule).
@@ -26,16 +27,18 @@ Rules (an op whose operands are all shared is copied as it is):
 An `if` inside a vmap whose branches are free of side effects becomes a
 `select` first (as `mindir-cf-to-select` does, whatever the branches' size):
 its condition may differ per example. Anything else inside a vmap (assign,
-print, an `if` with effects, while, a call that was not inlined, `get_item`)
+print, an `if` with effects, while, a call that was not inlined)
 is a located error naming the op. Nested vmaps are rewritten from the inside
 out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -78,6 +81,35 @@ def vmap_module(module: ModuleOp) -> int:
         ifs_to_selects_in(op, written)
         _Batcher(op).run()
     return len(vmaps)
+
+
+#: ops mindir-vmap batches with their own rule (beyond `_Batcher._rule_for`)
+_STRUCTURAL = (V.MakeTupleOp, V.TupleGetItemOp, V.AddNOp, V.UnstackOp, V.ConstantOp)
+
+
+def batchable(ops: Iterable[Operation], graph: Callable[[str], Operation | None]) -> bool:
+    """Whether mindir-vmap can batch a region holding `ops`, calls followed into
+    their graphs (`graph(symbol)`): value ops with a rule, and ifs made of them
+    (they become selects). No effects and no Parameter reads, so that batching
+    cannot move a read across a write."""
+    seen: set[str] = set()
+    todo = list(ops)
+    while todo:
+        op = todo.pop()
+        if isinstance(op, func.CallOp):
+            name = op.callee.root_reference.data
+            if name in seen:
+                continue
+            callee = graph(name)
+            if callee is None:
+                return False
+            seen.add(name)
+            todo += walk_ops(callee)
+        elif isinstance(op, mindir.IfOp | mindir.YieldOp | func.FuncOp | func.ReturnOp):
+            continue  # their regions' ops are in the walk
+        elif not isinstance(op, _STRUCTURAL) and _Batcher.rule_name(op) is None:
+            return False
+    return True
 
 
 @dataclass
@@ -126,9 +158,12 @@ class _Batcher:
         return _Value(v, False)  # defined outside the region: shared
 
     def _emit(self, new: Operation, like: Operation) -> SSAValue:
+        return self._insert(new, like).results[0]
+
+    def _insert(self, new: Operation, like: Operation) -> Operation:
         new.location = like.location  # type: ignore[assignment]
         Rewriter.insert_op(new, InsertPoint.before(self.op))
-        return new.results[0]
+        return new
 
     def _tensor(self, value: _Value, user: Operation) -> SSAValue:
         # a tuple followed element by element only meets tuple_get_item and addn:
@@ -175,6 +210,13 @@ class _Batcher:
         if isinstance(op, mindir.AddNOp) and args[0].elements is not None:
             self._addn(op, args[0].elements)
             return
+        if isinstance(op, V.UnstackOp) and args[0].batched:
+            axis = op.axis.value.data + 1
+            new = self._insert(V.UnstackOp.get(self._tensor(args[0], op), axis), op)
+            for old, r in zip(op.pieces, new.results):
+                r.name_hint = old.name_hint
+                self.env[old] = _Value(r, True)
+            return
         if not op.regions and not any(a.batched for a in args) and self._shareable(op):
             new = op.clone(value_mapper={v: self._tensor(a, op) for v, a in zip(op.operands, args)})
             for old, r in zip(op.results, new.results):
@@ -192,20 +234,28 @@ class _Batcher:
         """Copied as it is when nothing batched flows in: value ops and reads."""
         return isinstance(op, _SHARED_LEAVES) or op.has_trait(Pure)
 
-    def _rule_for(self, op: Operation):  # type: ignore[no-untyped-def]
+    @staticmethod
+    def rule_name(op: Operation) -> str | None:
+        """The name of the method batching `op` (None: no rule)."""
         if isinstance(op, _ELEMENTWISE):
-            return self._elementwise
+            return "_elementwise"
         if isinstance(op, V.MatMulOp):
-            return self._matmul
+            return "_matmul"
         if isinstance(op, _REDUCE):
-            return self._reduce
+            return "_reduce"
         if isinstance(op, V.ReshapeOp | V.BroadcastToOp):
-            return self._to_shape
+            return "_to_shape"
         if isinstance(op, V.TransposeOp):
-            return self._transpose
+            return "_transpose"
         if isinstance(op, V.ConcatOp | V.StackOp):
-            return self._join
+            return "_join"
+        if isinstance(op, V.GetItemOp):
+            return "_get_item"
         return None
+
+    def _rule_for(self, op: Operation):  # type: ignore[no-untyped-def]
+        name = self.rule_name(op)
+        return None if name is None else getattr(self, name)
 
     def _elementwise(self, op: Operation, args: list[_Value]) -> SSAValue:
         rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
@@ -252,6 +302,15 @@ class _Batcher:
         props = dict(op.properties)
         props["axis"] = IntegerAttr(axis + 1, i64)
         return self._emit(type(op).build(operands, props), op)
+
+    def _get_item(self, op: Operation, args: list[_Value]) -> SSAValue:
+        props = dict(op.properties)
+        for name, first in (("starts", 0), ("limits", self.size), ("strides", 1)):
+            props[name] = V._i64_array([first, *props[name].get_values()])  # noqa: SLF001
+        squeeze = props.get("squeeze")
+        shifted = [a + 1 for a in squeeze.get_values()] if squeeze is not None else []
+        props["squeeze"] = V._i64_array(shifted)  # noqa: SLF001
+        return self._emit(V.GetItemOp.build([self._tensor(args[0], op)], props), op)
 
     def _addn(self, op: Operation, elements: list[_Value]) -> None:
         rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]

@@ -30,6 +30,7 @@ from mindjit.frontend.ops.array import (
     stack,
     transpose,
     unsqueeze,
+    unstack,
     zeros,
     zeros_like,
 )
@@ -46,6 +47,7 @@ from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.math import (
     abs,
     add,
+    addn,
     div,
     equal,
     exp,
@@ -88,6 +90,7 @@ from mindjit.frontend.ops.nn_functional import gelu, layer_norm, softmax
 from mindjit.frontend.ops.primitives import (
     Abs,
     Add,
+    AddN,
     Assign,
     BatchMatMul,
     BiasAdd,
@@ -143,6 +146,7 @@ from mindjit.frontend.ops.primitives import (
     Sub,
     Tanh,
     Transpose,
+    Unstack,
     Zeros,
     ZerosLike,
 )

@@ -194,6 +194,20 @@ def stack(tensors: Sequence[Any], axis: int = 0) -> Any:
     return _join("stack", M.StackOp, tensors, axis, 1)
 
 
+def unstack(input_x: Any, axis: int = 0) -> tuple[Any, ...]:
+    """The slices of `input_x` along `axis`, as a tuple (the inverse of `stack`)."""
+    x = _tensor(input_x, "unstack")
+    rank = len(x.shape)
+    if rank == 0:
+        raise ValueError("For 'unstack', the input must have rank >= 1, got a scalar tensor")
+    ax = normalize_axis(axis, rank, "unstack")
+
+    def build(e: Any, v: list[Any]) -> Any:
+        return list(e.insert(M.UnstackOp.get(v[0], ax)).results)
+
+    return tuple(run(("unstack", ax), build, x))
+
+
 # --- constants ----------------------------------------------------------------------
 
 

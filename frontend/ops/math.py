@@ -49,6 +49,21 @@ def add(input: Any, other: Any) -> Any:
     return run(("add",), one(M.AddOp), a, b)
 
 
+def addn(x: Any) -> Any:
+    """The sum of a tuple or list of tensors of one shape and dtype (`mindir.addn`)."""
+    if not isinstance(x, tuple | list) or not x:
+        raise TypeError("For 'addn', the input must be a non-empty tuple or list of tensors")
+    items = promote(*x, what="addn")
+    if len({tuple(t.shape) for t in items}) != 1:
+        shapes = ", ".join(str(tuple(t.shape)) for t in items)
+        raise ValueError(f"For 'addn', the tensors must have one shape, got {shapes}")
+
+    def build(e: Any, v: list[Any]) -> Any:
+        return e.value(M.AddNOp.get(e.value(M.MakeTupleOp.get(v))))
+
+    return run(("addn", len(items)), build, *items)
+
+
 def sub(input: Any, other: Any) -> Any:
     return _binary("sub", M.SubOp, input, other)
 

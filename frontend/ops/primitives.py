@@ -41,6 +41,7 @@ def _simple(name: str, fn: Callable[..., Any], doc: str) -> type[Primitive]:
 
 
 Add = _simple("Add", math.add, "x + y")
+AddN = _simple("AddN", math.addn, "the sum of a tuple of tensors")
 Sub = _simple("Sub", math.sub, "x - y")
 Mul = _simple("Mul", math.mul, "x * y")
 Div = _simple("Div", math.div, "x / y (true division)")
@@ -148,6 +149,13 @@ class _Axis(Primitive):
     def __init__(self, axis: int = 0):
         super().__init__()
         self.axis = axis
+
+
+class Unstack(_Axis):
+    """`Unstack(axis=0)(x)`: the slices of `x` along `axis`."""
+
+    def __call__(self, x: Any) -> Any:
+        return array.unstack(x, self.axis)
 
 
 class Concat(_Axis):

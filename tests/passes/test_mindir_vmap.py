@@ -45,7 +45,7 @@ class _Gen:
         return str(self.rng.choice(names))
 
     def step(self) -> None:
-        r = self.rng.integers(0, 10)
+        r = self.rng.integers(0, 12)
         if r == 0:
             a = self.pick()
             op = self.rng.choice(["neg", "exp", "tanh", "abs", "sigmoid", "hswish"])
@@ -111,6 +111,24 @@ class _Gen:
             )
             self.new((3,), f"mindir.addn {t} : ({tt}) -> {_t((3,))}")
             self.new((3,), f"mindir.tuple_get_item {t} {{index = 1 : i64}} : ({tt}) -> {_t((3,))}")
+        elif r == 9:  # unstack: one piece each, named like the op's results
+            a = self.pick((2, 3))
+            axis = int(self.rng.integers(-2, 2))
+            piece, n = ((3,), 2) if axis in (0, -2) else ((2,), 3)
+            self.n += 1
+            base = f"%u{self.n}"
+            self.lines.append(
+                f"    {base}:{n} = mindir.unstack {a} {{axis = {axis} : i64}} : {_t((2, 3))} -> {_t(piece)}"
+            )
+            for k in range(n):
+                self.vals[f"{base}#{k}"] = piece
+        elif r == 10:  # get_item with a stride and a squeezed axis
+            a = self.pick((2, 3))
+            self.new(
+                (2,),
+                f"mindir.get_item {a} {{starts = array<i64: 1, 0>, limits = array<i64: 2, 3>, "
+                f"strides = array<i64: 1, 2>, squeeze = array<i64: 0>}} : ({_t((2, 3))}) -> {_t((2,))}",
+            )
         else:
             self.new((3,), f"mindir.constant dense<[1.0, -2.0, 0.5]> : {_t((3,))}")
 

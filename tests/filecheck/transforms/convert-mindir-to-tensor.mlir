@@ -269,6 +269,20 @@ func.func @concat_stack(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> (tensor<2x4
 
 // -----
 
+// Each piece of an unstack is a rank-reducing slice.
+
+// CHECK-LABEL: func.func @unstack
+// CHECK-NEXT:    %p = tensor.extract_slice %a[0, 0] [2, 1] [1, 1] : tensor<2x3xf32> to tensor<2xf32>
+// CHECK-NEXT:    %p_1 = tensor.extract_slice %a[0, 1] [2, 1] [1, 1] : tensor<2x3xf32> to tensor<2xf32>
+// CHECK-NEXT:    %p_2 = tensor.extract_slice %a[0, 2] [2, 1] [1, 1] : tensor<2x3xf32> to tensor<2xf32>
+// CHECK-NEXT:    func.return %p_2, %p : tensor<2xf32>, tensor<2xf32>
+func.func @unstack(%a: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %p:3 = mindir.unstack %a {axis = 1 : i64} : tensor<2x3xf32> -> tensor<2xf32>
+  func.return %p#2, %p#0 : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @get_item
 // CHECK-NEXT:    %{{.*}} = tensor.extract_slice %a[1, 0] [1, 2] [1, 2] : tensor<2x3xf32> to tensor<2xf32>
 func.func @get_item(%a: tensor<2x3xf32>) -> tensor<2xf32> {

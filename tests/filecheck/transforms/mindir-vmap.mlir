@@ -103,3 +103,42 @@ func.func @per_example_if(%a: tensor<4x3xf32>, %z: tensor<f32>) -> tensor<4x3xf3
   }
   func.return %r : tensor<4x3xf32>
 }
+
+// -----
+
+// unstack: the axis moves behind the batch axis and every piece is batched;
+// get_item: the whole batch axis is kept in front of the slice.
+
+// CHECK-LABEL: func.func @unstack_get_item
+// CHECK-NEXT:    %p, %p_1, %p_2 = mindir.unstack %x {axis = 1 : i64} : tensor<4x3x2xf32> -> tensor<4x2xf32>
+// CHECK-NEXT:    %g = mindir.get_item %x {starts = array<i64: 0, 0, 1>, limits = array<i64: 4, 3, 2>, strides = array<i64: 1, 1, 1>, squeeze = array<i64: 2>} : (tensor<4x3x2xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %a = mindir.add %p, %p_2 : tensor<4x2xf32>
+// CHECK-NEXT:    %[[T:.*]] = mindir.transpose %g {perm = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT:    func.return %a, %[[T]] : tensor<4x2xf32>, tensor<3x4xf32>
+func.func @unstack_get_item(%x: tensor<4x3x2xf32>) -> (tensor<4x2xf32>, tensor<3x4xf32>) {
+  %r:2 = mindir.vmap (%e = %x) in_axes [0] out_axes [0, 1] : (tensor<4x3x2xf32>) -> (tensor<4x2xf32>, tensor<3x4xf32>) {
+    %p:3 = mindir.unstack %e : tensor<3x2xf32> -> tensor<2xf32>
+    %g = mindir.get_item %e {starts = array<i64: 0, 1>, limits = array<i64: 3, 2>, strides = array<i64: 1, 1>, squeeze = array<i64: 1>} : (tensor<3x2xf32>) -> tensor<3xf32>
+    %a = mindir.add %p#0, %p#2 : tensor<2xf32>
+    mindir.yield %a, %g : tensor<2xf32>, tensor<3xf32>
+  }
+  func.return %r#0, %r#1 : tensor<4x2xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// A strided get_item with an unbatched (shared) unstack next to it.
+
+// CHECK-LABEL: func.func @strided
+// CHECK-NEXT:    %w0, %w1 = mindir.unstack %w : tensor<2x3xf32> -> tensor<3xf32>
+// CHECK-NEXT:    %g = mindir.get_item %x {starts = array<i64: 0, 0>, limits = array<i64: 5, 3>, strides = array<i64: 1, 2>} : (tensor<5x3xf32>) -> tensor<5x2xf32>
+// CHECK-NEXT:    %s = mindir.mul %x, %w1 : (tensor<5x3xf32>, tensor<3xf32>) -> tensor<5x3xf32>
+func.func @strided(%x: tensor<5x3xf32>, %w: tensor<2x3xf32>) -> (tensor<5x2xf32>, tensor<5x3xf32>) {
+  %r:2 = mindir.vmap (%e = %x, %v = %w) in_axes [0, none] out_axes [0, 0] : (tensor<5x3xf32>, tensor<2x3xf32>) -> (tensor<5x2xf32>, tensor<5x3xf32>) {
+    %w0, %w1 = mindir.unstack %v : tensor<2x3xf32> -> tensor<3xf32>
+    %g = mindir.get_item %e {starts = array<i64: 0>, limits = array<i64: 3>, strides = array<i64: 2>} : (tensor<3xf32>) -> tensor<2xf32>
+    %s = mindir.mul %e, %w1 : tensor<3xf32>
+    mindir.yield %g, %s : tensor<2xf32>, tensor<3xf32>
+  }
+  func.return %r#0, %r#1 : tensor<5x2xf32>, tensor<5x3xf32>
+}

@@ -115,6 +115,38 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) {
 // -----
 
 func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{unstack of tensor<2x3xf32> along axis 1 gives tensor<2xf32>, not tensor<3xf32>}}
+  %0:3 = mindir.unstack %a {axis = 1 : i64} : tensor<2x3xf32> -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0:3 = mindir.unstack %a {axis = 2 : i64} : tensor<2x3xf32> -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<f32>) {
+  // expected-error @+1 {{unstack needs an input of rank >= 1, got a scalar tensor}}
+  %0 = mindir.unstack %a : tensor<f32> -> tensor<f32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{unstack of tensor<2x3xf32> along axis 0 has 2 pieces, got 3 results}}
+  %0:3 = "mindir.unstack"(%a) <{axis = 0 : i64}> : (tensor<2x3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
   // expected-error @+1 {{get_item range [0, 4) on axis 1 is outside 0..3}}
   %0 = mindir.get_item %a {starts = array<i64: 0, 0>, limits = array<i64: 2, 4>, strides = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<2x4xf32>
   func.return

@@ -101,6 +101,10 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %38 = mindir.tuple_get_item %37 {index = 1 : i64} : (tuple<tensor<2x3xf32>, tensor<2x3xf32>>) -> tensor<2x3xf32>
   // CHECK-NEXT: mindir.addn %{{.*}} : (tuple<tensor<2x3xf32>, tensor<2x3xf32>>) -> tensor<2x3xf32>
   %39 = mindir.addn %37 : (tuple<tensor<2x3xf32>, tensor<2x3xf32>>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = mindir.unstack %b : tensor<3xf32> -> tensor<f32>
+  %40:3 = mindir.unstack %b : tensor<3xf32> -> tensor<f32>
+  // CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = mindir.unstack %a {axis = 1 : i64} : tensor<2x3xf32> -> tensor<2xf32>
+  %41:3 = mindir.unstack %a {axis = -1 : i64} : tensor<2x3xf32> -> tensor<2xf32>
   func.return
 }
 
