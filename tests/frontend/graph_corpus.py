@@ -164,6 +164,11 @@ def joins(x, y):
     return ops.concat((x, y), 0), ops.stack((x, y), 1)
 
 
+def unstack_addn(x):
+    a, b, c = ops.unstack(x, 1)
+    return ops.addn((a, b * 2, c)), ops.unstack(x)[1]
+
+
 def casts(x):
     return ops.cast(x, ms.int32), (x > 0), ops.cast(x > 0, ms.float32) * x
 
@@ -302,6 +307,7 @@ FUNCTIONS = {
     "reductions": (reductions, lambda: (f32(3, 4),)),
     "shapes": (shapes, lambda: (f32(4, 3),)),
     "joins": (joins, lambda: (f32(2, 3), f32(2, 3))),
+    "unstack_addn": (unstack_addn, lambda: (f32(2, 3),)),
     "casts": (casts, lambda: (f32(5) * 3,)),
     "selects": (selects, lambda: (f32(4), f32(4))),
     "ifexp": (ifexp, lambda: (f32(3),)),

@@ -228,6 +228,20 @@ def test_shape_ops():
         ops.stack([x, Tensor(B[0])])
     with pytest.raises(ValueError, match="empty"):
         ops.concat([])
+    for axis in (0, 1, -1):
+        pieces = ops.unstack(x, axis)
+        assert len(pieces) == A.shape[axis]
+        for i, p in enumerate(pieces):
+            close(p, np.take(A, i, axis=axis))
+    close(ops.Unstack(1)(x)[2], A[:, 2])
+    with pytest.raises(ValueError, match="rank >= 1"):
+        ops.unstack(Tensor(1.0))
+    close(ops.addn((x, Tensor(B), x)), A + B + A)
+    close(ops.AddN()([x, x]), A + A)
+    with pytest.raises(ValueError, match="one shape"):
+        ops.addn((x, Tensor(B[0])))
+    with pytest.raises(TypeError, match="non-empty"):
+        ops.addn(())
 
 
 def test_cast():
