@@ -138,33 +138,46 @@ def _leaf_axes(value: Any, spec: AxisSpec, n_leaves: int, what: str) -> list[int
 # --- graph mode ---------------------------------------------------------------------------------
 
 
-def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args: list) -> Any:
-    """Emit a `mindir.vmap` for `vf(*args)` in the graph being traced; `call(fn, args)`
-    traces a call of `fn` (the evaluator's call_value)."""
-    from xdsl.dialects.builtin import TensorType
-    from xdsl.ir import Region
-
+def trace_example(
+    ev: Any, call: Callable[[Any, list], Any], fn: Any, template: Any, branch: Any
+) -> tuple[Any, list]:
+    """Trace `fn` on one example into `branch` (a control_flow._Branch whose block
+    arguments are the example's tensors), ending in `mindir.yield` of its tensors:
+    (fn's output template, its output GraphValues). `template` rebuilds fn's
+    positional arguments from the block arguments."""
     from mindjit.dialects.mindir_control_ops import YieldOp
-    from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp, batched_type, example_type
-    from mindjit.frontend.graph.control_flow import _Branch
     from mindjit.frontend.graph.structure import flatten, unflatten
     from mindjit.frontend.graph_value import GraphValue
 
-    template, leaves, size = vf.batched_leaves(tuple(args))
-    inputs = [ev.graph.as_value(x) for x, _ in leaves]
-    in_axes = [NOT_BATCHED if axis is None else axis for _, axis in leaves]
-    branch = _Branch(ev, [example_type(v.type, a) for v, a in zip(inputs, in_axes)])
-
     def body() -> tuple[Any, list]:
         example = [GraphValue(a) for a in branch.block.args]
-        out = call(vf.fn, list(unflatten(template, example)))
+        out = call(fn, list(unflatten(template, example)))
         out_template, outs = flatten(out)
         if not outs or not all(isinstance(o, GraphValue) for o in outs):
             raise TypeError("vmap: fn must return tensors")
         ev.graph.insert(YieldOp(*[o.ssa for o in outs]))
         return out_template, outs
 
-    out_template, outs = branch.run(body)
+    return branch.run(body)
+
+
+def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args: list) -> Any:
+    """Emit a `mindir.vmap` for `vf(*args)` in the graph being traced; `call(fn, args)`
+    traces a call of `fn` (the evaluator's call_value)."""
+    from xdsl.dialects.builtin import TensorType
+    from xdsl.ir import Region
+
+    from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp, batched_type, example_type
+    from mindjit.frontend.graph.control_flow import _Branch
+    from mindjit.frontend.graph.structure import unflatten
+    from mindjit.frontend.graph_value import GraphValue
+
+    template, leaves, size = vf.batched_leaves(tuple(args))
+    inputs = [ev.graph.as_value(x) for x, _ in leaves]
+    in_axes = [NOT_BATCHED if axis is None else axis for _, axis in leaves]
+    arg_types = [example_type(v.type, a) for v, a in zip(inputs, in_axes)]
+    branch = _Branch(ev, arg_types)
+    out_template, outs = trace_example(ev, call, vf.fn, template, branch)
     axes = vf.output_axes(unflatten(out_template, outs), len(outs))
     result_types: list[TensorType] = []
     for k, (o, axis) in enumerate(zip(outs, axes)):

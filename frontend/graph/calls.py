@@ -18,6 +18,7 @@ import types
 from typing import Any
 
 from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.hyper_map import trace_hyper_map
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
@@ -122,11 +123,13 @@ def _call_multitype(
 ) -> Any:
     """A MultitypeFuncGraph call becomes a call of the function registered for the
     arguments' types (a user function: its own graph, like any other); a HyperMap
-    calls its function once per element, each call traced the same way."""
+    calls its function per element, elements of one kind as one vmap (hyper_map)."""
     if kwargs:
         raise ev.error(node, f"{type(callee).__name__} takes no keyword arguments")
     if isinstance(callee, HyperMap):
-        return callee.map(args, lambda fn, leaves: call_value(ev, node, fn, list(leaves), {}))
+        return trace_hyper_map(
+            ev, callee, args, lambda fn, leaves: call_value(ev, node, fn, list(leaves), {})
+        )
     fn = callee.resolve(args)
     if _is_user_function(fn):
         from mindjit.frontend.graph.source import unwrap

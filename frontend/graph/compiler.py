@@ -22,6 +22,7 @@ from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
 from mindjit.frontend.graph.source import function_source, unwrap
+from mindjit.frontend.graph.stacked_returns import erase_unused_unstacks, stack_returned_pieces
 from mindjit.frontend.graph.structure import flatten, signature_of, unflatten
 from mindjit.frontend.graph_value import GraphValue
 
@@ -143,7 +144,12 @@ class GraphCompiler:
         with tracing(graph):
             result = FunctionEvaluator(self, graph, user_fn, source, self_obj).run(args, kwargs)
         result_template, result_leaves = flatten(result, lambda v: isinstance(v, GraphValue))
-        fn_op = graph.finish([v.ssa for v in result_leaves])
+        returned = [v.ssa for v in result_leaves]
+        if entry:  # the caller is Python: it can take pieces of one returned tensor
+            result_template, returned = stack_returned_pieces(result_template, returned)
+        fn_op = graph.finish(returned)
+        if entry:
+            erase_unused_unstacks(returned)
         fn_op.location = FileLineColLoc(
             StringAttr(source.file),
             IntAttr(source.tree.lineno),

@@ -22,6 +22,16 @@ class Leaf:
     index: int
 
 
+@dataclass(frozen=True)
+class Piece:
+    """Where a returned tensor goes when it is a slice of a returned leaf: the
+    `position`-th piece of leaf `index` along `axis` (see stacked_returns)."""
+
+    index: int
+    axis: int
+    position: int
+
+
 def is_tensor_like(x: Any) -> bool:
     from mindjit.frontend.graph_value import GraphValue
 
@@ -48,6 +58,10 @@ def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[A
 def unflatten(template: Any, leaves: list[Any]) -> Any:
     if isinstance(template, Leaf):
         return leaves[template.index]
+    if isinstance(template, Piece):
+        array = leaves[template.index].asnumpy()
+        where = (slice(None),) * template.axis + (template.position, Ellipsis)
+        return Tensor._wrap(array[where])  # a view: no copy per piece
     if isinstance(template, tuple):
         return tuple(unflatten(x, leaves) for x in template)
     if isinstance(template, list):
