@@ -34,12 +34,17 @@ from mindjit.frontend.dtype import (
     single,
 )
 
+# the compiler itself, loaded now rather than inside the first compile
+from mindjit.frontend.graph.program import load_compiler as _load_compiler
+
 # graph mode (frontend/jit.py)
 from mindjit.frontend.jit import jit, jit_class
 from mindjit.frontend.lazy_inline import lazy_inline
 from mindjit.frontend.nn.init import set_seed
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
 from mindjit.frontend.vmap import vmap
+
+_load_compiler()
 
 # `import mindjit.nn as nn`, `from mindjit.ops import Add` ... as with mindspore
 for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", context)):

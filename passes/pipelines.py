@@ -168,11 +168,25 @@ def flatten_spec(spec: str) -> tuple[str, list[int], list[bool]]:
     )
 
 
+#: parse_pipeline's results for mindjit's registry, per spec: passes are frozen
+#: dataclasses, so every compile can share them (xDSL's option parsing costs ~0.2
+#: ms per pass, paid by each compile otherwise)
+_PARSED: dict[str, tuple[ModulePass, ...]] = {}
+
+
 def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass]:
     """Build the passes named in `spec` (xdsl-opt or MLIR `--pass-pipeline` syntax)."""
+    if ctx_passes is None:
+        known = _PARSED.get(spec)
+        if known is None:
+            known = _PARSED[spec] = tuple(_parse_pipeline(spec, available_passes()))
+        return list(known)
+    return _parse_pipeline(spec, ctx_passes)
+
+
+def _parse_pipeline(spec: str, passes_by_name: dict) -> list[ModulePass]:
     from xdsl.utils.arg_spec import parse_pipeline as parse_specs
 
-    passes_by_name = ctx_passes or available_passes()
     flat, cols, in_func = flatten_spec(spec)
     if not flat:
         return []
@@ -196,7 +210,7 @@ def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass
         cursor = max(index, cursor) + len(item.name)
         loc = loc_at(index)
         if item.name in NAMED_PIPELINES:
-            result.extend(parse_pipeline(NAMED_PIPELINES[item.name], passes_by_name))
+            result.extend(_parse_pipeline(NAMED_PIPELINES[item.name], passes_by_name))
             continue
         if item.name not in passes_by_name:
             raise MindjitError(f"unknown pass '{item.name}'", loc)

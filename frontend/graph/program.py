@@ -31,6 +31,26 @@ class Stage(NamedTuple):
     nodes: int  # graph nodes as MindSpore counts them (passes/graph_nodes.py)
 
 
+def load_compiler() -> None:
+    """Import what every compile uses (the frontend's evaluator, the passes, the CPU
+    executor) and parse the default pipelines. `import mindjit` calls this, so that
+    a process's first compile reports compile work in its stages, not module
+    loading (MindSpore likewise loads its compiler at import)."""
+    import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - tensor-level canonicalize
+
+    from mindjit.backend import cpu  # noqa: F401
+    from mindjit.dialects import fast_verify  # noqa: F401
+    from mindjit.dialects.diagnostics import MindjitError
+    from mindjit.frontend.graph import api, evaluator  # noqa: F401
+
+    make_context()  # loads the dialects' universe
+    try:
+        for spec in (jit_level_pipeline("O1"), LOWER_TO_TENSOR):
+            parse_pipeline(spec)
+    except MindjitError:
+        pass  # a bad environment variable: the first compile reports it, located
+
+
 @dataclass
 class StageReport:
     """What each stage did: op and node counts and times, for the demo and for users."""

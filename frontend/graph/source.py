@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import linecache
 import textwrap
 from dataclasses import dataclass
 from functools import cache
-from types import FunctionType
+from types import CodeType, FunctionType
 
 from mindjit.frontend.graph.errors import FrontendError
 
@@ -31,7 +32,7 @@ def unwrap(fn: object) -> object:
 def _parse(code: object) -> FunctionSource:
     fn_code = code  # a code object: one parse per function body
     try:
-        lines, start = inspect.getsourcelines(fn_code)  # type: ignore[arg-type]
+        lines, start = _source_lines(fn_code)
     except (OSError, TypeError) as exc:
         raise FrontendError(
             f"cannot read the source of '{fn_code.co_name}' ({exc}); graph mode needs "  # type: ignore[attr-defined]
@@ -44,6 +45,18 @@ def _parse(code: object) -> FunctionSource:
     if not isinstance(node, ast.FunctionDef):
         raise FrontendError(f"'{fn_code.co_name}' is not a plain function definition")  # type: ignore[attr-defined]
     return FunctionSource(node, fn_code.co_filename)  # type: ignore[attr-defined]
+
+
+def _source_lines(code: CodeType) -> tuple[list[str], int]:
+    """The function's lines and first line number, read from the file directly:
+    `inspect.getsourcelines` first looks for the code's module, which costs a
+    realpath per loaded module (tens of ms in a cold process)."""
+    start = code.co_firstlineno  # the first decorator's line, or the def's
+    linecache.checkcache(code.co_filename)  # the file may have changed, as inspect checks
+    lines = linecache.getlines(code.co_filename)
+    if not lines or start > len(lines) or code.co_name == "<lambda>":
+        return inspect.getsourcelines(code)  # notebooks, zip imports, lambdas: the long way
+    return inspect.getblock(lines[start - 1 :]), start
 
 
 def function_source(fn: FunctionType) -> FunctionSource:

@@ -158,3 +158,18 @@ def test_new_cell_never_reuses_a_dead_cells_program():
         net(ms.Tensor([1.0]))
         assert net.count.asnumpy().item() == 1.0
         del net
+
+
+def test_import_loads_the_compiler_so_a_first_compile_loads_no_module():
+    """Stage times of a process's first compile are compile work, not imports."""
+    script = (
+        f"import sys; sys.path.insert(0, {str(Path(P.__file__).parent)!r})\n"
+        "import mindjit as ms, graph_api_programs as P\n"
+        "before = set(sys.modules)\n"
+        "ms.set_context(mode=ms.GRAPH_MODE)\n"
+        "ms.jit(P.with_print)(ms.Tensor([1.0, 2.0]))\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith(('mindjit', 'xdsl'))))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"

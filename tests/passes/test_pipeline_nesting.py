@@ -65,3 +65,12 @@ def test_the_frontend_pipelines_nest_their_cleanups():
         for p in parse_pipeline(spec):
             if p.name in ("canonicalize", "cse", "dce"):
                 assert isinstance(p, OnEachFunction), spec
+
+
+def test_parsed_pipelines_are_shared_and_each_caller_gets_its_own_list():
+    spec = jit_level_pipeline("O2")
+    first, second = parse_pipeline(spec), parse_pipeline(spec)
+    assert first == second and first is not second
+    assert all(a is b for a, b in zip(first, second))  # frozen passes, parsed once
+    first.clear()
+    assert [p.name for p in parse_pipeline(spec)] == [p.name for p in second]
