@@ -84,6 +84,8 @@ def test_compile_techniques_prints_cases_and_ratios():
     rows = {
         line.split("|")[1].strip(): line for line in stdout.splitlines() if line.startswith("| ")
     }
+    assert rows["hyper_map_net"].rstrip().endswith("| yes |")
+    assert "for loop / HyperMap compile" in rows
     assert rows["if_net (ifs kept)"].rstrip().endswith("| yes |")
     assert rows["if_net (cf-to-select)"].rstrip().endswith("| yes |")
     assert "if cf-to-select / select compile" in rows
