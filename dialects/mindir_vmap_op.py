@@ -9,7 +9,8 @@
 The region is one example: its arguments are the inputs with their batch axis
 (`in_axes`, one per input, `none` for an input shared by every example) taken
 out, its yield the per-example results; each result gets the batch axis back at
-its `out_axes` position. Every batched input has the same size on its batch
+its `out_axes` position (`none`: a result that is the same for every example,
+returned once, as MindSpore's `out_axes=None`). Every batched input has the same size on its batch
 axis (the batch size), and at least one input is batched. Values defined
 outside the region may be used inside: they are shared by every example.
 `mindir-vmap` rewrites the op into batched ops (one rule per value op).
@@ -35,7 +36,7 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-#: `in_axes` entry of an input that is not batched (printed `none`).
+#: `in_axes` / `out_axes` entry of an input or result that is not batched (printed `none`).
 NOT_BATCHED = -1
 
 
@@ -55,8 +56,11 @@ def example_type(t: Attribute, axis: int) -> Attribute:
 
 
 def batched_type(t: Attribute, axis: int, size: int) -> TensorType:
-    """A per-example result type with the batch axis of `size` put back at `axis`."""
+    """A per-example result type with the batch axis of `size` put back at `axis`
+    (NOT_BATCHED: an output every example shares, its type unchanged)."""
     assert isinstance(t, TensorType)
+    if axis == NOT_BATCHED:
+        return t
     shape = list(t.get_shape())
     shape.insert(axis, size)
     return TensorType(t.get_element_type(), shape)
@@ -142,7 +146,7 @@ class VmapOp(IRDLOperation):
         for i, (t, axis, result) in enumerate(zip(yields, out_axes, self.outputs)):
             if not isinstance(t, TensorType):
                 raise VerifyException(f"yielded value {i} is {t}, not a tensor")
-            if not 0 <= axis <= len(t.get_shape()):
+            if axis != NOT_BATCHED and not 0 <= axis <= len(t.get_shape()):
                 raise VerifyException(
                     f"out_axes[{i}] = {axis} is out of range for a per-example rank "
                     f"of {len(t.get_shape())}"
@@ -165,10 +169,7 @@ class VmapOp(IRDLOperation):
         parser.parse_keyword("in_axes")
         in_axes = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, axis)
         parser.parse_keyword("out_axes")
-        out_axes = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE,
-            lambda: parser.parse_integer(allow_boolean=False, allow_negative=False),
-        )
+        out_axes = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, axis)
         parser.parse_punctuation(":")
         pos = parser.pos
         fn = parser.parse_function_type()
@@ -198,7 +199,9 @@ class VmapOp(IRDLOperation):
             self.in_axis_list, lambda a: printer.print_string("none" if a < 0 else str(a))
         )
         printer.print_string("] out_axes [")
-        printer.print_list(self.out_axis_list, lambda a: printer.print_string(str(a)))
+        printer.print_list(
+            self.out_axis_list, lambda a: printer.print_string("none" if a < 0 else str(a))
+        )
         printer.print_string("] : ")
         printer.print_operation_type(self)
         printer.print_string(" ")

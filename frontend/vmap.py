@@ -4,7 +4,8 @@
 every argument, or a tuple with one entry per positional argument (an int, None
 for an argument shared by every example, or a nested tuple for a tuple
 argument). Negative axes count from the end. `out_axes` (an int, or one per
-output) is where each output gets the batch axis. Numbers and other constants
+output) is where each output gets the batch axis; None for an output that is
+the same for every example, returned once (an error if it is not). Numbers and other constants
 are shared. Calls nest: `ms.vmap(ms.vmap(f))` maps over two axes.
 
 In graph mode the call becomes a `mindir.vmap` op whose region is one example
@@ -28,16 +29,14 @@ def vmap(fn: Callable[..., Any], in_axes: AxisSpec = 0, out_axes: AxisSpec = 0) 
     return VmapFunction(fn, in_axes, out_axes)
 
 
-def _check_spec(spec: AxisSpec, what: str, allow_none: bool) -> None:
+def _check_spec(spec: AxisSpec, what: str) -> None:
     if spec is None:
-        if not allow_none:
-            raise TypeError(f"vmap: {what} None is not supported")
         return
     if isinstance(spec, bool) or not isinstance(spec, int | tuple | list):
         raise TypeError(f"vmap: {what} must be an int, None or a tuple of them, got {spec!r}")
     if isinstance(spec, tuple | list):
         for s in spec:
-            _check_spec(s, what, allow_none)
+            _check_spec(s, what)
 
 
 class VmapFunction:
@@ -46,8 +45,8 @@ class VmapFunction:
     def __init__(self, fn: Callable[..., Any], in_axes: AxisSpec, out_axes: AxisSpec):
         if not callable(fn):
             raise TypeError(f"vmap: fn must be callable, got {type(fn).__name__}")
-        _check_spec(in_axes, "in_axes", allow_none=True)
-        _check_spec(out_axes, "out_axes", allow_none=False)
+        _check_spec(in_axes, "in_axes")
+        _check_spec(out_axes, "out_axes")
         self.fn = fn
         self.in_axes = in_axes
         self.out_axes = out_axes
@@ -89,9 +88,10 @@ class VmapFunction:
             raise ValueError(f"vmap: the batched arguments have different sizes {sorted(sizes)}")
         return template, out, sizes.pop()
 
-    def output_axes(self, out: Any, n_leaves: int) -> list[int]:
-        """The out_axes entry of each tensor leaf of `fn`'s result `out`."""
-        return _leaf_axes(out, self.out_axes, n_leaves, "out_axes")  # type: ignore[return-value]
+    def output_axes(self, out: Any, n_leaves: int) -> list[int | None]:
+        """The out_axes entry of each tensor leaf of `fn`'s result `out` (None: the
+        output is the same for every example and returned once)."""
+        return _leaf_axes(out, self.out_axes, n_leaves, "out_axes")
 
     # --- PyNative ------------------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
@@ -114,6 +114,14 @@ class VmapFunction:
         axes = self.output_axes(out, len(results[0]))
         stacked = []
         for k, axis in enumerate(axes):
+            if axis is None:
+                if any(not np.array_equal(r[k], results[0][k]) for r in results):
+                    raise ValueError(
+                        "vmap: an output with out_axes None must be the same for every "
+                        "example, but it differs"
+                    )
+                stacked.append(Tensor(results[0][k]))
+                continue
             rank = results[0][k].ndim
             if not -(rank + 1) <= axis <= rank:
                 raise ValueError(f"vmap: out_axes {axis} is out of range for a rank-{rank} output")
@@ -181,6 +189,10 @@ def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args
     axes = vf.output_axes(unflatten(out_template, outs), len(outs))
     result_types: list[TensorType] = []
     for k, (o, axis) in enumerate(zip(outs, axes)):
+        if axis is None:
+            axes[k] = NOT_BATCHED
+            result_types.append(o.ssa.type)
+            continue
         rank = len(o.shape)
         if not -(rank + 1) <= axis <= rank:
             raise ValueError(f"vmap: out_axes {axis} is out of range for a rank-{rank} output")

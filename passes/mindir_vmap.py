@@ -6,7 +6,8 @@ shared values only) or *batched*, carried with the batch as its axis 0. The
 rewrite puts the batched inputs' batch axis first (a `transpose` when
 `in_axes` is not 0), maps the region's ops in order before the vmap, and
 moves each result's batch axis to its `out_axes` position; a result that is
-shared is broadcast to the batch first.
+shared is broadcast to the batch first (out_axes `none`: returned as it is; a
+batched one is a located error).
 
 Rules (an op whose operands are all shared is copied as it is):
 - elementwise ops (`add` ... `logical_or`, the unary ones, `select`, `cast`):
@@ -194,6 +195,14 @@ class _Batcher:
 
     def _result(self, value: _Value, axis: int, user: Operation) -> SSAValue:
         v = self._tensor(value, user)
+        if axis == NOT_BATCHED:
+            if value.batched:
+                raise op_error(
+                    user,
+                    "mindir-vmap: a result with out_axes none must be the same for every "
+                    "example, but it depends on the batched inputs",
+                )
+            return v
         if not value.batched:
             v = self._broadcast(v, user)
         return self._move_axis(v, 0, axis)

@@ -11,6 +11,7 @@ import vmap_programs as P
 
 import mindjit as ms
 from mindjit import ops
+from mindjit.dialects.diagnostics import MindjitError
 from mindjit.frontend.graph import api
 from mindjit.frontend.graph.errors import FrontendError
 
@@ -118,9 +119,26 @@ def test_bad_axes_are_clear_errors_in_both_modes(kwargs, message):
         ms.vmap(ops.neg, **kwargs)(x)
 
 
+def test_out_axes_none_returns_a_shared_output_once():
+    x, w = _t(4, 3), _t(3)
+    graph, eager = _both(P.vm_out_axes_none, x, w)
+    np.testing.assert_allclose(graph[0], x.asnumpy() * w.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(graph[1], np.exp(w.asnumpy()), rtol=1e-6)
+    for g, e in zip(graph, eager):
+        np.testing.assert_allclose(g, e, rtol=1e-6)
+
+
+def test_out_axes_none_on_a_batched_output_is_an_error_in_both_modes():
+    x, w = _t(4, 3), _t(3)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(ValueError, match="out_axes None must be the same for every example"):
+        P.vm_out_axes_none_batched(x, w)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(MindjitError, match=r"vmap_programs.py:\d+:\d+: .*out_axes none must be"):
+        ms.jit(P.vm_out_axes_none_batched)(x, w)
+
+
 def test_bad_specs():
-    with pytest.raises(TypeError, match="out_axes None is not supported"):
-        ms.vmap(ops.neg, out_axes=None)
     with pytest.raises(TypeError, match="in_axes must be an int, None or a tuple"):
         ms.vmap(ops.neg, in_axes="0")
     with pytest.raises(TypeError, match="fn must be callable"):

@@ -67,3 +67,16 @@ def with_while(x):
 
 def vm_keyword(x):
     return ms.vmap(ops.neg)(input=x)
+
+
+def scaled_and_weight(x, w):
+    return x * w, ops.exp(w)
+
+
+def vm_out_axes_none(x, w):
+    """The second output only depends on the shared w: out_axes None returns it once."""
+    return ms.vmap(scaled_and_weight, in_axes=(0, None), out_axes=(0, None))(x, w)
+
+
+def vm_out_axes_none_batched(x, w):
+    return ms.vmap(scaled_and_weight, in_axes=(0, None), out_axes=(None, None))(x, w)

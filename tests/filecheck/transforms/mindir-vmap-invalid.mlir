@@ -34,3 +34,14 @@ func.func @if_prints(%x: tensor<4x3xf32>, %c: tensor<i1>, %io: !mindir.io) -> te
   }
   func.return %r : tensor<4x3xf32>
 }
+
+// -----
+
+func.func @batched_result_out_axes_none(%a: tensor<5x3xf32>) -> tensor<3xf32> {
+  %r = mindir.vmap (%x = %a) in_axes [0] out_axes [none] : (tensor<5x3xf32>) -> tensor<3xf32> {
+    %y = mindir.neg %x : tensor<3xf32>
+    // expected-error @+1 {{mindir-vmap: a result with out_axes none must be the same for every example, but it depends on the batched inputs}}
+    mindir.yield %y : tensor<3xf32>
+  }
+  func.return %r : tensor<3xf32>
+}

@@ -142,3 +142,20 @@ func.func @strided(%x: tensor<5x3xf32>, %w: tensor<2x3xf32>) -> (tensor<5x2xf32>
   }
   func.return %r#0, %r#1 : tensor<5x2xf32>, tensor<5x3xf32>
 }
+
+// -----
+
+// out_axes none: a result the examples share is returned once, unbatched.
+
+// CHECK-LABEL: func.func @shared_result
+// CHECK-NEXT:    %y = mindir.mul %a, %b : (tensor<5x3xf32>, tensor<3xf32>) -> tensor<5x3xf32>
+// CHECK-NEXT:    %e = mindir.exp %b : tensor<3xf32>
+// CHECK-NEXT:    func.return %y, %e : tensor<5x3xf32>, tensor<3xf32>
+func.func @shared_result(%a: tensor<5x3xf32>, %b: tensor<3xf32>) -> (tensor<5x3xf32>, tensor<3xf32>) {
+  %r:2 = mindir.vmap (%x = %a, %w = %b) in_axes [0, none] out_axes [0, none] : (tensor<5x3xf32>, tensor<3xf32>) -> (tensor<5x3xf32>, tensor<3xf32>) {
+    %y = mindir.mul %x, %w : tensor<3xf32>
+    %e = mindir.exp %w : tensor<3xf32>
+    mindir.yield %y, %e : tensor<3xf32>, tensor<3xf32>
+  }
+  func.return %r#0, %r#1 : tensor<5x3xf32>, tensor<3xf32>
+}

@@ -368,3 +368,13 @@ func.func @vmap_out_axis(%a: tensor<5x3xf32>) {
   }
   func.return
 }
+
+// -----
+
+func.func @vmap_out_axis_none(%a: tensor<5x3xf32>) {
+  // expected-error @+1 {{result 0 is tensor<5x3xf32>, expected tensor<3xf32>}}
+  %r = mindir.vmap (%x = %a) in_axes [0] out_axes [none] : (tensor<5x3xf32>) -> tensor<5x3xf32> {
+    mindir.yield %x : tensor<3xf32>
+  }
+  func.return
+}
