@@ -37,7 +37,7 @@ class CompiledGraphFn:
     has_io_state: bool
 
 
-def _tensor_type(x: Any) -> TensorType:
+def tensor_type_of(x: Any) -> TensorType:
     """Interned: call sites and the callee's signature then share their type objects,
     which the verifier compares by identity first."""
     return interned.tensor_type(x.dtype.mlir, tuple(x.shape))
@@ -125,11 +125,11 @@ class GraphCompiler:
         if not inspect.isfunction(user_fn):
             raise FrontendError(f"'{name}' is not a Python function graph mode can compile")
         source = function_source(user_fn)
-        ref_types = [interned.ref_type(_tensor_type(p)) for p in params]
+        ref_types = [interned.ref_type(tensor_type_of(p)) for p in params]
         graph = GraphBuilder(
             self.module,
             self.module.unique_name(name),
-            [_tensor_type(x) for x in leaves] + ref_types,
+            [tensor_type_of(x) for x in leaves] + ref_types,
             bind_parameters=entry,
         )
         for p, arg in zip(params, graph.block.args[len(leaves) :]):
@@ -180,4 +180,4 @@ def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
     return reuse_key(self_obj)
 
 
-__all__ = ["CompiledGraphFn", "GraphCompiler"]
+__all__ = ["CompiledGraphFn", "GraphCompiler", "tensor_type_of"]

@@ -26,10 +26,10 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from mindjit.dialects import interned
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp, batched_type
 from mindjit.dialects.op_walk import block_ops, walk_ops
+from mindjit.frontend.graph.compiler import tensor_type_of
 from mindjit.frontend.graph.control_flow import _Branch
 from mindjit.frontend.graph.structure import Leaf, unflatten
 from mindjit.frontend.graph_value import GraphValue
@@ -78,10 +78,6 @@ def trace_hyper_map(ev: Any, hyper_map: HyperMap, args: list, call: Call) -> Any
     return _results(structure)
 
 
-def _tensor_type(x: Any) -> Any:
-    return interned.tensor_type(x.dtype.mlir, tuple(x.shape))
-
-
 def _group_key(e: _Element) -> Any:
     """Calls with equal keys compute the same function on the same types."""
     if not e.args or not all(
@@ -94,7 +90,7 @@ def _group_key(e: _Element) -> Any:
             target = e.fn.resolve(e.args)
         except TypeError:
             return None  # traced alone, it raises the located error
-    return (id(e.fn), id(target), tuple(_tensor_type(a) for a in e.args))
+    return (id(e.fn), id(target), tuple(tensor_type_of(a) for a in e.args))
 
 
 def _batch(ev: Any, group: list[_Element], call: Call) -> bool:
@@ -102,7 +98,7 @@ def _batch(ev: Any, group: list[_Element], call: Call) -> bool:
     not batch the function."""
     first = group[0]
     template = tuple(Leaf(i) for i in range(len(first.args)))
-    branch = _Branch(ev, [_tensor_type(a) for a in first.args])
+    branch = _Branch(ev, [tensor_type_of(a) for a in first.args])
     try:
         out_template, outs = trace_example(ev, call, first.fn, template, branch)
     except TypeError:  # fn returns no tensors: traced call by call, as written
@@ -111,7 +107,7 @@ def _batch(ev: Any, group: list[_Element], call: Call) -> bool:
     except BaseException:
         _discard(branch.block)
         raise
-    if not batchable(walk_ops_of(branch.block), _graph_lookup(ev)):
+    if not batchable(_walk_ops_of(branch.block), _graph_lookup(ev)):
         _discard(branch.block)
         return False
     columns = [[e.args[j] for e in group] for j in range(len(first.args))]
@@ -135,7 +131,7 @@ def _batch(ev: Any, group: list[_Element], call: Call) -> bool:
     return True
 
 
-def walk_ops_of(block: Block) -> list[Operation]:
+def _walk_ops_of(block: Block) -> list[Operation]:
     return [o for op in block_ops(block) for o in walk_ops(op)]
 
 
