@@ -146,9 +146,7 @@ def _graph_lookup(ev: Any) -> Callable[[str], Operation | None]:
 
 def _discard(block: Block) -> None:
     """Erase a traced block that will not be used (its ops' uses of outer values go)."""
-    for op in reversed(block_ops(block)):
-        op.detach()
-        op.erase(safe_erase=False)
+    block.erase(safe_erase=False)
 
 
 def _stacked(ev: Any, column: list[Any]) -> SSAValue:

@@ -15,7 +15,7 @@ from xdsl.ir import OpResult, SSAValue
 from xdsl.rewriter import Rewriter
 
 from mindjit.dialects import mindir as M
-from mindjit.frontend.graph.structure import Leaf, Piece
+from mindjit.frontend.graph.structure import Leaf, Piece, unflatten
 
 
 def stack_returned_pieces(template: Any, leaves: list[SSAValue]) -> tuple[Any, list[SSAValue]]:
@@ -38,17 +38,7 @@ def stack_returned_pieces(template: Any, leaves: list[SSAValue]) -> tuple[Any, l
             where.append(Piece(index(v.op.input), v.op.axis.value.data, v.index))
         else:
             where.append(Leaf(index(v)))
-    return _rewrite(template, where), new_leaves
-
-
-def _rewrite(template: Any, where: list[Leaf | Piece]) -> Any:
-    if isinstance(template, Leaf):
-        return where[template.index]
-    if isinstance(template, tuple):
-        return tuple(_rewrite(x, where) for x in template)
-    if isinstance(template, list):
-        return [_rewrite(x, where) for x in template]
-    return template
+    return unflatten(template, where), new_leaves
 
 
 def erase_unused_unstacks(leaves: list[SSAValue]) -> None:
