@@ -126,3 +126,12 @@ def shape_of(x):
 def constant_results_net(x):
     """The function gives numbers, not tensors: traced per element."""
     return HyperMap(shape_of)(ops.unstack(x))
+
+
+def wrong_shapes(x):
+    return ops.matmul(x, ops.reshape(x, (1, -1)))
+
+
+def error_net(x):
+    """An error in a function traced for a group: located, nothing left behind."""
+    return HyperMap(wrong_shapes)(ops.unstack(x))

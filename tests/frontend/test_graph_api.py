@@ -173,3 +173,17 @@ def test_import_loads_the_compiler_so_a_first_compile_loads_no_module():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_bad_environment_value_does_not_break_import_but_the_compile():
+    script = (
+        f"import sys; sys.path.insert(0, {str(Path(P.__file__).parent)!r})\n"
+        "import mindjit as ms, graph_api_programs as P\n"
+        "ms.set_context(mode=ms.GRAPH_MODE)\n"
+        "ms.jit(P.double)(ms.Tensor([1.0]))\n"
+    )
+    env = {**os.environ, "MINDJIT_CF_TO_SELECT": "maybe"}
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "MINDJIT_CF_TO_SELECT" in result.stderr
+    assert 'File "<string>", line 4' in result.stderr  # raised by the call, not the import

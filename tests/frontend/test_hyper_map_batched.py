@@ -18,6 +18,7 @@ import mindjit as ms
 from mindjit import nn
 from mindjit.dialects.parsing import parse_file
 from mindjit.frontend.graph import api
+from mindjit.frontend.graph.errors import FrontendError
 
 
 def _np(x):  # type: ignore[no-untyped-def]
@@ -185,3 +186,9 @@ def test_functions_giving_constants_are_traced_per_element(tmp_path):
     out, frontend, _ = _graph_run(tmp_path, P.constant_results_net, x)
     assert out == (4, 4, 4) == _eager(P.constant_results_net, x)
     assert frontend["mindir.vmap"] == 0
+
+
+def test_an_error_in_a_batched_function_names_its_line():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(FrontendError, match=r"hyper_map_batch_programs.py:\d+: .*matmul"):
+        ms.jit(P.error_net)(ms.Tensor(np.zeros((3, 2), np.float32)))

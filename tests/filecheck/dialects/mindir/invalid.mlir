@@ -378,3 +378,19 @@ func.func @vmap_out_axis_none(%a: tensor<5x3xf32>) {
   }
   func.return
 }
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{result type tensor<2xf32> does not match the piece type tensor<3xf32>}}
+  %0:2 = "mindir.unstack"(%a) <{axis = 0 : i64}> : (tensor<2x3xf32>) -> (tensor<3xf32>, tensor<2xf32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{property 'axis' must be an integer, got "x"}}
+  %0:2 = mindir.unstack %a {axis = "x"} : tensor<2x3xf32> -> tensor<3xf32>
+  func.return
+}
