@@ -62,13 +62,21 @@ def _vmap() -> type:
     return VmapOp
 
 
+def _grad() -> type:
+    from mindjit.dialects.mindir_grad_op import GradOp
+
+    return GradOp
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     """`mindir.yield %a, %b : T1, T2`: the values a region of if/while hands back."""
 
     name = "mindir.yield"
     values = var_operand_def()
-    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp, WhileOp, _vmap())))
+    traits = lazy_traits_def(
+        lambda: (IsTerminator(), Pure(), HasParent(IfOp, WhileOp, _vmap(), _grad()))
+    )
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):

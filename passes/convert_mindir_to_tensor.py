@@ -18,7 +18,8 @@ The pass runs in five steps:
    (convert_mindir_to_tensor_tuples).
 4. One greedy walk per graph applies the lowering patterns (to each op only those
    written for its class, see pattern_dispatch), one file per family:
-   constants (here), elementwise, matmul, reduce, shape, control, effects, tuples.
+   constants (here), elementwise, matmul, reduce, shape, control, effects, tuples,
+   checks (`mindir.check_range` -> a reduction and `cf.assert`).
    Every pattern emits upstream ops only, so the walk is not re-applied to what it
    creates (`apply_recursively=False`); the walk visits an op before the ops in
    its regions, so the contents of if/while are lowered after they are moved into
@@ -50,6 +51,7 @@ from xdsl.pattern_rewriter import (
 
 from mindjit.dialects import mindir
 from mindjit.dialects.diagnostics import op_error
+from mindjit.passes.convert_mindir_to_tensor_check import CHECK_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_control import CONTROL_PATTERNS
 from mindjit.passes.convert_mindir_to_tensor_effects import (
     EFFECT_PATTERNS,
@@ -84,6 +86,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *CONTROL_PATTERNS,
     *TUPLE_PATTERNS,
     *EFFECT_PATTERNS,
+    *CHECK_PATTERNS,
 )
 
 

@@ -31,6 +31,9 @@ states. This pass turns that into MindSpore's monadic IR, in block order:
 - `mindir.if`: both branches start from the states current before the if; the
   states either branch advances are yielded as extra trailing results of the if,
   which are the current states after it.
+- `mindir.grad`: its forward region is threaded from the states current before
+  it; the states it advances are yielded as extra trailing values and become
+  extra trailing results (as for `mindir.if`), the current states after it.
 - `mindir.while`: the states the condition or body advances become extra trailing
   loop-carried values (initialized with the current states, forwarded by
   `mindir.condition`, yielded by the body); the while's extra results are the
@@ -137,7 +140,7 @@ def _check_not_partly_threaded(fn: func.FuncOp) -> None:
                 "does not return its states; mindir-auto-monad expects every effect on the "
                 "graph's entry states (the frontend's form) or a fully threaded graph",
             )
-        if isinstance(op, mindir.IfOp | mindir.WhileOp) and any(
+        if isinstance(op, mindir.IfOp | mindir.WhileOp | mindir.GradOp) and any(
             state_kind(t) is not None for t in op.result_types
         ):
             raise op_error(
@@ -227,6 +230,8 @@ class _Threader:
             self._thread_if(op, states)
         elif isinstance(op, mindir.WhileOp):
             self._thread_while(op, states)
+        elif isinstance(op, mindir.GradOp):
+            self._thread_grad(op, states)
         elif op.regions and self.advances(op):
             raise op_error(op, f"mindir-auto-monad cannot thread side effects inside '{op.name}'")
 
@@ -281,6 +286,26 @@ class _Threader:
             [*op.output.types, *[STATE_TYPES[k] for k in carried]],
             Rewriter.move_region_contents_to_new_regions(op.then_region),
             Rewriter.move_region_contents_to_new_regions(op.else_region),
+        )
+        self._replace_with_more_results(op, new, carried, states)
+
+    def _thread_grad(self, op: mindir.GradOp, states: States) -> None:
+        carried = self._carried(op, states)
+        end = self.thread_block(op.body.block, states)
+        if not carried:
+            return
+        term = op.body.block.last_op
+        assert isinstance(term, mindir.YieldOp)
+        term.operands = [*term.values, *[end[k] for k in carried]]  # type: ignore[misc]
+        new = mindir.GradOp(
+            op.inputs,
+            op.sens,
+            op.wrt_list,
+            op.weight_symbols,
+            op.n_aux,
+            op.returns_value,
+            [*op.outputs.types, *[STATE_TYPES[k] for k in carried]],
+            Rewriter.move_region_contents_to_new_regions(op.body),
         )
         self._replace_with_more_results(op, new, carried, states)
 

@@ -319,6 +319,7 @@ _ALIASING_OPS = (
     mindir.StackOp,
     mindir.MakeTupleOp,
     mindir.TupleGetItemOp,
+    mindir.CheckRangeOp,  # its result is its input once lowered
 )
 
 

@@ -209,40 +209,7 @@ class _Inliner:
 
     # --- one call --------------------------------------------------------------------
     def inline_call(self, call: func.CallOp, callee: func.FuncOp) -> None:
-        block = callee.body.block
-        args = block.args
-        if len(args) != len(call.arguments) or len(callee.function_type.outputs) != len(
-            call.results
-        ):
-            raise op_error(
-                call, f"'func.call' does not match the signature of @{callee.sym_name.data}"
-            )
-        mapper: dict[SSAValue, SSAValue] = dict(zip(args, call.arguments))
-        loc = call.location
-        new_ops: list[Operation] = []
-        created: set[SSAValue] = set()
-        ret = block.last_op
-        assert isinstance(ret, func.ReturnOp)
-        for op in block.ops:
-            if op is ret:
-                break
-            new = op.clone(mapper)
-            for inner in new.walk():
-                inner.location = loc
-                self.ops_created += 1
-            created.update(new.results)
-            new_ops.append(new)
-        parent = call.parent_block()
-        assert parent is not None
-        parent.insert_ops_before(new_ops, call)
-        for result, value in zip(call.results, ret.arguments):
-            value = mapper.get(value, value)
-            if result.name_hint is not None and value in created:
-                value.name_hint = result.name_hint
-                created.discard(value)  # the first result naming it wins
-            result.replace_all_uses_with(value)
-        call.detach()
-        call.erase()
+        self.ops_created += inline_call(call, callee)
 
     # --- dead graphs -----------------------------------------------------------------
     def erase_dead(self) -> None:
@@ -250,6 +217,42 @@ class _Inliner:
             if self.calls_of[name] == 0 and name not in self.pinned:
                 self.funcs[name].detach()
                 self.funcs[name].erase()
+
+
+def inline_call(call: func.CallOp, callee: func.FuncOp) -> int:
+    """Replace `call` by a copy of `callee`'s body; returns the number of ops created."""
+    created_ops = 0
+    block = callee.body.block
+    args = block.args
+    if len(args) != len(call.arguments) or len(callee.function_type.outputs) != len(call.results):
+        raise op_error(call, f"'func.call' does not match the signature of @{callee.sym_name.data}")
+    mapper: dict[SSAValue, SSAValue] = dict(zip(args, call.arguments))
+    loc = call.location
+    new_ops: list[Operation] = []
+    created: set[SSAValue] = set()
+    ret = block.last_op
+    assert isinstance(ret, func.ReturnOp)
+    for op in block.ops:
+        if op is ret:
+            break
+        new = op.clone(mapper)
+        for inner in new.walk():
+            inner.location = loc
+            created_ops += 1
+        created.update(new.results)
+        new_ops.append(new)
+    parent = call.parent_block()
+    assert parent is not None
+    parent.insert_ops_before(new_ops, call)
+    for result, value in zip(call.results, ret.arguments):
+        value = mapper.get(value, value)
+        if result.name_hint is not None and value in created:
+            value.name_hint = result.name_hint
+            created.discard(value)  # the first result naming it wins
+        result.replace_all_uses_with(value)
+    call.detach()
+    call.erase()
+    return created_ops
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ Terms
   writer; "no Assign of P in between on the state chain" is exactly that.
 - The *aliases* of a Load are its value and everything that may share its memory:
   results of `depend` (its value operand), `make_tuple`, `tuple_get_item`,
-  `reshape`, `broadcast_to`, `transpose`, `get_item`, `cast`, `addn` of one
+  `reshape`, `broadcast_to`, `transpose`, `get_item`, `cast`, `check_range`, `addn` of one
   tensor, `assign` (its result is the stored value), and values that if/while
   hand through (operands, yields, region arguments, results). A *consumer* of a
   Load is any other op that reads one of its aliases, and an `assign` storing
@@ -183,6 +183,7 @@ _FORWARDING = (
     mindir.TransposeOp,
     mindir.GetItemOp,
     mindir.CastOp,
+    mindir.CheckRangeOp,  # its result is its input once lowered
 )
 _REGION_OPS = (mindir.IfOp, mindir.WhileOp)
 

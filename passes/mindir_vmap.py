@@ -10,7 +10,8 @@ shared is broadcast to the batch first (out_axes `none`: returned as it is; a
 batched one is a located error).
 
 Rules (an op whose operands are all shared is copied as it is):
-- elementwise ops (`add` ... `logical_or`, the unary ones, `select`, `cast`):
+- elementwise ops (`add` ... `logical_or`, the unary ones, `select`, `cast`,
+  `check_range`, which checks the whole batch):
   a batched operand of lower per-example rank than the result is reshaped to
   `[B, 1, ..., 1, shape]` so that numpy broadcasting pairs the right axes;
 - `matmul`: batch dims broadcast, so batched operands only need the same
@@ -49,6 +50,7 @@ from xdsl.traits import Pure
 from mindjit.dialects import mindir
 from mindjit.dialects import mindir_value_ops as V
 from mindjit.dialects.diagnostics import op_error
+from mindjit.dialects.mindir_check_op import CheckRangeOp
 from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp
 from mindjit.dialects.op_walk import walk_ops
 from mindjit.passes.graph_walk import top_level_graphs
@@ -241,12 +243,12 @@ class _Batcher:
 
     def _shareable(self, op: Operation) -> bool:
         """Copied as it is when nothing batched flows in: value ops and reads."""
-        return isinstance(op, _SHARED_LEAVES) or op.has_trait(Pure)
+        return isinstance(op, (*_SHARED_LEAVES, CheckRangeOp)) or op.has_trait(Pure)
 
     @staticmethod
     def rule_name(op: Operation) -> str | None:
         """The name of the method batching `op` (None: no rule)."""
-        if isinstance(op, _ELEMENTWISE):
+        if isinstance(op, (*_ELEMENTWISE, CheckRangeOp)):  # a check: elementwise identity
             return "_elementwise"
         if isinstance(op, V.MatMulOp):
             return "_matmul"

@@ -35,11 +35,12 @@ LOWER_TO_TENSOR = "convert-mindir-to-tensor,func.func(canonicalize,cse)"
 # (auto-monad), keep reads before the next write (depend-order) and decide which
 # Loads need a real copy (load-elim, level from MS_DEV_SIDE_EFFECT_LOAD_ELIM).
 # mindir-inline (after auto-monad, as in MindSpore) inlines every sub-graph call
-# except graphs lazy inline keeps (MS_DEV_CELL_REUSE); mindir-vmap then batches the
+# except graphs lazy inline keeps (MS_DEV_CELL_REUSE); mindir-grad expands each
+# `mindir.grad` into its forward and adjoints; mindir-vmap then batches the
 # inlined per-example bodies of `ms.vmap` (nothing lowers a mindir.vmap).
 # The optional part: mindir-cf-to-select (small side-effect-free ifs become selects,
 # which MindSpore's docs leave to the user) then the cleanups.
-SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline,mindir-vmap"
+SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline,mindir-grad,mindir-vmap"
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",

@@ -25,6 +25,12 @@ def _mindir_cf_to_select() -> type[ModulePass]:
     return MindirCfToSelectPass
 
 
+def _mindir_grad() -> type[ModulePass]:
+    from mindjit.passes.mindir_grad import MindirGradPass
+
+    return MindirGradPass
+
+
 def _mindir_vmap() -> type[ModulePass]:
     from mindjit.passes.mindir_vmap import MindirVmapPass
 
@@ -57,5 +63,6 @@ def mindjit_pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
         "mindir-depend-order": _mindir_depend_order,
         "mindir-inline": _mindir_inline,
         "mindir-cf-to-select": _mindir_cf_to_select,
+        "mindir-grad": _mindir_grad,
         "mindir-vmap": _mindir_vmap,
     }

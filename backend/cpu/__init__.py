@@ -20,7 +20,8 @@ select/copy); scf (if, while, for); ml_program (global, global_load,
 global_store, global_load_const) with the state held by the executable
 (`exe.globals`, `exe.get_global`, `exe.set_global`); calls to mindjit's print
 runtime (`exe.print_hook`) and the emulated float-status runtime
-(`exe.float_status`).  Parameters alias: a global_load is the global's buffer,
+(`exe.float_status`); cf.assert (a failed check raises `RuntimeCheckError`
+with its message).  Parameters alias: a global_load is the global's buffer,
 a global_store writes into it in place, linalg.copy copies (counted in
 `exe.stats`); `exe.trace_enabled` records executed ops in `exe.trace`.
 Shapes must be static.  Anything else raises
@@ -30,15 +31,16 @@ Shapes must be static.  Anything else raises
 
 from mindjit.backend.cpu import (  # noqa: F401
     kernels_arith,
+    kernels_check,
     kernels_control,
     kernels_float_status,
     kernels_linalg,
     kernels_state,
     kernels_tensor,
 )
-from mindjit.backend.cpu.errors import ExecutionError
+from mindjit.backend.cpu.errors import ExecutionError, RuntimeCheckError
 from mindjit.backend.cpu.executable import CpuExecutable
 from mindjit.backend.cpu.plan import Plan
 from mindjit.backend.cpu.registry import BUILDERS, register
 
-__all__ = ["BUILDERS", "CpuExecutable", "ExecutionError", "Plan", "register"]
+__all__ = ["BUILDERS", "CpuExecutable", "ExecutionError", "Plan", "RuntimeCheckError", "register"]

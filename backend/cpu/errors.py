@@ -24,3 +24,15 @@ def unsupported(op: Operation, why: str = "") -> ExecutionError:
 
 def located(loc: SourceLoc | str | None, message: str) -> ExecutionError:
     return ExecutionError(message, loc)
+
+
+class RuntimeCheckError(ExecutionError, RuntimeError):
+    """A check of the program failed while it ran (a `cf.assert`, e.g. what
+    `mindir.check_range` lowers to): the message is the program's own.
+
+    A `RuntimeError`, as MindSpore's kernels raise when they reject their inputs."""
+
+
+def check_failure(op: Operation, message: str) -> RuntimeCheckError:
+    """A `RuntimeCheckError` at `op`'s file:line:col."""
+    return RuntimeCheckError(message, loc_of_op(op))

@@ -70,6 +70,7 @@ def test_jit_levels_pick_their_pipeline(level):
         "frontend",
         "mindir-auto-monad",
         "mindir-inline",
+        "mindir-grad",
         "mindir-vmap",
         *optional[level],
         "mindir-depend-order",
@@ -148,6 +149,16 @@ def test_tensor_results_do_not_alias_inputs():
     y = ms.jit(P.identity)(x)  # the graph returns its input: the result must be a copy
     y.asnumpy()[0] = 100.0
     assert x.asnumpy().tolist() == [1.0, 2.0]
+
+
+def test_each_closure_gets_its_own_program():
+    """One code object, two closures over different values: two programs, each
+    kept for its own function object (a dead closure's program is not reused)."""
+    x = ms.Tensor([1.0, 2.0])
+    assert P.make_scaler(2.0)(x).asnumpy().tolist() == [2.0, 4.0]
+    assert P.make_scaler(3.0)(x).asnumpy().tolist() == [3.0, 6.0]
+    for k in range(5):
+        assert P.make_scaler(float(k))(x).asnumpy().tolist() == [k, 2.0 * k]
 
 
 def test_new_cell_never_reuses_a_dead_cells_program():

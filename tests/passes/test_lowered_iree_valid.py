@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import ModuleOp
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.convert_mindir_to_tensor_effects import DEVICE_OPS
+from mindjit.passes.mindir_grad import grad_module
 from mindjit.passes.mindir_vmap import vmap_module
 from mindjit.passes.pipelines import contains_mindir, lower_to_tensor
 
@@ -76,7 +77,8 @@ def _lowered_chunks(path: Path) -> list[tuple[int, str]]:
             if not contains_mindir(module):
                 continue
             _drop_device_functions(module)
-            vmap_module(module)  # nothing lowers a mindir.vmap: batch it first
+            grad_module(module)  # nothing lowers a mindir.grad or a mindir.vmap:
+            vmap_module(module)  # expand and batch them first
             lower_to_tensor(module)
         except MindjitError:
             continue

@@ -394,3 +394,95 @@ func.func @f(%a: tensor<2x3xf32>) {
   %0:2 = mindir.unstack %a {axis = "x"} : tensor<2x3xf32> -> tensor<3xf32>
   func.return
 }
+
+// -----
+
+func.func @grad_wrt_range(%a: tensor<3xf32>) {
+  // expected-error @+1 {{wrt index 1 is out of range for 1 inputs}}
+  %g = mindir.grad (%x = %a) wrt [1] weights [] : (tensor<3xf32>) -> tensor<3xf32> {
+    %s = mindir.reduce_sum %x : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @grad_result_type(%a: tensor<3xf32>) {
+  // expected-error @+1 {{result 0 is tensor<4xf32>, expected tensor<3xf32>}}
+  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> tensor<4xf32> {
+    %s = mindir.reduce_sum %x : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @grad_sens_type(%a: tensor<3xf32>, %s: tensor<3xf32>) {
+  // expected-error @+1 {{sens types (tensor<3xf32>) are not the differentiated output types (tensor<f32>)}}
+  %g = mindir.grad (%x = %a) sens (%s) wrt [0] weights [] : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
+    %t = mindir.reduce_sum %x : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %t : tensor<f32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @grad_all_aux(%a: tensor<3xf32>) {
+  // expected-error @+1 {{at least one output must be differentiated}}
+  %g = mindir.grad (%x = %a) wrt [0] weights [] aux 1 : (tensor<3xf32>) -> tensor<3xf32> {
+    %t = mindir.reduce_sum %x : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %t : tensor<f32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xi32>) {
+  // expected-error @+1 {{'mindir.check_range' op mindir.check_range needs float elements, got i32}}
+  %0 = mindir.check_range %a {min = 0.0 : f64, max = 1.0 : f64, message = "m"} : tensor<2xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'mindir.check_range' op min (1.0) must not be greater than max (0.0)}}
+  %0 = mindir.check_range %a {min = 1.0 : f64, max = 0.0 : f64, message = "m"} : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'mindir.check_range' op property 'max' must be an f64 float, got 1.000000e+00 : f32}}
+  %0 = mindir.check_range %a {min = 0.0 : f64, max = 1.0 : f32, message = "m"} : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'mindir.check_range' op property 'min' must not be NaN}}
+  %0 = mindir.check_range %a {min = 0x7ff8000000000000 : f64, max = 1.0 : f64, message = "m"} : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'mindir.check_range' op result type tensor<3xf32> does not match the inferred type tensor<2xf32>}}
+  %0 = mindir.check_range %a {min = 0.0 : f64, max = 1.0 : f64, message = "m"} : (tensor<2xf32>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'mindir.check_range' op property 'message' expected in operation 'mindir.check_range'}}
+  %0 = "mindir.check_range"(%a) <{min = 0.0 : f64, max = 1.0 : f64}> : (tensor<2xf32>) -> tensor<2xf32>
+  func.return
+}

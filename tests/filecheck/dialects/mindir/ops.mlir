@@ -200,6 +200,20 @@ func.func @resource(%u0: !mindir.u) -> tensor<4xf32> {
   func.return %lb : tensor<4xf32>
 }
 
+// CHECK-LABEL: func.func @grad
+func.func @grad(%a: tensor<2xf32>, %s: tensor<f32>, %u: !mindir.u) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>) {
+  // CHECK-NEXT: %r, %r_1, %r_2 = mindir.grad (%x = %a) sens (%s) wrt [0] weights [@w] value : (tensor<2xf32>, tensor<f32>) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>) {
+  // GENERIC: "mindir.grad"(%a, %s) <{wrt = array<i64: 0>, weights = [@w], aux = 0 : i64, return_value = true, operandSegmentSizes = array<i32: 1, 1>}> ({
+  %r:3 = mindir.grad (%x = %a) sens (%s) wrt [0] weights [@w] value : (tensor<2xf32>, tensor<f32>) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>) {
+    %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+    %l = mindir.load %p, %u : tensor<2xf32>
+    %m = mindir.mul %x, %l : tensor<2xf32>
+    %t = mindir.reduce_sum %m : (tensor<2xf32>) -> tensor<f32>
+    mindir.yield %t : tensor<f32>
+  }
+  func.return %r#0, %r#1, %r#2 : tensor<f32>, tensor<2xf32>, tensor<2xf32>
+}
+
 // CHECK-LABEL: func.func @vmap
 func.func @vmap(%a: tensor<5x3xf32>, %b: tensor<3xf32>) -> tensor<3x5xf32> {
   // CHECK-NEXT: %r = mindir.vmap (%x = %a, %w = %b) in_axes [0, none] out_axes [1] : (tensor<5x3xf32>, tensor<3xf32>) -> tensor<3x5xf32> {
@@ -212,4 +226,14 @@ func.func @vmap(%a: tensor<5x3xf32>, %b: tensor<3xf32>) -> tensor<3x5xf32> {
     mindir.yield %y : tensor<3xf32>
   }
   func.return %r : tensor<3x5xf32>
+}
+
+// CHECK-LABEL: func.func @check_range
+func.func @check_range(%a: tensor<2x3xf32>, %s: tensor<f16>) -> (tensor<2x3xf32>, tensor<f16>) {
+  // CHECK-NEXT: %y = mindir.check_range %a {min = 0.000000e+00 : f64, max = 1.000000e+00 : f64, message = "For 'BinaryCrossEntropy', the elements of 'logits' must be in [0, 1]"} : tensor<2x3xf32>
+  // GENERIC: "mindir.check_range"(%a) <{min = 0.000000e+00 : f64, max = 1.000000e+00 : f64, message = "For 'BinaryCrossEntropy', the elements of 'logits' must be in [0, 1]"}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %y = mindir.check_range %a {min = 0.0 : f64, max = 1.0 : f64, message = "For 'BinaryCrossEntropy', the elements of 'logits' must be in [0, 1]"} : tensor<2x3xf32>
+  // CHECK-NEXT: %z = mindir.check_range %s {message = "any order", min = -2.500000e-01 : f64, max = 0x7ff0000000000000 : f64} : tensor<f16>
+  %z = mindir.check_range %s {message = "any order", min = -0.25 : f64, max = 0x7ff0000000000000 : f64} : tensor<f16>
+  func.return %y, %z : tensor<2x3xf32>, tensor<f16>
 }

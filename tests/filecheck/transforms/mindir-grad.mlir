@@ -1,0 +1,157 @@
+// RUN: ms-opt %s -p mindir-grad --split-input-file | filecheck %s
+
+// Both inputs of a product: each adjoint is the other factor (the ones seed of
+// reduce_sum folds away); `value` returns the forward output first.
+
+// CHECK-LABEL: func.func @mul_sum
+// CHECK-NEXT:    %m = mindir.mul %a, %b
+// CHECK-NEXT:    %s = mindir.reduce_sum %m
+// CHECK-NEXT:    func.return %s, %b, %a
+func.func @mul_sum(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>, tensor<4xf32>) {
+  %r:3 = mindir.grad (%x = %a, %y = %b) wrt [0, 1] weights [] value : (tensor<4xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>, tensor<4xf32>) {
+    %m = mindir.mul %x, %y : tensor<4xf32>
+    %s = mindir.reduce_sum %m : (tensor<4xf32>) -> tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %r#0, %r#1, %r#2 : tensor<f32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A sens operand seeds the output; a broadcast input's adjoint is summed back
+// to its shape.
+
+// CHECK-LABEL: func.func @broadcast_sens
+// CHECK:         %g = mindir.reduce_sum %s {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:    func.return %g
+func.func @broadcast_sens(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %s: tensor<2x3xf32>) -> tensor<3xf32> {
+  %g = mindir.grad (%x = %a, %y = %b) sens (%s) wrt [1] weights [] : (tensor<2x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<3xf32> {
+    %m = mindir.add %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    mindir.yield %m : tensor<2x3xf32>
+  }
+  func.return %g : tensor<3xf32>
+}
+
+// -----
+
+// A Parameter read at two states (an Assign between): the gradient of @w is
+// the sum over both Loads, and the backward reads each Load's own value.
+// The forward keeps its effects and its state chain; the states pass through.
+
+// CHECK-LABEL: func.func @weight_at_its_state
+// CHECK:         %l0 = mindir.load %p, %u0
+// CHECK:         %as = mindir.assign %p, %c, %u1
+// CHECK:         %l1 = mindir.load %p, %u2
+// CHECK:         %m0 = mindir.mul %a, %l0
+// CHECK:         %[[G0:.*]] = mindir.mul %l1, %a
+// CHECK-NEXT:    %g = mindir.add %m0, %[[G0]]
+// CHECK-NEXT:    func.return %g, %u3 : tensor<2xf32>, !mindir.u
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+func.func @weight_at_its_state(%a: tensor<2xf32>, %c: tensor<2xf32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %g:2 = mindir.grad (%x = %a) wrt [] weights [@w] : (tensor<2xf32>) -> (tensor<2xf32>, !mindir.u) {
+    %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+    %l0 = mindir.load %p, %u0 : tensor<2xf32>
+    %u1 = mindir.update_state %u0, %l0 : tensor<2xf32>
+    %as = mindir.assign %p, %c, %u1 : tensor<2xf32>
+    %u2 = mindir.update_state %u1, %as : tensor<2xf32>
+    %l1 = mindir.load %p, %u2 : tensor<2xf32>
+    %u3 = mindir.update_state %u2, %l1 : tensor<2xf32>
+    %m0 = mindir.mul %x, %l0 : tensor<2xf32>
+    %m1 = mindir.mul %m0, %l1 : tensor<2xf32>
+    %s = mindir.reduce_sum %m1 : (tensor<2xf32>) -> tensor<f32>
+    mindir.yield %s, %u3 : tensor<f32>, !mindir.u
+  }
+  func.return %g#0, %g#1 : tensor<2xf32>, !mindir.u
+}
+
+// -----
+
+// Through an if: a second if on the same condition holds each branch's
+// adjoint; the tanh the then-branch's adjoint needs leaves the forward if as
+// an extra result (zeros from the else branch).
+
+// CHECK-LABEL: func.func @through_if
+// CHECK:         %r, %[[T:.*]] = mindir.if %c -> (tensor<3xf32>, tensor<3xf32>) {
+// CHECK-NEXT:      %t = mindir.tanh %a
+// CHECK-NEXT:      mindir.yield %t, %t
+// CHECK:         } else {
+// CHECK:           %n = mindir.neg %a
+// CHECK:         %g = mindir.if %c -> (tensor<3xf32>) {
+// CHECK:           mindir.mul %[[T]], %[[T]]
+// CHECK:         } else {
+// CHECK:           mindir.neg
+// CHECK:         func.return %g
+func.func @through_if(%c: tensor<i1>, %a: tensor<3xf32>) -> tensor<3xf32> {
+  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> tensor<3xf32> {
+    %r = mindir.if %c -> (tensor<3xf32>) {
+      %t = mindir.tanh %x : tensor<3xf32>
+      mindir.yield %t : tensor<3xf32>
+    } else {
+      %n = mindir.neg %x : tensor<3xf32>
+      mindir.yield %n : tensor<3xf32>
+    }
+    %s = mindir.reduce_sum %r : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %g : tensor<3xf32>
+}
+
+// -----
+
+// A grad inside a grad (second order) is expanded first: d2/dx2 x^3 = 6x.
+
+// CHECK-LABEL: func.func @second_order
+// CHECK-NOT:     mindir.grad
+// CHECK:         %g2 = mindir.add
+// CHECK-NEXT:    func.return %g2
+func.func @second_order(%a: tensor<f32>) -> tensor<f32> {
+  %g2 = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<f32>) -> tensor<f32> {
+    %g1 = mindir.grad (%y = %x) wrt [0] weights [] : (tensor<f32>) -> tensor<f32> {
+      %c = mindir.mul %y, %y : tensor<f32>
+      %cube = mindir.mul %c, %y : tensor<f32>
+      mindir.yield %cube : tensor<f32>
+    }
+    mindir.yield %g1 : tensor<f32>
+  }
+  func.return %g2 : tensor<f32>
+}
+
+// -----
+
+// aux 1: the last output is returned with `value` but not differentiated; an
+// input no differentiated output depends on gets zeros.
+
+// CHECK-LABEL: func.func @aux_and_zero
+// CHECK:         %e = mindir.exp %a
+// CHECK:         %r = mindir.broadcast_to
+// CHECK-NEXT:    func.return %s, %b, %e, %r
+func.func @aux_and_zero(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %r:4 = mindir.grad (%x = %a, %y = %b) wrt [0, 1] weights [] aux 1 value : (tensor<2xf32>, tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+    %e = mindir.exp %x : tensor<2xf32>
+    %s = mindir.reduce_sum %e : (tensor<2xf32>) -> tensor<f32>
+    mindir.yield %s, %y : tensor<f32>, tensor<2xf32>
+  }
+  func.return %r#0, %r#1, %r#2, %r#3 : tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// A call kept by lazy inline is inlined into the forward before differentiating.
+
+// CHECK-LABEL: func.func @kept_call
+// CHECK-NEXT:    %q = mindir.mul %a, %a
+// CHECK-NEXT:    %s = mindir.reduce_sum %q
+// CHECK-NEXT:    %g = mindir.add %a, %a
+// CHECK-NEXT:    func.return %g
+func.func private @square(%v: tensor<3xf32>) -> tensor<3xf32> attributes {mindir.lazy_inline = "k"} {
+  %s = mindir.mul %v, %v : tensor<3xf32>
+  func.return %s : tensor<3xf32>
+}
+func.func @kept_call(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> tensor<3xf32> {
+    %q = func.call @square(%x) : (tensor<3xf32>) -> tensor<3xf32>
+    %s = mindir.reduce_sum %q : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %g : tensor<3xf32>
+}
