@@ -31,6 +31,7 @@ from xdsl.rewriter import InsertPoint
 from mindjit.dialects import interned
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
+from mindjit.frontend.grad_tape import active_tape
 
 Built = SSAValue | Sequence[SSAValue]
 BuildFn = Callable[["Emitter", list[SSAValue]], Built]
@@ -173,6 +174,9 @@ def _run_eagerly(key: Hashable, build: BuildFn, inputs: Sequence[Any]) -> Any:
     exe, single = entry
     outs = exe.run("op", *arrays)
     wrapped = tuple(Tensor._wrap(o) for o in outs)
+    tape = active_tape()
+    if tape is not None:
+        tape.record(cache_key, build, list(inputs), arrays, list(wrapped))
     return wrapped[0] if single else wrapped
 
 

@@ -24,8 +24,12 @@ def jit(function: Any = None, *, jit_config: Any = None, **options: Any) -> Any:
 
     @functools.wraps(function)
     def compiled(*args: Any, **kwargs: Any) -> Any:
+        from mindjit.frontend.grad_tape import recording
         from mindjit.frontend.graph import api
         from mindjit.frontend.nn import Cell
+
+        if recording():  # a PyNative gradient's forward: op by op, on its tape
+            return function(*args, **kwargs)
 
         if args and isinstance(args[0], Cell) and function.__name__ == "construct":
             return api.run_cell(args[0], args[1:], kwargs)

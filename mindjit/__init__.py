@@ -33,6 +33,7 @@ from mindjit.frontend.dtype import (
     int_,
     single,
 )
+from mindjit.frontend.grad import grad, value_and_grad
 
 # the compiler itself, loaded now rather than inside the first compile
 from mindjit.frontend.graph.program import load_compiler as _load_compiler
@@ -81,5 +82,7 @@ __all__ = [
     "set_seed",
     "single",
     "tensor",
+    "grad",
+    "value_and_grad",
     "vmap",
 ]

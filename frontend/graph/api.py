@@ -15,7 +15,7 @@ from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import signature_of
 
-_PROGRAMS: dict[Any, tuple[Any, CompiledProgram]] = {}
+_PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
 
 
 def should_compile_cell(cell: Any) -> bool:
@@ -63,21 +63,25 @@ def program_for(
     fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
 ) -> CompiledProgram:
     user_fn = unwrap(fn)
+    # a closure's graph depends on the values it closes over (a train step made per
+    # network): one program per function object, like one per bound object
+    closure = user_fn if getattr(user_fn, "__closure__", None) else None
     key = (
         getattr(user_fn, "__code__", user_fn),
         id(self_obj),
+        id(closure),
         signature_of((args, tuple(sorted(kwargs.items())))),
         jit_level,
         _compile_options(),
     )
     entry = _PROGRAMS.get(key)
-    # ids are reused once an object dies: the program must belong to this very object
-    if entry is None or entry[0]() is not self_obj:
+    # ids are reused once an object dies: the program must belong to these very objects
+    if entry is None or entry[0]() is not self_obj or entry[1]() is not closure:
         with no_full_collections():
             program = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
-        _PROGRAMS[key] = (_ref(self_obj), program)
+        _PROGRAMS[key] = (_ref(self_obj), _ref(closure), program)
         return program
-    return entry[1]
+    return entry[2]
 
 
 def _ref(obj: Any) -> Any:
@@ -114,7 +118,7 @@ def compile_cell(cell: Any, args: tuple) -> CompiledProgram:
 
 def cached_programs() -> list[CompiledProgram]:
     """The programs compiled so far in this process (for reports and tests)."""
-    return [program for _, program in _PROGRAMS.values()]
+    return [program for _, _, program in _PROGRAMS.values()]
 
 
 def clear_cache() -> None:

@@ -17,7 +17,9 @@ import builtins
 import types
 from typing import Any
 
-from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.grad import GradFunction
+from mindjit.frontend.graph.errors import FrontendError, FrontendValueError
+from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
@@ -77,6 +79,10 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             return _instantiate(ev, node, callee, args, kwargs)
         if isinstance(callee, MultitypeFuncGraph | HyperMap):
             return _call_multitype(ev, node, callee, args, kwargs)
+        if isinstance(callee, GradFunction):
+            if kwargs:
+                raise ev.error(node, "a gradient function takes no keyword arguments")
+            return trace_grad(ev, lambda fn, xs: call_value(ev, node, fn, xs, {}), callee, args)
         if isinstance(callee, VmapFunction):
             if kwargs:
                 raise ev.error(node, "a vmap function takes no keyword arguments")
@@ -113,7 +119,10 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
     except (FrontendError, TypeError, ValueError) as exc:
         if isinstance(exc, FrontendError) or _is_ms_error(exc):
             raise
-        raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
+        error = ev.error(node, f"{type(exc).__name__}: {exc}")
+        if isinstance(exc, ValueError):  # still a ValueError, as in PyNative mode
+            error = FrontendValueError(error.message, error.file, error.line)
+        raise error from None
     except Exception as exc:
         raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
 

@@ -24,6 +24,13 @@ class FrontendError(MindjitError, RuntimeError):
         return f"frontend error: {self.message}"
 
 
+class FrontendValueError(FrontendError, ValueError):
+    """A ValueError raised by a library call while a graph is traced (an op or a
+    Cell rejecting its arguments, e.g. an optimizer given the wrong number of
+    gradients), located at the graph's line: `except ValueError` catches it in
+    graph mode as in PyNative mode."""
+
+
 def describe_node(node: ast.AST) -> str:
     """A short name for a construct, for 'X is not supported' messages."""
     names = {

@@ -1,4 +1,4 @@
-"""`mindjit.nn`: Cell, containers and layers with MindSpore's names."""
+"""`mindjit.nn`: Cell, containers, layers, losses and optimizers with MindSpore's names."""
 
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
@@ -12,9 +12,26 @@ from mindjit.frontend.nn.layers import (
     Tanh,
     get_activation,
 )
+from mindjit.frontend.nn.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    LossBase,
+    MSELoss,
+    SoftmaxCrossEntropyWithLogits,
+)
 from mindjit.frontend.nn.normalization import LayerNorm
+from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 
 __all__ = [
+    "Adam",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "LossBase",
+    "MSELoss",
+    "Momentum",
+    "Optimizer",
+    "SGD",
+    "SoftmaxCrossEntropyWithLogits",
     "Cell",
     "CellList",
     "Dense",

@@ -206,9 +206,10 @@ class Cell:
         raise AttributeError(f"For '{self.cls_name}', the method 'construct' is not defined.")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from mindjit.frontend.grad_tape import recording
         from mindjit.frontend.graph.api import run_cell, should_compile_cell
 
-        if should_compile_cell(self):
+        if should_compile_cell(self) and not recording():
             return run_cell(self, args, kwargs)
         return self.construct(*args, **kwargs)
 

@@ -8,6 +8,7 @@ computes eagerly in PyNative mode and emits mindir while a graph is traced.
 
 from types import ModuleType as _ModuleType
 
+from mindjit.frontend.grad import GradOperation, grad, value_and_grad
 from mindjit.frontend.ops.array import (
     broadcast_to,
     cast,

@@ -53,3 +53,12 @@ def with_print(x):
     y = x + 1
     print(y)
     return y
+
+
+def make_scaler(factor):
+    """A closure: its graph folds `factor`, so each closure needs its own program."""
+
+    def scale(x):
+        return x * factor
+
+    return ms.jit(scale)

@@ -1,0 +1,190 @@
+"""Gradients in PyNative mode: a tape of the ops the forward ran, and per-op bprops.
+
+While a gradient function's forward runs, every op whose inputs depend on a
+differentiated input or weight is recorded with the arrays it read (a
+Parameter's array is copied: a later `ops.assign` writes into it, and the
+backward must see the value of the time, like a TensorMove). The backward
+walks the tape in reverse; each op's adjoint is the op's one-op graph wrapped in
+a `mindir.grad` and expanded by `mindir-grad` — the same rules as graph mode —
+compiled once per (op, input types, differentiated inputs) and cached, as
+MindSpore caches its PyNative bprop graphs.
+
+Cells and `@jit` functions called by the forward run op by op while the tape
+records (their ops must be on it). Higher-order gradients need graph mode.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+_state = threading.local()
+
+
+@dataclass
+class _Record:
+    key: Hashable
+    build: Any
+    inputs: list[Any]
+    arrays: list[np.ndarray]
+    outputs: list[Any]
+
+
+@dataclass
+class Tape:
+    varying: set[int] = field(default_factory=set)  # ids of tensors the sources reach
+    records: list[_Record] = field(default_factory=list)
+
+    def record(self, key: Hashable, build: Any, inputs: list, arrays: list, outputs: list) -> None:
+        from mindjit.frontend.tensor import Parameter
+
+        if not any(id(x) in self.varying for x in inputs):
+            return
+        arrays = [a.copy() if isinstance(x, Parameter) else a for x, a in zip(inputs, arrays)]
+        self.varying.update(id(o) for o in outputs if not o.dtype.is_bool)
+        self.records.append(_Record(key, build, list(inputs), arrays, list(outputs)))
+
+
+def active_tape() -> Tape | None:
+    return getattr(_state, "tape", None)
+
+
+def recording() -> bool:
+    """True while a PyNative gradient's forward runs (Cells and jit run op by op)."""
+    return active_tape() is not None
+
+
+_BPROP_CACHE: dict[Hashable, Any] = {}
+
+
+def _bprop(rec: _Record, wrt: tuple[int, ...]) -> Any:
+    """The compiled adjoint of one recorded op: (inputs..., output adjoints...) ->
+    adjoints of the inputs `wrt`."""
+    cache_key = (rec.key, wrt)
+    exe = _BPROP_CACHE.get(cache_key)
+    if exe is not None:
+        return exe
+    from xdsl.builder import Builder
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp, TensorType
+    from xdsl.ir import Block, Region, SSAValue
+    from xdsl.rewriter import InsertPoint
+
+    from mindjit.backend.cpu import CpuExecutable
+    from mindjit.dialects import mindir as M
+    from mindjit.frontend.dispatch import Emitter
+    from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
+
+    in_types = [TensorType(x.dtype.mlir, list(x.shape)) for x in rec.inputs]
+    out_types = [TensorType(o.dtype.mlir, list(o.shape)) for o in rec.outputs]
+    outer = Block(arg_types=[*in_types, *out_types])
+    region = Block(arg_types=in_types)
+    emitter = Emitter(Builder(InsertPoint.at_end(region)))
+    built = rec.build(emitter, list(region.args))
+    results = [built] if isinstance(built, SSAValue) else list(built)
+    emitter.insert(M.YieldOp(*results))
+    n = len(in_types)
+    grad = M.GradOp(
+        outer.args[:n],
+        outer.args[n:],
+        wrt,
+        [],
+        0,
+        False,
+        [in_types[i] for i in wrt],
+        Region(region),
+    )
+    outer.add_op(grad)
+    outer.add_op(func.ReturnOp(*grad.results))
+    fn = func.FuncOp("bprop", ([*in_types, *out_types], [in_types[i] for i in wrt]), Region(outer))
+    module = ModuleOp([fn])
+    run_passes(parse_pipeline("mindir-grad,func.func(canonicalize,cse)"), module, verify_each=False)
+    exe = _BPROP_CACHE[cache_key] = CpuExecutable(lower_to_tensor(module))
+    return exe
+
+
+def backward(tape: Tape, seeds: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Adjoints (by tensor id) of every tensor on the tape, from the output `seeds`."""
+    adj = dict(seeds)
+    for rec in reversed(tape.records):
+        douts = [adj.get(id(o)) for o in rec.outputs]
+        if all(d is None for d in douts):
+            continue
+        wrt = tuple(
+            i for i, x in enumerate(rec.inputs) if id(x) in tape.varying and not x.dtype.is_bool
+        )
+        if not wrt:
+            continue
+        dout_arrays = [
+            d if d is not None else np.zeros(o.shape, o.dtype.numpy)
+            for d, o in zip(douts, rec.outputs)
+        ]
+        grads = _bprop(rec, wrt).run("bprop", *rec.arrays, *dout_arrays)
+        for i, g in zip(wrt, grads):
+            key = id(rec.inputs[i])
+            old = adj.get(key)
+            adj[key] = np.asarray(g) if old is None else old + g
+    return adj
+
+
+def pynative_grad(gf: Any, args: tuple) -> Any:
+    """Run `gf(*args)` eagerly: the forward on a tape, then the backward."""
+    from mindjit.frontend.grad import aux_of, check_sens, flat_outputs
+    from mindjit.frontend.graph.structure import flatten, unflatten
+    from mindjit.frontend.tensor import Tensor
+
+    if recording():
+        raise NotImplementedError(
+            "a gradient of a gradient in PyNative mode is not supported: compile the outer "
+            "function with @ms.jit"
+        )
+    spec = gf.spec
+    fn_args, sens = gf.split_args(tuple(args))
+    positions = gf.positions_for(len(fn_args))
+    per_position = []
+    for p in positions:
+        arg_template, arg_leaves = flatten(fn_args[p])
+        if not arg_leaves:
+            raise TypeError(
+                f"grad_position {p}: the argument is a {type(fn_args[p]).__name__}, not a Tensor"
+            )
+        per_position.append((arg_template, arg_leaves))
+    weights = list(spec.weights or ())
+    tape = Tape()
+    for _, leaves in per_position:
+        tape.varying.update(id(x) for x in leaves)
+    tape.varying.update(id(w) for w in weights)
+    _state.tape = tape
+    try:
+        out = gf.fn(*fn_args)
+    finally:
+        _state.tape = None
+    _, diff, _ = flat_outputs(spec, out)
+    if not diff or not all(isinstance(o, Tensor) for o in diff):
+        raise TypeError("the function to differentiate must return a Tensor")
+    if sens is not None:
+        _, sens_leaves = flatten(sens)
+        check_sens(sens_leaves, diff)
+        seeds_arrays = [
+            np.asarray(s.asnumpy(), dtype=o.dtype.numpy) for s, o in zip(sens_leaves, diff)
+        ]
+    else:
+        seeds_arrays = [np.ones(o.shape, o.dtype.numpy) for o in diff]
+    seeds: dict[int, np.ndarray] = {}
+    for o, s in zip(diff, seeds_arrays):
+        seeds[id(o)] = seeds[id(o)] + s if id(o) in seeds else s
+    adj = backward(tape, seeds)
+
+    def grad_of(x: Any) -> Tensor:
+        g = adj.get(id(x))
+        if g is None:
+            return Tensor._wrap(np.zeros(x.shape, x.dtype.numpy))
+        return Tensor._wrap(np.asarray(g, dtype=x.dtype.numpy).reshape(x.shape))
+
+    input_grads = [unflatten(t, [grad_of(x) for x in leaves]) for t, leaves in per_position]
+    weight_grads = [grad_of(w) for w in weights]
+    return spec.pack(out, aux_of(spec, out), input_grads, weight_grads)

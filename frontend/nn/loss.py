@@ -1,0 +1,198 @@
+"""Loss Cells with MindSpore 2.x's names, signatures and formulas.
+
+`LossBase(reduction)` holds the reduction ('mean' | 'sum' | 'none', anything else
+is a ValueError naming it) and `get_loss`, which reduces over every axis as
+MindSpore's does (computing in float32, returning the input's dtype).
+
+Each `construct` is made of mindjit's ops only, so the same Cell runs in
+PyNative mode, inside `@ms.jit` or as a graph-mode Cell, and reverse-mode AD
+over mindir differentiates it. The forms are the numerically stable ones:
+
+- MSELoss: (x - y)^2.
+- BCELoss: -w [y log(x) + (1 - y) log(1 - x)], each log clamped at -100 (as
+  MindSpore and PyTorch do, so x = 0 or 1 gives a finite loss). Logits outside
+  [0, 1] (or NaN) are rejected when the loss runs, in both modes, like
+  MindSpore's BinaryCrossEntropy kernel: `mindir.check_range` in graph mode (the
+  checked value feeds the loss, so the check is never dead code), the same op
+  run eagerly in PyNative mode; both raise `RuntimeCheckError` (a RuntimeError).
+- BCEWithLogitsLoss: max(x, 0) - x y + log(1 + exp(-|x|)); with pos_weight p,
+  (1 - y) x + ((p - 1) y + 1)(log(1 + exp(-|x|)) + max(-x, 0)); times weight.
+- SoftmaxCrossEntropyWithLogits: -sum(y * log_softmax(x), -1), log_softmax
+  with the max subtracted; `sparse=True` takes class indices, one-hot encoded
+  by comparing them with the class numbers 0 .. C-1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mindjit.frontend import dtype as D
+from mindjit.frontend import ops
+from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.ops.checks import check_range
+from mindjit.frontend.tensor import Tensor
+
+REDUCTIONS = ("mean", "sum", "none")
+
+#: What MindSpore's BinaryCrossEntropy kernel says about logits outside [0, 1].
+BCE_RANGE_MESSAGE = (
+    "For 'BinaryCrossEntropy', the elements of 'logits' must be in [0, 1], "
+    "but got a value outside this range (or NaN)"
+)
+
+
+class LossBase(Cell):
+    """Base class of the losses: `reduction` and `get_loss(x, weights=1.0)`."""
+
+    def __init__(self, reduction: str = "mean", dtype: Any = D.float32):
+        super().__init__()
+        if reduction not in REDUCTIONS:
+            raise ValueError(
+                f"For '{self.cls_name}', the 'reduction' must be in ['mean', 'sum', 'none'], "
+                f"but got {reduction}."
+            )
+        self.reduction = reduction
+        self.average = reduction == "mean"
+        self.reduce = reduction != "none"
+        self.dtype = D.to_dtype(dtype)
+
+    def get_axis(self, x: Any) -> tuple[int, ...]:
+        """Every axis of `x`."""
+        return tuple(range(len(x.shape)))
+
+    def get_loss(self, x: Any, weights: Any = 1.0) -> Any:
+        """`weights * x` reduced by `reduction` over every axis, computed in float32
+        (MindSpore's rule) and returned in `x`'s dtype."""
+        input_dtype = x.dtype
+        x = ops.cast(x, self.dtype)
+        if not (isinstance(weights, int | float) and weights == 1.0):
+            x = ops.mul(ops.cast(weights, self.dtype), x)
+        if self.reduce and self.average:
+            x = ops.reduce_mean(x, self.get_axis(x))
+        if self.reduce and not self.average:
+            x = ops.reduce_sum(x, self.get_axis(x))
+        return ops.cast(x, input_dtype)
+
+    def construct(self, logits, labels):
+        raise NotImplementedError
+
+    def extend_repr(self) -> str:
+        return f"reduction={self.reduction}"
+
+
+def _optional_tensor(value: Any, name: str, owner: str) -> Tensor | None:
+    """A loss weight: None, or a Tensor (numpy arrays and numbers are converted)."""
+    if value is None:
+        return None
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, np.ndarray | list | tuple | int | float):
+        return Tensor(np.asarray(value, dtype=np.float32))
+    raise TypeError(f"For '{owner}', '{name}' must be a Tensor or None, got {type(value).__name__}")
+
+
+class MSELoss(LossBase):
+    """`nn.MSELoss(reduction='mean')`: (logits - labels)^2, then the reduction."""
+
+    def construct(self, logits, labels):
+        x = ops.square(ops.sub(logits, labels))
+        return self.get_loss(x)
+
+
+def _check_probabilities(logits: Any) -> Any:
+    """`logits`, checked to be in [0, 1] when the loss runs."""
+    return check_range(logits, 0.0, 1.0, BCE_RANGE_MESSAGE)
+
+
+class BCELoss(LossBase):
+    """`nn.BCELoss(weight=None, reduction='mean')`: binary cross entropy of
+    probabilities `logits` (in [0, 1]) against `labels`."""
+
+    def __init__(self, weight: Any = None, reduction: str = "mean"):
+        super().__init__(reduction)
+        self.weight = _optional_tensor(weight, "weight", "BCELoss")
+
+    def construct(self, logits, labels):
+        logits = _check_probabilities(logits)
+        log_p = ops.maximum(ops.log(logits), -100.0)
+        log_q = ops.maximum(ops.log(1.0 - logits), -100.0)
+        loss = ops.neg(labels * log_p + (1.0 - labels) * log_q)
+        if self.weight is not None:
+            loss = loss * self.weight
+        return self.get_loss(loss)
+
+
+class BCEWithLogitsLoss(LossBase):
+    """`nn.BCEWithLogitsLoss(reduction='mean', weight=None, pos_weight=None)`:
+    sigmoid and binary cross entropy in one, in the stable form."""
+
+    def __init__(self, reduction: str = "mean", weight: Any = None, pos_weight: Any = None):
+        super().__init__(reduction)
+        self.weight = _optional_tensor(weight, "weight", "BCEWithLogitsLoss")
+        self.pos_weight = _optional_tensor(pos_weight, "pos_weight", "BCEWithLogitsLoss")
+
+    def construct(self, logits, labels):
+        log_term = ops.log(1.0 + ops.exp(ops.neg(ops.abs(logits))))  # log(1 + exp(-|x|))
+        if self.pos_weight is None:
+            loss = ops.maximum(logits, 0.0) - logits * labels + log_term
+        else:
+            log_weight = (self.pos_weight - 1.0) * labels + 1.0
+            softplus_neg = log_term + ops.maximum(ops.neg(logits), 0.0)  # -log(sigmoid(x))
+            loss = (1.0 - labels) * logits + log_weight * softplus_neg
+        if self.weight is not None:
+            loss = loss * self.weight
+        return self.get_loss(loss)
+
+
+def _one_hot(labels: Any, classes: int, dtype: Any) -> Any:
+    """Class indices -> one-hot rows of `classes` (an index outside 0..classes-1
+    gives a row of zeros, like MindSpore's OneHot)."""
+    if labels.dtype.is_float or labels.dtype.is_bool:
+        raise TypeError(
+            "For 'SoftmaxCrossEntropyWithLogits', with sparse=True the labels must be "
+            f"class indices (an int tensor), got {labels.dtype}"
+        )
+    ids = Tensor(np.arange(classes, dtype=labels.dtype.numpy))
+    hit = ops.equal(ops.expand_dims(labels, -1), ids)
+    return ops.cast(hit, dtype)
+
+
+def _log_softmax(logits: Any, axis: int) -> Any:
+    """log(softmax(x)) = (x - max) - log(sum(exp(x - max)))."""
+    shifted = ops.sub(logits, ops.reduce_max(logits, axis, True))
+    return ops.sub(shifted, ops.log(ops.reduce_sum(ops.exp(shifted), axis, True)))
+
+
+class SoftmaxCrossEntropyWithLogits(LossBase):
+    """`nn.SoftmaxCrossEntropyWithLogits(sparse=False, reduction='none')`: the cross
+    entropy of softmax(logits) over the last axis against `labels` (probabilities
+    of the same shape, or class indices of shape logits.shape[:-1] if `sparse`)."""
+
+    def __init__(self, sparse: bool = False, reduction: str = "none"):
+        super().__init__(reduction)
+        if not isinstance(sparse, bool):
+            raise TypeError(
+                f"For 'SoftmaxCrossEntropyWithLogits', 'sparse' must be a bool, got {sparse!r}"
+            )
+        self.sparse = sparse
+
+    def construct(self, logits, labels):
+        if self.sparse:
+            labels = _one_hot(labels, logits.shape[-1], logits.dtype)
+        log_probs = _log_softmax(logits, -1)
+        x = ops.neg(ops.reduce_sum(labels * log_probs, -1))
+        return self.get_loss(x)
+
+    def extend_repr(self) -> str:
+        return f"sparse={self.sparse}, reduction={self.reduction}"
+
+
+__all__ = [
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "LossBase",
+    "MSELoss",
+    "SoftmaxCrossEntropyWithLogits",
+]

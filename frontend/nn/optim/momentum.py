@@ -1,0 +1,55 @@
+"""`nn.Momentum`: gradient descent with momentum (MindSpore's ApplyMomentum).
+
+    v = momentum * v + g
+    p = p - (g * lr + v * momentum * lr)     if use_nesterov
+    p = p - lr * v                           otherwise
+
+The accumulators are `moments.<name>` (zeros), as in MindSpore.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mindjit.frontend import ops
+from mindjit.frontend.nn.optim.optimizer import Optimizer, non_negative
+
+
+class Momentum(Optimizer):
+    def __init__(
+        self,
+        params: Any,
+        learning_rate: Any,
+        momentum: float,
+        weight_decay: float = 0.0,
+        loss_scale: float = 1.0,
+        use_nesterov: bool = False,
+    ):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.momentum = non_negative(momentum, "momentum", "Momentum")
+        if not isinstance(use_nesterov, bool):
+            raise TypeError(f"For 'Momentum', 'use_nesterov' must be a bool, got {use_nesterov!r}")
+        self.use_nesterov = use_nesterov
+        self.moments = self.clone_state("moments", "zeros")
+
+    def construct(self, gradients):
+        gradients = self.prepare_gradients(gradients)
+        lr = self.get_lr()
+        for i in range(len(self.parameters)):
+            self.update(i, gradients[i], lr)
+        return self.finish_step()
+
+    def update(self, i: int, grad: Any, lr: float) -> None:
+        param, moment = self.parameters[i], self.moments[i]
+        accum = ops.add(ops.mul(moment, self.momentum), grad)
+        ops.assign(moment, accum)
+        if self.use_nesterov:
+            step = ops.add(ops.mul(grad, lr), ops.mul(accum, self.momentum * lr))
+        else:
+            step = ops.mul(accum, lr)
+        ops.assign(param, ops.sub(param, step))
+
+    def extend_repr(self) -> str:
+        return (
+            f"{super().extend_repr()}, momentum={self.momentum}, use_nesterov={self.use_nesterov}"
+        )
