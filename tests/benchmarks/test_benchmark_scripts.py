@@ -91,3 +91,14 @@ def test_compile_techniques_prints_cases_and_ratios():
     assert "if cf-to-select / select compile" in rows
     assert rows["vmap(hswish_func)"].rstrip().endswith("| yes |")
     assert "loop / vmap compile + first run" in rows
+
+
+def test_train_step_prints_table_with_equal_losses():
+    stdout = run_benchmark(
+        "train_step.py", "--steps", "2", "--rounds", "1", "--warmup", "1", "--hidden", "16"
+    )
+    rows = {row[0]: row for row in _table_rows(stdout) if len(row) == 5}
+    assert {"graph (@ms.jit)", "pynative", "numpy by hand"} <= set(rows)
+    losses = [float(rows[name][4]) for name in ("graph (@ms.jit)", "pynative", "numpy by hand")]
+    assert max(losses) - min(losses) < 1e-4 * max(1.0, abs(losses[0]))
+    assert "graph / pynative steps per second" in stdout
