@@ -127,6 +127,25 @@ class GradFunction:
         return pynative_grad(self, args)
 
 
+def _grad_function(
+    fn: Callable[..., Any],
+    grad_position: Any,
+    weights: Any,
+    has_aux: bool,
+    return_ids: bool,
+    return_value: bool,
+) -> GradFunction:
+    api = "ms.value_and_grad" if return_value else "ms.grad"
+    if return_ids:
+        raise NotImplementedError(f"{api}(return_ids=True) is not supported")
+    positions, single = _positions(grad_position)
+    ws = _weights(weights)
+    if positions is None and ws is None:
+        raise ValueError("'grad_position' and 'weight' can not be None at the same time")
+    spec = GradSpec(positions, single, ws, bool(has_aux), return_value, False, "grad")
+    return GradFunction(fn, spec)
+
+
 def grad(
     fn: Callable[..., Any],
     grad_position: Any = 0,
@@ -135,14 +154,7 @@ def grad(
     return_ids: bool = False,
 ) -> GradFunction:
     """`ms.grad`: the gradients of `fn`'s (first) output w.r.t. inputs and/or weights."""
-    if return_ids:
-        raise NotImplementedError("ms.grad(return_ids=True) is not supported")
-    positions, single = _positions(grad_position)
-    ws = _weights(weights)
-    if positions is None and ws is None:
-        raise ValueError("'grad_position' and 'weight' can not be None at the same time")
-    spec = GradSpec(positions, single, ws, bool(has_aux), False, False, "grad")
-    return GradFunction(fn, spec)
+    return _grad_function(fn, grad_position, weights, has_aux, return_ids, False)
 
 
 def value_and_grad(
@@ -153,14 +165,7 @@ def value_and_grad(
     return_ids: bool = False,
 ) -> GradFunction:
     """`ms.value_and_grad`: `(fn's outputs, gradients)`."""
-    if return_ids:
-        raise NotImplementedError("ms.value_and_grad(return_ids=True) is not supported")
-    positions, single = _positions(grad_position)
-    ws = _weights(weights)
-    if positions is None and ws is None:
-        raise ValueError("'grad_position' and 'weight' can not be None at the same time")
-    spec = GradSpec(positions, single, ws, bool(has_aux), True, False, "grad")
-    return GradFunction(fn, spec)
+    return _grad_function(fn, grad_position, weights, has_aux, return_ids, True)
 
 
 class GradOperation:

@@ -3,26 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from side_effect_programs import ForwardNet  # noqa: F401 - the notebook's forward (doc 002)
 
 import mindjit as ms
 from mindjit import Parameter, nn, ops
-
-
-class ForwardNet(nn.Cell):
-    """The notebook's forward (doc 002): a Parameter assigned and read three times."""
-
-    def __init__(self):
-        super().__init__()
-        self.weight = Parameter(ms.tensor(np.array(0), ms.int32), name="param")
-
-    def construct(self, x):
-        out = 0
-        i = 0
-        while i < 3:
-            ops.assign(self.weight, i)
-            out = x * self.weight + out
-            i = i + 1
-        return out
 
 
 class BackwardNet(nn.Cell):

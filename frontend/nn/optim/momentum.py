@@ -32,13 +32,6 @@ class Momentum(Optimizer):
         self.use_nesterov = use_nesterov
         self.moments = self.clone_state("moments", "zeros")
 
-    def construct(self, gradients):
-        gradients = self.prepare_gradients(gradients)
-        lr = self.get_lr()
-        for i in range(len(self.parameters)):
-            self.update(i, gradients[i], lr)
-        return self.finish_step()
-
     def update(self, i: int, grad: Any, lr: float) -> None:
         param, moment = self.parameters[i], self.moments[i]
         accum = ops.add(ops.mul(moment, self.momentum), grad)

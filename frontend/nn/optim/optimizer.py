@@ -179,6 +179,18 @@ class Optimizer(Cell):
         return (True,) * len(self.parameters)
 
     def construct(self, gradients):
+        gradients = self.prepare_gradients(gradients)
+        lr = self.step_lr()
+        for i in range(len(self.parameters)):
+            self.update(i, gradients[i], lr)
+        return self.finish_step()
+
+    def step_lr(self) -> Any:
+        """The learning rate of this step (Adam also advances its beta powers here)."""
+        return self.get_lr()
+
+    def update(self, i: int, grad: Any, lr: Any) -> None:
+        """Update Parameter `i` (and its state) with its gradient."""
         raise NotImplementedError(
             f"'{self.cls_name}' is the base class of optimizers; use nn.SGD, nn.Momentum or nn.Adam"
         )

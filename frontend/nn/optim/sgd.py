@@ -42,13 +42,6 @@ class SGD(Optimizer):
         self.accum = self.clone_state("accum", "zeros")
         self.stat = self.clone_state("stat", "ones")
 
-    def construct(self, gradients):
-        gradients = self.prepare_gradients(gradients)
-        lr = self.get_lr()
-        for i in range(len(self.parameters)):
-            self.update(i, gradients[i], lr)
-        return self.finish_step()
-
     def update(self, i: int, grad: Any, lr: float) -> None:
         """Update Parameter `i` (and its state) with its gradient."""
         param = self.parameters[i]
