@@ -121,6 +121,21 @@ class GradFunction:
                 )
         return tuple(p % n_args for p in positions)
 
+    def differentiated_args(self, fn_args: tuple) -> list[tuple[int, Any, list[Any]]]:
+        """(position, template, tensor leaves) of each argument differentiated."""
+        from mindjit.frontend.graph.structure import flatten
+
+        out = []
+        for p in self.positions_for(len(fn_args)):
+            template, leaves = flatten(fn_args[p])
+            if not leaves:
+                raise TypeError(
+                    f"grad_position {p}: the argument is a {type(fn_args[p]).__name__}, "
+                    "not a Tensor"
+                )
+            out.append((p, template, leaves))
+        return out
+
     def __call__(self, *args: Any) -> Any:
         from mindjit.frontend.grad_tape import pynative_grad
 

@@ -144,15 +144,7 @@ def pynative_grad(gf: Any, args: tuple) -> Any:
         )
     spec = gf.spec
     fn_args, sens = gf.split_args(tuple(args))
-    positions = gf.positions_for(len(fn_args))
-    per_position = []
-    for p in positions:
-        arg_template, arg_leaves = flatten(fn_args[p])
-        if not arg_leaves:
-            raise TypeError(
-                f"grad_position {p}: the argument is a {type(fn_args[p]).__name__}, not a Tensor"
-            )
-        per_position.append((arg_template, arg_leaves))
+    per_position = [(t, leaves) for _, t, leaves in gf.differentiated_args(fn_args)]
     weights = list(spec.weights or ())
     tape = Tape()
     for _, leaves in per_position:

@@ -25,7 +25,7 @@ def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: GradFunction, args
     traces a call of `fn` (the evaluator's call_value)."""
     spec = gf.spec
     fn_args, sens = gf.split_args(tuple(args))
-    positions = gf.positions_for(len(fn_args))
+    gf.differentiated_args(fn_args)  # bad positions fail before the forward is traced
     template, leaves = flatten(fn_args)
     offsets, start = [], 0
     for a in fn_args:
@@ -47,12 +47,7 @@ def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: GradFunction, args
     out_template, outs, n_aux = branch.run(body)
     wrt: list[int] = []
     arg_templates = []
-    for p in positions:
-        arg_template, arg_leaves = flatten(fn_args[p])
-        if not arg_leaves:
-            raise TypeError(
-                f"grad_position {p}: the argument is a {type(fn_args[p]).__name__}, not a Tensor"
-            )
+    for p, arg_template, arg_leaves in gf.differentiated_args(fn_args):
         wrt += range(offsets[p], offsets[p] + len(arg_leaves))
         arg_templates.append((arg_template, len(arg_leaves)))
     weights = list(spec.weights or ())
