@@ -193,3 +193,11 @@ def test_runtime_loop_is_a_located_error():
     with pytest.raises(MindjitError, match="cannot differentiate 'mindir.while'") as err:
         P.through_runtime_loop(f32(3), Tensor(np.float32(10)))
     assert "grad_programs.py" in str(err.value)
+
+
+def test_pynative_second_order_and_return_ids_are_clear_errors():
+    inner = ms.grad(P.cube)
+    with pytest.raises(NotImplementedError, match="compile the outer function with @ms.jit"):
+        ms.grad(lambda x: inner(x))(Tensor(np.array([1.0], np.float32)))
+    with pytest.raises(NotImplementedError, match="return_ids"):
+        ms.value_and_grad(P.cube, return_ids=True)

@@ -486,3 +486,25 @@ func.func @f(%a: tensor<2xf32>) {
   %0 = "mindir.check_range"(%a) <{min = 0.0 : f64, max = 1.0 : f64}> : (tensor<2xf32>) -> tensor<2xf32>
   func.return
 }
+
+// -----
+
+func.func @grad_weight_twice(%a: tensor<3xf32>) {
+  // expected-error @+1 {{weights list a Parameter twice: ['w', 'w']}}
+  %g:3 = mindir.grad (%x = %a) wrt [0] weights [@w, @w] : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+    %t = mindir.reduce_sum %x : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %t : tensor<f32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @grad_state_not_last(%a: tensor<3xf32>, %u: !mindir.u) {
+  // expected-error @+1 {{states must be the last values the region yields}}
+  %g:2 = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> (tensor<3xf32>, !mindir.u) {
+    %t = mindir.reduce_sum %x : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %u, %t, %u : !mindir.u, tensor<f32>, !mindir.u
+  }
+  func.return
+}
