@@ -137,9 +137,20 @@ class GradFunction:
         return out
 
     def __call__(self, *args: Any) -> Any:
-        from mindjit.frontend.grad_tape import pynative_grad
+        from mindjit.frontend.context import GRAPH_MODE, get_context
+        from mindjit.frontend.grad_tape import pynative_grad, recording
 
+        if get_context("mode") == GRAPH_MODE and not recording():
+            from mindjit.frontend.graph.api import run_function
+
+            # as MindSpore does in GRAPH_MODE: forward and backward compiled as one graph
+            return run_function(call_gradient, (self, *args), {})
         return pynative_grad(self, args)
+
+
+def call_gradient(gradient_fn, *args):
+    """The graph a gradient call at top level in GRAPH_MODE compiles."""
+    return gradient_fn(*args)
 
 
 def _grad_function(

@@ -201,3 +201,17 @@ def test_pynative_second_order_and_return_ids_are_clear_errors():
         ms.grad(lambda x: inner(x))(Tensor(np.array([1.0], np.float32)))
     with pytest.raises(NotImplementedError, match="return_ids"):
         ms.value_and_grad(P.cube, return_ids=True)
+
+
+def test_top_level_call_in_graph_mode_compiles_forward_and_backward():
+    from mindjit.frontend.graph import api
+
+    api.clear_cache()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        grads = ops.GradOperation(get_all=True)(P.ForwardNet())(ms.tensor(np.array(1), ms.int32))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert grads[0].asnumpy().tolist() == 3
+    (program,) = api.cached_programs()
+    assert program.entry_name == "call_gradient"
