@@ -99,6 +99,17 @@ def _rename_adjoints(before: list, after: list, n_exported: int, *tables: dict) 
             table[key] = rename(g)
 
 
+def _in_blocks(op: Operation, blocks: set[Block]) -> bool:
+    """Whether `op` is in one of `blocks`, or nested in an op that is."""
+    block = op.parent_block()
+    while block is not None:
+        if block in blocks:
+            return True
+        parent = block.parent_op()
+        block = parent.parent_block() if parent is not None else None
+    return False
+
+
 def _export(op: M.IfOp, exported: list[SSAValue], branches: list) -> M.IfOp:
     """Rebuild the forward `op` yielding `exported` too (zeros from the branch
     that does not define one); uses in the backward branches read the results."""
@@ -125,11 +136,10 @@ def _export(op: M.IfOp, exported: list[SSAValue], branches: list) -> M.IfOp:
         old.replace_all_uses_with(r)
     for old, r in zip(op.results[n:], new.results[n + len(exported) :]):
         old.replace_all_uses_with(r)
+    backward = {block for _, block, *_ in branches}
     for v, r in zip(exported, new.results[n : n + len(exported)]):
-        for _, block, *_ in branches:
-            for inner in block.walk():
-                for i, o in enumerate(inner.operands):
-                    if o is v:
-                        inner.operands = [*inner.operands[:i], r, *inner.operands[i + 1 :]]
+        for use in tuple(v.uses):  # (not replace_uses_with_if: it would rename r)
+            if _in_blocks(use.operation, backward):
+                use.operation.operands[use.index] = r
     Rewriter.erase_op(op)
     return new

@@ -25,7 +25,7 @@ def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: GradFunction, args
     traces a call of `fn` (the evaluator's call_value)."""
     spec = gf.spec
     fn_args, sens = gf.split_args(tuple(args))
-    gf.differentiated_args(fn_args)  # bad positions fail before the forward is traced
+    differentiated = gf.differentiated_args(fn_args)  # bad positions fail before tracing
     template, leaves = flatten(fn_args)
     offsets, start = [], 0
     for a in fn_args:
@@ -47,7 +47,7 @@ def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: GradFunction, args
     out_template, outs, n_aux = branch.run(body)
     wrt: list[int] = []
     arg_templates = []
-    for p, arg_template, arg_leaves in gf.differentiated_args(fn_args):
+    for p, arg_template, arg_leaves in differentiated:
         wrt += range(offsets[p], offsets[p] + len(arg_leaves))
         arg_templates.append((arg_template, len(arg_leaves)))
     weights = list(spec.weights or ())

@@ -215,3 +215,11 @@ def test_top_level_call_in_graph_mode_compiles_forward_and_backward():
     assert grads[0].asnumpy().tolist() == 3
     (program,) = api.cached_programs()
     assert program.entry_name == "call_gradient"
+
+
+def test_a_function_returning_no_tensor_is_a_clear_error():
+    with pytest.raises(TypeError, match="must return a Tensor"):
+        ms.grad(P.returns_a_number)(X)
+    with pytest.raises(Exception, match="must return a Tensor") as err:
+        P.grad_of_a_number(X)
+    assert "grad_programs.py" in str(err.value)
