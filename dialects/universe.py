@@ -15,6 +15,12 @@ def _mindir() -> Dialect:
     return MindIR
 
 
+def _ascend() -> Dialect:
+    from mindjit.dialects.ascend import Ascend
+
+    return Ascend
+
+
 def _ml_program() -> Dialect:
     from mindjit.dialects.ml_program_ext import MLProgram
 
@@ -22,7 +28,7 @@ def _ml_program() -> Dialect:
 
 
 def mindjit_dialects() -> dict[str, Callable[[], Dialect]]:
-    return {"mindir": _mindir}
+    return {"mindir": _mindir, "ascend": _ascend}
 
 
 def mindjit_dialect_overrides() -> dict[str, Callable[[], Dialect]]:

@@ -55,8 +55,24 @@ def _mindir_load_elim() -> type[ModulePass]:
     return MindirLoadElimPass
 
 
+def _ascend(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    """A factory importing an ascend-* pass only when it is used."""
+
+    def load() -> type[ModulePass]:
+        import importlib
+
+        return getattr(importlib.import_module(f"mindjit.passes.{module}"), cls)
+
+    return load
+
+
 def mindjit_pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
+        "ascend-select-kernels": _ascend("ascend_select_kernels", "AscendSelectKernelsPass"),
+        "ascend-cell-reuse": _ascend("ascend_cell_reuse", "AscendCellReusePass"),
+        "ascend-execution-order": _ascend("ascend_execution_order", "AscendExecutionOrderPass"),
+        "ascend-plan-memory": _ascend("ascend_plan_memory", "AscendPlanMemoryPass"),
+        "ascend-assign-streams": _ascend("ascend_assign_streams", "AscendAssignStreamsPass"),
         "convert-mindir-to-tensor": _convert_mindir_to_tensor,
         "mindir-load-elim": _mindir_load_elim,
         "mindir-auto-monad": _mindir_auto_monad,

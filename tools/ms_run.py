@@ -108,12 +108,7 @@ def run(args: argparse.Namespace) -> None:
             "ms-run",
         )
     results = exe.run(args.entry, *inputs)
-    if args.output_npy:
-        for path, value in zip(args.output_npy, results):
-            write_npy(path, value)
-    else:
-        for value in results:
-            print(repr(value))
+    emit_results(results, args.output_npy)
     if args.benchmark:
         print(
             f"median {benchmark(exe, args.entry, inputs, args.benchmark):.9f} s/call over {args.benchmark} runs"
@@ -182,6 +177,16 @@ def _parse_whole(ctx: Any, text: str, where: str, what: str) -> Attribute:
     except ParseError as exc:
         raise MindjitError(f"{what}: {from_xdsl_exception(exc).message}", where) from None
     return attr
+
+
+def emit_results(results: Sequence[Any], npy_paths: Sequence[str]) -> None:
+    """Write result i to the i-th .npy path, or print them all when no path is given."""
+    if npy_paths:
+        for path, value in zip(npy_paths, results):
+            write_npy(path, value)
+    else:
+        for value in results:
+            print(repr(value))
 
 
 def write_npy(path: str, value: np.ndarray) -> None:

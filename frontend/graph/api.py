@@ -53,9 +53,12 @@ def _compile_options() -> tuple:
     """Settings outside the call that change the compiled program."""
     import os
 
+    from mindjit.frontend.context import get_context
+
     return (
         os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", ""),
         os.environ.get("MS_DEV_CELL_REUSE", ""),
+        get_context("device_target"),
     )
 
 

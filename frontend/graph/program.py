@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.dialects.parsing import make_context
+from mindjit.frontend.context import get_context
 from mindjit.frontend.graph.compiler import CompiledGraphFn, GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.passes.graph_nodes import count_ops_and_nodes
@@ -151,9 +152,15 @@ class CompiledProgram:
             self.report.add(f"verify-{stage}", module, time.perf_counter() - start)
         self.module = module
         start = time.perf_counter()
-        self.executable = CpuExecutable(module)
-        self.executable.plan_for(self.entry_name)
-        self.report.add("cpu-plan", None, time.perf_counter() - start)
+        if get_context("device_target") == "Ascend":
+            from mindjit.backend.ascend.executable import AscendExecutable
+
+            self.executable = AscendExecutable(module, self.entry_name, directory)
+            self.report.add("ascend-compile", None, time.perf_counter() - start)
+        else:
+            self.executable = CpuExecutable(module)
+            self.executable.plan_for(self.entry_name)
+            self.report.add("cpu-plan", None, time.perf_counter() - start)
 
     def op_counts(self) -> Counter:
         return Counter(op.name for op in self.module.walk() if op is not self.module)

@@ -102,3 +102,19 @@ def test_train_step_prints_table_with_equal_losses():
     losses = [float(rows[name][4]) for name in ("graph (@ms.jit)", "pynative", "numpy by hand")]
     assert max(losses) - min(losses) < 1e-4 * max(1.0, abs(losses[0]))
     assert "graph / pynative steps per second" in stdout
+
+
+def test_ascend_memory_prints_its_tables():
+    stdout = run_benchmark("ascend_memory.py", "--sizes", "2")
+    plan_rows = [line.strip("|").split("|") for line in stdout.splitlines() if "| GPT N=2 |" in line]
+    assert len(plan_rows) == 3  # levels 1 and 2 in the plan table, one cell-reuse row
+    ratios = [float(cells[5]) for cells in plan_rows[:2]]
+    assert all(1.0 <= r for r in ratios)
+    _, level1, level2, _ = plan_rows[2]
+    assert float(level2) <= float(level1)
+    moves = [
+        int(line.strip("|").split("|")[2])
+        for line in stdout.splitlines()
+        if line.startswith("| BackwardNet |")
+    ]
+    assert moves == [3, 3, 3, 0]

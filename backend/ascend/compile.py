@@ -1,0 +1,35 @@
+"""Compile a tensor-level module for the simulated device: the ascend pipeline,
+then the model. Used by `ms-translate --target=ascend-sim` and by
+`set_context(device_target="Ascend")`."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+
+from mindjit.backend.ascend.model import DeviceModel
+
+
+def ascend_pipeline(cell_reuse: int | None = None, streams: int = 2, align: int = 512) -> str:
+    """The device pipeline; `cell_reuse` None means MS_DEV_CELL_REUSE's level."""
+    reuse = (
+        "ascend-cell-reuse" if cell_reuse is None else f"ascend-cell-reuse{{level={cell_reuse}}}"
+    )
+    return (
+        f"ascend-select-kernels,{reuse},ascend-execution-order,"
+        f"ascend-plan-memory{{align={align}}},ascend-assign-streams{{streams={streams}}}"
+    )
+
+
+def compile_for_device(
+    module: ModuleOp,
+    cell_reuse: int | None = None,
+    streams: int = 2,
+    align: int = 512,
+) -> DeviceModel:
+    """Run the device pipeline on `module` (in place) and serialize it."""
+    from mindjit.backend.ascend.serialize import serialize
+    from mindjit.dialects.parsing import make_context
+    from mindjit.passes.pipelines import parse_pipeline, run_passes
+
+    run_passes(parse_pipeline(ascend_pipeline(cell_reuse, streams, align)), module, make_context())
+    return serialize(module)

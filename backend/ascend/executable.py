@@ -1,0 +1,62 @@
+"""`AscendExecutable`: a tensor-level module compiled for and run on the simulated
+device, with the CPU executable's interface (`run`, `set_global`, `get_global`),
+so graph mode runs on it under `set_context(device_target="Ascend")`.
+
+Compiling runs the device pipeline on a copy of the module, writes the model
+file's bytes and reads them back (so every run goes through the validated
+format); with MS_DEV_SAVE_GRAPHS the file is also saved as
+`<save_graphs_path>/<entry>.msmodel` with the device IR as
+`<entry>.ascend.mlir`. `report` is the last run's simulator report.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from mindjit.backend.ascend.compile import compile_for_device
+from mindjit.backend.ascend.model_file import decode, encode
+from mindjit.backend.ascend.simulator import Simulator
+from mindjit.dialects.diagnostics import MindjitError
+
+
+class AscendExecutable:
+    def __init__(self, module: ModuleOp, entry: str, save_dir: str | None = None):
+        device_module = module.clone()
+        model = compile_for_device(device_module)
+        self.model_bytes = encode(model)
+        self.model_path: str | None = None
+        if save_dir is not None:
+            from mindjit.tools.files import write_atomic
+
+            os.makedirs(save_dir, exist_ok=True)
+            self.model_path = os.path.join(save_dir, f"{entry}.msmodel")
+            write_atomic(self.model_path, self.model_bytes)
+            write_atomic(os.path.join(save_dir, f"{entry}.ascend.mlir"), f"{device_module}\n")
+        self.device_module = device_module
+        self.simulator = Simulator(decode(self.model_bytes, f"<{entry}.msmodel>"))
+        self.entry = entry
+        self.report: dict[str, Any] | None = None
+        self._params = {p.name: p.tensor for p in self.simulator.model.parameters}
+
+    def plan_for(self, name: str) -> None:  # the CPU executable's interface
+        pass
+
+    def set_global(self, name: str, value: Any) -> None:
+        self.simulator.view(self._param(name))[...] = np.asarray(value)
+
+    def get_global(self, name: str) -> np.ndarray:
+        return np.array(self.simulator.view(self._param(name)))
+
+    def _param(self, name: str) -> int:
+        if name not in self._params:
+            raise MindjitError(f"the device model has no Parameter @{name}")
+        return self._params[name]
+
+    def run(self, name: str, *args: Any) -> tuple[np.ndarray, ...]:
+        outputs = self.simulator.run(args, name)
+        self.report = self.simulator.report
+        return tuple(outputs)

@@ -1,0 +1,122 @@
+"""The simulator's report: a JSON-able dict, and its text form for `ms-sim`.
+
+Keys: `total_time_us`; `streams` (busy time each); `kernels` (every executed
+kernel: name, unit, stream, start_us, duration_us); `kernel_table` (per kernel
+type: count, time, share of the summed kernel time); `peak_memory_bytes` (the
+plan's device memory: Parameters, constants, reused graphs' regions and the
+heap) against `lower_bound_bytes` (the same with each heap replaced by the
+largest sum of sizes of tensors live at once); `persistent_bytes`;
+`tensor_move_bytes` (what TensorMove kernels copied); `memory_timeline`
+((time, bytes in use) steps) and `float_status` (the register, 8 floats).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mindjit.backend.ascend.simulator import Simulator
+
+
+def build_report(
+    sim: Simulator, kernels: list[dict[str, Any]], intervals: list[tuple[float, float, int]]
+) -> dict[str, Any]:
+    model = sim.model
+    total = max((k["start_us"] + k["duration_us"] for k in kernels), default=0.0)
+    busy: dict[int, float] = defaultdict(float)
+    count: Counter[str] = Counter()
+    time: dict[str, float] = defaultdict(float)
+    units: dict[str, str] = {}
+    for k in kernels:
+        busy[k["stream"]] += k["duration_us"]
+        count[k["name"]] += 1
+        time[k["name"]] += k["duration_us"]
+        units[k["name"]] = k["unit"]
+    summed = sum(time.values()) or 1.0
+    table = [
+        {
+            "kernel": name,
+            "unit": units[name],
+            "count": count[name],
+            "time_us": time[name],
+            "share": time[name] / summed,
+        }
+        for name in sorted(time, key=lambda n: -time[n])
+    ]
+    called = {s.graph for g in model.graphs for s in g.sequence if s.op == "call"}
+    regions = [g for i, g in enumerate(model.graphs) if i in called]
+    entries = [g for i, g in enumerate(model.graphs) if i not in called]
+    lower = (
+        model.persistent_bytes
+        + sum(g.lower_bound_bytes for g in regions)
+        + max((g.lower_bound_bytes for g in entries), default=0)
+    )
+    moved = sum(
+        model.tensors[s.outputs[0]].nbytes
+        for g in model.graphs
+        for s in g.sequence
+        if s.op == "kernel" and s.name == "TensorMove" and s.outputs
+    )
+    return {
+        "total_time_us": total,
+        "streams": [{"stream": s, "busy_us": busy[s]} for s in sorted(busy)],
+        "kernels": kernels,
+        "kernel_table": table,
+        "peak_memory_bytes": model.memory_bytes,
+        "lower_bound_bytes": lower,
+        "persistent_bytes": model.persistent_bytes,
+        "heap_bytes": model.memory_bytes - model.persistent_bytes,
+        "heap_lower_bound_bytes": lower - model.persistent_bytes,
+        "tensor_move_bytes": moved,
+        "memory_timeline": memory_timeline(intervals, model.persistent_bytes),
+        "float_status": sim.float_status,
+    }
+
+
+def memory_timeline(intervals: list[tuple[float, float, int]], base: int) -> list[list[float]]:
+    """Bytes in use over time: `base` plus every interval's size while it lasts."""
+    changes: dict[float, int] = defaultdict(int)
+    for start, end, size in intervals:
+        changes[start] += size
+        changes[end] -= size
+    steps, level = [[0.0, base]], base
+    for t in sorted(changes):
+        level += changes[t]
+        steps.append([t, level])
+    return steps
+
+
+def _bytes(n: float) -> str:
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.2f} {unit}"
+    return f"{int(n)} B"
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [f"simulated time: {report['total_time_us']:.2f} us"]
+    for s in report["streams"]:
+        lines.append(f"  stream {s['stream']}: busy {s['busy_us']:.2f} us")
+    lines.append("kernels:")
+    lines.append(f"  {'kernel':<28}{'unit':<8}{'count':>7}{'time (us)':>12}{'share':>8}")
+    for row in report["kernel_table"]:
+        lines.append(
+            f"  {row['kernel'][:27]:<28}{row['unit']:<8}{row['count']:>7}"
+            f"{row['time_us']:>12.2f}{row['share']:>8.1%}"
+        )
+    peak, lower = report["peak_memory_bytes"], report["lower_bound_bytes"]
+    ratio = peak / lower if lower else 1.0
+    lines.append(
+        f"device memory: peak {_bytes(peak)} ({peak} B), lower bound {_bytes(lower)} "
+        f"({lower} B), ratio {ratio:.3f}"
+    )
+    heap, heap_lower = report["heap_bytes"], report["heap_lower_bound_bytes"]
+    lines.append(
+        f"  of which Parameters and constants {_bytes(report['persistent_bytes'])}, "
+        f"activations {_bytes(heap)} (lower bound {_bytes(heap_lower)})"
+    )
+    if report["tensor_move_bytes"]:
+        lines.append(f"TensorMove copied {report['tensor_move_bytes']} B")
+    lines.append("float status: " + str([float(v) for v in report["float_status"]]))
+    return "\n".join(lines)

@@ -1,0 +1,316 @@
+"""The simulated device: runs a `DeviceModel` for values, time and memory.
+
+Values: one numpy byte array is the device memory; every tensor is a view of it
+at its planned address. Kernels run in the model's order, their code by the CPU
+executor's numpy kernels (backend/ascend/kernels.py), reading their inputs
+from memory and writing their results to memory. So the memory plan is really
+exercised: a Load without a TensorMove sees a later Assign, and two tensors
+sharing an address while both live would give wrong values.
+
+Time (DEVICE.md): the host issues kernels in order, `launch_us` each; a kernel
+starts when the host has issued it, its stream and its unit are free and the
+events its stream waits for have happened; it takes `DeviceConfig.kernel_us`.
+A reused graph's call runs its sub-sequence, then copies its outputs to the
+caller's tensors.
+
+The float-status register is set when a kernel writes an inf or nan into an
+f16/f32 output; the NPU*FloatStatus builtins reset and read it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mindjit.backend.ascend.device import DeviceConfig
+from mindjit.backend.ascend.kernels import LoadedCode, load_code
+from mindjit.backend.ascend.model import DeviceModel, Graph, ModelFormatError, Step, Tensor
+from mindjit.dialects.diagnostics import MindjitError
+
+STATUS = ("float32", [8])
+BUILTINS = {
+    "NPUAllocFloatStatus": (0, 1),
+    "NPUClearFloatStatus": (1, 1),
+    "NPUGetFloatStatus": (1, 1),
+}
+FLOATS = ("float16", "float32")
+
+
+class SimulationError(MindjitError):
+    """A failure while the device runs (a failed Assert, a kernel error)."""
+
+
+class Simulator:
+    def __init__(self, model: DeviceModel, config: DeviceConfig | None = None):
+        self.model = model
+        self.config = config or DeviceConfig()
+        if model.memory_bytes > self.config.memory_bytes:
+            raise MindjitError(
+                f"out of device memory: the model needs {model.memory_bytes} bytes, the "
+                f"device has {self.config.memory_bytes}"
+            )
+        self.memory = np.zeros(model.memory_bytes, np.uint8)
+        self._views: dict[int, np.ndarray] = {}
+        self.codes: dict[int, LoadedCode] = {}
+        self.overflow = False
+        self.print_hook: Any = None
+        for entry in [*model.parameters, *model.constants]:
+            t = model.tensors[entry.tensor]
+            data = np.frombuffer(
+                model.blob,
+                np.dtype(t.dtype).newbyteorder("<"),
+                count=math_prod(t.shape),
+                offset=entry.start,
+            )
+            self.view(entry.tensor)[...] = data.reshape(t.shape)
+        self._load_codes()
+        self.entries = {g.name: i for i, g in enumerate(model.graphs) if g.entry}
+
+    # -- loading ------------------------------------------------------------------------
+
+    def _load_codes(self) -> None:
+        tensors = self.model.tensors
+        for g in self.model.graphs:
+            for s in g.sequence:
+                if s.op != "kernel":
+                    continue
+                ins = [tensors[t] for t in s.inputs]
+                outs = [tensors[t] for t in s.outputs]
+                if s.writes != -1:
+                    if s.outputs:
+                        raise ModelFormatError(
+                            f"kernel '{s.name}' both writes a Parameter and gives results"
+                        )
+                    outs = [tensors[s.writes]]
+                if s.code == -1:
+                    arity = BUILTINS.get(s.name)
+                    status = (STATUS[0], STATUS[1])
+                    if arity is None:
+                        raise ModelFormatError(f"kernel '{s.name}' has no code and is no builtin")
+                    if (len(ins), len(outs)) != arity or any(
+                        (t.dtype, t.shape) != status for t in [*ins, *outs]
+                    ):
+                        raise ModelFormatError(f"builtin '{s.name}' has a bad signature")
+                    continue
+                if s.code not in self.codes:
+                    self.codes[s.code] = load_code(self.model.codes[s.code])
+                self.codes[s.code].check(s.name, ins, outs)
+
+    def view(self, tid: int) -> np.ndarray:
+        """Tensor `tid` (with an address) as a view of the device memory."""
+        v = self._views.get(tid)
+        if v is None:
+            t = self.model.tensors[tid]
+            dtype = np.dtype(t.dtype)
+            raw = self.memory[t.offset : t.offset + t.nbytes]
+            v = raw.view(dtype).reshape(t.shape) if t.nbytes else np.zeros(t.shape, dtype)
+            self._views[tid] = v
+        return v
+
+    # -- running --------------------------------------------------------------------------
+
+    def run(self, inputs: Sequence[Any], entry: str | None = None) -> list[np.ndarray]:
+        """Run an entry graph (the first one by default); returns copies of its outputs.
+        `self.report` then describes the run."""
+        gi = self._entry(entry)
+        g = self.model.graphs[gi]
+        if len(inputs) != len(g.inputs):
+            raise MindjitError(f"graph '{g.name}' takes {len(g.inputs)} inputs, got {len(inputs)}")
+        self.clock = _Clock(self.config, self.model)
+        for k, (tid, value) in enumerate(zip(g.inputs, inputs)):
+            t = self.model.tensors[tid]
+            array = np.asarray(value)
+            if list(array.shape) != t.shape:
+                raise MindjitError(
+                    f"input {k} of '{g.name}' must have shape {tuple(t.shape)}, got {array.shape}"
+                )
+            self.view(tid)[...] = array.astype(t.dtype, copy=False)
+            self.clock.written(tid, 0.0)
+        self._graph(g, {})
+        outs = [np.array(self._value(t, {}, array=True)) for t in g.outputs]
+        self.report = self.clock.report(self)
+        return outs
+
+    def _entry(self, entry: str | None) -> int:
+        if entry is None:
+            return next(iter(self.entries.values()))
+        if entry not in self.entries:
+            raise MindjitError(f"no entry graph '{entry}' (entries: {', '.join(self.entries)})")
+        return self.entries[entry]
+
+    def _resolve(self, tid: int, frame: dict[int, int]) -> int:
+        t = self.model.tensors[tid]
+        while t.offset == -1:
+            tid = frame[t.arg]
+            t = self.model.tensors[tid]
+        return tid
+
+    def _value(self, tid: int, frame: dict[int, int], array: bool = False) -> Any:
+        tid = self._resolve(tid, frame)
+        v = self.view(tid)
+        return v if array or not self.model.tensors[tid].scalar else v[()]
+
+    def _graph(self, g: Graph, frame: dict[int, int]) -> None:
+        for s in g.sequence:
+            if s.op == "kernel":
+                self._kernel(s, frame)
+            elif s.op == "call":
+                self._call(s, frame)
+            elif s.op == "record":
+                self.clock.record(s.event, s.stream)
+            else:
+                self.clock.wait(s.event, s.stream)
+
+    def _kernel(self, s: Step, frame: dict[int, int]) -> None:
+        args = [self._value(t, frame) for t in s.inputs]
+        targets = [self._resolve(t, frame) for t in s.outputs]
+        if s.writes != -1:
+            targets = [s.writes]
+        if s.code == -1:
+            results = self._builtin(s.name)
+        else:
+            code = self.codes[s.code]
+            for name in code.globals:
+                code.exe.set_global(name, self._param_view(name))
+            if self.print_hook is not None:
+                code.exe.print_hook = self.print_hook
+            try:
+                results = code.plan.invoke(args)
+            except MindjitError as err:
+                raise SimulationError(f"kernel '{s.name}' failed: {err.message}", err.loc) from None
+        for tid, value in zip(targets, results):
+            out = self.view(tid)
+            out[...] = value
+            if s.code != -1 and out.dtype.name in FLOATS and not self.overflow:
+                if not np.isfinite(out).all():
+                    self.overflow = True
+        self.clock.kernel(s, [self._resolve(t, frame) for t in s.inputs], targets)
+
+    def _builtin(self, name: str) -> list[np.ndarray]:
+        status = np.zeros(8, np.float32)
+        if name == "NPUGetFloatStatus":
+            status[0] = 1.0 if self.overflow else 0.0
+        else:
+            self.overflow = False
+        return [status]
+
+    def _param_view(self, name: str) -> np.ndarray:
+        for p in self.model.parameters:
+            if p.name == name:
+                return self.view(p.tensor)
+        raise SimulationError(f"kernel code uses Parameter @{name}, which the model lacks")
+
+    def _call(self, s: Step, frame: dict[int, int]) -> None:
+        callee = self.model.graphs[s.graph]
+        inner = {k: self._resolve(t, frame) for k, t in enumerate(s.inputs)}
+        self.clock.barrier()
+        self._graph(callee, inner)
+        for src, dst in zip(callee.outputs, s.outputs):
+            src_id, dst_id = self._resolve(src, inner), self._resolve(dst, frame)
+            self.view(dst_id)[...] = self.view(src_id)
+            self.clock.copy(src_id, dst_id, self.model.tensors[dst_id], s.stream)
+        self.clock.barrier()
+
+    @property
+    def float_status(self) -> list[float]:
+        return [1.0 if self.overflow else 0.0] + [0.0] * 7
+
+
+def math_prod(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+class _Clock:
+    """Simulated time: host issue, streams, units, events; and memory in use."""
+
+    def __init__(self, config: DeviceConfig, model: DeviceModel):
+        self.cfg = config
+        self.model = model
+        self.host = 0.0
+        self.stream_end: dict[int, float] = defaultdict(float)
+        self.unit_free: dict[str, float] = defaultdict(float)
+        self.events: dict[int, float] = {}
+        self.kernels: list[dict[str, Any]] = []
+        self.live: dict[int, list[float]] = {}  # tensor -> [start, end] of its current value
+        self.intervals: list[tuple[float, float, int]] = []
+        self.persistent = {p.tensor for p in model.parameters} | {c.tensor for c in model.constants}
+
+    def _size(self, tid: int) -> int:
+        n = self.model.tensors[tid].nbytes
+        a = self.model.align
+        return max(a, -(-n // a) * a) if a > 1 else n
+
+    def written(self, tid: int, at: float) -> None:
+        if tid in self.persistent:
+            return
+        old = self.live.pop(tid, None)
+        if old is not None:
+            self.intervals.append((old[0], old[1], self._size(tid)))
+        self.live[tid] = [at, at]
+
+    def read(self, tid: int, at: float) -> None:
+        if tid in self.live:
+            self.live[tid][1] = max(self.live[tid][1], at)
+
+    def _run(self, name: str, unit: str, stream: int, duration: float) -> tuple[float, float]:
+        self.host += self.cfg.launch_us
+        start = max(self.host, self.stream_end[stream], self.unit_free[unit])
+        end = start + duration
+        self.stream_end[stream] = end
+        self.unit_free[unit] = end
+        self.kernels.append(
+            {
+                "name": name,
+                "unit": unit,
+                "stream": stream,
+                "start_us": start,
+                "duration_us": duration,
+            }
+        )
+        return start, end
+
+    def kernel(self, s: Step, reads: list[int], writes: list[int]) -> None:
+        duration = self.cfg.kernel_us(s.unit, s.dtype, s.flops, s.bytes)
+        start, end = self._run(s.name, s.unit, s.stream, duration)
+        for t in reads:
+            self.read(t, end)
+        for t in writes:
+            self.written(t, start)
+            self.read(t, end)
+        if s.workspace:
+            self.intervals.append((start, end, s.workspace[1]))
+
+    def copy(self, src: int, dst: int, t: Tensor, stream: int) -> None:
+        start, end = self._run("MemCopy", "vector", stream, self.cfg.copy_us(2 * t.nbytes))
+        self.read(src, end)
+        self.written(dst, start)
+        self.read(dst, end)
+
+    def record(self, event: int, stream: int) -> None:
+        self.events[event] = self.stream_end[stream]
+
+    def wait(self, event: int, stream: int) -> None:
+        self.stream_end[stream] = max(self.stream_end[stream], self.events.get(event, 0.0))
+
+    def barrier(self) -> None:
+        now = max([self.host, *self.stream_end.values()], default=0.0)
+        for s in list(self.stream_end):
+            self.stream_end[s] = now
+        self.stream_end[0] = now
+
+    def report(self, sim: Simulator) -> dict[str, Any]:
+        from mindjit.backend.ascend.report import build_report
+
+        for tid, (a, b) in self.live.items():
+            self.intervals.append((a, b, self._size(tid)))
+        self.live = {}
+        return build_report(sim, self.kernels, self.intervals)
+
+
+__all__ = ["SimulationError", "Simulator", "Tensor"]
