@@ -360,6 +360,8 @@ def _check_graphs(model: DeviceModel) -> None:
         if g.base + g.heap_bytes > model.memory_bytes:
             raise ModelFormatError(f"graph '{g.name}' has its heap past the device memory")
         written = {root(t) for t in g.inputs} | {root(t) for t in persistent}
+        if g.entry and any(tensors[t].offset == -1 for t in g.inputs):
+            raise ModelFormatError(f"entry graph '{g.name}' has inputs bound at a call")
         for k, t in enumerate(g.inputs):
             if tensors[t].offset == -1 and tensors[t].arg != k:
                 raise ModelFormatError(f"graph '{g.name}' input {k} is bound to another argument")
@@ -407,18 +409,29 @@ def _same_types(tensors: list[Tensor], a: list[int], b: list[int], what: str) ->
         raise ModelFormatError(f"{what} do not match the callee's signature")
 
 
+MAX_CALL_DEPTH = 64
+
+
 def _check_acyclic(calls: dict[int, set[int]], model: DeviceModel) -> None:
-    state: dict[int, int] = {}
-
-    def visit(g: int) -> None:
-        state[g] = 1
-        for c in calls.get(g, ()):
-            if state.get(c) == 1:
-                raise ModelFormatError(f"graph '{model.graphs[c].name}' calls itself")
-            if c not in state:
-                visit(c)
-        state[g] = 2
-
-    for g in calls:
-        if g not in state:
-            visit(g)
+    """No graph calls itself, and calls nest at most MAX_CALL_DEPTH deep."""
+    depth: dict[int, int] = {}
+    for start in calls:
+        stack: list[tuple[int, list[int]]] = [(start, sorted(calls.get(start, ())))]
+        on_path = {start}
+        while stack:
+            g, todo = stack[-1]
+            if todo:
+                c = todo.pop()
+                if c in on_path:
+                    raise ModelFormatError(f"graph '{model.graphs[c].name}' calls itself")
+                if c not in depth:
+                    if len(stack) >= MAX_CALL_DEPTH:
+                        raise ModelFormatError(f"calls nest deeper than {MAX_CALL_DEPTH} graphs")
+                    stack.append((c, sorted(calls.get(c, ()))))
+                    on_path.add(c)
+                elif depth[c] + len(stack) > MAX_CALL_DEPTH:
+                    raise ModelFormatError(f"calls nest deeper than {MAX_CALL_DEPTH} graphs")
+                continue
+            stack.pop()
+            on_path.discard(g)
+            depth[g] = 1 + max((depth[c] for c in calls.get(g, ())), default=0)

@@ -52,7 +52,18 @@ class Simulator:
                 f"out of device memory: the model needs {model.memory_bytes} bytes, the "
                 f"device has {self.config.memory_bytes}"
             )
-        self.memory = np.zeros(model.memory_bytes, np.uint8)
+        # host memory for the addresses the model uses, not the whole device
+        used = max(
+            [t.offset + t.nbytes for t in model.tensors if t.offset >= 0]
+            + [
+                s.workspace[0] + s.workspace[1]
+                for g in model.graphs
+                for s in g.sequence
+                if s.workspace
+            ]
+            + [0]
+        )
+        self.memory = np.zeros(used, np.uint8)
         self._views: dict[int, np.ndarray] = {}
         self.codes: dict[int, LoadedCode] = {}
         self.overflow = False

@@ -106,7 +106,9 @@ def test_train_step_prints_table_with_equal_losses():
 
 def test_ascend_memory_prints_its_tables():
     stdout = run_benchmark("ascend_memory.py", "--sizes", "2")
-    plan_rows = [line.strip("|").split("|") for line in stdout.splitlines() if "| GPT N=2 |" in line]
+    plan_rows = [
+        line.strip("|").split("|") for line in stdout.splitlines() if "| GPT N=2 |" in line
+    ]
     assert len(plan_rows) == 3  # levels 1 and 2 in the plan table, one cell-reuse row
     ratios = [float(cells[5]) for cells in plan_rows[:2]]
     assert all(1.0 <= r for r in ratios)
