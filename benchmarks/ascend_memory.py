@@ -135,7 +135,7 @@ def _with_env(name: str, value: str, fn):
         if old is None:
             os.environ.pop(name, None)
         else:
-            os.environ[name] = value if old is None else old
+            os.environ[name] = old
 
 
 def _kib(n: int) -> str:

@@ -21,16 +21,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from mindjit.dialects.diagnostics import op_error
+from mindjit.passes.ascend_graph import graphs_of
 from mindjit.passes.mindir_inline import inline_call
-
-
-def graphs(module: ModuleOp) -> dict[str, func.FuncOp]:
-    """The module's graphs with a body, by name."""
-    return {
-        op.sym_name.data: op
-        for op in module.body.block.ops
-        if isinstance(op, func.FuncOp) and op.body.blocks
-    }
 
 
 def graph_calls(fn: func.FuncOp, by_name: dict[str, func.FuncOp]) -> list[func.CallOp]:
@@ -41,28 +33,23 @@ def graph_calls(fn: func.FuncOp, by_name: dict[str, func.FuncOp]) -> list[func.C
     ]
 
 
-def inline_all(module: ModuleOp) -> int:
-    """Inline every call of a graph (callees first); erase graphs left uncalled."""
-    by_name = graphs(module)
+def inline_all(module: ModuleOp) -> None:
+    """Inline every call of a graph (callees first); erase the graphs that were called."""
+    by_name = {fn.sym_name.data: fn for fn in graphs_of(module)}
     called = {
         c.callee.root_reference.data for g in by_name.values() for c in graph_calls(g, by_name)
     }
-    inlined = 0
     done: set[str] = set()
 
     def visit(name: str, stack: tuple[str, ...]) -> None:
         if name in done:
             return
-        fn = by_name[name]
-        for call in graph_calls(fn, by_name):
+        for call in graph_calls(by_name[name], by_name):
             callee = call.callee.root_reference.data
             if callee in stack:
                 raise op_error(call, f"recursive call of @{callee} cannot be inlined")
             visit(callee, (*stack, callee))
-        for call in graph_calls(fn, by_name):
-            inline_call(call, by_name[call.callee.root_reference.data])
-            nonlocal inlined
-            inlined += 1
+            inline_call(call, by_name[callee])
         done.add(name)
 
     for name in by_name:
@@ -70,7 +57,6 @@ def inline_all(module: ModuleOp) -> int:
     for name in called:
         by_name[name].detach()
         by_name[name].erase()
-    return inlined
 
 
 @dataclass(frozen=True)

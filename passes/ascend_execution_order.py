@@ -5,7 +5,8 @@ mindir-depend-order fixed for Parameter reads and writes, side effects and the
 float-status state. Within that freedom:
 
 - `policy=program` keeps program order (already a valid order: it is the
-  order mindir-depend-order verified);
+  order mindir-depend-order verified, and the dependencies only ever point
+  backwards in it);
 - `policy=late` (the default) also moves each movable kernel whose inputs are
   all persistent (Parameters, constants), such as a weight's Transpose or Cast,
   to just before its first user, as MindSpore's execution-order pass does: its
@@ -24,7 +25,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult
 from xdsl.passes import ModulePass
 
-from mindjit.dialects.diagnostics import op_error
 from mindjit.passes.ascend_graph import KernelGraph, graphs_of, root_of
 
 POLICIES = ("program", "late")
@@ -41,42 +41,32 @@ def _persistent_inputs(op: Operation) -> bool:
     return True
 
 
-def defer_kernels(graph: KernelGraph) -> int:
+def _destination(graph: KernelGraph, i: int) -> Operation | None:
+    """The first user of item i, if no op before it must follow item i (a write
+    of a Parameter it reads, the float status); None when it should stay."""
+    op = graph.items[i]
+    users = {use.operation for r in op.results for use in r.uses}
+    cursor = op.next_op
+    while cursor is not None:
+        if cursor in users:
+            return None if cursor is op.next_op else cursor
+        if cursor in graph.position and i in graph.deps[graph.position[cursor]]:
+            return None
+        cursor = cursor.next_op
+    return None
+
+
+def defer_kernels(graph: KernelGraph) -> None:
     """Move movable kernels with persistent inputs to just before their first user."""
     block = graph.fn.body.block
-    moved = 0
     for i in reversed(range(len(graph.items))):
         op = graph.items[i]
-        if not graph.order_only(i) or not _persistent_inputs(op) or not op.results:
+        if not op.results or not graph.order_only(i) or not _persistent_inputs(op):
             continue
-        users = {use.operation for r in op.results for use in r.uses}
-        first = None
-        blocked = False
-        cursor = op.next_op
-        while cursor is not None and first is None:
-            if cursor in users:
-                first = cursor
-            elif cursor in graph.position and i in graph.deps[graph.position[cursor]]:
-                blocked = True  # a later op must follow this one (a write, the float status)
-                break
-            cursor = cursor.next_op
-        if blocked or first is None or first is op.next_op:
-            continue
-        op.detach()
-        block.insert_op_before(op, first)
-        moved += 1
-    return moved
-
-
-def check_order(graph: KernelGraph) -> None:
-    """Every dependency runs before its dependent (a guard against a bad input order)."""
-    for i, deps in enumerate(graph.deps):
-        late = [j for j in deps if j > i]
-        if late:
-            raise op_error(
-                graph.items[i],
-                f"'{graph.items[i].name}' must run after a later op: the order is invalid",
-            )
+        first = _destination(graph, i)
+        if first is not None:
+            op.detach()
+            block.insert_op_before(op, first)
 
 
 @dataclass(frozen=True)
@@ -90,8 +80,6 @@ class AscendExecutionOrderPass(ModulePass):
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got '{self.policy}'")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in graphs_of(op):
-            graph = KernelGraph(fn)
-            check_order(graph)
-            if self.policy == "late":
-                defer_kernels(graph)
+        if self.policy == "late":
+            for fn in graphs_of(op):
+                defer_kernels(KernelGraph(fn))

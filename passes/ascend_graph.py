@@ -20,7 +20,6 @@ An op must run after (its *dependencies*):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from xdsl.dialects import func
@@ -33,7 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
-from mindjit.dialects.ascend import KernelOp, RecordEventOp, ViewOp, WaitEventOp
+from mindjit.dialects.ascend import KernelOp, ViewOp
 
 Root = Any  # an SSAValue, or ("param", symbol)
 ANY_PARAM = ("param", "\0any")
@@ -141,8 +140,7 @@ class KernelGraph:
 
     def __init__(self, fn: func.FuncOp):
         self.fn = fn
-        self.ops: list[Operation] = list(fn.body.block.ops)
-        self.items: list[Operation] = [op for op in self.ops if is_item(op)]
+        self.items: list[Operation] = [op for op in fn.body.block.ops if is_item(op)]
         self.position = {op: i for i, op in enumerate(self.items)}
         self.reads: list[set[Root]] = []
         self.writes: list[set[Root]] = []
@@ -203,14 +201,16 @@ class KernelGraph:
             effect = has_side_effects(op)
             if effect and last_effect is not None:
                 d.add(last_effect)
-            if float_status:
-                if isinstance(op, KernelOp) and op.kernel_name in FLOAT_STATUS_KERNELS:
-                    d |= set(since_status)
-                    if last_status is not None:
-                        d.add(last_status)
-                elif computes_floats(op) or isinstance(op, func.CallOp):
-                    if last_status is not None:
-                        d.add(last_status)
+            is_status = isinstance(op, KernelOp) and op.kernel_name in FLOAT_STATUS_KERNELS
+            guarded = (
+                float_status
+                and not is_status
+                and (computes_floats(op) or isinstance(op, func.CallOp))
+            )
+            if float_status and is_status:
+                d |= set(since_status)
+            if (is_status or guarded) and last_status is not None:
+                d.add(last_status)
             d.discard(i)
             deps.append(d)
             # record what this op did
@@ -230,11 +230,10 @@ class KernelGraph:
                     readers[root[1]] = []
             if effect:
                 last_effect = i
-            if float_status:
-                if isinstance(op, KernelOp) and op.kernel_name in FLOAT_STATUS_KERNELS:
-                    last_status, since_status = i, []
-                elif computes_floats(op) or isinstance(op, func.CallOp):
-                    since_status.append(i)
+            if is_status:
+                last_status, since_status = i, []
+            elif guarded:
+                since_status.append(i)
         return deps
 
     def order_only(self, i: int) -> bool:
@@ -249,12 +248,6 @@ class KernelGraph:
             if isinstance(v, OpResult) and v.op in self.position
         }
         return self.deps[i] <= data
-
-
-def events(fn: func.FuncOp) -> Iterator[Operation]:
-    for op in fn.body.block.ops:
-        if isinstance(op, RecordEventOp | WaitEventOp):
-            yield op
 
 
 def graphs_of(module: ModuleOp) -> list[func.FuncOp]:

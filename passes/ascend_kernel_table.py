@@ -13,7 +13,6 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
     Float32Type,
-    IndexType,
     IntegerType,
     TensorType,
 )
@@ -205,7 +204,3 @@ def scalar_kernel(op: Operation) -> tuple[str, str] | None:
     if name is None:
         return None
     return "Scalar" + name, "aicpu"
-
-
-def is_index_like(t: Attribute) -> bool:
-    return isinstance(element_type(t), IndexType)

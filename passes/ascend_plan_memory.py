@@ -217,6 +217,3 @@ class AscendPlanMemoryPass(ModulePass):
                 annotate(fn, plan, by_key, cursor)
                 heap = max(heap, plan.size)
         op.attributes["ascend.memory_bytes"] = _int(cursor + heap)
-
-
-__all__ = ["AscendPlanMemoryPass", "Buffer", "HeapPlan", "lower_bound", "place", "plan_graph"]

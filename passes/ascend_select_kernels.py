@@ -111,7 +111,7 @@ def select(op: Operation, module: ModuleOp) -> tuple[str, str, Attribute]:
             "supports the tensor-level ops convert-mindir-to-tensor produces)",
         )
     typed = [*op.results, *op.operands]
-    dtype = element_type(typed[0].type) if typed else element_type(op.results[0].type)
+    dtype = element_type(typed[0].type)  # every op that becomes a kernel has a value
     if unit != "aicpu" and not all(unit_supports(unit, element_type(v.type)) for v in typed):
         unit = "aicpu"  # MindSpore's fallback: an AI CPU kernel for these dtypes
     return name, unit, dtype

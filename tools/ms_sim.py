@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> None:
     model = read_model(args.file)
     sim = Simulator(model, config)
     inputs = [read_input(kind, value, i) for i, (kind, value) in enumerate(args.inputs or [])]
-    graph = model.graphs[sim._entry(args.entry)]
+    graph = model.graphs[sim.entry_index(args.entry)]
     if args.output_npy and len(args.output_npy) != len(graph.outputs):
         raise MindjitError(
             f"'{graph.name}' has {len(graph.outputs)} result(s) but "

@@ -40,16 +40,27 @@ class AscendExecutable:
         self.simulator = Simulator(decode(self.model_bytes, f"<{entry}.msmodel>"))
         self.entry = entry
         self.report: dict[str, Any] | None = None
-        self._params = {p.name: p.tensor for p in self.simulator.model.parameters}
+        self._params = self.simulator.parameter_tensors
+        # Parameters some kernel writes: only their values can change in a run
+        self._written = {
+            s.writes for g in self.simulator.model.graphs for s in g.sequence if s.writes != -1
+        }
+        self._sent: dict[str, Any] = {}
 
     def plan_for(self, name: str) -> None:  # the CPU executable's interface
         pass
 
     def set_global(self, name: str, value: Any) -> None:
         self.simulator.view(self._param(name))[...] = np.asarray(value)
+        self._sent[name] = value
 
     def get_global(self, name: str) -> np.ndarray:
-        return np.array(self.simulator.view(self._param(name)))
+        """The Parameter's value: the array last given to `set_global` when no
+        kernel writes it (so callers see nothing changed), else a copy."""
+        tid = self._param(name)
+        if tid not in self._written and name in self._sent:
+            return self._sent[name]
+        return np.array(self.simulator.view(tid))
 
     def _param(self, name: str) -> int:
         if name not in self._params:

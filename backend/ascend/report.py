@@ -44,9 +44,8 @@ def build_report(
         }
         for name in sorted(time, key=lambda n: -time[n])
     ]
-    called = {s.graph for g in model.graphs for s in g.sequence if s.op == "call"}
-    regions = [g for i, g in enumerate(model.graphs) if i in called]
-    entries = [g for i, g in enumerate(model.graphs) if i not in called]
+    regions = [g for g in model.graphs if not g.entry]  # reused graphs: a region each
+    entries = [g for g in model.graphs if g.entry]  # entry graphs share the heap
     lower = (
         model.persistent_bytes
         + sum(g.lower_bound_bytes for g in regions)

@@ -263,7 +263,7 @@ def code_text(op: KernelOp, decls: dict[str, func.FuncOp], globals_: dict[str, O
     block.add_op(func.ReturnOp(*yielded))
     fn = func.FuncOp("kernel", (list(body.arg_types), [v.type for v in yielded]), Region(block))
     module = ModuleOp([])
-    used: set[str] = set()
+    used: set[tuple[str, str]] = set()  # ("f", declaration) or ("g", global)
     for inner in fn.walk():
         for r in inner.results:
             r.name_hint = None
@@ -272,10 +272,10 @@ def code_text(op: KernelOp, decls: dict[str, func.FuncOp], globals_: dict[str, O
                 for a in b.args:
                     a.name_hint = None
         if isinstance(inner, func.CallOp):
-            used.add(("f", inner.callee.root_reference.data))  # type: ignore[arg-type]
+            used.add(("f", inner.callee.root_reference.data))
         if inner.name.startswith("ml_program.global_"):
-            used.add(("g", inner.properties["global"].root_reference.data))  # type: ignore[arg-type,union-attr]
-    for kind, name in sorted(used):  # type: ignore[misc]
+            used.add(("g", inner.properties["global"].root_reference.data))  # type: ignore[union-attr]
+    for kind, name in sorted(used):
         if kind == "f" and name in decls:
             module.body.block.add_op(decls[name].clone())
         elif kind == "g" and name in globals_:

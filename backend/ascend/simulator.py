@@ -19,6 +19,7 @@ f16/f32 output; the NPU*FloatStatus builtins reset and read it.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -73,12 +74,13 @@ class Simulator:
             data = np.frombuffer(
                 model.blob,
                 np.dtype(t.dtype).newbyteorder("<"),
-                count=math_prod(t.shape),
+                count=math.prod(t.shape),
                 offset=entry.start,
             )
             self.view(entry.tensor)[...] = data.reshape(t.shape)
         self._load_codes()
         self.entries = {g.name: i for i, g in enumerate(model.graphs) if g.entry}
+        self.parameter_tensors = {p.name: p.tensor for p in model.parameters}
 
     # -- loading ------------------------------------------------------------------------
 
@@ -126,7 +128,7 @@ class Simulator:
     def run(self, inputs: Sequence[Any], entry: str | None = None) -> list[np.ndarray]:
         """Run an entry graph (the first one by default); returns copies of its outputs.
         `self.report` then describes the run."""
-        gi = self._entry(entry)
+        gi = self.entry_index(entry)
         g = self.model.graphs[gi]
         if len(inputs) != len(g.inputs):
             raise MindjitError(f"graph '{g.name}' takes {len(g.inputs)} inputs, got {len(inputs)}")
@@ -141,11 +143,12 @@ class Simulator:
             self.view(tid)[...] = array.astype(t.dtype, copy=False)
             self.clock.written(tid, 0.0)
         self._graph(g, {})
-        outs = [np.array(self._value(t, {}, array=True)) for t in g.outputs]
+        outs = [np.array(self.view(self._resolve(t, {}))) for t in g.outputs]
         self.report = self.clock.report(self)
         return outs
 
-    def _entry(self, entry: str | None) -> int:
+    def entry_index(self, entry: str | None) -> int:
+        """The graph an entry name (None: the first entry) runs."""
         if entry is None:
             return next(iter(self.entries.values()))
         if entry not in self.entries:
@@ -159,10 +162,10 @@ class Simulator:
             t = self.model.tensors[tid]
         return tid
 
-    def _value(self, tid: int, frame: dict[int, int], array: bool = False) -> Any:
-        tid = self._resolve(tid, frame)
+    def _value(self, tid: int) -> Any:
+        """A resolved tensor's value as a kernel takes it (a scalar as a numpy scalar)."""
         v = self.view(tid)
-        return v if array or not self.model.tensors[tid].scalar else v[()]
+        return v[()] if self.model.tensors[tid].scalar else v
 
     def _graph(self, g: Graph, frame: dict[int, int]) -> None:
         for s in g.sequence:
@@ -176,16 +179,15 @@ class Simulator:
                 self.clock.wait(s.event, s.stream)
 
     def _kernel(self, s: Step, frame: dict[int, int]) -> None:
-        args = [self._value(t, frame) for t in s.inputs]
-        targets = [self._resolve(t, frame) for t in s.outputs]
-        if s.writes != -1:
-            targets = [s.writes]
+        sources = [self._resolve(t, frame) for t in s.inputs]
+        args = [self._value(t) for t in sources]
+        targets = [s.writes] if s.writes != -1 else [self._resolve(t, frame) for t in s.outputs]
         if s.code == -1:
             results = self._builtin(s.name)
         else:
             code = self.codes[s.code]
             for name in code.globals:
-                code.exe.set_global(name, self._param_view(name))
+                code.exe.set_global(name, self._param_view(name, s.name))
             if self.print_hook is not None:
                 code.exe.print_hook = self.print_hook
             try:
@@ -198,7 +200,7 @@ class Simulator:
             if s.code != -1 and out.dtype.name in FLOATS and not self.overflow:
                 if not np.isfinite(out).all():
                     self.overflow = True
-        self.clock.kernel(s, [self._resolve(t, frame) for t in s.inputs], targets)
+        self.clock.kernel(s, sources, targets)
 
     def _builtin(self, name: str) -> list[np.ndarray]:
         status = np.zeros(8, np.float32)
@@ -208,11 +210,13 @@ class Simulator:
             self.overflow = False
         return [status]
 
-    def _param_view(self, name: str) -> np.ndarray:
-        for p in self.model.parameters:
-            if p.name == name:
-                return self.view(p.tensor)
-        raise SimulationError(f"kernel code uses Parameter @{name}, which the model lacks")
+    def _param_view(self, name: str, kernel: str) -> np.ndarray:
+        tid = self.parameter_tensors.get(name)
+        if tid is None:
+            raise SimulationError(
+                f"kernel '{kernel}' uses Parameter @{name}, which the model lacks"
+            )
+        return self.view(tid)
 
     def _call(self, s: Step, frame: dict[int, int]) -> None:
         callee = self.model.graphs[s.graph]
@@ -230,13 +234,6 @@ class Simulator:
         return [1.0 if self.overflow else 0.0] + [0.0] * 7
 
 
-def math_prod(shape: Sequence[int]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 class _Clock:
     """Simulated time: host issue, streams, units, events; and memory in use."""
 
@@ -244,6 +241,7 @@ class _Clock:
         self.cfg = config
         self.model = model
         self.host = 0.0
+        self.floor = 0.0  # nothing starts before the last call barrier
         self.stream_end: dict[int, float] = defaultdict(float)
         self.unit_free: dict[str, float] = defaultdict(float)
         self.events: dict[int, float] = {}
@@ -271,7 +269,7 @@ class _Clock:
 
     def _run(self, name: str, unit: str, stream: int, duration: float) -> tuple[float, float]:
         self.host += self.cfg.launch_us
-        start = max(self.host, self.stream_end[stream], self.unit_free[unit])
+        start = max(self.host, self.floor, self.stream_end[stream], self.unit_free[unit])
         end = start + duration
         self.stream_end[stream] = end
         self.unit_free[unit] = end
@@ -310,10 +308,8 @@ class _Clock:
         self.stream_end[stream] = max(self.stream_end[stream], self.events.get(event, 0.0))
 
     def barrier(self) -> None:
-        now = max([self.host, *self.stream_end.values()], default=0.0)
-        for s in list(self.stream_end):
-            self.stream_end[s] = now
-        self.stream_end[0] = now
+        """Every stream has finished what was issued; later kernels start after."""
+        self.floor = max([self.floor, *self.stream_end.values()])
 
     def report(self, sim: Simulator) -> dict[str, Any]:
         from mindjit.backend.ascend.report import build_report
@@ -322,6 +318,3 @@ class _Clock:
             self.intervals.append((a, b, self._size(tid)))
         self.live = {}
         return build_report(sim, self.kernels, self.intervals)
-
-
-__all__ = ["SimulationError", "Simulator", "Tensor"]
