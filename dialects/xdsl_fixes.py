@@ -197,3 +197,20 @@ def _symbol_table_verify(self, op: Operation) -> None:  # type: ignore[no-untype
 
 
 _SymbolTable.verify = _symbol_table_verify  # type: ignore[method-assign]
+
+
+# --- string literals without exponential backtracking -----------------------------------
+#
+# xDSL's string-literal regex `"(?:[^"\\...]+|\\...)*"` backtracks over every way of
+# splitting a run of characters when no closing quote follows: an unterminated string
+# of 60 characters (a typo in a .mlir file, a damaged kernel code in a model file)
+# hangs the lexer. The two alternatives start with disjoint characters, so making the
+# repetitions possessive matches exactly the same literals and fails in linear time.
+
+import re  # noqa: E402
+
+from xdsl.utils.mlir_lexer import MLIRLexer  # noqa: E402
+
+MLIRLexer._unescaped_characters_regex = re.compile(  # noqa: SLF001 - the regex is private
+    r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"'
+)

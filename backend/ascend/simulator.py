@@ -64,7 +64,12 @@ class Simulator:
             ]
             + [0]
         )
-        self.memory = np.zeros(used, np.uint8)
+        try:
+            self.memory = np.zeros(used, np.uint8)
+        except MemoryError:
+            raise MindjitError(
+                f"the host cannot hold the {used} bytes of device memory the model uses"
+            ) from None
         self._views: dict[int, np.ndarray] = {}
         self.codes: dict[int, LoadedCode] = {}
         self.overflow = False
@@ -194,9 +199,19 @@ class Simulator:
                 results = code.plan.invoke(args)
             except MindjitError as err:
                 raise SimulationError(f"kernel '{s.name}' failed: {err.message}", err.loc) from None
+        if len(results) != len(targets):
+            raise SimulationError(
+                f"kernel '{s.name}' gave {len(results)} results for {len(targets)} outputs"
+            )
         for tid, value in zip(targets, results):
             out = self.view(tid)
-            out[...] = value
+            got = np.asarray(value)
+            if got.shape != out.shape or got.dtype != out.dtype:
+                raise SimulationError(
+                    f"kernel '{s.name}' gave a {got.dtype} result of shape {got.shape} for "
+                    f"a {out.dtype} output of shape {out.shape}"
+                )
+            out[...] = got
             if s.code != -1 and out.dtype.name in FLOATS and not self.overflow:
                 if not np.isfinite(out).all():
                     self.overflow = True

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.ir import Operation, SSAValue
 
-from mindjit.backend.cpu.errors import unsupported
+from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
 from mindjit.backend.cpu.linalg_spec import (
@@ -48,6 +48,10 @@ def build_structured(c: FunctionCompiler, spec: Spec) -> None:
     loop = loop_shape(spec)
     operands = [layout(spec, v, m) for v, m in zip([*spec.ins, *spec.outs], spec.maps)]
     body = Body(c, op, spec.block, [o.shape for o in operands], loop)
+    if len(body.yields) != len(spec.outs):  # xDSL's verifier lets this through, MLIR's not
+        raise op_failure(
+            op, f"'{op.name}' body yields {len(body.yields)} values for {len(spec.outs)} outputs"
+        )
     if spec.reductions:
         kernel, ins, fresh = plan_reduction(c, spec, operands, body, loop)
     else:

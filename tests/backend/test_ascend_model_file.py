@@ -35,7 +35,7 @@ from mindjit.backend.ascend.model_file import (
     read_model,
     write_model,
 )
-from mindjit.backend.ascend.simulator import Simulator
+from mindjit.backend.ascend.simulator import SimulationError, Simulator
 from mindjit.dialects.diagnostics import MindjitError
 from mindjit.tools.ms_run import load_module
 
@@ -520,7 +520,7 @@ def test_kernel_code_checked_when_loaded(
     refused_by_simulator(edited(files[name], edit), pattern)
 
 
-# -- bugs the fuzzing found: regression tests for the fixed ones, strict xfails for the rest
+# -- bugs the fuzzing found: regression tests
 
 
 def test_entry_graph_with_call_bound_inputs(files: dict[str, bytes]) -> None:
@@ -626,42 +626,37 @@ YIELDS_NOTHING = """builtin.module {
 }"""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="bug: a kernel code whose linalg.generic yields nothing passes parsing, "
-    "verification, planning and the signature check; the CPU plan returns an empty "
-    "float64 array and Simulator._kernel stores it unchecked: numpy ValueError "
-    "'could not broadcast input array from shape (0,) into shape (3,)'",
-)
-def test_kernel_result_of_the_wrong_shape(files: dict[str, bytes]) -> None:
+def test_kernel_code_yielding_nothing_is_rejected(files: dict[str, bytes]) -> None:
+    # found by the fuzzer: it ran and gave an empty float64 array for a tensor<3xf32>
     data = edited(files["state"], _code(0, YIELDS_NOTHING))  # code 0: Mul, 3xf32 x 3xf32
-    try:
-        sim = Simulator(decode(data))
-    except ModelFormatError:
-        return  # rejecting the code when loading it would be right
-    try:
-        sim.run([np.ones(3, np.float32)])
-    except MindjitError:
-        return  # so would a clean SimulationError
+    with pytest.raises(ModelFormatError, match="body yields 0 values for 1 outputs"):
+        Simulator(decode(data))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=MemoryError,
-    reason="bug: Simulator allocates host memory up to the highest address a tensor uses "
-    "with np.zeros; a model (and device config) placing a tensor beyond what the host can "
-    "allocate raises numpy's MemoryError, not a MindjitError",
-)
+def test_kernel_result_of_the_wrong_shape_is_a_simulation_error(files: dict[str, bytes]) -> None:
+    sim = Simulator(decode(files["state"]))
+    code = sim.codes[0]
+
+    class WrongShape:
+        def invoke(self, args: list[Any]) -> tuple[np.ndarray, ...]:
+            return (np.zeros(0, np.float32),)
+
+    real = code.plan
+    code.plan = WrongShape()  # type: ignore[assignment]
+    try:
+        with pytest.raises(SimulationError, match=r"gave a float32 result of shape \(0,\) for"):
+            sim.run([np.ones(3, np.float32)])
+    finally:
+        code.plan = real  # the loaded code is shared (cached by its text)
+
+
 def test_tensor_at_an_address_the_host_cannot_hold() -> None:
     manifest = _call_chain(1)
     manifest["memory_bytes"] = 1 << 50
     manifest["tensors"][1][2] = (1 << 50) - 512  # main's result, at the top of memory
     model = decode(repack(manifest, b""))
-    try:
+    with pytest.raises(MindjitError, match="the host cannot hold"):
         Simulator(model, DeviceConfig(memory_bytes=1 << 50))
-    except MindjitError:
-        pass
 
 
 class _Timeout(BaseException):
@@ -676,12 +671,6 @@ needs_alarm = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs
 
 
 @needs_alarm
-@pytest.mark.xfail(
-    strict=True,
-    raises=_Timeout,
-    reason="bug: kernel code is parsed with xDSL's lexer, whose string-literal regex "
-    "backtracks exponentially; an unterminated string in a code hangs Simulator()",
-)
 def test_unterminated_string_in_kernel_code_is_rejected_quickly(files: dict[str, bytes]) -> None:
     code = 'builtin.module attributes {a = "' + "x" * 60 + "\n}"
     data = edited(files["mlp"], _code(0, code))
@@ -699,22 +688,6 @@ def test_unterminated_string_in_kernel_code_is_rejected_quickly(files: dict[str,
 
 FUZZ_DEVICE = DeviceConfig(memory_bytes=1 << 24)  # mutated sizes past this: a clean refusal
 CASE_SECONDS = 2.0
-
-# xDSL's string-literal regex, made possessive: where it stops short of a closing quote
-# the original backtracks exponentially in the length matched (see the xfail above).
-_SAFE_STRING = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+')
-
-
-def _hangs_the_lexer(text: str) -> bool:
-    i = text.find('"')
-    while i != -1:
-        end = _SAFE_STRING.match(text, i).end()  # type: ignore[union-attr]
-        if end >= len(text) or text[end] != '"':
-            if end - i > 12:
-                return True
-            end = i
-        i = text.find('"', end + 1)
-    return False
 
 
 def _inputs(model: DeviceModel, graph: int, rng: np.random.Generator) -> list[Any] | None:
@@ -735,13 +708,11 @@ def _inputs(model: DeviceModel, graph: int, rng: np.random.Generator) -> list[An
 
 
 def _outcome(data: bytes, rng: np.random.Generator) -> str:
-    """'rejected' / 'ran' / a known-bug skip; any exception but MindjitError escapes."""
+    """'rejected' / 'ran' / a skip; any exception but MindjitError escapes."""
     try:
         model = decode(data, "<fuzz>")
     except ModelFormatError:
         return "rejected by decode"
-    if any(_hangs_the_lexer(code) for code in model.codes):
-        return "skipped: xDSL lexer backtracking (xfail above)"
     try:
         sim = Simulator(model, FUZZ_DEVICE)
     except MindjitError:
@@ -757,20 +728,6 @@ def _outcome(data: bytes, rng: np.random.Generator) -> str:
     except MindjitError:
         return "failed cleanly when run"
     return "ran"
-
-
-def _known_bug(exc: Exception) -> str | None:
-    """The label of a documented bug (a strict xfail above) this exception is, if any."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    last = frames[-1]
-    if (
-        isinstance(exc, ValueError)
-        and "could not broadcast" in str(exc)
-        and last.filename.endswith("simulator.py")
-        and last.name == "_kernel"
-    ):
-        return "known bug: a kernel result of the wrong shape (xfail above)"
-    return None
 
 
 def _check_all(
@@ -791,10 +748,6 @@ def _check_all(
                 except _Timeout:
                     failures.append((what, "hangs outside run (decode or Simulator())"))
                 except Exception as exc:  # noqa: BLE001 - what we look for
-                    known = _known_bug(exc)
-                    if known:
-                        outcomes[known] += 1
-                        continue
                     where = traceback.extract_tb(exc.__traceback__)[-1]
                     failures.append(
                         (what, f"{type(exc).__name__}: {exc} [{where.filename}:{where.lineno}]")

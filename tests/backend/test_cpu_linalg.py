@@ -219,6 +219,28 @@ func.func @f(%a: tensor<3x5xf32>, %init: tensor<3xf32>) -> tensor<3xf32> {
         run(text, "f", rand(3, 5), rand(3))
 
 
+@pytest.mark.parametrize("yields", ["", "%x, %x : f32, f32"])
+def test_body_yielding_the_wrong_number_of_values_is_a_located_error(yields):
+    # xDSL's verifier accepts it; run unchecked it gave an empty float64 array
+    text = f"""
+func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {{
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}}
+      ins(%a : tensor<3xf32>) outs(%e : tensor<3xf32>) {{
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield {yields}
+  }} -> tensor<3xf32>
+  func.return %r : tensor<3xf32>
+}}
+"""
+    n = 0 if not yields else 2
+    with pytest.raises(
+        ExecutionError, match=rf"<stdin>:4:3: error: 'linalg.generic' body yields {n} values for 1"
+    ):
+        run(text, "f", rand(3))
+
+
 MATMUL = """
 func.func @f(%a: tensor<4x6x{t}>, %b: tensor<6x5x{t}>, %c: tensor<4x5x{t}>) -> (tensor<4x5x{t}>, tensor<4x5x{t}>) {{
   %z0 = arith.constant {zero} : {t}
