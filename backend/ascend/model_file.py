@@ -18,58 +18,27 @@ every inconsistency `DeviceModel.from_manifest` finds, with `ModelFormatError`.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import struct
-
 from mindjit.backend.ascend.model import DeviceModel, ModelFormatError
+from mindjit.backend.container import HEADER, pack, unpack
 from mindjit.tools.files import write_atomic
 
 MAGIC = b"MSMODEL\0"
 FORMAT_VERSION = 1
-HEADER = struct.Struct("<8sIIQQ32s")
+__all__ = ["HEADER", "MAGIC", "FORMAT_VERSION", "encode", "decode", "read_model", "write_model"]
 
 
 def encode(model: DeviceModel) -> bytes:
-    manifest = json.dumps(model.manifest(), separators=(",", ":")).encode()
-    digest = hashlib.sha256(manifest + model.blob).digest()
-    return HEADER.pack(MAGIC, FORMAT_VERSION, 0, len(manifest), len(model.blob), digest) + (
-        manifest + model.blob
-    )
+    return pack(MAGIC, FORMAT_VERSION, model.manifest(), model.blob)
 
 
 def decode(data: bytes, source: str = "<model>") -> DeviceModel:
     try:
-        return _decode(data)
+        manifest, blob = unpack(
+            data, MAGIC, FORMAT_VERSION, "mindjit device model", ModelFormatError
+        )
+        return DeviceModel.from_manifest(manifest, blob)
     except ModelFormatError as err:
         raise ModelFormatError(f"invalid model file: {err.message}", source) from None
-
-
-def _decode(data: bytes) -> DeviceModel:
-    if len(data) < HEADER.size:
-        raise ModelFormatError(f"truncated: {len(data)} bytes, shorter than the header")
-    magic, version, flags, m_len, b_len, digest = HEADER.unpack_from(data)
-    if magic != MAGIC:
-        raise ModelFormatError("not a mindjit device model (bad magic)")
-    if version != FORMAT_VERSION:
-        raise ModelFormatError(
-            f"format version {version}, this reader reads version {FORMAT_VERSION}"
-        )
-    if flags != 0:
-        raise ModelFormatError(f"unknown flags {flags:#x}")
-    if HEADER.size + m_len + b_len != len(data):
-        raise ModelFormatError(
-            f"truncated or padded: the header announces {HEADER.size + m_len + b_len} "
-            f"bytes, the file has {len(data)}"
-        )
-    body = memoryview(data)[HEADER.size :]
-    if hashlib.sha256(body).digest() != digest:
-        raise ModelFormatError("checksum mismatch: the file is corrupted")
-    try:
-        manifest = json.loads(bytes(body[:m_len]).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ModelFormatError(f"the manifest is not valid JSON ({exc})") from None
-    return DeviceModel.from_manifest(manifest, bytes(body[m_len:]))
 
 
 def write_model(model: DeviceModel, path: str) -> None:
