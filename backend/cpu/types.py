@@ -61,13 +61,24 @@ def is_tensor(t: Attribute) -> bool:
     return isinstance(t, TensorType)
 
 
+#: id(type) -> (type, its static shape): a module shares its few tensor types among
+#: thousands of values, and xDSL rebuilds the shape tuple on every `get_shape`
+_SHAPES: dict[int, tuple[Attribute, tuple[int, ...]]] = {}
+
+
 def static_shape(t: Attribute, op: Operation | None = None) -> tuple[int, ...]:
     """The shape of a ranked tensor with static dims; () for scalars."""
+    known = _SHAPES.get(id(t))
+    if known is not None and known[0] is t:
+        return known[1]
     if not isinstance(t, TensorType):
         return ()
     shape = tuple(int(d) for d in t.get_shape())
     if any(d < 0 for d in shape):
         raise _type_error(op, f"dynamic shapes are not supported by the CPU executor: {t}")
+    if len(_SHAPES) > 65536:
+        _SHAPES.clear()
+    _SHAPES[id(t)] = (t, shape)  # the entry keeps `t` alive, so its id stays its own
     return shape
 
 
