@@ -16,6 +16,8 @@ PYNATIVE_MODE = 1
 
 JIT_LEVELS = ("O0", "O1", "O2")
 DEVICE_TARGETS = ("CPU", "Ascend")
+DEFAULT_CACHE_PATH = "./mindjit_cache"
+DEFAULT_CACHE_MAX_BYTES = 1 << 30
 
 _DEFAULTS: dict[str, Any] = {
     "mode": PYNATIVE_MODE,  # MindSpore 2.x default
@@ -24,6 +26,7 @@ _DEFAULTS: dict[str, Any] = {
     "jit_config": {},
     "enable_compile_cache": None,  # None: MS_COMPILER_CACHE_ENABLE decides
     "compile_cache_path": None,  # None: MS_COMPILER_CACHE_PATH decides
+    "compile_cache_max_bytes": None,  # None: MINDJIT_COMPILE_CACHE_MAX_BYTES decides
     "save_graphs": None,  # None: MS_DEV_SAVE_GRAPHS decides
     "save_graphs_path": None,  # None: MS_DEV_SAVE_GRAPHS_PATH decides
     "max_call_depth": 1000,
@@ -110,6 +113,7 @@ _CHECKS = {
     "jit_config": _check_jit_config,
     "enable_compile_cache": _check_bool("enable_compile_cache"),
     "compile_cache_path": _check_str("compile_cache_path"),
+    "compile_cache_max_bytes": _check_int("compile_cache_max_bytes"),
     "save_graphs": _check_save_graphs,
     "save_graphs_path": _check_str("save_graphs_path"),
     "max_call_depth": _check_int("max_call_depth"),
@@ -202,7 +206,17 @@ def compile_cache_enabled() -> bool:
 
 def compile_cache_path() -> str:
     value = _context["compile_cache_path"]
-    return value if value is not None else env_str("MS_COMPILER_CACHE_PATH", "./")
+    return value if value is not None else env_str("MS_COMPILER_CACHE_PATH", DEFAULT_CACHE_PATH)
+
+
+def compile_cache_max_bytes() -> int:
+    """The cache directory's size bound; the least recently used entries go first."""
+    value = _context["compile_cache_max_bytes"]
+    if value is None:
+        value = env_int("MINDJIT_COMPILE_CACHE_MAX_BYTES", DEFAULT_CACHE_MAX_BYTES)
+        if value < 0:
+            raise ValueError("environment variable MINDJIT_COMPILE_CACHE_MAX_BYTES must be >= 0")
+    return value
 
 
 def jit_level() -> str:

@@ -54,10 +54,12 @@ def _compile_options() -> tuple:
     import os
 
     from mindjit.frontend.context import get_context
+    from mindjit.passes.pipelines import CF_TO_SELECT_ENV
 
     return (
         os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", ""),
         os.environ.get("MS_DEV_CELL_REUSE", ""),
+        os.environ.get(CF_TO_SELECT_ENV, ""),
         get_context("device_target"),
     )
 
@@ -65,23 +67,32 @@ def _compile_options() -> tuple:
 def program_for(
     fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
 ) -> CompiledProgram:
+    from mindjit.frontend.context import compile_cache_enabled
+    from mindjit.frontend.graph.program_cache import compile_with_cache
+
     user_fn = unwrap(fn)
     # a closure's graph depends on the values it closes over (a train step made per
     # network): one program per function object, like one per bound object
     closure = user_fn if getattr(user_fn, "__closure__", None) else None
+    options = _compile_options()
     key = (
         getattr(user_fn, "__code__", user_fn),
         id(self_obj),
         id(closure),
         signature_of((args, tuple(sorted(kwargs.items())))),
         jit_level,
-        _compile_options(),
+        options,
     )
     entry = _PROGRAMS.get(key)
     # ids are reused once an object dies: the program must belong to these very objects
     if entry is None or entry[0]() is not self_obj or entry[1]() is not closure:
         with no_full_collections():
-            program = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
+            if compile_cache_enabled():
+                program = compile_with_cache(
+                    user_fn, self_obj, args, kwargs, name, jit_level, options
+                )
+            else:
+                program = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
         _PROGRAMS[key] = (_ref(self_obj), _ref(closure), program)
         return program
     return entry[2]

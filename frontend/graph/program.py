@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.dialects.parsing import make_context
 from mindjit.frontend.context import get_context
-from mindjit.frontend.graph.compiler import CompiledGraphFn, GraphCompiler, _is_runtime_tensor
+from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.passes.graph_nodes import count_ops_and_nodes
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
@@ -40,9 +40,10 @@ def load_compiler() -> None:
     import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - tensor-level canonicalize
 
     from mindjit.backend import cpu  # noqa: F401
+    from mindjit.backend.cache import module_codec, store  # noqa: F401
     from mindjit.dialects import fast_verify  # noqa: F401
     from mindjit.dialects.diagnostics import MindjitError
-    from mindjit.frontend.graph import api, evaluator  # noqa: F401
+    from mindjit.frontend.graph import api, evaluator, program_cache  # noqa: F401
 
     make_context()  # loads the dialects' universe
     try:
@@ -115,16 +116,18 @@ def _verify_stage(module: ModuleOp, pipeline: str) -> None:
 
 
 class CompiledProgram:
+    """A graph compiled for the device in the context: compiled from Python, or
+    restored from a compile-cache entry (`restored`), which skips the frontend,
+    the passes and lowering and only runs the backend (the executor's plan)."""
+
     def __init__(
         self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
     ):
-        from mindjit.backend.cpu import CpuExecutable
-
         self.report = StageReport()
         start = time.perf_counter()
         compiler = GraphCompiler()
         graph, _ = compiler.entry(fn, self_obj, args, kwargs, name)
-        self.graph: CompiledGraphFn = graph
+        self.result_template = graph.result_template
         self.entry_name = graph.fn.sym_name.data
         module = compiler.module.module
         self.parameters = list(compiler.module.parameters.values())  # (symbol, Parameter)
@@ -151,14 +154,43 @@ class CompiledProgram:
             _verify_stage(module, spec)
             self.report.add(f"verify-{stage}", module, time.perf_counter() - start)
         self.module = module
+        self.from_cache = False
+        self._build_backend(directory)
+
+    @classmethod
+    def restored(
+        cls,
+        module: ModuleOp,
+        entry_name: str,
+        result_template: Any,
+        parameters: list[tuple[str, Any]],
+        frontend_graphs: list[tuple[str, str | None]],
+        load_seconds: float,
+    ) -> CompiledProgram:
+        """A program from a cache entry's lowered module: only the backend runs."""
+        self = cls.__new__(cls)
+        self.report = StageReport()
+        self.report.add("cache-load", None, load_seconds)
+        self.result_template = result_template
+        self.entry_name = entry_name
+        self.parameters = parameters
+        self.frontend_graphs = frontend_graphs
+        self.module = module
+        self.from_cache = True
+        self._build_backend(None)
+        return self
+
+    def _build_backend(self, directory: str | None) -> None:
+        from mindjit.backend.cpu import CpuExecutable
+
         start = time.perf_counter()
         if get_context("device_target") == "Ascend":
             from mindjit.backend.ascend.executable import AscendExecutable
 
-            self.executable = AscendExecutable(module, self.entry_name, directory)
+            self.executable = AscendExecutable(self.module, self.entry_name, directory)
             self.report.add("ascend-compile", None, time.perf_counter() - start)
         else:
-            self.executable = CpuExecutable(module)
+            self.executable = CpuExecutable(self.module)
             self.executable.plan_for(self.entry_name)
             self.report.add("cpu-plan", None, time.perf_counter() - start)
 
@@ -181,4 +213,4 @@ class CompiledProgram:
             if current is not sent[symbol]:
                 param.set_data(Tensor._wrap(current))
         results = [Tensor._wrap(o) for o in outputs]
-        return unflatten(self.graph.result_template, results)
+        return unflatten(self.result_template, results)

@@ -120,3 +120,11 @@ def test_ascend_memory_prints_its_tables():
         if line.startswith("| BackwardNet |")
     ]
     assert moves == [3, 3, 3, 0]
+
+
+def test_compile_cache_prints_its_table():
+    stdout = run_benchmark("compile_cache.py", "--programs", "docs", "--repeats", "1")
+    (row,) = [line.strip("|").split("|") for line in stdout.splitlines() if "docs'" in line]
+    cells = [c.strip() for c in row]
+    assert cells[3].startswith("1/") and cells[6].startswith("1/")
+    assert cells[8] == "yes"  # cold and warm processes gave the same result

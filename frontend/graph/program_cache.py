@@ -1,0 +1,289 @@
+"""The compile cache (`set_context(enable_compile_cache=True)` or
+`MS_COMPILER_CACHE_ENABLE=1`): reuse a previous process's compilation.
+
+The key digests everything that can change the compiled program: the versions
+of mindjit (and a stamp of its source files), xDSL, numpy and Python; the
+context and pass options; the input signature; and every value and function the
+graph may reach (`dependencies.py`). An entry holds the lowered module in binary
+form (`backend/cache/module_codec.py`) and what the Python side needs to run it:
+the entry function's name, how results are rebuilt, and which Parameter each
+global is. A hit decodes that and builds the executor's plan ("the backend
+actions"); frontend, passes and lowering are skipped.
+
+As MindSpore does, a miss prints "Warning: Check the consistency of dependency
+files hash failed. Execute all the compilation actions." and a hit "Use the
+compilation cache and execute the backend actions only." on stderr. An unusable
+entry (damaged, foreign, from another format) is reported and compiled again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import os
+import sys
+import time
+from typing import Any
+
+from mindjit.backend.cache.store import CacheEntryError, CompileCache
+from mindjit.frontend.graph.dependencies import Dependencies, Uncacheable
+from mindjit.frontend.graph.program import CompiledProgram
+from mindjit.frontend.graph.source import unwrap
+from mindjit.frontend.graph.structure import Leaf, Piece, flatten
+
+MISS = (
+    "Warning: Check the consistency of dependency files hash failed. "
+    "Execute all the compilation actions."
+)
+HIT = "Use the compilation cache and execute the backend actions only."
+ENTRY_FORMAT = "mindjit-compiled-program"
+#: context keys that never change the compiled program
+_NOT_COMPILE_OPTIONS = frozenset(
+    {
+        "enable_compile_cache",
+        "compile_cache_path",
+        "compile_cache_max_bytes",
+        "save_graphs",
+        "save_graphs_path",
+    }
+)
+
+
+def compile_with_cache(
+    fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str, options: tuple
+) -> CompiledProgram:
+    """The program for this call: from the cache when an entry matches, else
+    compiled (and stored)."""
+    from mindjit.frontend.context import (
+        compile_cache_max_bytes,
+        compile_cache_path,
+        save_graphs_enabled,
+    )
+
+    def compile_now() -> CompiledProgram:
+        return CompiledProgram(fn, self_obj, args, kwargs, name, jit_level)
+
+    if save_graphs_enabled():  # the user wants every stage's IR: only a compile makes it
+        return compile_now()
+    start = time.perf_counter()
+    try:
+        key, deps = cache_key(fn, self_obj, args, kwargs, jit_level, options)
+    except Uncacheable as why:
+        _say(f"Warning: not using the compilation cache for '{name}': {why}")
+        return compile_now()
+    cache = CompileCache(compile_cache_path(), compile_cache_max_bytes())
+    try:
+        found = cache.load(key)
+    except CacheEntryError as err:
+        _say(
+            f"Warning: the compilation cache entry {cache.path_of(key)} is unusable "
+            f"({err.message}); compiling again."
+        )
+        found = None
+    if found is not None:
+        try:
+            program = restore(found[0], found[1], deps, time.perf_counter() - start)
+        except Exception as exc:  # noqa: BLE001 - a damaged entry may fail anywhere
+            message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+            _say(
+                f"Warning: the compilation cache entry {cache.path_of(key)} is unusable "
+                f"({message}); compiling again."
+            )
+            cache.discard(key)
+        else:
+            _say(HIT)
+            return program
+    _say(MISS)
+    program = compile_now()
+    try:
+        manifest, blob = describe(program, deps)
+        cache.store(key, manifest, blob)
+    except Uncacheable as why:
+        _say(f"Warning: '{name}' is not saved in the compilation cache: {why}")
+    except OSError as exc:
+        _say(f"Warning: cannot write the compilation cache in {cache.directory}: {exc.strerror}")
+    return program
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+# -- the key ---------------------------------------------------------------------------
+
+
+def cache_key(
+    fn: Any, self_obj: Any, args: tuple, kwargs: dict, jit_level: str, options: tuple
+) -> tuple[str, Dependencies]:
+    from mindjit.frontend.context import _context
+    from mindjit.frontend.graph.compiler import _is_runtime_tensor
+
+    deps = Dependencies()
+    deps.add("versions", versions())
+    context = sorted((k, repr(v)) for k, v in _context.items() if k not in _NOT_COMPILE_OPTIONS)
+    deps.add("options", (jit_level, options, context))
+    template, leaves = flatten((args, tuple(sorted(kwargs.items()))), _is_runtime_tensor)
+    deps.add("inputs", [(tuple(x.shape), str(x.dtype)) for x in leaves])
+    deps.add("arguments", template)
+    deps.add("function", unwrap(fn))
+    deps.add("self", self_obj)
+    return deps.hexdigest(), deps
+
+
+@functools.cache
+def versions() -> tuple[str, ...]:
+    """mindjit, a stamp of its source files (a checkout's edits change it), xDSL,
+    numpy and Python."""
+    import numpy
+    import xdsl
+
+    import mindjit
+
+    stamp = []
+    for package in ("dialects", "frontend", "passes", "backend", "tools"):
+        for root in importlib.import_module(f"mindjit.{package}").__path__:
+            for dirpath, dirnames, filenames in os.walk(root):
+                dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+                for f in sorted(filenames):
+                    if f.endswith(".py"):
+                        st = os.stat(os.path.join(dirpath, f))
+                        stamp.append(f"{dirpath}/{f}:{st.st_size}:{st.st_mtime_ns}")
+    return (
+        f"mindjit {mindjit.__version__}",
+        hashlib.sha256("\n".join(stamp).encode()).hexdigest(),
+        _distribution(xdsl),
+        f"numpy {numpy.__version__}",
+        f"python {sys.version}",
+    )
+
+
+def _distribution(package: Any) -> str:
+    """The installed distribution's name and version, from its dist-info folder's
+    name (importlib.metadata costs tens of ms to import and scan)."""
+    site = os.path.dirname(os.path.dirname(package.__file__))
+    name = package.__name__
+    found = sorted(
+        d for d in os.listdir(site) if d.startswith(f"{name}-") and d.endswith(".dist-info")
+    )
+    return found[-1] if found else f"{name} {package.__version__}"
+
+
+# -- entries ----------------------------------------------------------------------------
+
+
+def describe(program: CompiledProgram, deps: Dependencies) -> tuple[dict[str, Any], bytes]:
+    """The manifest and blob of `program`'s cache entry."""
+    from mindjit.backend.cache.module_codec import encode
+
+    index = {id(p): i for i, p in enumerate(deps.parameters)}
+    parameters = []
+    for symbol, param in program.parameters:
+        i = index.get(id(param))
+        if i is None:
+            raise Uncacheable(f"Parameter '{param.name}' is not reachable from the graph's values")
+        parameters.append([symbol, i])
+    encoded = encode(program.module)
+    manifest = {
+        "format": ENTRY_FORMAT,
+        "entry": program.entry_name,
+        "result": _template_to_json(program.result_template),
+        "parameters": parameters,
+        "frontend_graphs": [list(g) for g in program.frontend_graphs],
+        "attributes": encoded.attrs,
+        "forward": encoded.forward,
+        "names": encoded.names,
+        "ops_bytes": len(encoded.ops),
+    }
+    return manifest, encoded.ops + encoded.blob
+
+
+def restore(
+    manifest: dict[str, Any], blob: bytes, deps: Dependencies, key_seconds: float
+) -> CompiledProgram:
+    """The program of a cache entry (raises on anything inconsistent)."""
+    from mindjit.backend.cache.module_codec import Encoded, ModuleFormatError, decode
+    from mindjit.dialects.parsing import make_context
+
+    start = time.perf_counter()
+    if manifest.get("format") != ENTRY_FORMAT:
+        raise ModuleFormatError(f"not a compiled program entry ({manifest.get('format')!r})")
+    n_ops = manifest["ops_bytes"]
+    if type(n_ops) is not int or not 0 <= n_ops <= len(blob):
+        raise ModuleFormatError("the op stream lies outside the blob")
+    encoded = Encoded(
+        manifest["attributes"], blob[:n_ops], manifest["forward"], blob[n_ops:], manifest["names"]
+    )
+    module = decode(encoded, make_context())
+    parameters = []
+    for symbol, i in manifest["parameters"]:
+        if type(i) is not int or not 0 <= i < len(deps.parameters) or type(symbol) is not str:
+            raise ModuleFormatError("a Parameter the entry names is not in this network")
+        parameters.append((symbol, deps.parameters[i]))
+    _rebind_parameter_values(module, parameters)
+    entry = manifest["entry"]
+    if not isinstance(entry, str):
+        raise ModuleFormatError("bad entry name")
+    graphs = [(str(n), k if k is None else str(k)) for n, k in manifest["frontend_graphs"]]
+    return CompiledProgram.restored(
+        module,
+        entry,
+        _template_from_json(manifest["result"]),
+        parameters,
+        graphs,
+        key_seconds + time.perf_counter() - start,
+    )
+
+
+def _rebind_parameter_values(module: Any, parameters: list[tuple[str, Any]]) -> None:
+    """Large Parameters' initial values are handles on the live Parameter objects
+    (`dialects/resources.py`): point the restored globals at this process's."""
+    from xdsl.dialects.builtin import DenseResourceAttr
+
+    from mindjit.frontend.graph.module_builder import parameter_value_attr
+
+    by_symbol = dict(parameters)
+    for op in module.body.block.ops:
+        if op.name != "ml_program.global":
+            continue
+        symbol = op.properties["sym_name"].data
+        if isinstance(op.properties.get("value"), DenseResourceAttr) and symbol in by_symbol:
+            op.properties["value"] = parameter_value_attr(symbol, by_symbol[symbol])
+
+
+# -- result templates as JSON -----------------------------------------------------------
+
+
+def _template_to_json(t: Any) -> Any:
+    if isinstance(t, Leaf):
+        return {"leaf": t.index}
+    if isinstance(t, Piece):
+        return {"piece": [t.index, t.axis, t.position]}
+    if isinstance(t, tuple):
+        return {"tuple": [_template_to_json(x) for x in t]}
+    if isinstance(t, list):
+        return {"list": [_template_to_json(x) for x in t]}
+    if t is None or type(t) in (bool, int, str):
+        return {"const": t}
+    if type(t) is float:
+        return {"float": t.hex()}
+    raise Uncacheable(f"the graph returns a {type(t).__name__} constant")
+
+
+def _template_from_json(j: Any) -> Any:
+    if not isinstance(j, dict) or len(j) != 1:
+        raise ValueError("bad result template")
+    ((kind, v),) = j.items()
+    if kind == "leaf":
+        return Leaf(int(v))
+    if kind == "piece":
+        return Piece(*(int(x) for x in v))
+    if kind == "tuple":
+        return tuple(_template_from_json(x) for x in v)
+    if kind == "list":
+        return [_template_from_json(x) for x in v]
+    if kind == "const":
+        return v
+    if kind == "float":
+        return float.fromhex(v)
+    raise ValueError(f"bad result template kind {kind!r}")
