@@ -141,7 +141,7 @@ def versions() -> tuple[str, ...]:
     import mindjit
 
     stamp = []
-    for package in ("dialects", "frontend", "passes", "backend", "tools"):
+    for package in ("dialects", "frontend", "passes", "backend"):
         for root in importlib.import_module(f"mindjit.{package}").__path__:
             for dirpath, dirnames, filenames in os.walk(root):
                 dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
