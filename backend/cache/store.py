@@ -15,11 +15,11 @@ recently used first (a hit refreshes an entry's time).
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from typing import Any
 
 from mindjit.backend.container import ContainerError, pack, unpack
+from mindjit.tools.files import write_atomic
 
 MAGIC = b"MJCACHE\0"
 FORMAT_VERSION = 1
@@ -66,14 +66,7 @@ class CompileCache:
         if len(data) > self.max_bytes:
             return  # it alone would overflow the bound: not kept
         os.makedirs(self.directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=self.directory)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, self.path_of(key))
-        except BaseException:
-            _remove(tmp)
-            raise
+        write_atomic(self.path_of(key), data)
         self.evict()
 
     def evict(self) -> None:

@@ -27,6 +27,7 @@ import time
 from typing import Any
 
 from mindjit.backend.cache.store import CacheEntryError, CompileCache
+from mindjit.dialects.diagnostics import MindjitError
 from mindjit.frontend.graph.dependencies import Dependencies, Uncacheable
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
@@ -101,8 +102,10 @@ def compile_with_cache(
         cache.store(key, manifest, blob)
     except Uncacheable as why:
         _say(f"Warning: '{name}' is not saved in the compilation cache: {why}")
-    except OSError as exc:
+    except OSError as exc:  # the directory cannot be made
         _say(f"Warning: cannot write the compilation cache in {cache.directory}: {exc.strerror}")
+    except MindjitError as err:  # the entry cannot be written
+        _say(f"Warning: cannot write the compilation cache: {err}")
     return program
 
 

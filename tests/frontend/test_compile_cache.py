@@ -348,3 +348,10 @@ def test_store_keeps_entries_whole(tmp_path):
     assert manifest == {"a": 1, "key": "k"} and blob == b"blob"
     assert store.load("missing") is None
     assert [p.name for p in tmp_path.iterdir()] == ["k.mjc"]
+
+
+def test_unwritable_cache_warns_and_still_runs(cache_dir, capsys):
+    cache_dir.parent.mkdir(exist_ok=True)
+    cache_dir.write_text("a file where the directory should be")
+    assert call(P.uses_global, x3()).asnumpy().tolist() == [3.0, 5.0, 7.0]
+    assert "cannot write the compilation cache" in capsys.readouterr().err
