@@ -12,8 +12,8 @@ Each process measures, from the call:
 
 - first result: until the first call returns (compile or cache load, then run);
 - compile phase: the time spent getting the program (frontend, passes,
-  lowering and plan when cold; key, entry load, decode and plan when warm),
-  i.e. the call to `program_for`.
+  lowering and plan when cold; key, entry load and rebuilding the captured
+  plans when warm), i.e. the call to `program_for`.
 
 The table shows the medians and the ratios warm / cold. The target is a warm
 compile phase of at most 1/20 of the cold one (MindSpore's docs show 1/7 for the

@@ -29,15 +29,24 @@ from typing import Any
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
     FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
+    FunctionType,
+    IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
+    NoneAttr,
+    Signedness,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -52,6 +61,10 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from mindjit.dialects import interned
 from mindjit.dialects.diagnostics import MindjitError
+
+#: The float types stored by name (a tensor type's element is almost always one).
+_FLOATS = {BFloat16Type: "bf16", Float16Type: "f16", Float32Type: "f32", Float64Type: "f64"}
+_FLOAT_NAMES = {name: cls for cls, name in _FLOATS.items()}
 
 
 class ModuleFormatError(MindjitError):
@@ -133,6 +146,17 @@ class _Encoder:
             return ["dense", self.attr(a.type), start, len(a.data.data)]
         if cls is DenseResourceAttr:  # kept by name: parsing would rename the handle
             return ["res", a.resource_handle.data, self.attr(a.type)]
+        if cls is TensorType and isinstance(a.encoding, NoneAttr):
+            return ["tensor", [d.data for d in a.shape.data], self.attr(a.element_type)]
+        if cls in _FLOATS:
+            return ["float", _FLOATS[cls]]
+        if cls is IntegerType:
+            return ["int", a.width.data, a.signedness.data.value]
+        if cls is IndexType:
+            return ["index"]
+        if cls is FunctionType:
+            ins, outs = a.inputs.data, a.outputs.data
+            return ["fn", [self.attr(x) for x in ins], [self.attr(x) for x in outs]]
         stream = io.StringIO()
         Printer(stream=stream).print_attribute(a)
         return ["t", stream.getvalue()]
@@ -245,7 +269,7 @@ class _Decoder:
         self.ints = stream.tolist()
         self.pos = 0
         self.forward = {int(k): v for k, v in encoded.forward.items()}
-        self.names = {int(k): _str(v) for k, v in encoded.names.items()}
+        self.names = {int(k): checked_str(v) for k, v in encoded.names.items()}
         self.values: list[SSAValue | None] = []
         self.pending: dict[int, ForwardDeclaredValue] = {}
         self.blocks: list[Block] = []
@@ -292,43 +316,63 @@ class _Decoder:
     def _build(self, r: list[Any]) -> Attribute:
         kind = r[0]
         if kind == "s":
-            return interned.string(_str(r[1]))
+            return interned.string(checked_str(r[1]))
         if kind == "n":
-            return IntAttr(_int(r[1]))
+            return IntAttr(checked_int(r[1]))
         if kind == "u":
             return UnitAttr()
         if kind == "unk":
             return UnknownLoc()
         if kind == "loc":
             return FileLineColLoc(
-                interned.string(_str(r[1])), IntAttr(_int(r[2])), IntAttr(_int(r[3]))
+                interned.string(checked_str(r[1])),
+                IntAttr(checked_int(r[2])),
+                IntAttr(checked_int(r[3])),
             )
         if kind == "sym":
-            return SymbolRefAttr(_str(r[1]), [_str(x) for x in r[2]])
+            return SymbolRefAttr(checked_str(r[1]), [checked_str(x) for x in r[2]])
         if kind == "a":
-            return ArrayAttr([self.attr(_int(x)) for x in r[1]])
+            return ArrayAttr([self.attr(checked_int(x)) for x in r[1]])
         if kind == "d":
-            return DictionaryAttr({_str(k): self.attr(_int(v)) for k, v in r[1]})
+            return DictionaryAttr({checked_str(k): self.attr(checked_int(v)) for k, v in r[1]})
         if kind == "i":
-            value = r[1] if type(r[1]) is bool else _int(r[1])  # i1 literals keep their bool
-            return IntegerAttr(value, self.attr(_int(r[2])))  # type: ignore[arg-type]
+            value = r[1] if type(r[1]) is bool else checked_int(r[1])  # i1 literals keep their bool
+            return IntegerAttr(value, self.attr(checked_int(r[2])))  # type: ignore[arg-type]
         if kind == "f":
-            return FloatAttr(float.fromhex(_str(r[1])), self.attr(_int(r[2])))  # type: ignore[arg-type]
+            return FloatAttr(float.fromhex(checked_str(r[1])), self.attr(checked_int(r[2])))  # type: ignore[arg-type]
         if kind == "dense":
-            start, size = _int(r[2]), _int(r[3])
+            start, size = checked_int(r[2]), checked_int(r[3])
             if start < 0 or size < 0 or start + size > len(self.blob):
                 raise ModuleFormatError("damaged module: a dense literal lies outside the blob")
             data = self.blob[start : start + size]
-            return DenseIntOrFPElementsAttr(self.attr(_int(r[1])), BytesAttr(data))  # type: ignore[arg-type]
+            return DenseIntOrFPElementsAttr(self.attr(checked_int(r[1])), BytesAttr(data))  # type: ignore[arg-type]
         if kind == "res":
-            t = self.attr(_int(r[2]))
+            t = self.attr(checked_int(r[2]))
             if not isinstance(t, TensorType):
                 raise ModuleFormatError("damaged module: a resource's type is not a tensor")
             return interned.unchecked(
-                DenseResourceAttr, resource_handle=interned.string(_str(r[1])), type=t
+                DenseResourceAttr, resource_handle=interned.string(checked_str(r[1])), type=t
+            )
+        if kind == "tensor":
+            shape = tuple(checked_int(d) for d in r[1])
+            return interned.tensor_type(self.attr(checked_int(r[2])), shape)
+        if kind == "float":
+            float_type = _FLOAT_NAMES.get(checked_str(r[1]))
+            if float_type is None:
+                raise ModuleFormatError(f"damaged module: unknown float type {r[1]!r}")
+            return float_type()
+        if kind == "int":
+            if checked_int(r[2]) not in (s.value for s in Signedness):
+                raise ModuleFormatError("damaged module: unknown signedness")
+            return IntegerType(checked_int(r[1]), Signedness(r[2]))
+        if kind == "index":
+            return IndexType()
+        if kind == "fn":
+            return FunctionType.from_lists(
+                [self.attr(checked_int(x)) for x in r[1]], [self.attr(checked_int(x)) for x in r[2]]
             )
         if kind == "t":
-            parser = Parser(self.ctx, _str(r[1]), "<cached attribute>")
+            parser = Parser(self.ctx, checked_str(r[1]), "<cached attribute>")
             attr = parser.parse_attribute()
             if parser._current_token.kind != MLIRTokenKind.EOF:  # noqa: SLF001
                 raise ModuleFormatError("damaged module: trailing text after an attribute")
@@ -441,13 +485,15 @@ class _Decoder:
         return Region(blocks)
 
 
-def _int(x: Any) -> int:
+def checked_int(x: Any) -> int:
+    """`x` if it is an int (JSON read back), else a ModuleFormatError."""
     if type(x) is not int:
         raise ModuleFormatError(f"damaged module: expected an integer, got {x!r}")
     return x
 
 
-def _str(x: Any) -> str:
+def checked_str(x: Any) -> str:
+    """`x` if it is a str (JSON read back), else a ModuleFormatError."""
     if type(x) is not str:
         raise ModuleFormatError(f"damaged module: expected a string, got {x!r}")
     return x

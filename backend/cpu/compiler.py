@@ -90,6 +90,12 @@ class FunctionCompiler:
         self._ids = itertools.count()
         self._impure = False
         self._escaped: set[Any] = set()
+        #: Set `keep_top` to have `compile` leave the function block's kept
+        #: nodes and their releases in `top` (the compile cache records them).
+        self.keep_top = False
+        self.top: tuple[list[_Node], dict[int, list[int]]] | None = None
+        #: After `compile`: the returned slots and which of them are copied.
+        self.results: tuple[list[int], list[bool]] = ([], [])
 
     # -- the whole function -------------------------------------------------
 
@@ -106,6 +112,7 @@ class FunctionCompiler:
             raise op_failure(self.func, "function body must end with 'func.return'")
         slots = [self._slots[v] for v in term.operands]
         copies = self._copies_needed(term.operands)
+        self.results = (slots, copies)
         nargs = len(block.args)
         template: list[Any] = [None] * (self._next_slot - nargs)
         for slot, lazy in self._template.items():
@@ -155,6 +162,8 @@ class FunctionCompiler:
         for node in kept:
             self._template.update(node.consts)
         releases = self._releases(kept, block, term)
+        if self.keep_top and outer is not None and outer.op is self.func:
+            self.top = (kept, releases)
         origin: dict[Step, Operation] = {}
         steps: list[Step] = []
         tracing = self.exe.trace_enabled

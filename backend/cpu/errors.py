@@ -31,8 +31,3 @@ class RuntimeCheckError(ExecutionError, RuntimeError):
     `mindir.check_range` lowers to): the message is the program's own.
 
     A `RuntimeError`, as MindSpore's kernels raise when they reject their inputs."""
-
-
-def check_failure(op: Operation, message: str) -> RuntimeCheckError:
-    """A `RuntimeCheckError` at `op`'s file:line:col."""
-    return RuntimeCheckError(message, loc_of_op(op))

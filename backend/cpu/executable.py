@@ -267,6 +267,7 @@ class CpuExecutable:
                 self._add_global(op)
         self._plans: dict[str, Plan] = {}
         self._entries: dict[str, _Entry] = {}
+        self._load_module: Callable[[], ModuleOp] | None = None
         #: Called by every print with its items (str, or np.ndarray for values).
         self.print_hook: PrintHook = default_print_hook
         #: Executed copies (TensorMove), summed over runs.
@@ -447,6 +448,7 @@ class CpuExecutable:
                 if caller is not None:
                     raise op_failure(caller, f"no function @{name} to call")
                 raise self._missing(name)
+            fn = self._with_body(fn)
             plan = self._plans[name] = Plan(name)
             try:
                 FunctionCompiler(self, fn).compile(plan)
@@ -454,6 +456,36 @@ class CpuExecutable:
                 del self._plans[name]
                 raise
         return plan
+
+    def function(self, name: str) -> func.FuncOp:
+        """The `func.func` @name that has a body (or stands for one, see `adopt_plans`)."""
+        return self._func(name)
+
+    def adopt_plans(self, plans: dict[str, Plan], load_module: Callable[[], ModuleOp]) -> None:
+        """Use ready plans (the compile cache rebuilds them) for functions the module
+        only declares. `load_module` gives the whole module; it is read only when one
+        of those functions must be planned again (e.g. when tracing is switched on)."""
+        for name, plan in plans.items():
+            fn = self._declarations.pop(name, None)
+            if fn is None:
+                raise ExecutionError(f"no declaration of @{name} to stand for its plan")
+            self._funcs[name] = fn
+            self._plans[name] = plan
+        self._load_module = load_module
+
+    def _with_body(self, fn: func.FuncOp) -> func.FuncOp:
+        """`fn` itself, or, for a function `adopt_plans` held as a declaration, its
+        body from the whole module (which then replaces the declarations)."""
+        if fn.body.blocks or self._load_module is None:
+            return fn
+        module, self._load_module = self._load_module(), None
+        self.module = module
+        for op in walk_ops(module):
+            if isinstance(op, func.FuncOp) and op.body.blocks:
+                held = self._funcs.get(op.sym_name.data)
+                if held is not None and not held.body.blocks:
+                    self._funcs[op.sym_name.data] = op
+        return self._funcs[fn.sym_name.data]
 
     def _func(self, name: str) -> func.FuncOp:
         fn = self._funcs.get(name)

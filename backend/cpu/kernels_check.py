@@ -9,13 +9,13 @@ one known false still fails only when the step runs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Operation
 
-from mindjit.backend.cpu.errors import check_failure
+from mindjit.backend.cpu.errors import RuntimeCheckError
 from mindjit.backend.cpu.registry import register
-from mindjit.backend.cpu.steps import Slots
+from mindjit.backend.cpu.steps import effect_step
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -30,8 +30,8 @@ def build_assert(c: FunctionCompiler, op: Operation) -> None:
     slot = c.read(cond)
     c.mark_side_effects()
 
-    def check(s: Slots) -> None:
-        if not s[slot]:
-            raise check_failure(op, message)
+    def check(ok: Any) -> None:
+        if not ok:  # located by the step block, at this op
+            raise RuntimeCheckError(message)
 
-    c.emit(check)
+    c.emit(effect_step(check, [slot]))

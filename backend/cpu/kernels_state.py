@@ -37,9 +37,9 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.ir import Operation
 
 from mindjit.backend.cpu.compiler import GLOBAL
-from mindjit.backend.cpu.errors import op_failure
+from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from mindjit.backend.cpu.registry import register, register_runtime
-from mindjit.backend.cpu.steps import Slots
+from mindjit.backend.cpu.steps import Slots, call_step, effect_step
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
 
 if TYPE_CHECKING:
@@ -62,13 +62,13 @@ def build_global_load(c: FunctionCompiler, op: Operation) -> None:
     c.mark_side_effects()
     values = c.exe.live_globals
 
-    def global_load(s: Slots) -> None:
+    def global_load() -> np.ndarray:
         try:
-            s[out] = values[name]
-        except KeyError:
-            raise op_failure(op, f"global @{name} is read before it has a value") from None
+            return values[name]
+        except KeyError:  # located by the step block, at this op
+            raise ExecutionError(f"global @{name} is read before it has a value") from None
 
-    c.emit(global_load)
+    c.emit(call_step(global_load, [], out))
 
 
 @register("ml_program.global_store")
@@ -85,13 +85,13 @@ def build_global_store(c: FunctionCompiler, op: Operation) -> None:
     values = c.exe.live_globals
     dtype, shape = dtype_of(glob.type, op), static_shape(glob.type, op)
 
-    def global_store(s: Slots) -> None:
+    def global_store(v: Any) -> None:
         try:
-            values[name][...] = s[src]
+            values[name][...] = v
         except KeyError:  # no initial value: the first store makes the buffer
-            values[name] = np.array(np.broadcast_to(s[src], shape), dtype=dtype, order="C")
+            values[name] = np.array(np.broadcast_to(v, shape), dtype=dtype, order="C")
 
-    c.emit(global_store)
+    c.emit(effect_step(global_store, [src]))
 
 
 @register("ml_program.global_load_const")

@@ -2,7 +2,8 @@
 
 A *slot array* is a plain list holding every SSA value of one function call.
 A *step* is `f(slots) -> None`; it reads its operands from fixed slot indices
-and stores its results.  These factories specialise the closures by arity at
+and stores its results. A kernel may raise an `ExecutionError` without a
+location: the `StepBlock` running it locates it at the step's op.  These factories specialise the closures by arity at
 plan time so the hot loop does no dispatch, no lookups by name and no
 isinstance checks.
 """
@@ -10,11 +11,12 @@ isinstance checks.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from xdsl.ir import Operation
 
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
+from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
 
 Slots = list[Any]
 Step = Callable[[Slots], None]
@@ -31,10 +33,43 @@ def call_step(fn: Callable[..., Any], ins: Sequence[int], out: int) -> Step:
     return step
 
 
+def effect_step(fn: Callable[..., Any], ins: Sequence[int]) -> Step:
+    """A step calling `fn(*slots[ins])` for its effect only (a store, a check).
+
+    Like `call_step` it remembers (fn, ins, None), so it can be fused with
+    releases and rebuilt from data."""
+    idx = tuple(ins)
+    if len(idx) == 1:
+        (a,) = idx
+
+        def effect1(s: Slots) -> None:
+            fn(s[a])
+
+        step = effect1
+    else:
+
+        def effect(s: Slots) -> None:
+            fn(*[s[i] for i in idx])
+
+        step = effect
+    step.call_spec = (fn, idx, None)  # type: ignore[attr-defined]
+    return step
+
+
 def call_release_step(
-    fn: Callable[..., Any], ins: Sequence[int], out: int, kill: Sequence[int]
+    fn: Callable[..., Any], ins: Sequence[int], out: int | None, kill: Sequence[int]
 ) -> Step:
-    """`slots[out] = fn(*slots[ins])`, then drop the slots in `kill`."""
+    """`slots[out] = fn(*slots[ins])` (or just the call when `out` is None), then
+    drop the slots in `kill`."""
+    if out is None:
+        idx, kills = tuple(ins), tuple(kill)
+
+        def effectk(s: Slots) -> None:
+            fn(*[s[i] for i in idx])
+            for i in kills:
+                s[i] = None
+
+        return effectk
     if len(kill) == 1 and len(ins) in (1, 2):
         (k,) = kill
         if len(ins) == 1:
@@ -141,8 +176,17 @@ def mover(src: Sequence[int], dst: Sequence[int]) -> Step | None:
     return moven
 
 
+class StepOrigin(NamedTuple):
+    """Where a step comes from when its op is not at hand (a plan the compile
+    cache rebuilt without the module): the op's name and location."""
+
+    name: str
+    loc: SourceLoc | None
+
+
 class StepBlock:
-    """An ordered list of steps (one block or region), with the op of each step.
+    """An ordered list of steps (one block or region), with the op (or its
+    `StepOrigin`) of each step.
 
     Calling it runs the steps; a failure inside a kernel becomes an
     `ExecutionError` located at the op the failing step was planned from.
@@ -150,7 +194,7 @@ class StepBlock:
 
     __slots__ = ("steps", "origin")
 
-    def __init__(self, steps: Sequence[Step], origin: dict[Step, Operation]):
+    def __init__(self, steps: Sequence[Step], origin: dict[Step, Operation | StepOrigin]):
         self.steps = tuple(steps)
         self.origin = origin
 
@@ -159,14 +203,21 @@ class StepBlock:
         try:
             for step in self.steps:
                 step(s)
-        except ExecutionError:
+        except ExecutionError as err:
+            if err.loc is None and step is not None:  # a kernel's error, located here
+                op = self.origin.get(step)
+                if op is not None:
+                    err.loc = op.loc if isinstance(op, StepOrigin) else loc_of_op(op)
             raise
         except Exception as exc:  # a kernel failed: name the op it came from
             op = self.origin.get(step) if step is not None else None
             message = f"{type(exc).__name__}: {exc}"
             if op is None:
                 raise ExecutionError(f"execution failed: {message}") from exc
-            raise op_failure(op, f"'{op.name}' failed at run time: {message}") from exc
+            failure = f"'{op.name}' failed at run time: {message}"
+            if isinstance(op, StepOrigin):
+                raise ExecutionError(failure, op.loc) from exc
+            raise op_failure(op, failure) from exc
 
     def __len__(self) -> int:
         return len(self.steps)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -40,7 +41,7 @@ def load_compiler() -> None:
     import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - tensor-level canonicalize
 
     from mindjit.backend import cpu  # noqa: F401
-    from mindjit.backend.cache import module_codec, store  # noqa: F401
+    from mindjit.backend.cache import module_codec, plan_codec, store  # noqa: F401
     from mindjit.dialects import fast_verify  # noqa: F401
     from mindjit.dialects.diagnostics import MindjitError
     from mindjit.frontend.graph import api, evaluator, program_cache  # noqa: F401
@@ -153,21 +154,26 @@ class CompiledProgram:
             start = time.perf_counter()
             _verify_stage(module, spec)
             self.report.add(f"verify-{stage}", module, time.perf_counter() - start)
-        self.module = module
+        self._module = module
         self.from_cache = False
         self._build_backend(directory)
 
     @classmethod
     def restored(
         cls,
-        module: ModuleOp,
+        load_module: Callable[[], ModuleOp],
         entry_name: str,
         result_template: Any,
         parameters: list[tuple[str, Any]],
         frontend_graphs: list[tuple[str, str | None]],
         load_seconds: float,
+        planned: Callable[[Callable[[], ModuleOp]], Any] | None,
+        where: str,
     ) -> CompiledProgram:
-        """A program from a cache entry's lowered module: only the backend runs."""
+        """A program from a cache entry: only the backend runs. `planned` makes the
+        CPU executable from a captured plan (given how to load the module, which is
+        then read only if something asks for it); without it, the module is loaded
+        and planned."""
         self = cls.__new__(cls)
         self.report = StageReport()
         self.report.add("cache-load", None, load_seconds)
@@ -175,10 +181,34 @@ class CompiledProgram:
         self.entry_name = entry_name
         self.parameters = parameters
         self.frontend_graphs = frontend_graphs
-        self.module = module
+        self._module = None
+        self._load_module = load_module
+        self._entry_path = where
         self.from_cache = True
-        self._build_backend(None)
+        if planned is None:
+            self._build_backend(None)
+        else:
+            start = time.perf_counter()
+            self.executable = planned(lambda: self.module)
+            self.executable.plan_for(entry_name)  # rebuilt, or planned from the module
+            self.report.add("cpu-plan", None, time.perf_counter() - start)
         return self
+
+    @property
+    def module(self) -> ModuleOp:
+        """The lowered module (a cache hit with a captured plan reads it on first use)."""
+        if self._module is None:
+            from mindjit.dialects.diagnostics import MindjitError
+
+            try:
+                self._module = self._load_module()
+            except Exception as exc:  # noqa: BLE001 - a crafted entry may fail anywhere
+                message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+                raise MindjitError(
+                    f"the compilation cache entry {self._entry_path} holds an unreadable "
+                    f"module ({message}); delete it to compile again"
+                ) from None
+        return self._module
 
     def _build_backend(self, directory: str | None) -> None:
         from mindjit.backend.cpu import CpuExecutable

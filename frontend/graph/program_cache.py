@@ -5,10 +5,12 @@ The key digests everything that can change the compiled program: the versions
 of mindjit (and a stamp of its source files), xDSL, numpy and Python; the
 context and pass options; the input signature; and every value and function the
 graph may reach (`dependencies.py`). An entry holds the lowered module in binary
-form (`backend/cache/module_codec.py`) and what the Python side needs to run it:
-the entry function's name, how results are rebuilt, and which Parameter each
-global is. A hit decodes that and builds the executor's plan ("the backend
-actions"); frontend, passes and lowering are skipped.
+form (`backend/cache/module_codec.py`), for the CPU the executor's plans as data
+(`backend/cache/plan_codec.py`), and what the Python side needs to run it: the
+entry function's name, how results are rebuilt, and which Parameter each global
+is. A hit rebuilds the captured plans and plans the other functions from the
+module ("the backend actions"); frontend, passes and lowering are skipped, and
+the module is decoded only when something needs it.
 
 As MindSpore does, a miss prints "Warning: Check the consistency of dependency
 files hash failed. Execute all the compilation actions." and a hit "Use the
@@ -21,13 +23,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
+import io
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from mindjit.backend.cache.store import CacheEntryError, CompileCache
 from mindjit.dialects.diagnostics import MindjitError
+from mindjit.frontend.context import get_context
 from mindjit.frontend.graph.dependencies import Dependencies, Uncacheable
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
@@ -38,7 +43,7 @@ MISS = (
     "Execute all the compilation actions."
 )
 HIT = "Use the compilation cache and execute the backend actions only."
-ENTRY_FORMAT = "mindjit-compiled-program"
+ENTRY_FORMAT = "mindjit-compiled-program-2"
 #: context keys that never change the compiled program
 _NOT_COMPILE_OPTIONS = frozenset(
     {
@@ -84,7 +89,9 @@ def compile_with_cache(
         found = None
     if found is not None:
         try:
-            program = restore(found[0], found[1], deps, time.perf_counter() - start)
+            program = restore(
+                found[0], found[1], deps, time.perf_counter() - start, cache.path_of(key)
+            )
         except Exception as exc:  # noqa: BLE001 - a damaged entry may fail anywhere
             message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
             _say(
@@ -186,56 +193,146 @@ def describe(program: CompiledProgram, deps: Dependencies) -> tuple[dict[str, An
         if i is None:
             raise Uncacheable(f"Parameter '{param.name}' is not reachable from the graph's values")
         parameters.append([symbol, i])
-    encoded = encode(program.module)
+    blob = io.BytesIO()
     manifest = {
         "format": ENTRY_FORMAT,
         "entry": program.entry_name,
         "result": _template_to_json(program.result_template),
         "parameters": parameters,
         "frontend_graphs": [list(g) for g in program.frontend_graphs],
+        "module": _put_module(encode(program.module), blob),
+        "plan": _describe_plan(program, blob),
+    }
+    return manifest, blob.getvalue()
+
+
+def _describe_plan(program: CompiledProgram, blob: io.BytesIO) -> dict[str, Any] | None:
+    """The CPU plans as data (`plan_codec`), with their kernel templates and the
+    module without the captured functions' bodies; None when no plan can be
+    captured (a hit then plans the decoded module)."""
+    from mindjit.backend.cache.module_codec import encode
+    from mindjit.backend.cache.plan_codec import capture, declaring
+    from mindjit.backend.cpu import CpuExecutable
+
+    if not isinstance(program.executable, CpuExecutable):
+        return None
+    captured = capture(program.executable)
+    if captured is None:
+        return None
+    return {
+        "data": captured.data,
+        "bytes": _put_bytes(captured.blob, blob),
+        "kernels": _put_module(encode(captured.kernels), blob),
+        "declared": _put_module(encode(declaring(program.module, captured.names)), blob),
+    }
+
+
+def _put_bytes(data: bytes, blob: io.BytesIO) -> list[int]:
+    """Append `data` to the blob, 8-byte aligned; its [offset, length]."""
+    blob.write(b"\0" * (-blob.tell() % 8))
+    start = blob.tell()
+    blob.write(data)
+    return [start, len(data)]
+
+
+def _put_module(encoded: Any, blob: io.BytesIO) -> dict[str, Any]:
+    return {
         "attributes": encoded.attrs,
         "forward": encoded.forward,
         "names": encoded.names,
-        "ops_bytes": len(encoded.ops),
+        "ops": _put_bytes(encoded.ops, blob),
+        "dense": _put_bytes(encoded.blob, blob),
     }
-    return manifest, encoded.ops + encoded.blob
+
+
+def _get_bytes(where: Any, blob: bytes) -> bytes:
+    from mindjit.backend.cache.module_codec import ModuleFormatError
+
+    if not (isinstance(where, list) and len(where) == 2 and all(type(x) is int for x in where)):
+        raise ModuleFormatError("bad byte range")
+    start, length = where
+    if not 0 <= start <= start + length <= len(blob):
+        raise ModuleFormatError("a byte range lies outside the entry")
+    return blob[start : start + length]
+
+
+def _get_module(d: Any, blob: bytes) -> Any:
+    from mindjit.backend.cache.module_codec import Encoded, decode
+    from mindjit.dialects.parsing import make_context
+
+    if not isinstance(d, dict):
+        raise ValueError("bad module record")
+    encoded = Encoded(
+        d["attributes"],
+        _get_bytes(d["ops"], blob),
+        d["forward"],
+        _get_bytes(d["dense"], blob),
+        d["names"],
+    )
+    return decode(encoded, make_context())
 
 
 def restore(
-    manifest: dict[str, Any], blob: bytes, deps: Dependencies, key_seconds: float
+    manifest: dict[str, Any], blob: bytes, deps: Dependencies, key_seconds: float, where: str
 ) -> CompiledProgram:
-    """The program of a cache entry (raises on anything inconsistent)."""
-    from mindjit.backend.cache.module_codec import Encoded, ModuleFormatError, decode
-    from mindjit.dialects.parsing import make_context
+    """The program of a cache entry (raises on anything inconsistent). With a
+    captured plan, the module is decoded only if something asks for it."""
+    from mindjit.backend.cache.module_codec import ModuleFormatError
 
     start = time.perf_counter()
     if manifest.get("format") != ENTRY_FORMAT:
         raise ModuleFormatError(f"not a compiled program entry ({manifest.get('format')!r})")
-    n_ops = manifest["ops_bytes"]
-    if type(n_ops) is not int or not 0 <= n_ops <= len(blob):
-        raise ModuleFormatError("the op stream lies outside the blob")
-    encoded = Encoded(
-        manifest["attributes"], blob[:n_ops], manifest["forward"], blob[n_ops:], manifest["names"]
-    )
-    module = decode(encoded, make_context())
     parameters = []
     for symbol, i in manifest["parameters"]:
         if type(i) is not int or not 0 <= i < len(deps.parameters) or type(symbol) is not str:
             raise ModuleFormatError("a Parameter the entry names is not in this network")
         parameters.append((symbol, deps.parameters[i]))
-    _rebind_parameter_values(module, parameters)
     entry = manifest["entry"]
     if not isinstance(entry, str):
         raise ModuleFormatError("bad entry name")
     graphs = [(str(n), k if k is None else str(k)) for n, k in manifest["frontend_graphs"]]
-    return CompiledProgram.restored(
-        module,
+
+    def load_module() -> Any:
+        module = _get_module(manifest["module"], blob)
+        _rebind_parameter_values(module, parameters)
+        return module
+
+    plan = manifest["plan"]
+    fast = plan is not None and get_context("device_target") != "Ascend"
+    program = CompiledProgram.restored(
+        load_module if fast else _loaded(load_module()),
         entry,
         _template_from_json(manifest["result"]),
         parameters,
         graphs,
         key_seconds + time.perf_counter() - start,
+        (lambda load: _planned_executable(plan, blob, parameters, load)) if fast else None,
+        where,
     )
+    return program
+
+
+def _loaded(module: Any) -> Any:
+    return lambda: module
+
+
+def _planned_executable(
+    plan: dict[str, Any],
+    blob: bytes,
+    parameters: list[tuple[str, Any]],
+    load_module: Callable[[], Any],
+) -> Any:
+    """The CPU executable of captured plans: the module's top level with the
+    captured functions declared, their plans rebuilt from data."""
+    from mindjit.backend.cache.plan_codec import rebuild
+    from mindjit.backend.cpu import CpuExecutable
+
+    declared = _get_module(plan["declared"], blob)
+    _rebind_parameter_values(declared, parameters)
+    exe = CpuExecutable(declared)
+    kernels = _get_module(plan["kernels"], blob)
+    rebuild(plan["data"], _get_bytes(plan["bytes"], blob), kernels, exe, load_module)
+    return exe
 
 
 def _rebind_parameter_values(module: Any, parameters: list[tuple[str, Any]]) -> None:

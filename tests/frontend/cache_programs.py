@@ -65,6 +65,19 @@ class ScaleNet(nn.Cell):
         return self.scaler.apply(x) * self.scale + self.w
 
 
+class HalveUntilSmall(nn.Cell):
+    """A data-dependent loop: its plan is not captured, so a hit decodes the module."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(ms.Tensor(np.arange(3, dtype=np.float32)), name="w")
+
+    def construct(self, x):
+        while x.sum() > 1:
+            x = x / 2
+        return x + self.w
+
+
 class Accumulate(nn.Cell):
     """Assigns its Parameter: a cache hit must bind this process's Parameter."""
 

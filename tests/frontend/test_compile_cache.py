@@ -16,6 +16,7 @@ import pytest
 import mindjit as ms
 from mindjit.backend.cache.store import MAGIC, CompileCache
 from mindjit.backend.container import pack, unpack
+from mindjit.dialects.diagnostics import MindjitError
 from mindjit.frontend import context as C
 from mindjit.frontend.graph import api, program_cache
 from mindjit.frontend.graph.program_cache import HIT, MISS
@@ -256,17 +257,17 @@ def _one_entry(cache_dir) -> Path:
     return entry
 
 
-def _damage_and_rerun(cache_dir, capsys, damage) -> None:
+def _damage_and_rerun(cache_dir, capsys, damage, net=P.ScaleNet) -> None:
     x = x3()
-    expected = call(P.ScaleNet(), x).asnumpy()
+    expected = call(net(), x).asnumpy()
     assert outcome(capsys) == "miss"
     entry = _one_entry(cache_dir)
     entry.write_bytes(damage(entry.read_bytes()))
-    out = call(P.ScaleNet(), x).asnumpy()
+    out = call(net(), x).asnumpy()
     err = capsys.readouterr().err
     assert "is unusable" in err and MISS in err, err
     np.testing.assert_array_equal(out, expected)
-    call(P.ScaleNet(), x)
+    call(net(), x)
     assert outcome(capsys) == "hit"  # the recompile stored a good entry again
 
 
@@ -291,22 +292,124 @@ def _rewrite(data: bytes, edit) -> bytes:
     return pack(MAGIC, 1, manifest, blob)
 
 
+def _edited(path: str, change):
+    """An edit replacing manifest[a][b]... (path "a/b/...") with change(old value)."""
+
+    def edit(m, b):
+        *parents, last = path.split("/")
+        inner = m
+        for k in parents:
+            inner = inner[int(k)] if k.isdigit() else inner[k]
+        inner[last] = change(inner[last])
+        return m, b
+
+    return edit
+
+
+def _shorter(where):
+    return [where[0], where[1] - 8]
+
+
+#: edits every entry can get
+_COMMON = {
+    "params": _edited("parameters", lambda _: [["w", 99]]),
+    "entry": _edited("entry", lambda _: "nope"),
+    "result": _edited("result", lambda _: {"what": 1}),
+    "format": _edited("format", lambda _: "other"),
+    "key": _edited("key", lambda _: "0" * 64),
+}
+
+
 @pytest.mark.parametrize(
     "edit",
     [
-        lambda m, b: ({**m, "attributes": m["attributes"][:3]}, b),
-        lambda m, b: (m, b[: m["ops_bytes"] - 8] + b[m["ops_bytes"] :]),
-        lambda m, b: ({**m, "parameters": [["w", 99]]}, b),
-        lambda m, b: ({**m, "entry": "nope"}, b),
-        lambda m, b: ({**m, "result": {"what": 1}}, b),
-        lambda m, b: ({**m, "format": "other"}, b),
-        lambda m, b: ({**m, "attributes": [["t", "tensor<3x"]] * len(m["attributes"])}, b),
-        lambda m, b: ({**m, "key": "0" * 64}, b),
+        *_COMMON.values(),
+        _edited("plan/declared/attributes", lambda a: a[:3]),
+        _edited("plan/declared/ops", _shorter),
+        _edited("plan/kernels/attributes", lambda a: [["t", "tensor<3x"]] * len(a)),
+        _edited("plan/kernels/ops", _shorter),
+        _edited("plan/bytes", lambda w: [w[0], 10**9]),
+        _edited("plan/data/functions/0/steps", _shorter),
+        _edited("plan/data/kernel_counts", lambda c: [n + 1 for n in c]),
+        _edited("plan/data/functions/0/results", lambda r: [10**6 for _ in r]),
+        _edited("plan/data/functions/0/constants", lambda c: [{"dtype": "O"} for _ in c]),
+        _edited("plan/data/origins", lambda _: []),
     ],
-    ids=["attrs", "ops", "params", "entry", "result", "format", "attr-text", "key"],
+    ids=[
+        *_COMMON,
+        "declared-attrs",
+        "declared-ops",
+        "kernel-attr-text",
+        "kernel-ops",
+        "plan-bytes",
+        "steps",
+        "kernel-counts",
+        "result-slots",
+        "constants",
+        "origins",
+    ],
 )
 def test_entry_with_a_valid_checksum_but_bad_contents_is_rejected(cache_dir, capsys, edit):
     _damage_and_rerun(cache_dir, capsys, lambda data: _rewrite(data, edit))
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        *_COMMON.values(),
+        _edited("module/attributes", lambda a: a[:3]),
+        _edited("module/ops", _shorter),
+        _edited("module/attributes", lambda a: [["t", "tensor<3x"]] * len(a)),
+    ],
+    ids=[*_COMMON, "attrs", "ops", "attr-text"],
+)
+def test_entry_without_a_plan_with_bad_contents_is_rejected(cache_dir, capsys, edit):
+    _damage_and_rerun(cache_dir, capsys, lambda data: _rewrite(data, edit), P.HalveUntilSmall)
+
+
+def test_control_flow_is_not_captured_and_hits_plan_the_module(cache_dir, capsys):
+    x = x3()
+    cold = call(P.HalveUntilSmall(), x).asnumpy()
+    manifest, _ = unpack(_one_entry(cache_dir).read_bytes(), MAGIC, 1, "entry")
+    assert manifest["plan"] is None
+    warm = call(P.HalveUntilSmall(), x).asnumpy()
+    assert outcome(capsys).endswith("hit")
+    np.testing.assert_array_equal(cold, warm)
+
+
+def test_a_hit_with_a_plan_reads_the_module_only_when_asked(cache_dir, capsys):
+    net, x = P.ScaleNet(), x3()
+    call(net, x)
+    (cold,) = api.cached_programs()
+    text = str(cold.module)
+    warm_out = call(net, x).asnumpy()
+    assert outcome(capsys).endswith("hit")
+    (warm,) = api.cached_programs()
+    assert warm._module is None  # noqa: SLF001 - not decoded: the plan came from the entry
+    exe = warm.executable
+    exe.trace_enabled = True  # plans are made again, from the module
+    np.testing.assert_array_equal(call_program(warm, x), warm_out)
+    assert exe.trace == ["linalg.generic[arith.mulf]"] * 2 + ["linalg.generic[arith.addf]"]
+    assert warm._module is not None  # noqa: SLF001
+    assert str(warm.module) == text
+
+
+def test_a_hit_whose_module_is_unreadable_says_so_when_it_is_read(cache_dir, capsys):
+    net, x = P.ScaleNet(), x3()
+    call(net, x)
+    entry = _one_entry(cache_dir)
+    edit = _edited("module/ops", _shorter)
+    entry.write_bytes(_rewrite(entry.read_bytes(), edit))
+    call(net, x)  # the plan is whole: a hit
+    assert outcome(capsys).endswith("hit")
+    (warm,) = api.cached_programs()
+    with pytest.raises(MindjitError, match=r"holds an unreadable module .*delete it"):
+        _ = warm.module
+
+
+def call_program(program, x):
+    (out,) = [program((x,), {})]
+    return out.asnumpy()
 
 
 def test_cache_size_is_bounded_oldest_first(cache_dir, capsys):
