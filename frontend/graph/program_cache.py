@@ -27,6 +27,7 @@ import io
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -101,11 +102,18 @@ def compile_with_cache(
             cache.discard(key)
         else:
             _say(HIT)
+            _replay_warnings(found[0].get("warnings"))
             return program
     _say(MISS)
-    program = compile_now()
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            program = compile_now()
+    finally:  # shown even when the compile fails
+        said = _reissue(caught)
     try:
         manifest, blob = describe(program, deps)
+        manifest["warnings"] = said
         cache.store(key, manifest, blob)
     except Uncacheable as why:
         _say(f"Warning: '{name}' is not saved in the compilation cache: {why}")
@@ -118,6 +126,33 @@ def compile_with_cache(
 
 def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
+
+
+def _warning_kinds() -> dict[str, type[Warning]]:
+    """The warning classes a compile may give, by name (an entry names them)."""
+    from mindjit.passes.mindir_load_elim import LoadElimWarning
+
+    return {c.__name__: c for c in (LoadElimWarning, RuntimeWarning, UserWarning)}
+
+
+def _reissue(caught: list[warnings.WarningMessage]) -> list[list[str]]:
+    """Show the warnings a compile gave (they were recorded, not shown), and what
+    an entry keeps of them: [class name, message]."""
+    kinds = _warning_kinds()
+    kept = []
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+        name = w.category.__name__ if w.category.__name__ in kinds else "UserWarning"
+        kept.append([name, str(w.message)])
+    return kept
+
+
+def _replay_warnings(said: Any) -> None:
+    """A hit gives the warnings its compile gave (e.g. LoadElimWarning)."""
+    kinds = _warning_kinds()
+    for item in said if isinstance(said, list) else []:
+        if isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item):
+            warnings.warn(item[1], kinds.get(item[0], UserWarning), stacklevel=4)
 
 
 # -- the key ---------------------------------------------------------------------------

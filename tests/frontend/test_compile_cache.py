@@ -458,3 +458,17 @@ def test_unwritable_cache_warns_and_still_runs(cache_dir, capsys):
     cache_dir.write_text("a file where the directory should be")
     assert call(P.uses_global, x3()).asnumpy().tolist() == [3.0, 5.0, 7.0]
     assert "cannot write the compilation cache" in capsys.readouterr().err
+
+
+def test_a_hit_gives_the_warnings_its_compile_gave(cache_dir, capsys, monkeypatch):
+    from mindjit.passes.mindir_load_elim import LoadElimWarning
+
+    monkeypatch.setenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "3")  # warns: Loads are left
+    net, x = P.ScaleNet(), x3()
+    with pytest.warns(LoadElimWarning) as cold:
+        call(net, x)
+    assert outcome(capsys) == "miss"
+    with pytest.warns(LoadElimWarning) as warm:
+        call(net, x)
+    assert outcome(capsys) == "hit"
+    assert [str(w.message) for w in warm] == [str(w.message) for w in cold]
