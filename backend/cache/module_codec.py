@@ -497,3 +497,22 @@ def checked_str(x: Any) -> str:
     if type(x) is not str:
         raise ModuleFormatError(f"damaged module: expected a string, got {x!r}")
     return x
+
+
+def append_chunk(blob: io.BytesIO, data: bytes) -> list[int]:
+    """Append `data` to a growing blob, 8-byte aligned (so arrays can be read in
+    place); its [offset, length], as an entry's manifest records it."""
+    blob.write(b"\0" * (-blob.tell() % 8))
+    start = blob.tell()
+    blob.write(data)
+    return [start, len(data)]
+
+
+def read_chunk(blob: bytes, where: Any) -> memoryview:
+    """The bytes an [offset, length] from `append_chunk` names, checked."""
+    if not (isinstance(where, list) and len(where) == 2):
+        raise ModuleFormatError("bad byte range")
+    start, length = checked_int(where[0]), checked_int(where[1])
+    if not 0 <= start <= start + length <= len(blob):
+        raise ModuleFormatError("a byte range lies outside the entry")
+    return memoryview(blob)[start : start + length]

@@ -35,7 +35,13 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 
-from mindjit.backend.cache.module_codec import ModuleFormatError, checked_int, checked_str
+from mindjit.backend.cache.module_codec import (
+    ModuleFormatError,
+    append_chunk,
+    checked_int,
+    checked_str,
+    read_chunk,
+)
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.plan import Plan, result_getter
 from mindjit.backend.cpu.steps import (
@@ -129,7 +135,7 @@ class _Capture:
         return {
             "name": plan.name,
             "arguments": len(fn.body.block.args),
-            "steps": _chunk(self.blob, steps.tobytes()),
+            "steps": append_chunk(self.blob, steps.tobytes()),
             "constants": constants,
             "results": compiler.results[0],
             "copies": compiler.results[1],
@@ -337,7 +343,7 @@ def _finish(
 ) -> None:
     constants = [_constant_value(c, blob) for c in data["constants"]]
     size = checked_int(data["arguments"]) + len(constants)
-    ints = _slice(blob, data["steps"])
+    ints = read_chunk(blob, data["steps"])
     if len(ints) % 8:
         raise ModuleFormatError("the step stream is not whole")
     packed = array("q")
@@ -416,22 +422,6 @@ def _release(kill: list[int]) -> Step:
 # -- values ------------------------------------------------------------------------------
 
 
-def _chunk(blob: io.BytesIO, data: bytes) -> list[int]:
-    """Append `data` to the blob, 8-byte aligned; its [offset, length]."""
-    pad = -blob.tell() % 8
-    blob.write(b"\0" * pad)
-    start = blob.tell()
-    blob.write(data)
-    return [start, len(data)]
-
-
-def _slice(blob: bytes, where: Any) -> memoryview:
-    start, length = checked_int(where[0]), checked_int(where[1])
-    if not 0 <= start <= start + length <= len(blob):
-        raise ModuleFormatError("a captured plan's data lies outside the entry")
-    return memoryview(blob)[start : start + length]
-
-
 def _constant_json(value: Any, blob: io.BytesIO) -> Any:
     """A slot-template constant: null, a Python number, or a numpy value's bytes
     (a uniform array as one element)."""
@@ -449,7 +439,7 @@ def _constant_json(value: Any, blob: io.BytesIO) -> Any:
         "scalar": isinstance(value, np.generic),
         "writeable": bool(array_.flags.writeable) and isinstance(value, np.ndarray),
         "splat": splat,
-        "bytes": _chunk(blob, first if splat else raw),
+        "bytes": append_chunk(blob, first if splat else raw),
     }
 
 
@@ -463,7 +453,7 @@ def _constant_value(c: Any, blob: bytes) -> Any:
     if dtype.hasobject:
         raise ModuleFormatError("bad plan constant dtype")
     shape = tuple(checked_int(d) for d in c["shape"])
-    raw = _slice(blob, c["bytes"])
+    raw = read_chunk(blob, c["bytes"])
     element = np.frombuffer(raw, dtype=dtype)
     if c["splat"]:
         if element.size != 1:

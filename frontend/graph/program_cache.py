@@ -245,7 +245,7 @@ def _describe_plan(program: CompiledProgram, blob: io.BytesIO) -> dict[str, Any]
     """The CPU plans as data (`plan_codec`), with their kernel templates and the
     module without the captured functions' bodies; None when no plan can be
     captured (a hit then plans the decoded module)."""
-    from mindjit.backend.cache.module_codec import encode
+    from mindjit.backend.cache.module_codec import append_chunk, encode
     from mindjit.backend.cache.plan_codec import capture, declaring
     from mindjit.backend.cpu import CpuExecutable
 
@@ -256,52 +256,35 @@ def _describe_plan(program: CompiledProgram, blob: io.BytesIO) -> dict[str, Any]
         return None
     return {
         "data": captured.data,
-        "bytes": _put_bytes(captured.blob, blob),
+        "bytes": append_chunk(blob, captured.blob),
         "kernels": _put_module(encode(captured.kernels), blob),
         "declared": _put_module(encode(declaring(program.module, captured.names)), blob),
     }
 
 
-def _put_bytes(data: bytes, blob: io.BytesIO) -> list[int]:
-    """Append `data` to the blob, 8-byte aligned; its [offset, length]."""
-    blob.write(b"\0" * (-blob.tell() % 8))
-    start = blob.tell()
-    blob.write(data)
-    return [start, len(data)]
-
-
 def _put_module(encoded: Any, blob: io.BytesIO) -> dict[str, Any]:
+    from mindjit.backend.cache.module_codec import append_chunk
+
     return {
         "attributes": encoded.attrs,
         "forward": encoded.forward,
         "names": encoded.names,
-        "ops": _put_bytes(encoded.ops, blob),
-        "dense": _put_bytes(encoded.blob, blob),
+        "ops": append_chunk(blob, encoded.ops),
+        "dense": append_chunk(blob, encoded.blob),
     }
 
 
-def _get_bytes(where: Any, blob: bytes) -> bytes:
-    from mindjit.backend.cache.module_codec import ModuleFormatError
-
-    if not (isinstance(where, list) and len(where) == 2 and all(type(x) is int for x in where)):
-        raise ModuleFormatError("bad byte range")
-    start, length = where
-    if not 0 <= start <= start + length <= len(blob):
-        raise ModuleFormatError("a byte range lies outside the entry")
-    return blob[start : start + length]
-
-
 def _get_module(d: Any, blob: bytes) -> Any:
-    from mindjit.backend.cache.module_codec import Encoded, decode
+    from mindjit.backend.cache.module_codec import Encoded, decode, read_chunk
     from mindjit.dialects.parsing import make_context
 
     if not isinstance(d, dict):
         raise ValueError("bad module record")
     encoded = Encoded(
         d["attributes"],
-        _get_bytes(d["ops"], blob),
+        bytes(read_chunk(blob, d["ops"])),
         d["forward"],
-        _get_bytes(d["dense"], blob),
+        bytes(read_chunk(blob, d["dense"])),
         d["names"],
     )
     return decode(encoded, make_context())
@@ -359,6 +342,7 @@ def _planned_executable(
 ) -> Any:
     """The CPU executable of captured plans: the module's top level with the
     captured functions declared, their plans rebuilt from data."""
+    from mindjit.backend.cache.module_codec import read_chunk
     from mindjit.backend.cache.plan_codec import rebuild
     from mindjit.backend.cpu import CpuExecutable
 
@@ -366,7 +350,7 @@ def _planned_executable(
     _rebind_parameter_values(declared, parameters)
     exe = CpuExecutable(declared)
     kernels = _get_module(plan["kernels"], blob)
-    rebuild(plan["data"], _get_bytes(plan["bytes"], blob), kernels, exe, load_module)
+    rebuild(plan["data"], bytes(read_chunk(blob, plan["bytes"])), kernels, exe, load_module)
     return exe
 
 
