@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ascend_programs import REUSE, STATE, STATUS
+from ascend_programs import REUSE, SCF_WHILE, STATE, STATUS
 
 from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.device import DeviceConfig
@@ -44,32 +44,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # -- programs -------------------------------------------------------------------------
 
 
-# Tensor level: an AI CPU While kernel with a scalar i32 argument and result.
-WHILE = """
-func.func @f(%x: tensor<2xf32>, %n: i32) -> (tensor<2xf32>, i32) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %r:2 = scf.while (%acc = %x, %i = %c0) : (tensor<2xf32>, i32) -> (tensor<2xf32>, i32) {
-    %go = arith.cmpi slt, %i, %n : i32
-    scf.condition(%go) %acc, %i : tensor<2xf32>, i32
-  } do {
-  ^bb0(%acc2: tensor<2xf32>, %i2: i32):
-    %e = tensor.empty() : tensor<2xf32>
-    %d = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
-                         iterator_types = ["parallel"]}
-        ins(%acc2 : tensor<2xf32>) outs(%e : tensor<2xf32>) {
-    ^bb0(%v: f32, %o: f32):
-      %w = arith.addf %v, %v : f32
-      linalg.yield %w : f32
-    } -> tensor<2xf32>
-    %j = arith.addi %i2, %c1 : i32
-    scf.yield %d, %j : tensor<2xf32>, i32
-  }
-  func.return %r#0, %r#1 : tensor<2xf32>, i32
-}
-"""
-
-
 # Independent branches on two streams: events recorded and waited for.
 BRANCHES = """
 func.func @branches(%a: tensor<8x16xf32>, %b: tensor<16xf32>, %w: tensor<4x16xf32>)
@@ -84,7 +58,13 @@ func.func @branches(%a: tensor<8x16xf32>, %b: tensor<16xf32>, %w: tensor<4x16xf3
 }
 """
 
-PROGRAMS = {"state": STATE, "reuse": REUSE, "while": WHILE, "status": STATUS, "branches": BRANCHES}
+PROGRAMS = {
+    "state": STATE,
+    "reuse": REUSE,
+    "while": SCF_WHILE,
+    "status": STATUS,
+    "branches": BRANCHES,
+}
 
 
 @pytest.fixture(scope="module")

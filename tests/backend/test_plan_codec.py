@@ -308,3 +308,11 @@ def test_inconsistent_plan_data_is_a_format_error(change):
     exe = CpuExecutable(declaring(module, ["f"]))
     with pytest.raises(ModuleFormatError):
         rebuild(data, captured.blob, captured.kernels, exe, lambda: module)
+
+
+def test_adopting_a_plan_needs_the_function_declared():
+    from mindjit.backend.cpu import Plan
+
+    exe = CpuExecutable(parse_module(STATE, "state.mlir"))  # @f has its body here
+    with pytest.raises(ExecutionError, match="no declaration of @f to stand for its plan"):
+        exe.adopt_plans({"f": Plan("f")}, lambda: None)
