@@ -22,7 +22,7 @@ import json
 import struct
 from typing import Any
 
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 HEADER = struct.Struct("<8sIIQQ32s")
 

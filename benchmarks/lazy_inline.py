@@ -8,7 +8,7 @@ with the default pipeline (MS_DEV_CELL_REUSE unset: level 1) and runs it:
 
 - nodes after the frontend, and the largest node count after any mindir pass
   (MindSpore's way of counting: Parameters and get_parameter are graph inputs,
-  see passes/graph_nodes.py);
+  see passes/analysis/graph_nodes.py);
 - compile seconds: frontend + mindir passes + lowering + executor plan (the
   program's stage report; the per-stage op counting is not included), the
   median over --compiles fresh processes (one compile is too noisy on a shared
@@ -164,10 +164,10 @@ def table(args: argparse.Namespace) -> int:
 def pangu(args: argparse.Namespace) -> int:
     """Time the full default pipeline on a ~`args.nodes`-node module, without lazy inline."""
     import mindjit as ms
-    from mindjit.dialects.diagnostics import verify_located
-    from mindjit.dialects.parsing import make_context
+    from mindjit.dialects.context import make_context
+    from mindjit.dialects.verify import verify_located
     from mindjit.frontend.graph.compiler import GraphCompiler
-    from mindjit.passes.graph_nodes import graph_nodes
+    from mindjit.passes.analysis.graph_nodes import graph_nodes
     from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline
 
     probe, x = _model(1, False, args.hidden, args.seq)

@@ -153,7 +153,7 @@ class KernelOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:
-        from mindjit.dialects.mindir_control_ops import parse_bound_operands
+        from mindjit.dialects.mindir.control import parse_bound_operands
 
         kernel = parser.parse_str_literal("kernel type")
         unit = parser.parse_identifier("compute unit")
@@ -178,7 +178,7 @@ class KernelOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        from mindjit.dialects.mindir_control_ops import print_bound_operands
+        from mindjit.dialects.mindir.control import print_bound_operands
 
         printer.print_string(" ")
         printer.print_string_literal(self.kernel.data)

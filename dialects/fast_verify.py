@@ -27,8 +27,8 @@ from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
-from mindjit.dialects.mindir_effect_ops import GetParameterOp, ParameterOp
-from mindjit.dialects.mindir_types import RefType
+from mindjit.dialects.mindir.effects import GetParameterOp, ParameterOp
+from mindjit.dialects.mindir.types import RefType
 from mindjit.dialects.ml_program_ext import GlobalLoadOp
 
 

@@ -15,8 +15,8 @@ to be stored to.
 
 `MLProgram` below is xDSL's dialect plus these ops, under the same name. It is
 not in the `xdsl.universe` entry point (xDSL already owns the name there);
-`mindjit.dialects.universe.mindjit_dialect_overrides` hands it to the contexts
-mindjit builds (parsing.make_context, ms-opt) in place of xDSL's.
+`mindjit.dialects.context.mindjit_dialect_overrides` hands it to the contexts
+mindjit builds (`make_context`, ms-opt) in place of xDSL's.
 Drop this file once the pinned xDSL defines the two ops.
 """
 

@@ -14,7 +14,10 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
 from mindjit.dialects import xdsl_fixes  # noqa: F401 - MLIR-compatible hex floats
-from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
+from mindjit.dialects.context import make_context
+from mindjit.dialects.verify import verify_located
+from mindjit.ir.locations import from_xdsl_exception
+from mindjit.support.errors import MindjitError
 
 
 class LocatingParser(Parser):
@@ -49,23 +52,6 @@ class LocatingParser(Parser):
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
             )
         return op
-
-
-def make_context() -> Context:
-    """A context with every upstream xDSL dialect (ml_program completed, see
-    ml_program_ext) and mindir's dialects registered."""
-    from xdsl.dialects import get_all_dialects
-
-    from mindjit.dialects.universe import mindjit_dialect_overrides, mindjit_dialects
-
-    ctx = Context()
-    overrides = mindjit_dialect_overrides()
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, overrides.get(name, factory))
-    for name, factory in mindjit_dialects().items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
 
 
 def parse_module(

@@ -56,7 +56,7 @@ from collections.abc import Iterator  # noqa: E402
 
 from xdsl.traits import SymbolOpInterface, SymbolTable  # noqa: E402
 
-from mindjit.dialects.op_walk import block_ops  # noqa: E402
+from mindjit.ir.walk import block_ops  # noqa: E402
 
 _original_lookup = SymbolTable.lookup_symbol
 _UNKNOWN = object()

@@ -24,8 +24,8 @@ import numpy as np
 
 import mindjit as ms
 from mindjit import Parameter, Tensor, nn, ops
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.frontend.graph.api import compile_cell
+from mindjit.support.errors import MindjitError
 
 
 class Classifier(nn.Cell):

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from mindjit.backend.cpu import CpuExecutable
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_file
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, lower_to_tensor
+from mindjit.support.errors import MindjitError
 
 HERE = Path(__file__).resolve().parent
 

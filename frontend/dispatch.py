@@ -28,10 +28,10 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp,
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from mindjit.dialects import interned
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.grad_tape import active_tape
+from mindjit.ir import interned
 
 Built = SSAValue | Sequence[SSAValue]
 BuildFn = Callable[["Emitter", list[SSAValue]], Built]

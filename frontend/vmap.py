@@ -153,7 +153,7 @@ def trace_example(
     arguments are the example's tensors), ending in `mindir.yield` of its tensors:
     (fn's output template, its output GraphValues). `template` rebuilds fn's
     positional arguments from the block arguments."""
-    from mindjit.dialects.mindir_control_ops import YieldOp
+    from mindjit.dialects.mindir.control import YieldOp
     from mindjit.frontend.graph.structure import flatten, unflatten
     from mindjit.frontend.graph_value import GraphValue
 
@@ -175,7 +175,7 @@ def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args
     from xdsl.dialects.builtin import TensorType
     from xdsl.ir import Region
 
-    from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp, batched_type, example_type
+    from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp, batched_type, example_type
     from mindjit.frontend.graph.control_flow import _Branch
     from mindjit.frontend.graph.structure import unflatten
     from mindjit.frontend.graph_value import GraphValue

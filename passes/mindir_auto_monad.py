@@ -61,11 +61,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import op_error
-from mindjit.dialects.func_calls import rebuilt_call
-from mindjit.dialects.mindir_types import MonadIOType, MonadUType
-from mindjit.dialects.parameter_args import parameter_symbol
-from mindjit.passes.graph_walk import walk_graphs
+from mindjit.dialects.mindir.parameter_args import parameter_symbol
+from mindjit.dialects.mindir.types import MonadIOType, MonadUType
+from mindjit.ir.calls import rebuilt_call
+from mindjit.ir.locations import op_error
+from mindjit.passes.analysis.graph_walk import walk_graphs
 
 #: The two states, in the order graphs take and return them.
 KINDS: tuple[str, ...] = ("u", "io")

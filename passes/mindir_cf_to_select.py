@@ -53,13 +53,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
 from mindjit.dialects import mindir
-from mindjit.dialects.mindir_device_ops import (
+from mindjit.dialects.mindir.device import (
     NPUAllocFloatStatusOp,
     NPUClearFloatStatusOp,
     NPUGetFloatStatusOp,
 )
-from mindjit.dialects.op_walk import walk_ops
-from mindjit.passes.graph_walk import top_level_graphs
+from mindjit.ir.walk import walk_ops
+from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_auto_monad import WrittenParameters
 
 DEFAULT_MAX_BRANCH_OPS = 8

@@ -51,11 +51,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
-from mindjit.dialects.mindir_effect_ops import SideEffectIO, SideEffectMem
-from mindjit.dialects.parameter_args import parameter_symbol
-from mindjit.passes.graph_walk import walk_graphs
+from mindjit.dialects.mindir.effects import SideEffectIO, SideEffectMem
+from mindjit.dialects.mindir.parameter_args import parameter_symbol
+from mindjit.ir.locations import loc_of_op
+from mindjit.passes.analysis.graph_walk import walk_graphs
 from mindjit.passes.mindir_auto_monad import state_kind
+from mindjit.support.errors import MindjitError, SourceLoc
 
 #: A write set: Parameter symbols, or ANY when the written Parameter is unknown.
 ANY = "*"

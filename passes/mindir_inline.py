@@ -55,8 +55,9 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRef
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from mindjit.dialects.diagnostics import MindjitError, op_error
-from mindjit.passes.graph_walk import top_level_graphs
+from mindjit.ir.locations import op_error
+from mindjit.passes.analysis.graph_walk import top_level_graphs
+from mindjit.support.errors import MindjitError
 
 ENV_VAR = "MS_DEV_CELL_REUSE"
 LEVELS = (0, 1, 2)

@@ -96,10 +96,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError
-from mindjit.dialects.mindir_types import MonadUType
-from mindjit.dialects.parameter_args import parameter_symbol
-from mindjit.passes.graph_walk import top_level_graphs, walk_graphs
+from mindjit.dialects.mindir.parameter_args import parameter_symbol
+from mindjit.dialects.mindir.types import MonadUType
+from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
+from mindjit.support.errors import MindjitError
 
 ENV_VAR = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
 LEVELS = (0, 1, 2, 3)

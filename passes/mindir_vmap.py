@@ -48,12 +48,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
 from mindjit.dialects import mindir
-from mindjit.dialects import mindir_value_ops as V
-from mindjit.dialects.diagnostics import op_error
-from mindjit.dialects.mindir_check_op import CheckRangeOp
-from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp
-from mindjit.dialects.op_walk import walk_ops
-from mindjit.passes.graph_walk import top_level_graphs
+from mindjit.dialects.mindir import values as V
+from mindjit.dialects.mindir.check import CheckRangeOp
+from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp
+from mindjit.ir.locations import op_error
+from mindjit.ir.walk import walk_ops
+from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_auto_monad import WrittenParameters
 from mindjit.passes.mindir_cf_to_select import ifs_to_selects_in
 

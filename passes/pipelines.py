@@ -8,6 +8,7 @@ cse, dce) on each function alone, as in MLIR.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -20,9 +21,9 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec as _parse_arg_specs  # noqa: F401
 from xdsl.utils.exceptions import ArgSpecParseError
 
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc
-from mindjit.dialects.op_walk import walk_ops
-from mindjit.passes.graph_walk import top_level_graphs
+from mindjit.ir.walk import walk_ops
+from mindjit.passes.analysis.graph_walk import top_level_graphs
+from mindjit.support.errors import MindjitError, SourceLoc
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
 
@@ -80,20 +81,20 @@ def jit_level_pipeline(jit_level: str) -> str:
         # MS_DEV_CELL_REUSE=2: reused graphs stay through every mindir pass and are
         # inlined just before the backend's execution order and memory planning.
         # At 1 they stay calls through lowering (refs become tensor arguments plus
-        # written-back results, see convert_mindir_to_tensor_refs).
+        # written-back results, see mindir_to_tensor/refs.py).
         parts.append("mindir-inline{cell-reuse=0}")
     return ",".join(p for p in parts if p)
 
 
+@functools.cache
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Every upstream xDSL pass plus mindjit's, by name."""
+    """Every upstream xDSL pass plus the mindir passes, by name: the default
+    vocabulary of `parse_pipeline` (the device's passes join it in the driver)."""
     from xdsl.transforms import get_all_passes
 
-    from mindjit.passes.registry import mindjit_pass_factories
+    from mindjit.passes.registry import mindir_pass_factories
 
-    passes = dict(get_all_passes())
-    passes.update(mindjit_pass_factories())
-    return passes
+    return {**get_all_passes(), **mindir_pass_factories()}
 
 
 #: Passes that work on any op's regions, so `func.func(p)` runs them on each
@@ -169,20 +170,21 @@ def flatten_spec(spec: str) -> tuple[str, list[int], list[bool]]:
     )
 
 
-#: parse_pipeline's results for mindjit's registry, per spec: passes are frozen
-#: dataclasses, so every compile can share them (xDSL's option parsing costs ~0.2
-#: ms per pass, paid by each compile otherwise)
-_PARSED: dict[str, tuple[ModulePass, ...]] = {}
+#: parse_pipeline's results per (spec, pass table): passes are frozen dataclasses,
+#: so every compile can share them (xDSL's option parsing costs ~0.2 ms per pass,
+#: paid by each compile otherwise). The entry keeps its table alive, so the table's
+#: id cannot be reused by another while the entry exists.
+_PARSED: dict[tuple[str, int], tuple[dict, tuple[ModulePass, ...]]] = {}
 
 
-def parse_pipeline(spec: str, ctx_passes: dict | None = None) -> list[ModulePass]:
-    """Build the passes named in `spec` (xdsl-opt or MLIR `--pass-pipeline` syntax)."""
-    if ctx_passes is None:
-        known = _PARSED.get(spec)
-        if known is None:
-            known = _PARSED[spec] = tuple(_parse_pipeline(spec, available_passes()))
-        return list(known)
-    return _parse_pipeline(spec, ctx_passes)
+def parse_pipeline(spec: str, passes_by_name: dict | None = None) -> list[ModulePass]:
+    """Build the passes named in `spec` (xdsl-opt or MLIR `--pass-pipeline` syntax)
+    from `passes_by_name` (default: `available_passes()`)."""
+    table = available_passes() if passes_by_name is None else passes_by_name
+    entry = _PARSED.get((spec, id(table)))
+    if entry is None or entry[0] is not table:
+        entry = _PARSED[(spec, id(table))] = (table, tuple(_parse_pipeline(spec, table)))
+    return list(entry[1])
 
 
 def _parse_pipeline(spec: str, passes_by_name: dict) -> list[ModulePass]:
@@ -239,8 +241,9 @@ def run_passes(
     instead (MLIR's `PassManager::enableVerifier(false)`), because on a large
     model verifying every op after every pass costs more than the passes.
     """
-    from mindjit.dialects.diagnostics import from_xdsl_exception, verify_located
-    from mindjit.dialects.parsing import make_context
+    from mindjit.dialects.context import make_context
+    from mindjit.dialects.verify import verify_located
+    from mindjit.ir.locations import from_xdsl_exception
 
     ctx = ctx or make_context()
     for p in passes:

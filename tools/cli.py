@@ -13,7 +13,7 @@ import sys
 import warnings
 from collections.abc import Callable
 
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 
 def guarded(prog: str, body: Callable[[], int | None]) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 _EXPECTED = re.compile(
     r"//\s*expected-error\s*(?:@(?P<off>[+-]\d+|above|below))?\s*\{\{(?P<msg>.*?)\}\}"

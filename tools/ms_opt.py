@@ -18,14 +18,13 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception, verify_located
+from mindjit.dialects.context import register_dialects
 from mindjit.dialects.parsing import LocatingParser
-from mindjit.dialects.universe import (
-    mindjit_dialect_overrides,
-    mindjit_dialects,
-    mindjit_passes,
-)
+from mindjit.dialects.verify import verify_located
+from mindjit.driver.passes import mindjit_pass_factories
+from mindjit.ir.locations import from_xdsl_exception
 from mindjit.passes.pipelines import parse_pipeline
+from mindjit.support.errors import MindjitError
 from mindjit.tools import diagnostics_check
 from mindjit.tools.cli import guarded
 
@@ -38,16 +37,11 @@ class MsOptMain(xDSLOptMain):
 
         # xDSLOptMain's registration, with mindjit's completed upstream dialects
         # (ml_program) in place of xDSL's
-        overrides = mindjit_dialect_overrides()
-        for name, factory in Universe.get_multiverse().all_dialects.items():
-            self.ctx.register_dialect(name, overrides.get(name, factory))
-        for name, factory in mindjit_dialects().items():
-            if name not in self.ctx.registered_dialect_names:
-                self.ctx.register_dialect(name, factory)
+        register_dialects(self.ctx, dict(Universe.get_multiverse().all_dialects))
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
-        for name, factory in mindjit_passes().items():
+        for name, factory in mindjit_pass_factories().items():
             self.register_pass(name, factory)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
@@ -163,7 +157,7 @@ class MsOptMain(xDSLOptMain):
         if self.args.output_file is None:
             sys.stdout.write(text)
             return
-        from mindjit.tools.files import write_atomic
+        from mindjit.support.files import write_atomic
 
         write_atomic(self.args.output_file, text)
 

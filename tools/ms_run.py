@@ -27,7 +27,8 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from mindjit.dialects.diagnostics import MindjitError, from_xdsl_exception
+from mindjit.ir.locations import from_xdsl_exception
+from mindjit.support.errors import MindjitError
 from mindjit.tools.cli import guarded
 
 
@@ -148,7 +149,7 @@ def read_npy(path: str) -> np.ndarray:
 def parse_literal(spec: str, index: int) -> Any:
     """`TYPE=LITERAL` -> numpy value, parsing `dense<LITERAL> : TYPE` with xDSL."""
     from mindjit.backend.cpu.types import dense_array
-    from mindjit.dialects.parsing import make_context
+    from mindjit.dialects.context import make_context
 
     where = f"<input {index}>"
     type_text, sep, literal = spec.partition("=")
@@ -191,7 +192,7 @@ def emit_results(results: Sequence[Any], npy_paths: Sequence[str]) -> None:
 
 def write_npy(path: str, value: np.ndarray) -> None:
     """Write atomically: temp file in the same directory, then os.replace."""
-    from mindjit.tools.files import write_atomic
+    from mindjit.support.files import write_atomic
 
     buffer = io.BytesIO()
     np.save(buffer, np.asarray(value), allow_pickle=False)

@@ -56,8 +56,8 @@ def run(args: argparse.Namespace) -> None:
     from mindjit.backend.ascend.report import format_report
     from mindjit.backend.ascend.simulator import Simulator
     from mindjit.backend.ascend.timeline import write_timeline
-    from mindjit.dialects.diagnostics import MindjitError
-    from mindjit.tools.files import write_atomic
+    from mindjit.support.errors import MindjitError
+    from mindjit.support.files import write_atomic
     from mindjit.tools.ms_run import emit_results, read_input
 
     settings = load_config(args.device_config) if args.device_config else {}

@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> None:
     from mindjit.backend.ascend.compile import compile_for_device
     from mindjit.backend.ascend.model_file import write_model
-    from mindjit.tools.files import write_atomic
+    from mindjit.support.files import write_atomic
     from mindjit.tools.ms_run import load_module
 
     module = load_module(args.file)

@@ -27,9 +27,11 @@ def compile_for_device(
     align: int = 512,
 ) -> DeviceModel:
     """Run the device pipeline on `module` (in place) and serialize it."""
+    from mindjit.backend.ascend.passes.registry import passes_with_device
     from mindjit.backend.ascend.serialize import serialize
-    from mindjit.dialects.parsing import make_context
+    from mindjit.dialects.context import make_context
     from mindjit.passes.pipelines import parse_pipeline, run_passes
 
-    run_passes(parse_pipeline(ascend_pipeline(cell_reuse, streams, align)), module, make_context())
+    spec = ascend_pipeline(cell_reuse, streams, align)
+    run_passes(parse_pipeline(spec, passes_with_device()), module, make_context())
     return serialize(module)

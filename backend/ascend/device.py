@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 FLOAT16 = ("float16", "bfloat16")
 

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.model_file import decode, encode
 from mindjit.backend.ascend.simulator import Simulator
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 
 class AscendExecutable:
@@ -30,7 +30,7 @@ class AscendExecutable:
         self.model_bytes = encode(model)
         self.model_path: str | None = None
         if save_dir is not None:
-            from mindjit.tools.files import write_atomic
+            from mindjit.support.files import write_atomic
 
             os.makedirs(save_dir, exist_ok=True)
             self.model_path = os.path.join(save_dir, f"{entry}.msmodel")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 FORMAT_NAME = "mindjit-ascend-sim"
 DTYPES = (

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from mindjit.backend.ascend.model import DeviceModel, ModelFormatError
 from mindjit.backend.container import HEADER, pack, unpack
-from mindjit.tools.files import write_atomic
+from mindjit.support.files import write_atomic
 
 MAGIC = b"MSMODEL\0"
 FORMAT_VERSION = 1
@@ -46,7 +46,7 @@ def write_model(model: DeviceModel, path: str) -> None:
 
 
 def read_model(path: str) -> DeviceModel:
-    from mindjit.dialects.diagnostics import MindjitError
+    from mindjit.support.errors import MindjitError
 
     try:
         with open(path, "rb") as f:

@@ -30,6 +30,13 @@ from xdsl.printer import Printer
 
 from mindjit.backend.ascend.model import Blob as BlobEntry
 from mindjit.backend.ascend.model import DeviceModel, Graph, Step, Tensor
+from mindjit.backend.ascend.passes.ascend_plan_memory import called_graphs
+from mindjit.backend.ascend.passes.graph import (
+    FLOAT_STATUS_KERNELS,
+    bound_param,
+    graphs_of,
+    value_bytes,
+)
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
 from mindjit.dialects.ascend import (
     OFFSETS_ATTR,
@@ -40,9 +47,8 @@ from mindjit.dialects.ascend import (
     ViewOp,
     WaitEventOp,
 )
-from mindjit.dialects.diagnostics import MindjitError, op_error
-from mindjit.passes.ascend_graph import FLOAT_STATUS_KERNELS, bound_param, graphs_of, value_bytes
-from mindjit.passes.ascend_plan_memory import called_graphs
+from mindjit.ir.locations import op_error
+from mindjit.support.errors import MindjitError
 
 
 def _int_attr(op: Operation, name: str, default: int = 0) -> int:

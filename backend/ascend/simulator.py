@@ -29,7 +29,7 @@ import numpy as np
 from mindjit.backend.ascend.device import DeviceConfig
 from mindjit.backend.ascend.kernels import LoadedCode, load_code
 from mindjit.backend.ascend.model import DeviceModel, Graph, ModelFormatError, Step, Tensor
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 STATUS = ("float32", [8])
 BUILTINS = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from mindjit.tools.files import write_atomic
+from mindjit.support.files import write_atomic
 
 WIDTH = 1000
 LEFT, RIGHT, TOP = 90, 30, 44

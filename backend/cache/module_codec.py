@@ -59,8 +59,8 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from mindjit.dialects import interned
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.ir import interned
+from mindjit.support.errors import MindjitError
 
 #: The float types stored by name (a tensor type's element is almost always one).
 _FLOATS = {BFloat16Type: "bf16", Float16Type: "f16", Float32Type: "f32", Float64Type: "f64"}

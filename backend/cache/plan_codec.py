@@ -52,7 +52,8 @@ from mindjit.backend.cpu.steps import (
     call_step,
     effect_step,
 )
-from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
+from mindjit.ir.locations import loc_of_op
+from mindjit.support.errors import SourceLoc
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.executable import CpuExecutable

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from mindjit.backend.container import ContainerError, pack, unpack
-from mindjit.tools.files import write_atomic
+from mindjit.support.files import write_atomic
 
 MAGIC = b"MJCACHE\0"
 FORMAT_VERSION = 1

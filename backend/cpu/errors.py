@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc, loc_of_op
+from mindjit.ir.locations import loc_of_op
+from mindjit.support.errors import MindjitError, SourceLoc
 
 
 class ExecutionError(MindjitError):

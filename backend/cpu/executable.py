@@ -15,7 +15,7 @@ A returned value that may share a global's memory is copied when the call
 returns (after all its stores), so callers never hold a global's buffer.
 
 An entry function's argument marked `{mindjit.global = @w}` (a Parameter the
-entry graph takes as an input, see `mindjit.dialects.parameter_args`) is not
+entry graph takes as an input, see `mindjit.dialects.mindir.parameter_args`) is not
 given by the caller: `run` passes global @w's buffer there, as a
 `global_load` would. `signature` lists only the inputs a caller gives.
 
@@ -62,10 +62,11 @@ from mindjit.backend.cpu.types import (
     is_tensor,
     static_shape,
 )
-from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
-from mindjit.dialects.op_walk import walk_ops
-from mindjit.dialects.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
-from mindjit.dialects.resources import has_blob
+from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
+from mindjit.ir.locations import loc_of_op
+from mindjit.ir.resources import has_blob
+from mindjit.ir.walk import walk_ops
+from mindjit.support.errors import SourceLoc
 
 Check = Callable[[Any], Any]
 PrintHook = Callable[[list[str | np.ndarray]], None]

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 from xdsl.ir import Operation
 
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
-from mindjit.dialects.diagnostics import SourceLoc, loc_of_op
+from mindjit.ir.locations import loc_of_op
+from mindjit.support.errors import SourceLoc
 
 Slots = list[Any]
 Step = Callable[[Slots], None]

@@ -112,7 +112,7 @@ def scalar_value(attr: Attribute, t: Attribute, op: Operation | None = None) -> 
 
 def dense_array(attr: Attribute, t: Attribute, op: Operation | None = None) -> np.ndarray:
     """A read-only array for a dense<...> elements attribute (splats included), or
-    for a dense_resource<...> whose blob is available (see dialects/resources)."""
+    for a dense_resource<...> whose blob is available (see ir/resources.py)."""
     if isinstance(attr, DenseResourceAttr):
         return _resource_array(attr, t, op)
     if not isinstance(attr, DenseIntOrFPElementsAttr):
@@ -135,7 +135,7 @@ def dense_array(attr: Attribute, t: Attribute, op: Operation | None = None) -> n
 
 
 def _resource_array(attr: DenseResourceAttr, t: Attribute, op: Operation | None) -> np.ndarray:
-    from mindjit.dialects.resources import blob
+    from mindjit.ir.resources import blob
 
     handle = attr.resource_handle.data
     value = blob(handle)

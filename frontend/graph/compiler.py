@@ -16,8 +16,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
 from xdsl.ir import SSAValue
 
-from mindjit.dialects import interned
-from mindjit.dialects.func_calls import call_op
+from mindjit.dialects.mindir.types import ref_type
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
@@ -25,6 +24,8 @@ from mindjit.frontend.graph.source import function_source, unwrap
 from mindjit.frontend.graph.stacked_returns import erase_unused_unstacks, stack_returned_pieces
 from mindjit.frontend.graph.structure import flatten, signature_of, unflatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.ir import interned
+from mindjit.ir.calls import call_op
 
 
 @dataclass
@@ -125,7 +126,7 @@ class GraphCompiler:
         if not inspect.isfunction(user_fn):
             raise FrontendError(f"'{name}' is not a Python function graph mode can compile")
         source = function_source(user_fn)
-        ref_types = [interned.ref_type(tensor_type_of(p)) for p in params]
+        ref_types = [ref_type(tensor_type_of(p)) for p in params]
         graph = GraphBuilder(
             self.module,
             self.module.unique_name(name),

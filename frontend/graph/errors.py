@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc
+from mindjit.support.errors import MindjitError, SourceLoc
 
 
 class FrontendError(MindjitError, RuntimeError):

@@ -27,8 +27,7 @@ from xdsl.dialects import func
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from mindjit.dialects import mindir as M
-from mindjit.dialects.mindir_vmap_op import NOT_BATCHED, VmapOp, batched_type
-from mindjit.dialects.op_walk import block_ops, walk_ops
+from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp, batched_type
 from mindjit.frontend.graph.compiler import tensor_type_of
 from mindjit.frontend.graph.control_flow import _Branch
 from mindjit.frontend.graph.structure import Leaf, unflatten
@@ -36,6 +35,7 @@ from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.tensor import Parameter, Tensor
 from mindjit.frontend.vmap import trace_example
+from mindjit.ir.walk import block_ops, walk_ops
 from mindjit.passes.mindir_vmap import batchable
 
 Call = Callable[[Any, list], Any]

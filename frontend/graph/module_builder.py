@@ -6,7 +6,7 @@ ops called while it is active emit into its block (see dispatch.apply_op), and
 it turns Parameters into refs + `load` and gives the side-effect ops their state
 arguments. The entry graph takes each Parameter it uses as an argument bound to
 it (`{mindir.parameter = @w}`, MindSpore's top-graph inputs: see
-`mindjit.dialects.parameter_args`); the other graphs use `get_parameter`, or
+`mindjit.dialects.mindir.parameter_args`); the other graphs use `get_parameter`, or
 their ref arguments under lazy inline. Side-effect ops are emitted in program order, all on the
 graph's entry state; the auto-monad pass threads the states properly.
 """
@@ -33,13 +33,14 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from mindjit.dialects import interned, resources
 from mindjit.dialects import mindir as M
-from mindjit.dialects.block_args import detached_arg, set_args
-from mindjit.dialects.parameter_args import PARAMETER_ARG_ATTR
+from mindjit.dialects.mindir.parameter_args import PARAMETER_ARG_ATTR
+from mindjit.dialects.mindir.types import ref_type
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import GraphState, dense_attr
 from mindjit.frontend.graph.errors import FrontendError
+from mindjit.ir import interned, resources
+from mindjit.ir.compat.block_args import detached_arg, set_args
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -51,7 +52,7 @@ def tensor_type(dtype: D.DType, shape: tuple[int, ...]) -> TensorType:
 
 def parameter_value_attr(symbol: str, param: Any) -> DenseIntOrFPElementsAttr | DenseResourceAttr:
     """A small Parameter's value inline; a large one's as a `dense_resource` handle
-    on the live Parameter (no copy: see `mindjit.dialects.resources`)."""
+    on the live Parameter (no copy: see `mindjit.ir.resources`)."""
     if param.nbytes <= resources.INLINE_LIMIT_BYTES:
         return dense_attr(param.asnumpy(), param.dtype)
     handle = resources.hold(symbol, param, _read_parameter)
@@ -190,7 +191,7 @@ class GraphBuilder(GraphState):
         assert self.bound is not None
         props = self.module.declaration(param).properties
         name: StringAttr = props["sym_name"]  # type: ignore[assignment]
-        arg = detached_arg(self.block, interned.ref_type(props["type"]))  # type: ignore[arg-type]
+        arg = detached_arg(self.block, ref_type(props["type"]))  # type: ignore[arg-type]
         arg.name_hint = name.data
         self.bound[id(param)] = (arg, name)
         return arg

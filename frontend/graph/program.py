@@ -16,11 +16,11 @@ from typing import Any, NamedTuple
 
 from xdsl.dialects.builtin import ModuleOp
 
-from mindjit.dialects.parsing import make_context
+from mindjit.dialects.context import make_context
 from mindjit.frontend.context import get_context
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.structure import flatten, unflatten
-from mindjit.passes.graph_nodes import count_ops_and_nodes
+from mindjit.passes.analysis.graph_nodes import count_ops_and_nodes
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
 
 MINDIR_END = "verify-mindir"  # the stage that closes the mindir pipeline
@@ -30,7 +30,7 @@ class Stage(NamedTuple):
     name: str
     ops: int  # every op in the module after the stage
     seconds: float
-    nodes: int  # graph nodes as MindSpore counts them (passes/graph_nodes.py)
+    nodes: int  # graph nodes as MindSpore counts them (passes/analysis/graph_nodes.py)
 
 
 def load_compiler() -> None:
@@ -42,9 +42,9 @@ def load_compiler() -> None:
 
     from mindjit.backend import cpu  # noqa: F401
     from mindjit.backend.cache import module_codec, plan_codec, store  # noqa: F401
-    from mindjit.dialects import fast_verify  # noqa: F401
-    from mindjit.dialects.diagnostics import MindjitError
+    from mindjit.dialects import fast_verify, verify  # noqa: F401
     from mindjit.frontend.graph import api, evaluator, program_cache  # noqa: F401
+    from mindjit.support.errors import MindjitError
 
     make_context()  # loads the dialects' universe
     try:
@@ -95,7 +95,7 @@ def _save_graphs_dir() -> str | None:
 def _dump(directory: str | None, index: int, stage: str, module: ModuleOp) -> None:
     if directory is None:
         return
-    from mindjit.tools.files import write_atomic
+    from mindjit.support.files import write_atomic
 
     os.makedirs(directory, exist_ok=True)
     name = stage.replace("-", "_")
@@ -104,7 +104,8 @@ def _dump(directory: str | None, index: int, stage: str, module: ModuleOp) -> No
 
 def _verify_stage(module: ModuleOp, pipeline: str) -> None:
     """Verify after a stage's passes; the error says how to find the pass at fault."""
-    from mindjit.dialects.diagnostics import MindjitError, verify_located
+    from mindjit.dialects.verify import verify_located
+    from mindjit.support.errors import MindjitError
 
     try:
         verify_located(module)
@@ -198,7 +199,7 @@ class CompiledProgram:
     def module(self) -> ModuleOp:
         """The lowered module (a cache hit with a captured plan reads it on first use)."""
         if self._module is None:
-            from mindjit.dialects.diagnostics import MindjitError
+            from mindjit.support.errors import MindjitError
 
             try:
                 self._module = self._load_module()

@@ -32,12 +32,12 @@ from collections.abc import Callable
 from typing import Any
 
 from mindjit.backend.cache.store import CacheEntryError, CompileCache
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.frontend.context import get_context
 from mindjit.frontend.graph.dependencies import Dependencies, Uncacheable
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import Leaf, Piece, flatten
+from mindjit.support.errors import MindjitError
 
 MISS = (
     "Warning: Check the consistency of dependency files hash failed. "
@@ -276,7 +276,7 @@ def _put_module(encoded: Any, blob: io.BytesIO) -> dict[str, Any]:
 
 def _get_module(d: Any, blob: bytes) -> Any:
     from mindjit.backend.cache.module_codec import Encoded, decode, read_chunk
-    from mindjit.dialects.parsing import make_context
+    from mindjit.dialects.context import make_context
 
     if not isinstance(d, dict):
         raise ValueError("bad module record")
@@ -356,7 +356,7 @@ def _planned_executable(
 
 def _rebind_parameter_values(module: Any, parameters: list[tuple[str, Any]]) -> None:
     """Large Parameters' initial values are handles on the live Parameter objects
-    (`dialects/resources.py`): point the restored globals at this process's."""
+    (`ir/resources.py`): point the restored globals at this process's."""
     from xdsl.dialects.builtin import DenseResourceAttr
 
     from mindjit.frontend.graph.module_builder import parameter_value_attr

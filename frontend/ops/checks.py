@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from mindjit.dialects.mindir_check_op import CheckRangeOp
+from mindjit.dialects.mindir.check import CheckRangeOp
 from mindjit.frontend.ops.core import float_input, run
 from mindjit.frontend.ops.promotion import as_operand, constant, default_dtype, is_tensor
 

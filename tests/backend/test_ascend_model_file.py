@@ -36,7 +36,7 @@ from mindjit.backend.ascend.model_file import (
     write_model,
 )
 from mindjit.backend.ascend.simulator import SimulationError, Simulator
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 from mindjit.tools.ms_run import load_module
 
 ROOT = Path(__file__).resolve().parents[2]

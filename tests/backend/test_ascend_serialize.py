@@ -8,13 +8,13 @@ from ascend_programs import REUSE, STATE
 
 from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.executable import AscendExecutable
+from mindjit.backend.ascend.passes.ascend_cell_reuse import inline_all
 from mindjit.backend.ascend.serialize import serialize
 from mindjit.backend.ascend.simulator import Simulator
 from mindjit.dialects.ascend import KernelOp
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
-from mindjit.passes.ascend_cell_reuse import inline_all
 from mindjit.passes.pipelines import compile_to_tensor
+from mindjit.support.errors import MindjitError
 
 
 def _tensor_module(text: str):

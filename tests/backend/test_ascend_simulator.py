@@ -20,7 +20,7 @@ from mindjit.backend.ascend.model import DeviceModel
 from mindjit.backend.ascend.model_file import decode, encode
 from mindjit.backend.ascend.simulator import Simulator
 from mindjit.backend.cpu import CpuExecutable
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 from mindjit.tools.ms_run import load_module
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ import pytest
 from xdsl.dialects.builtin import TensorType
 
 from mindjit.backend.cpu import BUILDERS, CpuExecutable, ExecutionError
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
+from mindjit.support.errors import MindjitError
 
 MLP_BLOCK = """
 func.func @block(%x: tensor<2x4xf32>, %w: tensor<4x4xf32>, %b: tensor<4xf32>) -> tensor<2x4xf32> {

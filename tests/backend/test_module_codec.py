@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from mindjit.backend.cache.module_codec import Encoded, ModuleFormatError, decode, encode
-from mindjit.dialects.diagnostics import MindjitError
-from mindjit.dialects.parsing import make_context, parse_module
+from mindjit.dialects.context import make_context
+from mindjit.dialects.parsing import parse_module
+from mindjit.support.errors import MindjitError
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
 

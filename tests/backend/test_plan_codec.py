@@ -17,9 +17,10 @@ from mindjit.backend.cache.plan_codec import capture, declaring, rebuild
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.cpu.errors import ExecutionError, RuntimeCheckError
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
-from mindjit.dialects.diagnostics import MindjitError
-from mindjit.dialects.parsing import make_context, parse_module
+from mindjit.dialects.context import make_context
+from mindjit.dialects.parsing import parse_module
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, parse_pipeline, run_passes
+from mindjit.support.errors import MindjitError
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
 

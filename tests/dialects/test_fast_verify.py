@@ -1,4 +1,4 @@
-"""dialects/fast_verify: the fast checks of parameter / get_parameter / ml_program.global /
+"""dialects/fast_verify.py: the fast checks of parameter / get_parameter / ml_program.global /
 global_load / func.call give the same verdict as xDSL's full verifier, and the same located message as
 `verify_located` without them."""
 
@@ -14,10 +14,11 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects import fast_verify
-from mindjit.dialects.diagnostics import MindjitError, verify_located
-from mindjit.dialects.mindir_effect_ops import GetParameterOp, ParameterOp
+from mindjit.dialects.mindir.effects import GetParameterOp, ParameterOp
 from mindjit.dialects.ml_program_ext import GlobalLoadOp
 from mindjit.dialects.parsing import parse_module
+from mindjit.dialects.verify import verify_located
+from mindjit.support.errors import MindjitError
 
 VALID = """
 mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import SymbolRefAttr, TensorType, f32
 
-from mindjit.dialects import interned
-from mindjit.dialects.mindir_types import RefType
+from mindjit.dialects.mindir.types import RefType, ref_type
+from mindjit.ir import interned
 
 
 def test_equal_to_the_constructed_attributes_and_shared():
@@ -13,7 +13,7 @@ def test_equal_to_the_constructed_attributes_and_shared():
     assert t == TensorType(f32, [2, 3]) and interned.tensor_type(f32, (2, 3)) is t
     assert interned.symbol_ref("w") == SymbolRefAttr("w")
     assert interned.symbol_ref("w") is interned.symbol_ref("w")
-    assert interned.ref_type(t) == RefType(t) and interned.ref_type(t) is interned.ref_type(t)
+    assert ref_type(t) == RefType(t) and ref_type(t) is ref_type(t)
 
 
 def test_invalid_attributes_are_still_refused():
@@ -21,4 +21,4 @@ def test_invalid_attributes_are_still_refused():
     from xdsl.utils.exceptions import VerifyException
 
     with pytest.raises(VerifyException):
-        interned.ref_type(TensorType(f32, [-1]))
+        ref_type(TensorType(f32, [-1]))

@@ -1,4 +1,4 @@
-"""leaf_op builds exactly what Operation.create builds (see dialects/leaf_ops.py)."""
+"""leaf_op builds exactly what Operation.create builds (see ir/compat/leaf_ops.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
 
 from mindjit.dialects import mindir
-from mindjit.dialects.leaf_ops import leaf_op
+from mindjit.ir.compat.leaf_ops import leaf_op
 
 _T = TensorType(f32, [2])
 _V = DenseIntOrFPElementsAttr.from_list(_T, [1.0, 2.0])

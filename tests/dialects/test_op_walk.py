@@ -1,11 +1,11 @@
-"""The linked-list walks (dialects/op_walk.py) visit exactly what xDSL's do, in order."""
+"""The linked-list walks (ir/walk.py) visit exactly what xDSL's do, in order."""
 
 from __future__ import annotations
 
 import pytest
 
-from mindjit.dialects.op_walk import block_ops, walk_ops
 from mindjit.dialects.parsing import parse_module
+from mindjit.ir.walk import block_ops, walk_ops
 
 TEXT = """
 mindir.parameter @w = dense<1.0> : tensor<f32>

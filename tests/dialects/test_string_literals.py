@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
+from mindjit.support.errors import MindjitError
 
 
 class Hang(BaseException):

@@ -7,9 +7,9 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.dialects.xdsl_fixes import _original_symbol_table_verify
+from mindjit.support.errors import MindjitError
 
 TEXT = """
 mindir.parameter @w = dense<1.0> : tensor<f32>

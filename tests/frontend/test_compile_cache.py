@@ -16,10 +16,10 @@ import pytest
 import mindjit as ms
 from mindjit.backend.cache.store import MAGIC, CompileCache
 from mindjit.backend.container import pack, unpack
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.frontend import context as C
 from mindjit.frontend.graph import api, program_cache
 from mindjit.frontend.graph.program_cache import HIT, MISS
+from mindjit.support.errors import MindjitError
 
 HERE = Path(__file__).resolve().parent
 

@@ -11,7 +11,7 @@ import pytest
 
 import mindjit as ms
 from mindjit import Tensor, ops
-from mindjit.dialects.diagnostics import MindjitError
+from mindjit.support.errors import MindjitError
 
 
 def f32(*shape, seed=0):

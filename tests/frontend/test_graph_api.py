@@ -103,7 +103,7 @@ def test_parameters_named_with_a_leading_digit_compile():
     prints and parses back, and the Parameter is updated."""
     from xdsl.parser import Parser
 
-    from mindjit.dialects.parsing import make_context
+    from mindjit.dialects.context import make_context
 
     ms.set_context(mode=ms.GRAPH_MODE)
     net = P.DigitNamed()

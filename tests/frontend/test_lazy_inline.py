@@ -136,7 +136,7 @@ def test_entry_takes_its_parameters_as_bound_arguments(monkeypatch):
     from xdsl.dialects import func
 
     from mindjit.dialects import mindir
-    from mindjit.dialects.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
+    from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
     from mindjit.frontend.graph.compiler import GraphCompiler
 
     net = transformer(layers=3)

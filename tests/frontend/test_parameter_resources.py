@@ -1,4 +1,4 @@
-"""Large Parameters as `dense_resource<handle>` initial values (dialects/resources.py):
+"""Large Parameters as `dense_resource<handle>` initial values (ir/resources.py):
 the frontend emits them, the CPU executor reads their blob, a missing blob means no value."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from xdsl.dialects.ml_program import GlobalOp
 
 import mindjit as ms
 from mindjit.backend.cpu import CpuExecutable, ExecutionError
-from mindjit.dialects import resources
-from mindjit.dialects.mindir_effect_ops import ParameterOp
+from mindjit.dialects.mindir.effects import ParameterOp
 from mindjit.dialects.parsing import parse_module
 from mindjit.frontend import context as C
 from mindjit.frontend.graph import api
 from mindjit.frontend.graph.compiler import GraphCompiler
 from mindjit.frontend.graph.module_builder import parameter_value_attr
+from mindjit.ir import resources
 from mindjit.passes.pipelines import lower_to_tensor
 
 F32 = np.float32

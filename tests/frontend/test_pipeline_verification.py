@@ -12,11 +12,11 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
 import mindjit as ms
-from mindjit.dialects.diagnostics import MindjitError
-from mindjit.dialects.mindir_effect_ops import ParameterOp
+from mindjit.dialects.mindir.effects import ParameterOp
 from mindjit.frontend import context as C
 from mindjit.frontend.graph import api
 from mindjit.frontend.graph import program as program_module
+from mindjit.support.errors import MindjitError
 
 ENV = "MINDJIT_VERIFY_EACH"
 BAD = "'mindir.parameter' op initial value has type tensor<3xf32>, the Parameter has tensor<2xf32>"

@@ -11,9 +11,9 @@ import vmap_programs as P
 
 import mindjit as ms
 from mindjit import ops
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.frontend.graph import api
 from mindjit.frontend.graph.errors import FrontendError
+from mindjit.support.errors import MindjitError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 from docs_programs import hswish_func, manually_batched, vmap_batched  # noqa: E402

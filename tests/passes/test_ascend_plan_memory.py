@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mindjit.passes.ascend_plan_memory import Buffer, lower_bound, place
+from mindjit.backend.ascend.passes.ascend_plan_memory import Buffer, lower_bound, place
 
 
 def _random_buffers(rng: np.random.Generator, n: int, positions: int) -> list[Buffer]:

@@ -25,11 +25,11 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.printer import Printer
 
 from mindjit.backend.cpu import CpuExecutable
-from mindjit.dialects.diagnostics import MindjitError
-from mindjit.dialects.mindir_types import RefType
+from mindjit.dialects.mindir.types import RefType
 from mindjit.dialects.parsing import parse_module
-from mindjit.passes.convert_mindir_to_tensor_refs import REF_RESULTS_ATTR
+from mindjit.passes.mindir_to_tensor.refs import REF_RESULTS_ATTR
 from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
+from mindjit.support.errors import MindjitError
 
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 

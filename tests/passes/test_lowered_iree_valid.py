@@ -22,12 +22,12 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
-from mindjit.passes.convert_mindir_to_tensor_effects import DEVICE_OPS
-from mindjit.passes.mindir_grad import grad_module
+from mindjit.passes.mindir_grad.mindir_grad import grad_module
+from mindjit.passes.mindir_to_tensor.effects import DEVICE_OPS
 from mindjit.passes.mindir_vmap import vmap_module
 from mindjit.passes.pipelines import contains_mindir, lower_to_tensor
+from mindjit.support.errors import MindjitError
 
 FILECHECK_DIR = Path(__file__).resolve().parents[1] / "filecheck"
 SPLIT = "// -----"

@@ -10,9 +10,9 @@ from monad_order_programs import execute, frontend, graph, run_pipeline
 from xdsl.dialects import func
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError
-from mindjit.dialects.parameter_args import parameter_symbol
+from mindjit.dialects.mindir.parameter_args import parameter_symbol
 from mindjit.dialects.parsing import parse_module
+from mindjit.support.errors import MindjitError
 
 
 def chain_is_linear(block, first) -> bool:

@@ -8,10 +8,10 @@ from monad_order_programs import execute
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.mindir_cf_to_select import MindirCfToSelectPass, cf_to_select
 from mindjit.passes.pipelines import jit_level_pipeline, parse_pipeline, run_passes
+from mindjit.support.errors import MindjitError
 
 T = "tensor<4xf32>"
 PAIR = f"tuple<{T}, {T}>"

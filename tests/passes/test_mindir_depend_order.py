@@ -10,8 +10,8 @@ import pytest
 from monad_order_programs import execute, frontend, graph, run_pipeline
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
+from mindjit.support.errors import MindjitError
 
 WAR = """
 mindir.parameter @p = dense<[1.0, 2.0]> : tensor<2xf32>

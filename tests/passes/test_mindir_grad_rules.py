@@ -27,11 +27,11 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32, f64, i1
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-import mindjit.passes.mindir_grad  # noqa: F401  (registers every rule)
+import mindjit.passes.mindir_grad.mindir_grad  # noqa: F401  (registers every rule)
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects import mindir as M
 from mindjit.dialects.parsing import parse_module
-from mindjit.passes.mindir_grad_rules import RULES
+from mindjit.passes.mindir_grad.rules import RULES
 from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
 
 PIPELINE = "mindir-auto-monad,mindir-inline,mindir-grad,func.func(canonicalize,cse)"

@@ -13,8 +13,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError, loc_of_op
 from mindjit.dialects.parsing import parse_module
+from mindjit.ir.locations import loc_of_op
 from mindjit.passes.mindir_inline import (
     ENV_VAR,
     MindirInlinePass,
@@ -22,6 +22,7 @@ from mindjit.passes.mindir_inline import (
     inline_module,
 )
 from mindjit.passes.pipelines import parse_pipeline, run_passes
+from mindjit.support.errors import MindjitError
 
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
 

@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.mindir_load_elim import (
     ENV_VAR,
@@ -28,6 +27,7 @@ from mindjit.passes.mindir_load_elim import (
     merge_loads,
 )
 from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
+from mindjit.support.errors import MindjitError
 
 SIDE_EFFECTS = "mindir-auto-monad,mindir-depend-order"
 

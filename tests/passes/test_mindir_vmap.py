@@ -7,9 +7,9 @@ import pytest
 from monad_order_programs import execute
 
 from mindjit.dialects import mindir
-from mindjit.dialects.diagnostics import MindjitError
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.mindir_vmap import vmap_module
+from mindjit.support.errors import MindjitError
 
 B = 5
 #: per-example inputs: name -> shape

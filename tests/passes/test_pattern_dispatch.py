@@ -15,8 +15,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from mindjit.dialects.parsing import parse_module
-from mindjit.passes.convert_mindir_to_tensor import PATTERNS
-from mindjit.passes.pattern_dispatch import TypeDispatchApplier, matched_op_types
+from mindjit.ir.dispatch import TypeDispatchApplier, matched_op_types
+from mindjit.passes.mindir_to_tensor.convert_mindir_to_tensor import PATTERNS
 
 
 class AddToSub(RewritePattern):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mindjit.dialects.parsing import make_context, parse_module
+from mindjit.dialects.context import make_context
+from mindjit.dialects.parsing import parse_module
 from mindjit.passes.pipelines import (
     LOWER_TO_TENSOR,
     OnEachFunction,

@@ -9,10 +9,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.passes import ModulePass
 
-from mindjit.dialects.diagnostics import MindjitError
-from mindjit.dialects.mindir_effect_ops import GetParameterOp
+from mindjit.dialects.mindir.effects import GetParameterOp
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.pipelines import parse_pipeline, run_passes
+from mindjit.support.errors import MindjitError
 
 TEXT = """
 mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>

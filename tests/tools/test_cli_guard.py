@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mindjit.dialects.diagnostics import MindjitError, SourceLoc
+from mindjit.support.errors import MindjitError, SourceLoc
 from mindjit.tools.cli import guarded
 
 

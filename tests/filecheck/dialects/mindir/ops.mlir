@@ -8,7 +8,7 @@
 // GENERIC: "mindir.parameter"() <{sym_name = "w", type = tensor<2xf32>, initial_value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>}> : () -> ()
 mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
 
-// A value held outside the IR (see mindjit.dialects.resources): the handle round-trips unchanged.
+// A value held outside the IR (see mindjit.ir.resources): the handle round-trips unchanged.
 // CHECK-NEXT: mindir.parameter @big = dense_resource<big_blob> : tensor<4xf32>
 // GENERIC-NEXT: "mindir.parameter"() <{sym_name = "big", type = tensor<4xf32>, initial_value = dense_resource<big_blob> : tensor<4xf32>}> : () -> ()
 mindir.parameter @big = dense_resource<big_blob> : tensor<4xf32>

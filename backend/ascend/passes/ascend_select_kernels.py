@@ -1,0 +1,230 @@
+"""ascend-select-kernels: every tensor-level op becomes a device kernel (`ascend.kernel`).
+
+Each computing op of a graph is wrapped into one `ascend.kernel` whose region
+is the op itself (its code) and whose properties are kernel selection's choice
+(see backend/ascend/passes/kernel_table.py): the kernel type, the unit (cube for
+matrix products, vector for elementwise, reductions and data movement, AI CPU
+for scalars, control flow, prints, asserts, and for dtypes the AI Core has no
+kernel for), the dtype and the format (ND). What is not a kernel:
+
+- inits and scalar constants (`tensor.empty`, a `linalg.fill` of a constant,
+  scalar `arith.constant`) are copied into the code of each kernel using them,
+  as a device kernel initialises its own output; left alone only when a
+  non-kernel uses them (then an init becomes a `Fill` kernel);
+- tensor constants stay `arith.constant`: the model file's constants;
+- reshapes (`tensor.expand_shape`, `collapse_shape`, `reshape`, a no-op
+  `tensor.cast`) become `ascend.view`: the same memory, no kernel;
+- `ml_program.global_load` stays: a Load reads the Parameter's memory in place;
+- `ml_program.global_store @p = %v` becomes an `Assign` kernel `writes @p`;
+- `func.call` of a graph stays (cell reuse decides), of a runtime declaration
+  (float status, print) becomes its kernel.
+
+An op the device has no kernel for is an error located at the op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mindjit.backend.ascend.passes.kernel_table import (
+    RUNTIME_KERNELS,
+    TENSOR_KERNELS,
+    element_type,
+    generic_kernel,
+    scalar_kernel,
+    unit_supports,
+)
+from mindjit.dialects.ascend import KernelOp, ViewOp, YieldOp
+from mindjit.ir.locations import op_error
+
+VIEW_OPS = frozenset({"tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape"})
+KEPT_OPS = frozenset({"func.return", "ml_program.global_load", "ml_program.global_load_const"})
+
+
+def _is_scalar_constant(op: Operation) -> bool:
+    return op.name == "arith.constant" and not isinstance(op.results[0].type, TensorType)
+
+
+def is_init(op: Operation) -> bool:
+    """An op a kernel can recompute itself: a scalar constant, an empty tensor or
+    a fill of a constant into one."""
+    if _is_scalar_constant(op) or op.name == "tensor.empty":
+        return True
+    if op.name == "linalg.fill":
+        return all(isinstance(v.owner, Operation) and is_init(v.owner) for v in op.operands)
+    return False
+
+
+def _is_view(op: Operation) -> bool:
+    if op.name in VIEW_OPS:
+        return isinstance(op.results[0].type, TensorType)
+    if op.name == "tensor.cast":
+        src, dst = op.operands[0].type, op.results[0].type
+        return isinstance(src, TensorType) and src == dst
+    return False
+
+
+def runtime_kind(op: Operation, module: ModuleOp) -> str | None:
+    """The `mindjit.runtime` kind of the declaration a func.call reaches, if any."""
+    if not isinstance(op, func.CallOp):
+        return None
+    callee = _lookup(module, op.callee.root_reference.data)
+    kind = callee.attributes.get("mindjit.runtime") if callee is not None else None
+    return kind.data if isinstance(kind, StringAttr) else None
+
+
+def _lookup(module: ModuleOp, name: str) -> func.FuncOp | None:
+    for op in module.body.block.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    return None
+
+
+def select(op: Operation, module: ModuleOp) -> tuple[str, str, Attribute]:
+    """(kernel type, unit, dtype) for an op that becomes a kernel."""
+    kind = runtime_kind(op, module)
+    if kind is not None:
+        if kind not in RUNTIME_KERNELS:
+            raise op_error(op, f"the Ascend-like device has no kernel for runtime '{kind}'")
+        name, unit = RUNTIME_KERNELS[kind]
+    elif op.name in ("linalg.generic", "linalg.reduce"):
+        name, unit = generic_kernel(op)
+    elif op.name in TENSOR_KERNELS:
+        name, unit = TENSOR_KERNELS[op.name]
+    elif (scalar := scalar_kernel(op)) is not None and not any(
+        isinstance(r.type, TensorType) for r in op.results
+    ):
+        name, unit = scalar
+    elif op.name == "linalg.fill" or op.name == "tensor.empty":
+        name, unit = "Fill", "vector"
+    else:
+        raise op_error(
+            op,
+            f"the Ascend-like device has no kernel for '{op.name}' (kernel selection "
+            "supports the tensor-level ops convert-mindir-to-tensor produces)",
+        )
+    typed = [*op.results, *op.operands]
+    dtype = element_type(typed[0].type)  # every op that becomes a kernel has a value
+    if unit != "aicpu" and not all(unit_supports(unit, element_type(v.type)) for v in typed):
+        unit = "aicpu"  # MindSpore's fallback: an AI CPU kernel for these dtypes
+    return name, unit, dtype
+
+
+def free_values(op: Operation) -> list[SSAValue]:
+    """Values `op` (with its regions) uses but does not define, in first-use order."""
+    seen: dict[SSAValue, None] = {}
+    for inner in op.walk():
+        for v in inner.operands:
+            owner = v.owner
+            inside = (
+                op.is_ancestor(owner)
+                if isinstance(owner, Operation)
+                else owner.parent_op() is not None and op.is_ancestor(owner.parent_op())  # type: ignore[union-attr]
+            )
+            if not inside and v not in seen:
+                seen[v] = None
+    return list(seen)
+
+
+def wrap(op: Operation, module: ModuleOp) -> KernelOp:
+    """Replace `op` by a kernel whose code is `op` plus the inits it uses."""
+    name, unit, dtype = select(op, module)
+    writes = None
+    if op.name == "ml_program.global_store":
+        writes = op.properties["global"].root_reference.data  # type: ignore[union-attr]
+    inputs: list[SSAValue] = []
+    block = Block()
+    mapping: dict[SSAValue, SSAValue] = {}
+
+    def bring(v: SSAValue) -> SSAValue:
+        """The value inside the code: a cloned init or a new kernel input."""
+        if v in mapping:
+            return mapping[v]
+        owner = v.owner
+        if isinstance(owner, Operation) and is_init(owner):
+            for operand in owner.operands:
+                bring(operand)
+            clone = owner.clone(value_mapper=mapping)
+            block.add_op(clone)
+            for old, new in zip(owner.results, clone.results):
+                mapping[old] = new
+            return mapping[v]
+        arg = block.insert_arg(v.type, len(block.args))
+        inputs.append(v)
+        mapping[v] = arg
+        return arg
+
+    for v in free_values(op):
+        bring(v)
+    if writes is not None:
+        results: list[SSAValue] = [mapping[op.operands[0]]]
+    else:
+        clone = op.clone(value_mapper=mapping)
+        block.add_op(clone)
+        results = list(clone.results)
+    block.add_op(YieldOp(results))
+    kernel = KernelOp(
+        name,
+        unit,
+        dtype,
+        inputs,
+        [] if writes is not None else [r.type for r in op.results],
+        Region(block),
+        writes=writes,
+    )
+    kernel.location = getattr(op, "location", None)  # type: ignore[attr-defined]
+    for name_, value in op.attributes.items():
+        if name_.startswith("mindjit.") or name_.startswith("mindir."):
+            kernel.attributes[name_] = value
+    return kernel
+
+
+def select_graph(fn: func.FuncOp, module: ModuleOp) -> None:
+    rewriter = Rewriter()
+    for op in list(fn.body.block.ops):
+        if op.name in KEPT_OPS or is_init(op):
+            continue
+        if op.name == "arith.constant":
+            continue  # a tensor constant: the model's constant data
+        if isinstance(op, func.CallOp) and runtime_kind(op, module) is None:
+            continue  # a graph call: cell reuse decides
+        if _is_view(op):
+            view = ViewOp(op.operands[0], op.results[0].type)
+            rewriter.replace_op(op, view)
+            continue
+        kernel = wrap(op, module)
+        rewriter.insert_op(kernel, InsertPoint.before(op))
+        for old, new in zip(op.results, kernel.outputs):
+            old.replace_all_uses_with(new)
+        rewriter.erase_op(op)
+    # inits nothing needs any more are gone; those a non-kernel uses become Fill kernels
+    for op in reversed(list(fn.body.block.ops)):
+        if not is_init(op):
+            continue
+        if all(not r.uses for r in op.results):
+            rewriter.erase_op(op)
+        elif not _is_scalar_constant(op):
+            kernel = wrap(op, module)
+            rewriter.insert_op(kernel, InsertPoint.before(op))
+            for old, new in zip(op.results, kernel.outputs):
+                old.replace_all_uses_with(new)
+            rewriter.erase_op(op)
+
+
+@dataclass(frozen=True)
+class AscendSelectKernelsPass(ModulePass):
+    name = "ascend-select-kernels"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.body.block.ops):
+            if isinstance(fn, func.FuncOp) and fn.body.blocks:
+                if any(isinstance(o, KernelOp) for o in fn.body.block.ops):
+                    continue  # already selected
+                select_graph(fn, op)

@@ -1,0 +1,449 @@
+"""mindir's side-effect ops and the Parameters they act on.
+
+As in MindSpore: an Assign writes a Parameter and a Load reads it, both threaded
+through the `!mindir.u` monad; `update_state` makes a new state after an effect;
+`depend` ties an ordering edge to a value; `tensor_move` is the only real copy (a Load
+alone aliases the Parameter's memory); `print` is threaded through `!mindir.io`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import OpTrait, Pure, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+from mindjit.dialects.mindir.format import parse_operand_list, print_operands_and_attrs
+from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType
+from mindjit.ir.compat.leaf_ops import leaf_op
+
+
+class SideEffectMem(OpTrait):
+    """MindSpore's `side_effect_mem` attribute: the op writes a Parameter."""
+
+
+class SideEffectIO(OpTrait):
+    """MindSpore's `side_effect_io` attribute: the op does IO."""
+
+
+class ReadsMemory(OpTrait):
+    """The op reads a Parameter's memory (ordered by the monad, not a kernel)."""
+
+
+@irdl_op_definition
+class ParameterOp(IRDLOperation):
+    """`mindir.parameter @w = dense<...> : tensor<...>`: a named mutable Parameter.
+
+    The initial value may also be `dense_resource<handle> : tensor<...>`, a
+    value held outside the IR (see `mindjit.ir.resources`).
+    """
+
+    name = "mindir.parameter"
+    sym_name = prop_def(StringAttr)
+    type = prop_def(TensorType)
+    initial_value = prop_def(DenseIntOrFPElementsAttr | DenseResourceAttr)
+    traits = traits_def(SymbolOpInterface())
+
+    @classmethod
+    def get(
+        cls, name: str, initial_value: DenseIntOrFPElementsAttr | DenseResourceAttr
+    ) -> ParameterOp:
+        return cls.from_name(StringAttr(name), initial_value)
+
+    @classmethod
+    def from_name(
+        cls, name: StringAttr, initial_value: DenseIntOrFPElementsAttr | DenseResourceAttr
+    ) -> ParameterOp:
+        """`get` with the symbol's StringAttr already built (shared with its users)."""
+        return leaf_op(
+            cls, {"sym_name": name, "type": initial_value.type, "initial_value": initial_value}
+        )
+
+    def verify_(self) -> None:
+        self.verify_value()
+
+    def verify_value(self) -> None:
+        """The op's own check (also run by `fast_verify`)."""
+        if self.initial_value.type != self.type:
+            raise VerifyException(
+                f"initial value has type {self.initial_value.type}, the Parameter has {self.type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ParameterOp:
+        name = parser.parse_symbol_name()
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr) or not isinstance(
+            value.type, TensorType
+        ):
+            parser.raise_error(
+                "mindir.parameter expects a dense<...> or dense_resource<...> : tensor<...> "
+                "initial value",
+                pos,
+            )
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.get(name.data, value)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(" = ")
+        printer.print_attribute(self.initial_value)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class GetParameterOp(IRDLOperation):
+    """`%p = mindir.get_parameter @w : !mindir.ref<tensor<...>>`: a graph's handle on a Parameter."""
+
+    name = "mindir.get_parameter"
+    parameter = prop_def(SymbolRefAttr)
+    result = result_def(RefType)
+    traits = traits_def(Pure())
+    assembly_format = "$parameter attr-dict `:` type($result)"
+
+    @classmethod
+    def get(cls, name: str, tensor: TensorType) -> GetParameterOp:
+        from mindjit.dialects.mindir.types import ref_type
+        from mindjit.ir.interned import symbol_ref
+
+        return cls.create(
+            properties={"parameter": symbol_ref(name)}, result_types=[ref_type(tensor)]
+        )
+
+    def verify_(self) -> None:
+        self.verify_target()
+
+    def verify_target(self) -> None:
+        """The op's own check (also run by `fast_verify`): the symbol is a Parameter
+        of the result's type."""
+        from xdsl.traits import SymbolTable
+
+        target = SymbolTable.lookup_symbol(self, self.parameter)
+        if target is None:
+            raise VerifyException(
+                f"no mindir.parameter named @{self.parameter.root_reference.data}"
+            )
+        if not isinstance(target, ParameterOp):
+            raise VerifyException(
+                f"@{self.parameter.root_reference.data} is not a mindir.parameter"
+            )
+        result = self.result.type
+        if not isinstance(result, RefType) or result.tensor != target.type:
+            raise VerifyException(
+                f"@{self.parameter.root_reference.data} has type {target.type}, the result is {self.result.type}"
+            )
+
+
+def _ref_tensor(ref: Attribute, what: str = "ref") -> TensorType:
+    if not isinstance(ref, RefType):
+        raise VerifyException(f"{what} must be a !mindir.ref, got {ref}")
+    return ref.tensor
+
+
+class RefStateOp(IRDLOperation):
+    """Shared text form `%r = mindir.<op> %ref, ..., %u : tensor<...>`."""
+
+    def _operand_types(self, tensor: TensorType) -> list[Attribute]:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        tensor = parser.parse_type()
+        if not isinstance(tensor, TensorType):
+            parser.raise_error(f"{cls.name} expects the Parameter's tensor type", pos)
+        types = cls.operand_types_for(tensor)
+        values = parser.resolve_operands(operands, types, pos)
+        return cls.create(operands=list(values), result_types=[tensor], attributes=attrs)
+
+    @classmethod
+    def operand_types_for(cls, tensor: TensorType) -> list[Attribute]:
+        raise NotImplementedError
+
+    @classmethod
+    def get(cls, ref: SSAValue, *rest: SSAValue):
+        """Build with the Parameter's tensor type as the result type."""
+        tensor = _ref_tensor(SSAValue.get(ref).type)
+        return cls.create(operands=[ref, *rest], result_types=[tensor])
+
+    def verify_(self) -> None:
+        tensor = _ref_tensor(self.operands[0].type)
+        if self.results[0].type != tensor:
+            raise VerifyException(
+                f"result type {self.results[0].type} must be the Parameter's type {tensor}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        print_operands_and_attrs(printer, self.operands, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.results[0].type)
+
+
+@irdl_op_definition
+class AssignOp(RefStateOp):
+    """`%a = mindir.assign %ref, %value, %u : tensor<...>`: write value into the Parameter."""
+
+    name = "mindir.assign"
+    ref = operand_def(RefType)
+    value = operand_def(TensorType)
+    state = operand_def(MonadUType)
+    result = result_def(TensorType)
+    traits = traits_def(SideEffectMem())
+
+    @classmethod
+    def operand_types_for(cls, tensor):
+        return [RefType(tensor), tensor, MonadUType()]
+
+    def verify_(self) -> None:
+        tensor = _ref_tensor(self.ref.type)
+        if self.value.type != tensor:
+            raise VerifyException(
+                f"assigned value has type {self.value.type}, the Parameter is {tensor}"
+            )
+        super().verify_()
+
+
+@irdl_op_definition
+class LoadOp(RefStateOp):
+    """`%v = mindir.load %ref, %u : tensor<...>`: the Parameter's value at state %u (an alias)."""
+
+    name = "mindir.load"
+    ref = operand_def(RefType)
+    state = operand_def(MonadUType)
+    result = result_def(TensorType)
+    traits = traits_def(ReadsMemory())
+
+    @classmethod
+    def operand_types_for(cls, tensor):
+        return [RefType(tensor), MonadUType()]
+
+
+def _parse_trailing_types(parser: Parser, count: int) -> list[Attribute]:
+    """`: T1, T2` when `count` > 0, nothing otherwise."""
+    if count == 0:
+        return []
+    parser.parse_punctuation(":")
+    return parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+
+
+def _print_trailing_types(printer: Printer, values: Sequence[SSAValue]) -> None:
+    if values:
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
+
+
+@irdl_op_definition
+class UpdateStateOp(IRDLOperation):
+    """`%u1 = mindir.update_state %u0, %a : tensor<...>`: the state after the attached effects."""
+
+    name = "mindir.update_state"
+    state = operand_def(MonadUType | MonadIOType)
+    attach = var_operand_def()
+    result = result_def(MonadUType | MonadIOType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def get(cls, state: SSAValue, attach: Sequence[SSAValue] = ()) -> UpdateStateOp:
+        return cls.create(operands=[state, *attach], result_types=[SSAValue.get(state).type])
+
+    def verify_(self) -> None:
+        if self.result.type != self.state.type:
+            raise VerifyException(
+                f"result type {self.result.type} must equal the state's type {self.state.type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UpdateStateOp:
+        operands = parse_operand_list(parser)
+        if not operands:
+            parser.raise_error("mindir.update_state needs a state operand")
+        attrs = parser.parse_optional_attr_dict()
+        pos = parser.pos
+        state_type: Attribute = MonadUType()
+        types = _parse_trailing_types(parser, len(operands) - 1)
+        if parser.parse_optional_punctuation("->") is not None:
+            state_type = parser.parse_type()
+        values = parser.resolve_operands(operands, [state_type, *types], pos)
+        return cls.create(operands=list(values), result_types=[state_type], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        print_operands_and_attrs(printer, self.operands, self.attributes)
+        _print_trailing_types(printer, list(self.attach))
+        if not isinstance(self.state.type, MonadUType):
+            printer.print_string(" -> ")
+            printer.print_attribute(self.state.type)
+
+
+@irdl_op_definition
+class DependOp(IRDLOperation):
+    """`%y = mindir.depend %x, %a : tensor<...>, T_a`: x, but only after everything in `attach`."""
+
+    name = "mindir.depend"
+    value = operand_def()
+    attach = var_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def get(cls, value: SSAValue, attach: Sequence[SSAValue]) -> DependOp:
+        return cls.create(operands=[value, *attach], result_types=[SSAValue.get(value).type])
+
+    def verify_(self) -> None:
+        if self.result.type != self.value.type:
+            raise VerifyException(
+                f"result type {self.result.type} must equal the value's type {self.value.type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DependOp:
+        operands = parse_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        values = parser.resolve_operands(operands, types, pos)
+        return cls.create(operands=list(values), result_types=[types[0]], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        print_operands_and_attrs(printer, self.operands, self.attributes)
+        _print_trailing_types(printer, list(self.operands))
+
+
+@irdl_op_definition
+class TensorMoveOp(IRDLOperation):
+    """`%c = mindir.tensor_move %x : tensor<...>`: a real copy, so later Assigns don't reach it."""
+
+    name = "mindir.tensor_move"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def __init__(self, x: SSAValue):
+        super().__init__(operands=[x], result_types=[SSAValue.get(x).type])
+
+    def verify_(self) -> None:
+        if self.input.type != self.result.type:
+            raise VerifyException("tensor_move result type must equal its input type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorMoveOp:
+        operand = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        t = parser.parse_type()
+        (value,) = parser.resolve_operands([operand], [t], pos)
+        op = cls(value)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_operands_and_attrs(printer, [self.input], self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """`%io1 = mindir.print %a, %b, %io0 : tensor<...>, tensor<...>`: print values in IO order."""
+
+    name = "mindir.print"
+    values = var_operand_def()
+    io = operand_def(MonadIOType)
+    result = result_def(MonadIOType)
+    format = opt_attr_def(ArrayAttr)
+    traits = traits_def(SideEffectIO())
+
+    @classmethod
+    def get(
+        cls, values: Sequence[SSAValue], io: SSAValue, format: Sequence[str | int] | None = None
+    ) -> PrintOp:
+        """`format` lists what to print, one line each: a string, or the index of a value.
+
+        Without it every value is printed. Strings are compile-time constants in
+        MindSpore's graph mode, so they live here rather than as operands.
+        """
+        attrs = {}
+        if format is not None:
+            attrs["format"] = ArrayAttr(
+                [StringAttr(f) if isinstance(f, str) else IntegerAttr(f, i64) for f in format]
+            )
+        return cls.create(operands=[*values, io], result_types=[MonadIOType()], attributes=attrs)
+
+    def format_items(self) -> list[str | int]:
+        """What to print, in order: strings, and indices into `values`."""
+        if self.format is None:
+            return list(range(len(self.values)))
+        return [a.data if isinstance(a, StringAttr) else a.value.data for a in self.format.data]
+
+    def verify_(self) -> None:
+        if self.format is None:
+            return
+        for item in self.format.data:
+            if isinstance(item, IntegerAttr):
+                if not 0 <= item.value.data < len(self.values):
+                    raise VerifyException(
+                        f"format index {item.value.data} is out of range "
+                        f"for {len(self.values)} values"
+                    )
+            elif not isinstance(item, StringAttr):
+                raise VerifyException(f"format items must be strings or value indices, got {item}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintOp:
+        operands = parse_operand_list(parser)
+        if not operands:
+            parser.raise_error("mindir.print needs an !mindir.io operand")
+        attrs = parser.parse_optional_attr_dict()
+        pos = parser.pos
+        types = _parse_trailing_types(parser, len(operands) - 1)
+        values = parser.resolve_operands(operands, [*types, MonadIOType()], pos)
+        return cls.create(operands=list(values), result_types=[MonadIOType()], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        print_operands_and_attrs(printer, self.operands, self.attributes)
+        _print_trailing_types(printer, list(self.values))
+
+
+EFFECT_OPS = (
+    ParameterOp,
+    GetParameterOp,
+    AssignOp,
+    LoadOp,
+    UpdateStateOp,
+    DependOp,
+    TensorMoveOp,
+    PrintOp,
+)

@@ -1,0 +1,181 @@
+"""Where mindir-grad's adjoint rules put their ops, with the folds that keep them small.
+
+An adjoint seeded with ones (GradOperation without `sens_param`) would leave a
+`mul` by one on every path; the emitter folds `x * 1`, `x + 0` and `0 * x`
+while it builds, so the backward reads the forward values themselves (the
+docs' backward program reads its Loads directly, which is what makes Load
+elimination copy them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.builder import Builder
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from mindjit.dialects import mindir as M
+from mindjit.dialects.mindir import shapes as S
+
+#: Constants whose elements are read to find a splat (larger ones are not looked at).
+_SPLAT_LOOKUP_LIMIT = 64
+
+
+def shape_of(v: SSAValue) -> tuple[int, ...]:
+    return tuple(v.type.get_shape())  # type: ignore[attr-defined]
+
+
+def element_of(v: SSAValue) -> Attribute:
+    return v.type.get_element_type()  # type: ignore[attr-defined]
+
+
+def splat_value(v: SSAValue) -> float | None:
+    """The one value every element of `v` has, when `v` is a constant (possibly
+    reshaped or broadcast) that says so; else None."""
+    owner = v.owner
+    while isinstance(owner, M.BroadcastToOp | M.ReshapeOp):
+        owner = owner.input.owner  # type: ignore[attr-defined]
+    if not isinstance(owner, M.ConstantOp):
+        return None
+    attr = owner.value
+    t = attr.get_type()
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    if n > _SPLAT_LOOKUP_LIMIT:
+        return None
+    values = attr.get_values()
+    if not values:
+        return None
+    first = values[0]
+    return float(first) if all(x == first for x in values) else None
+
+
+class GradEmitter:
+    """Builds adjoint ops at one insertion point, each with the location of the
+    forward op it differentiates (`at`)."""
+
+    def __init__(
+        self, point: InsertPoint, location: Any = None, created: list[Operation] | None = None
+    ):
+        self.builder = Builder(point)
+        self.location = location
+        #: every op built (shared by the emitters of one expansion), for `erase_unused`
+        self.created: list[Operation] = [] if created is None else created
+
+    def at(self, point: InsertPoint) -> GradEmitter:
+        """An emitter at another point that shares this one's list of created ops."""
+        return GradEmitter(point, self.location, self.created)
+
+    def op(self, op: Operation) -> Operation:
+        if self.location is not None:
+            op.location = self.location
+        self.created.append(op)
+        return self.builder.insert(op)
+
+    def erase_unused(self) -> None:
+        """Erase the built ops nothing uses (a rule computes the adjoint of every
+        operand; only the varying ones are kept), last first."""
+        for op in reversed(self.created):
+            if op.parent is not None and op.results and not any(r.uses for r in op.results):
+                op.detach()
+                op.erase()
+        self.created.clear()
+
+    def v(self, op: Operation) -> SSAValue:
+        return self.op(op).results[0]
+
+    # --- constants --------------------------------------------------------------------
+    def scalar(self, value: float, element: Attribute) -> SSAValue:
+        number = float(value) if S.is_float(element) else int(value)
+        attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [number])
+        return self.v(M.ConstantOp.build([], {"value": attr}))
+
+    def full(self, value: float, t: Attribute) -> SSAValue:
+        """A tensor of type `t` with every element `value` (a scalar broadcast)."""
+        assert isinstance(t, TensorType)
+        s = self.scalar(value, t.get_element_type())
+        shape = tuple(t.get_shape())
+        return s if shape == () else self.broadcast_to(s, shape)
+
+    def zeros(self, t: Attribute) -> SSAValue:
+        return self.full(0, t)
+
+    # --- shapes -------------------------------------------------------------------
+    def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
+        if shape_of(x) == tuple(shape):
+            return x
+        return self.v(M.ReshapeOp.get(x, tuple(shape)))
+
+    def broadcast_to(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
+        if shape_of(x) == tuple(shape):
+            return x
+        return self.v(M.BroadcastToOp.get(x, tuple(shape)))
+
+    def reduce_sum(self, x: SSAValue, axes: Sequence[int], keep_dims: bool = False) -> SSAValue:
+        return self.v(M.ReduceSumOp.get(x, tuple(axes), keep_dims))
+
+    def sum_to(self, g: SSAValue, shape: Sequence[int]) -> SSAValue:
+        """`g` summed over the axes numpy broadcasting added or stretched to get it from `shape`."""
+        shape = tuple(shape)
+        gshape = shape_of(g)
+        if gshape == shape:
+            return g
+        lead = len(gshape) - len(shape)
+        axes = list(range(lead))
+        axes += [lead + i for i, d in enumerate(shape) if d == 1 and gshape[lead + i] != 1]
+        if axes:
+            g = self.reduce_sum(g, axes)
+        return self.reshape(g, shape)
+
+    def cast(self, x: SSAValue, element: Attribute) -> SSAValue:
+        if element_of(x) == element:
+            return x
+        return self.v(M.CastOp.get(x, element))
+
+    # --- arithmetic with folds -----------------------------------------------------------
+    def _result_shape(self, a: SSAValue, b: SSAValue) -> tuple[int, ...]:
+        return tuple(S.broadcast_shapes([shape_of(a), shape_of(b)]))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        shape = self._result_shape(a, b)
+        for x, y in ((a, b), (b, a)):
+            if splat_value(y) == 1 and shape_of(x) == shape:
+                return x
+        return self.v(M.MulOp.get(a, b))
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        shape = self._result_shape(a, b)
+        for x, y in ((a, b), (b, a)):
+            if splat_value(y) == 0 and shape_of(x) == shape:
+                return x
+        return self.v(M.AddOp.get(a, b))
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        if splat_value(b) == 0 and shape_of(a) == self._result_shape(a, b):
+            return a
+        return self.v(M.SubOp.get(a, b))
+
+    def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        if splat_value(b) == 1 and shape_of(a) == self._result_shape(a, b):
+            return a
+        return self.v(M.DivOp.get(a, b))
+
+    def neg(self, a: SSAValue) -> SSAValue:
+        return self.v(M.NegOp.get(a))
+
+    def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.v(M.SelectOp.get(cond, x, y))
+
+    def mask(self, cond: SSAValue, g: SSAValue) -> SSAValue:
+        """`g` where `cond`, else 0 (shaped like their broadcast)."""
+        return self.select(cond, g, self.scalar(0, element_of(g)))
+
+    def compare(self, cls: type, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(cls.get(a, b))
+
+    def unary(self, cls: type, a: SSAValue) -> SSAValue:
+        return self.v(cls.get(a))

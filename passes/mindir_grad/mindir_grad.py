@@ -1,0 +1,288 @@
+"""mindir-grad: reverse-mode differentiation of every `mindir.grad` op.
+
+Each `mindir.grad` (see `mindjit.dialects.mindir.grad`) is replaced by its
+forward region's ops, followed by their adjoints in reverse order, the way
+MindSpore's GradOperation expands a forward graph into forward + bprop:
+
+- Seeds: each differentiated output gets its `sens` operand, or ones.
+- Adjoints flow only through *varying* values: those computed from a `wrt`
+  input or from a Load of a `weights` Parameter (activity analysis), so
+  nothing is emitted for the rest of the forward.
+- Every mindir value op has an adjoint rule (rules.py, rules_shape.py);
+  comparisons, logical ops and constants carry none; `depend` and
+  `tensor_move` hand the adjoint to their value.
+- A Load of a `weights` Parameter adds its adjoint to that Parameter's
+  gradient, and the backward reads the Load's own value: the Parameter *at
+  the state it was read*. When an Assign follows, mindir-load-elim decides
+  where that value needs a real copy (TensorMove), as in MindSpore.
+- `mindir.if` is differentiated by a second if on the same condition whose
+  branches hold each branch's adjoints; forward values they need are handed
+  out of the forward if as extra results (control_flow in
+  control.py).
+- Calls left in the region (graphs kept by lazy inline) are inlined first;
+  nested `mindir.grad` ops are expanded innermost first (higher-order
+  gradients). A `mindir.while` (a loop the frontend could not unroll) or
+  `mindir.vmap` in the region is a located error.
+
+The forward keeps its side effects in order: its ops move out of the region
+unchanged (states were threaded by mindir-auto-monad), and the backward is
+pure. Run after mindir-auto-monad and mindir-inline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, TupleType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+
+from mindjit.dialects import mindir as M
+from mindjit.dialects.mindir.parameter_args import parameter_symbol
+from mindjit.dialects.mindir.shapes import is_bool
+from mindjit.ir.locations import op_error
+from mindjit.passes.analysis.graph_walk import top_level_graphs
+from mindjit.passes.mindir_grad import rules_shape  # noqa: F401  (registers its rules)
+from mindjit.passes.mindir_grad.emitter import GradEmitter
+from mindjit.passes.mindir_grad.rules import NOT_DIFFERENTIABLE, RULES
+from mindjit.passes.mindir_inline import inline_call
+
+Adjoint = Any  # SSAValue | list[Adjoint | None] for a tuple
+
+
+def differentiable(t: Attribute) -> bool:
+    """Values that carry gradients: non-bool tensors, and tuples of them."""
+    if isinstance(t, TensorType):
+        return not is_bool(t.get_element_type())
+    if isinstance(t, TupleType):
+        return any(differentiable(e) for e in t.types.data)
+    return False
+
+
+def accumulate(e: GradEmitter, adj: dict[Any, Adjoint], key: Any, g: Adjoint) -> None:
+    """adj[key] += g (tuple adjoints element by element)."""
+    if g is None:
+        return
+    old = adj.get(key)
+    adj[key] = g if old is None else _sum(e, old, g)
+
+
+def _sum(e: GradEmitter, a: Adjoint, b: Adjoint) -> Adjoint:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, list):
+        return [_sum(e, x, y) for x, y in zip(a, b)]
+    return e.add(a, b)
+
+
+def materialize(e: GradEmitter, g: Adjoint, t: Attribute) -> SSAValue:
+    """An adjoint as one value of type `t` (zeros where it is None)."""
+    if isinstance(t, TupleType):
+        parts = g if isinstance(g, list) else [None] * len(t.types.data)
+        return e.v(M.MakeTupleOp.get([materialize(e, p, et) for p, et in zip(parts, t.types.data)]))
+    if g is None:
+        return e.zeros(t)
+    return g
+
+
+class Backprop:
+    """Adjoints of one forward region (and the regions nested in it)."""
+
+    def __init__(self, weights: set[str]):
+        self.weights = weights
+        self.varying: set[SSAValue] = set()
+
+    # --- activity -----------------------------------------------------------------------
+    def reads_weight(self, op: Operation) -> bool:
+        return isinstance(op, M.LoadOp) and parameter_symbol(op.ref) in self.weights
+
+    def mark(self, block: Block) -> None:
+        """Add the values of `block` computed from varying values (or weight Loads)."""
+        for op in block.ops:
+            if self.reads_weight(op):
+                self.varying.add(op.results[0])
+                continue
+            if op.regions:
+                for region in op.regions:
+                    for inner in region.blocks:
+                        self.mark(inner)
+                live = any(o in self.varying for o in _used_values(op))
+            else:
+                live = any(o in self.varying for o in op.operands)
+            if live:
+                self.varying.update(r for r in op.results if differentiable(r.type))
+
+    # --- the backward ---------------------------------------------------------------------
+    def run(
+        self,
+        ops: list[Operation],
+        adj: dict[Any, Adjoint],
+        e: GradEmitter,
+        weight_adj: dict[str, Adjoint],
+    ) -> None:
+        """Emit the adjoints of `ops` (in reverse), seeded by `adj`."""
+        from mindjit.passes.mindir_grad.control import grad_if
+
+        for op in reversed(ops):
+            douts = [adj.get(r) for r in op.results]
+            if all(d is None for d in douts):
+                continue
+            e.location = op.location
+            if isinstance(op, M.LoadOp):
+                symbol = parameter_symbol(op.ref)
+                if symbol in self.weights:
+                    accumulate(e, weight_adj, symbol, douts[0])
+                continue
+            if isinstance(op, NOT_DIFFERENTIABLE):
+                continue
+            if isinstance(op, M.IfOp):
+                grad_if(self, e, op, douts, adj, weight_adj)
+                continue
+            rule = RULES.get(type(op))
+            if rule is None:
+                raise op_error(op, f"mindir-grad: '{op.name}' has no adjoint rule")
+            grads = rule(e, op, douts)
+            for operand, g in zip(op.operands, grads):
+                if operand in self.varying:
+                    accumulate(e, adj, operand, g)
+
+
+def _used_values(op: Operation) -> set[SSAValue]:
+    """Operands of `op` and of the ops nested in it, defined outside `op`."""
+    inside: set[SSAValue] = set()
+    used: set[SSAValue] = set()
+    for inner in op.walk():
+        used.update(inner.operands)
+        inside.update(inner.results)
+        for region in inner.regions:
+            for block in region.blocks:
+                inside.update(block.args)
+    return used - inside
+
+
+class _Expander:
+    def __init__(self, module: ModuleOp):
+        self.funcs: dict[str, func.FuncOp] = {}
+        self.parameter_types: dict[str, Attribute] = {}
+        for op in top_level_graphs(module):
+            if isinstance(op, func.FuncOp):
+                self.funcs[op.sym_name.data] = op
+        for op in module.body.block.ops:
+            if isinstance(op, M.ParameterOp):
+                self.parameter_types[op.sym_name.data] = op.type
+
+    def _inline_calls(self, block: Block) -> None:
+        """Inline the calls left in the region (graphs lazy inline keeps), to a fixpoint."""
+        while True:
+            calls = [op for op in block.walk() if isinstance(op, func.CallOp)]
+            if not calls:
+                return
+            for call in calls:
+                callee = self.funcs.get(call.callee.root_reference.data)
+                if callee is None or len(callee.body.blocks) != 1:
+                    raise op_error(
+                        call,
+                        f"mindir-grad cannot differentiate a call of "
+                        f"@{call.callee.root_reference.data}: not a graph of this module",
+                    )
+                inline_call(call, callee)
+
+    @staticmethod
+    def _check_supported(block: Block) -> None:
+        for op in block.walk():
+            if isinstance(op, M.WhileOp):
+                raise op_error(
+                    op,
+                    "mindir-grad cannot differentiate 'mindir.while': a loop whose trip count "
+                    "is only known at run time (write it with a bound the frontend can unroll)",
+                )
+            if isinstance(op, M.VmapOp):
+                raise op_error(
+                    op, "mindir-grad cannot differentiate 'mindir.vmap' (take the vmap of the grad)"
+                )
+
+    def expand(self, op: M.GradOp) -> None:
+        block = op.body.block
+        self._inline_calls(block)
+        self._check_supported(block)
+        outs, states = op.yielded()
+        weights = op.weight_symbols
+        for symbol in weights:
+            if symbol not in self.parameter_types:
+                raise op_error(op, f"mindir.grad weights: unknown Parameter @{symbol}")
+        bp = Backprop(set(weights))
+        for i in op.wrt_list:
+            if differentiable(block.args[i].type):
+                bp.varying.add(block.args[i])
+        bp.mark(block)
+
+        # the forward, moved out of the region (its arguments replaced at the end)
+        terminator = block.last_op
+        assert terminator is not None
+        forward = list(block.ops)[:-1]
+        parent = op.parent_block()
+        assert parent is not None
+        for f in forward:
+            f.detach()
+        parent.insert_ops_before(forward, op)
+
+        e = GradEmitter(InsertPoint.before(op), op.location)
+        adj: dict[Any, Adjoint] = {}
+        for k in range(op.n_differentiated()):
+            v = outs[k]
+            if v in bp.varying:
+                accumulate(e, adj, v, op.sens[k] if op.sens else e.full(1, v.type))
+        weight_adj: dict[str, Adjoint] = {}
+        bp.run(forward, adj, e, weight_adj)
+        outs, states = op.yielded()  # a forward if the backward re-created has new results
+
+        e.location = op.location
+        values, input_grads, weight_grads, state_results = op.result_groups()
+        replacements: list[SSAValue] = list(outs) if values else []
+        for i, r in zip(op.wrt_list, input_grads):
+            replacements.append(materialize(e, adj.get(block.args[i]), r.type))
+        for symbol, r in zip(weights, weight_grads):
+            want = self.parameter_types[symbol]
+            if r.type != want:
+                raise op_error(
+                    op, f"mindir.grad: the gradient of @{symbol} must be {want}, not {r.type}"
+                )
+            replacements.append(materialize(e, weight_adj.get(symbol), want))
+        replacements += states
+        for arg, operand in zip(block.args, op.inputs):
+            arg.replace_all_uses_with(operand)
+        mapped = {arg: operand for arg, operand in zip(block.args, op.inputs)}
+        for result, value in zip(op.results, replacements):
+            result.replace_all_uses_with(mapped.get(value, value))
+        terminator.detach()
+        terminator.erase()
+        op.detach()
+        op.erase()
+        e.erase_unused()
+
+
+def grad_module(module: ModuleOp) -> int:
+    """Expand every `mindir.grad` of `module`, innermost first; returns how many."""
+    ops = [op for op in module.walk() if isinstance(op, M.GradOp)]
+    if not ops:
+        return 0
+    expander = _Expander(module)
+    for op in reversed(ops):  # pre-order reversed: nested grads before their parents
+        expander.expand(op)
+    return len(ops)
+
+
+@dataclass(frozen=True)
+class MindirGradPass(ModulePass):
+    """Replace every `mindir.grad` by its forward and the adjoints (see the module doc)."""
+
+    name = "mindir-grad"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        grad_module(op)

@@ -1,0 +1,258 @@
+"""Emitters shared by the convert-mindir-to-tensor patterns.
+
+`Emitter` inserts upstream ops before the op being lowered and gives each one that
+op's location, so an error found on the lowered IR still points at the source line.
+It knows the few shapes of IR every pattern needs: scalar constants, `tensor.empty`
+(optionally `linalg.fill`ed), reshapes by reassociation, and the one all-parallel
+`linalg.generic` with explicit broadcasting that every pointwise op becomes.
+
+Broadcasting is made explicit the way linalg wants it: an operand of lower rank is
+indexed by the trailing loop dimensions, and an operand dimension of size 1 that is
+broadcast against a larger result dimension is first removed with
+`tensor.collapse_shape`, so every indexing map is a projected permutation, e.g.
+`(d0, d1) -> (d1)` or, for a rank-0 operand, `(d0, d1) -> ()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i1,
+    i64,
+)
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint
+
+from mindjit.dialects.mindir import shapes as S
+
+OpT = TypeVar("OpT", bound=Operation)
+Shape = tuple[int, ...]
+
+#: `body(emitter, scalar_args) -> scalar`: the per-element computation of a generic.
+ScalarBody = Callable[["Emitter", Sequence[SSAValue]], SSAValue]
+
+
+class Emitter:
+    """Insert ops through `builder`, each located at `loc`."""
+
+    def __init__(self, builder: Builder, loc: Attribute):
+        self.builder = builder
+        self.loc = loc
+
+    @staticmethod
+    def at_end(block: Block, loc: Attribute) -> Emitter:
+        return Emitter(Builder(InsertPoint.at_end(block)), loc)
+
+    def emit(self, op: OpT) -> OpT:
+        op.location = self.loc  # type: ignore[assignment]
+        self.builder.insert(op)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        return self.emit(op).results[0]
+
+    # --- scalars ---------------------------------------------------------------------
+    def scalar(self, element: Attribute, value: float | int | bool) -> SSAValue:
+        """An `arith.constant` of one element (i1 takes a bool)."""
+        if isinstance(element, AnyFloat):
+            attr: Attribute = FloatAttr(float(value), element)
+        elif isinstance(element, IntegerType):
+            v = int(value)
+            if element == i1:
+                v = 1 if v else 0
+            attr = IntegerAttr(v, element)
+        else:  # pragma: no cover - mindir's verifiers only allow int and float
+            raise TypeError(f"no scalar constant of type {element}")
+        return self.value(arith.ConstantOp(attr))
+
+    # --- tensors ---------------------------------------------------------------------
+    def empty(self, shape: Sequence[int], element: Attribute) -> SSAValue:
+        return self.value(tensor.EmptyOp([], S.tensor_type(shape, element)))
+
+    def filled(
+        self, shape: Sequence[int], element: Attribute, value: float | int | bool
+    ) -> SSAValue:
+        """`linalg.fill ins(value) outs(tensor.empty)`: an accumulator's initial value."""
+        scalar = self.scalar(element, value)
+        init = self.empty(shape, element)
+        return self.value(linalg.FillOp([scalar], [init]))
+
+    def collapse(
+        self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]
+    ) -> SSAValue:
+        t = S.tensor_of(value.type)
+        op = tensor.CollapseShapeOp.create(
+            operands=[value],
+            result_types=[S.tensor_type(shape, t.get_element_type())],
+            properties={"reassociation": reassociation_attr(groups)},
+        )
+        return self.value(op)
+
+    def expand(
+        self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]
+    ) -> SSAValue:
+        t = S.tensor_of(value.type)
+        result = S.tensor_type(shape, t.get_element_type())
+        if not t.get_shape():
+            # MLIR accepts `tensor.expand_shape %x [] ...` from rank 0 but xDSL's
+            # verifier does not; one element is moved by extract + from_elements.
+            element = self.value(tensor.ExtractOp(value, [], t.get_element_type()))
+            return self.value(tensor.FromElementsOp(element, result_type=result))
+        return self.value(
+            tensor.ExpandShapeOp(value, [], reassociation_attr(groups), list(shape), result)
+        )
+
+    def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
+        """Same elements, new static shape, with collapse/expand_shape only.
+
+        One collapse or one expand when a reassociation exists; otherwise (e.g.
+        2x3 -> 3x2) a collapse to 1-D followed by an expand, which always exists for
+        static shapes and keeps to ops every consumer supports (no tensor.reshape).
+        """
+        src = tuple(S.tensor_of(value.type).get_shape())
+        dst = tuple(shape)
+        if src == dst:
+            return value
+        if len(dst) < len(src) and (groups := find_reassociation(src, dst)) is not None:
+            return self.collapse(value, groups, dst)
+        if len(dst) > len(src) and (groups := find_reassociation(dst, src)) is not None:
+            return self.expand(value, groups, dst)
+        # Both ranks are >= 1 here: a rank-0 side always has a reassociation.
+        flat = (
+            value
+            if len(src) == 1
+            else self.collapse(value, [list(range(len(src)))], (_numel(src),))
+        )
+        if len(dst) == 1:
+            return flat
+        return self.expand(flat, [list(range(len(dst)))], dst)
+
+    def drop_unit_dims(self, value: SSAValue, keep: Sequence[bool]) -> SSAValue:
+        """Collapse away the size-1 dims whose `keep` entry is False."""
+        if all(keep):
+            return value
+        shape = S.tensor_of(value.type).get_shape()
+        kept = tuple(d for d, k in zip(shape, keep) if k)
+        return self.collapse(value, unit_dim_groups(keep), kept)
+
+    # --- linalg ----------------------------------------------------------------------
+    def generic(
+        self,
+        inputs: Sequence[SSAValue],
+        init: SSAValue,
+        maps: Sequence[AffineMap],
+        iterators: Sequence[str],
+        body: ScalarBody,
+    ) -> SSAValue:
+        """A `linalg.generic` with one output; `body` gets the scalar ins then the out."""
+        arg_types = [S.tensor_of(v.type).get_element_type() for v in (*inputs, init)]
+        block = Block(arg_types=arg_types)
+        inner = Emitter.at_end(block, self.loc)
+        inner.emit(linalg.YieldOp(body(inner, list(block.args))))
+        op = linalg.GenericOp(
+            inputs,
+            [init],
+            Region(block),
+            [AffineMapAttr(m) for m in maps],
+            [_ITERATORS[it]() for it in iterators],
+            [init.type],
+        )
+        return self.value(op)
+
+    def elementwise(
+        self, inputs: Sequence[SSAValue], result: TensorType, body: ScalarBody
+    ) -> SSAValue:
+        """One all-parallel generic over `result`'s shape, operands broadcast (numpy rules).
+
+        `body` receives the scalar inputs only (the output's block argument is unused).
+        """
+        out_shape = tuple(result.get_shape())
+        rank = len(out_shape)
+        operands: list[SSAValue] = []
+        maps: list[AffineMap] = []
+        for value in inputs:
+            shape = tuple(S.tensor_of(value.type).get_shape())
+            offset = rank - len(shape)
+            keep = [not (d == 1 and out_shape[offset + j] != 1) for j, d in enumerate(shape)]
+            operands.append(self.drop_unit_dims(value, keep))
+            maps.append(
+                AffineMap(
+                    rank, 0, tuple(AffineDimExpr(offset + j) for j, k in enumerate(keep) if k)
+                )
+            )
+        maps.append(AffineMap.identity(rank))
+        init = self.empty(out_shape, result.get_element_type())
+        n = len(operands)
+        return self.generic(
+            operands, init, maps, ["parallel"] * rank, lambda e, args: body(e, args[:n])
+        )
+
+
+_ITERATORS = {"parallel": IteratorTypeAttr.parallel, "reduction": IteratorTypeAttr.reduction}
+
+
+def reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
+
+
+def unit_dim_groups(keep: Sequence[bool]) -> list[list[int]]:
+    """Reassociation that drops the dims with `keep[i]` False (all of size 1).
+
+    Each dropped dim joins the group of the nearest kept dim before it (leading ones
+    join the first kept dim); no kept dim at all gives `[]` (a rank-0 result).
+    """
+    kept = [i for i, k in enumerate(keep) if k]
+    if not kept:
+        return []
+    groups: list[list[int]] = [[] for _ in kept]
+    g = 0
+    for i, k in enumerate(keep):
+        if k and i != kept[0]:
+            g += 1
+        groups[g].append(i)
+    return groups
+
+
+def find_reassociation(big: Shape, small: Shape) -> list[list[int]] | None:
+    """Groups of consecutive `big` dims whose products are the `small` dims, if any."""
+    if 0 in big or 0 in small:
+        return None
+    if not small:
+        return [] if all(d == 1 for d in big) else None
+    groups: list[list[int]] = []
+    i = 0
+    for target in small:
+        group: list[int] = []
+        product = 1
+        while i < len(big) and (not group or product < target):
+            group.append(i)
+            product *= big[i]
+            i += 1
+        if product != target:
+            return None
+        groups.append(group)
+    if any(big[j] != 1 for j in range(i, len(big))):
+        return None
+    groups[-1].extend(range(i, len(big)))
+    return groups
+
+
+def _numel(shape: Shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n

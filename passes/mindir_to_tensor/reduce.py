@@ -1,0 +1,82 @@
+"""reduce_sum / reduce_max / reduce_mean -> linalg.reduce.
+
+The accumulator is a `linalg.fill` of the identity (0 for sum; -inf, or the
+smallest integer, for max) into `tensor.empty`; `keep_dims` adds the reduced axes
+back as size 1 with `tensor.expand_shape`. reduce_mean is the sum followed by one
+elementwise division by the number of reduced elements. Reducing a rank-0 tensor
+(no axis to reduce) is the value itself.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, i64
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mindjit.dialects import mindir
+from mindjit.dialects.mindir import shapes as S
+from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
+
+
+def _identity(kind: str, element: Attribute) -> float | int:
+    if kind != "max":
+        return 0
+    if isinstance(element, AnyFloat):
+        return float("-inf")
+    assert isinstance(element, IntegerType)
+    return -(2 ** (element.width.data - 1))
+
+
+def _combiner(kind: str, element: Attribute):
+    is_float = isinstance(element, AnyFloat)
+    if kind == "max":
+        return arith.MaximumfOp if is_float else arith.MaxSIOp
+    return arith.AddfOp if is_float else arith.AddiOp
+
+
+def reduce(e: Emitter, x: SSAValue, axes: tuple[int, ...], kind: str) -> SSAValue:
+    """`linalg.reduce` of `x` over `axes` (sorted) with `kind` in {"sum", "max"}."""
+    t = S.tensor_of(x.type)
+    shape, element = t.get_shape(), t.get_element_type()
+    if not axes:
+        return x
+    out_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
+    init = e.filled(out_shape, element, _identity(kind, element))
+    block = Block(arg_types=[element, element])
+    inner = Emitter.at_end(block, e.loc)
+    combined = inner.value(_combiner(kind, element)(block.args[0], block.args[1]))
+    inner.emit(linalg.YieldOp(combined))
+    return e.value(
+        linalg.ReduceOp(x, init, DenseArrayBase.from_list(i64, list(axes)), Region(block))
+    )
+
+
+class LowerReduce(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mindir.ReduceOp, rewriter: PatternRewriter) -> None:
+        e = Emitter(rewriter, op.location)
+        x = S.tensor_of(op.input.type)
+        shape = x.get_shape()
+        axes = op.reduced_axes()
+        kind = "max" if isinstance(op, mindir.ReduceMaxOp) else "sum"
+        out = reduce(e, op.input, axes, kind)
+        if isinstance(op, mindir.ReduceMeanOp) and axes:
+            count = 1
+            for a in axes:
+                count *= shape[a]
+            reduced = S.tensor_of(out.type)
+            element = reduced.get_element_type()
+            out = e.elementwise(
+                [out],
+                reduced,
+                lambda b, args: b.value(arith.DivfOp(args[0], b.scalar(element, float(count)))),
+            )
+        if op.keep_dims.value.data and axes:
+            keep = [i not in axes for i in range(len(shape))]
+            out = e.expand(out, unit_dim_groups(keep), S.tensor_of(op.result.type).get_shape())
+        rewriter.replace(op, [], [out])
+
+
+REDUCE_PATTERNS: tuple[RewritePattern, ...] = (LowerReduce(),)

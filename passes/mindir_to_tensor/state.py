@@ -1,0 +1,196 @@
+"""Parameters, Load/Assign and print in convert-mindir-to-tensor.
+
+`lower_state` runs before tuples are flattened and before the pattern walk. It
+relies on block order only (the program order the frontend emits and
+mindir-depend-order fixes), never on how monads are threaded, and keeps that
+order: every op is rewritten in place.
+
+- `mindir.parameter @w = dense<...> : T` -> `ml_program.global private mutable
+  @w(dense<...> : T) : T`, where the Parameter was.
+- `mindir.load %p, %u` (with `%p = mindir.get_parameter @w`, possibly through
+  `mindir.depend`) -> `ml_program.global_load @w : T`.
+- `mindir.assign %p, %v, %u` -> `ml_program.global_store @w = %v : T`; the
+  Assign's result (MindSpore's Assign returns the new value) becomes `%v`.
+- `mindir.print %x, %y, %io {format = [...]}` -> `func.call
+  @__mindjit_print_<k>(%x, %y) {mindjit.print_format = [...]}` to a private
+  declaration `func.func private @__mindjit_print_<k>(T_x, T_y) attributes
+  {mindjit.runtime = "print"}`, one per distinct operand-type signature. The
+  format (strings and value indices) is always on the call; without one it lists
+  every value in order. The print's `!mindir.io` result becomes its io operand.
+- `get_parameter` dies with its last user (see `erase_dead_state`); the
+  `!mindir.u` / `!mindir.io` arguments and results of functions, calls, if and
+  while are dropped by `flatten_tuples`, and update_state / depend vanish.
+
+Refs passed between graphs (lazy inline's reused graphs take their Parameters
+as `!mindir.ref` arguments) are functionalized first by `lower_ref_arguments`
+(mindir_to_tensor/refs.py): ref arguments become tensor arguments and extra
+results, call sites load the Parameters before the call and store what the
+callee writes back after it. It also checks every ref before anything changes,
+so after it every ref left comes from a `mindir.get_parameter` of its function.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TupleType,
+    UnitAttr,
+    i64,
+)
+from xdsl.dialects.ml_program import GlobalOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mindjit.dialects import mindir
+from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
+from mindjit.ir.compat.leaf_ops import leaf_op
+from mindjit.ir.locations import op_error
+from mindjit.ir.walk import block_ops
+from mindjit.passes.analysis.graph_walk import walk_graphs
+from mindjit.passes.mindir_to_tensor.refs import lower_ref_arguments, parameter_of
+
+#: The discardable attribute marking a declaration as a mindjit runtime function.
+RUNTIME_ATTR = "mindjit.runtime"
+#: The runtime kind of print declarations, and the print calls' format attribute.
+PRINT_RUNTIME = "print"
+PRINT_FORMAT_ATTR = "mindjit.print_format"
+PRINT_PREFIX = "__mindjit_print_"
+
+# -- print declarations ---------------------------------------------------------------------
+
+
+class _PrintRuntime:
+    """The module's print declarations, one per operand-type signature."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.by_type: dict[FunctionType, str] = {}
+        self.taken: set[str] = set()
+        self.anchor: Operation | None = None
+        for op in module.ops:
+            name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+            if isinstance(name, StringAttr):
+                self.taken.add(name.data)
+            if is_print_declaration(op):
+                assert isinstance(op, func.FuncOp)
+                self.by_type.setdefault(op.function_type, op.sym_name.data)
+            elif self.anchor is None and isinstance(op, func.FuncOp):
+                self.anchor = op
+        self.next = 0
+
+    def callee(self, types: list[Attribute], loc: Attribute) -> str:
+        ftype = FunctionType.from_lists(types, [])
+        name = self.by_type.get(ftype)
+        if name is not None:
+            return name
+        while f"{PRINT_PREFIX}{self.next}" in self.taken:
+            self.next += 1
+        name = f"{PRINT_PREFIX}{self.next}"
+        self.taken.add(name)
+        self.by_type[ftype] = name
+        decl = func.FuncOp.external(name, types, [])
+        decl.attributes[RUNTIME_ATTR] = StringAttr(PRINT_RUNTIME)
+        decl.location = loc  # type: ignore[assignment]
+        where = (
+            InsertPoint.before(self.anchor)
+            if self.anchor is not None
+            else InsertPoint.at_end(self.module.body.block)
+        )
+        Rewriter.insert_op(decl, where)
+        return name
+
+
+def is_print_declaration(op: Operation) -> bool:
+    """A `func.func private` declaration standing for mindjit's print runtime."""
+    kind = op.attributes.get(RUNTIME_ATTR)
+    return (
+        isinstance(op, func.FuncOp)
+        and not op.body.blocks
+        and isinstance(kind, StringAttr)
+        and kind.data == PRINT_RUNTIME
+    )
+
+
+def _print_call(op: mindir.PrintOp, runtime: _PrintRuntime) -> func.CallOp:
+    values = list(op.values)
+    for v in values:
+        if isinstance(v.type, TupleType) or v.type.name.startswith("mindir."):  # type: ignore[attr-defined]
+            raise op_error(op, f"'mindir.print' of a value of type {v.type} is not supported yet")
+    types = [v.type for v in values]
+    callee = runtime.callee(types, op.location)
+    call = func.CallOp(callee, values, [])
+    items = [
+        StringAttr(item) if isinstance(item, str) else IntegerAttr(item, i64)
+        for item in op.format_items()
+    ]
+    call.attributes[PRINT_FORMAT_ATTR] = ArrayAttr(items)
+    call.location = op.location
+    return call
+
+
+# -- the lowering ----------------------------------------------------------------------------
+
+
+def _replace(op: Operation, new: Operation | None, results: list[SSAValue]) -> None:
+    if new is not None:
+        new.location = op.location  # type: ignore[assignment]
+        Rewriter.insert_op(new, InsertPoint.before(op))
+    for old, value in zip(op.results, results):
+        old.replace_all_uses_with(value)
+    op.detach()
+    op.erase()
+
+
+def _replace_declaration(op: Operation, new: Operation) -> None:
+    """`_replace` for a module-level op without results (thousands of them)."""
+    new.location = op.location
+    block = op.parent
+    assert block is not None
+    block.insert_op_before(new, op)
+    block.detach_op(op)
+
+
+def _global_name(ref: SSAValue) -> SymbolRefAttr:
+    getter = parameter_of(ref)
+    assert getter is not None  # lower_ref_arguments checked every ref and lowered the others
+    return getter.parameter
+
+
+_MUTABLE = UnitAttr()
+_PRIVATE = StringAttr("private")
+
+
+def lower_state(module: ModuleOp) -> None:
+    """Lower Parameters, Load/Assign and print in place (see the module doc)."""
+    lower_ref_arguments(module)
+    runtime: _PrintRuntime | None = None
+    declarations = [op for op in block_ops(module.body.block) if type(op) is mindir.ParameterOp]
+    for op in [*declarations, *walk_graphs(module)]:
+        if isinstance(op, mindir.ParameterOp):
+            props = op.properties
+            glob = leaf_op(
+                GlobalOp,
+                {
+                    "sym_name": props["sym_name"],
+                    "type": props["type"],
+                    "is_mutable": _MUTABLE,
+                    "value": props["initial_value"],
+                    "sym_visibility": _PRIVATE,
+                },
+            )
+            _replace_declaration(op, glob)
+        elif isinstance(op, mindir.LoadOp):
+            load = GlobalLoadOp.get(_global_name(op.ref), op.result.type)
+            _replace(op, load, [load.result])
+        elif isinstance(op, mindir.AssignOp):
+            _replace(op, GlobalStoreOp(_global_name(op.ref), op.value), [op.value])
+        elif isinstance(op, mindir.PrintOp):
+            if runtime is None:
+                runtime = _PrintRuntime(module)
+            _replace(op, _print_call(op, runtime), [op.io])
