@@ -162,7 +162,7 @@ class KernelOp(IRDLOperation):
         writes = None
         if parser.parse_optional_keyword("writes") is not None:
             writes = parser.parse_symbol_name().data
-        pairs = parse_bound_operands(parser) if parser._current_token.text == "(" else []
+        pairs = parse_bound_operands(parser, optional=True)
         parser.parse_punctuation(":")
         pos = parser.pos
         fn = parser.parse_function_type()

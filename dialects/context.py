@@ -1,7 +1,8 @@
 """The dialects mindjit's tools and compiler know, and the xDSL context holding them.
 
 `make_context()` registers every upstream xDSL dialect (with `ml_program`
-completed, see ml_program_ext) and mindjit's own (`mindir`, `ascend`). The
+completed, see ml_program_ext) and mindjit's own (`mindir`, `ascend`), after
+installing the compat patches xDSL 0.74 needs (`mindjit.ir.compat`). The
 `xdsl.universe` entry point (`mindjit.tools.universe`) publishes the same
 dialects to other xDSL tools.
 """
@@ -12,6 +13,8 @@ from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.ir import Dialect
+
+from mindjit.ir import compat
 
 
 def _mindir() -> Dialect:
@@ -57,9 +60,11 @@ def register_dialects(ctx: Context, upstream: dict[str, Callable[[], Dialect]]) 
 
 
 def make_context() -> Context:
-    """A context with every upstream xDSL dialect and mindjit's dialects registered."""
+    """A context with every upstream xDSL dialect and mindjit's dialects registered
+    (and xDSL's compat patches installed: `mindjit.ir.compat.install`)."""
     from xdsl.dialects import get_all_dialects
 
+    compat.install()
     ctx = Context()
     register_dialects(ctx, get_all_dialects())
     return ctx

@@ -25,20 +25,21 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import CallOp, CallOpSymbolUserOpInterface, FuncOp
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
-from xdsl.traits import SymbolTable
 
 from mindjit.dialects.mindir.effects import GetParameterOp, ParameterOp
 from mindjit.dialects.mindir.types import RefType
 from mindjit.dialects.ml_program_ext import GlobalLoadOp
+from mindjit.ir.compat.linked_ops import has_successors, raw_operands
+from mindjit.ir.symbols import lookup_symbol
 
 
 def _plain_leaf(op: Operation, n_results: int) -> bool:
     """No operands/regions/successors, `n_results` results, not ending a block."""
     block = op.parent
     return (
-        not op._operands  # noqa: SLF001 - the fields, not a wrapper object per op
+        not raw_operands(op)
         and not op.regions
-        and not op._successors  # noqa: SLF001
+        and not has_successors(op)
         and len(op.results) == n_results
         and (block is None or block.last_op is not op)
     )
@@ -144,12 +145,12 @@ def _call(op: Operation) -> bool:
 def _check_callee(op: Operation, callee: SymbolRefAttr) -> None:
     """xDSL's call check (same messages), comparing the types by identity first: a
     model's call sites share their types with the callee's signature."""
-    found = SymbolTable.lookup_symbol(op, callee)
+    found = lookup_symbol(op, callee)
     if not isinstance(found, FuncOp):
         _CALL_CHECK.verify(op)  # xDSL's message for a missing or non-function callee
         return
     inputs, outputs = found.function_type.inputs.data, found.function_type.outputs.data
-    operands, results = op._operands, op.results  # noqa: SLF001 - no wrapper per call
+    operands, results = raw_operands(op), op.results
     if len(inputs) != len(operands) or len(outputs) != len(results):
         _CALL_CHECK.verify(op)
         return

@@ -35,12 +35,14 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, SymbolTable
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
+
+from mindjit.ir.symbols import lookup_symbol
 
 
 def _lookup_global(op: IRDLOperation, ref: SymbolRefAttr) -> GlobalOp:
-    target = SymbolTable.lookup_symbol(op, ref)
+    target = lookup_symbol(op, ref)
     if not isinstance(target, GlobalOp):
         raise VerifyException(f"undefined global: {ref}")
     return target

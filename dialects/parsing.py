@@ -12,8 +12,8 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr,
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 
-from mindjit.dialects import xdsl_fixes  # noqa: F401 - MLIR-compatible hex floats
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
 from mindjit.ir.locations import from_xdsl_exception
@@ -45,13 +45,18 @@ class LocatingParser(Parser):
             raise
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.get_location()
+        start = Span(self.pos, self.pos, self.lexer.input).get_location()
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
             op.location = FileLineColLoc(
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
             )
         return op
+
+
+def at_end(parser: Parser) -> bool:
+    """Whether only whitespace and comments are left (the next token is the end)."""
+    return parser.pos >= len(parser.lexer.input.content)
 
 
 def parse_module(

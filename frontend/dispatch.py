@@ -32,6 +32,7 @@ from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.grad_tape import active_tape
 from mindjit.ir import interned
+from mindjit.ir.compat.unchecked_attrs import unchecked
 
 Built = SSAValue | Sequence[SSAValue]
 BuildFn = Callable[["Emitter", list[SSAValue]], Built]
@@ -68,9 +69,7 @@ def dense_attr(array: Any, dtype: D.DType) -> DenseIntOrFPElementsAttr:
         return DenseIntOrFPElementsAttr.from_list(t, [int(v) for v in arr.reshape(-1).tolist()])
     data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()
     # numpy packed exactly shape x element bytes: nothing for xDSL's verifier to find
-    return interned.unchecked(
-        DenseIntOrFPElementsAttr, type=t, data=interned.unchecked(BytesAttr, data=data)
-    )
+    return unchecked(DenseIntOrFPElementsAttr, type=t, data=unchecked(BytesAttr, data=data))
 
 
 # --- graph mode ------------------------------------------------------------------

@@ -6,33 +6,21 @@ Parameter in a declaration, a `get_parameter` and, after lowering, a global and
 a `global_load`, and repeats a few tensor types: building each attribute once
 and sharing it (attributes are immutable values) takes that cost off every op.
 
-`unchecked` builds an attribute without xDSL's verifier, for the few whose
-parameters are valid by construction (a symbol reference to a name, a dense
-literal whose bytes numpy packed for its type, a resource handle): one per
-Parameter, which a model has thousands of.
+`string` and `symbol_ref_to` build their attributes unverified
+(`mindjit.ir.compat.unchecked_attrs`): any Python string is a valid name.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, TypeVar
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, TensorType
-from xdsl.ir import Attribute, Data, ParametrizedAttribute
+from xdsl.ir import Attribute
+
+from mindjit.ir.compat.unchecked_attrs import unchecked
 
 _SIZE = 1 << 16
-_A = TypeVar("_A", bound=ParametrizedAttribute | Data[Any])
 _NO_NESTED: ArrayAttr[StringAttr] = ArrayAttr([])
-
-
-def unchecked(cls: type[_A], **parameters: Any) -> _A:
-    """`cls` with these parameters (all of them, by field name: `data` for a Data
-    attribute), not verified: only for parameters valid by construction (see the
-    module doc)."""
-    attr = cls.__new__(cls)
-    for name, value in parameters.items():
-        object.__setattr__(attr, name, value)
-    return attr
 
 
 def string(data: str) -> StringAttr:

@@ -4,23 +4,18 @@ A model of N lazy-inline Blocks declares 12N Parameters at the top of its
 module. xDSL's `block.ops` iterator costs two Python calls per op (`__next__`
 and the `next_op` property), and `op.walk()` three nested generators per op;
 both add up when every pass and both verifications step over the declarations.
-These follow the blocks' linked lists directly and return lists: snapshots, for
-code that reads the IR (or changes it only after the walk).
+These follow the blocks' linked lists directly (`mindjit.ir.compat.linked_ops`)
+and return lists: snapshots, for code that reads the IR (or changes it only after
+the walk).
 """
 
 from __future__ import annotations
 
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 
+from mindjit.ir.compat.linked_ops import block_ops
 
-def block_ops(block: Block) -> list[Operation]:
-    """The ops of `block`, in order (`list(block.ops)`)."""
-    ops: list[Operation] = []
-    op = block._first_op  # noqa: SLF001 - the linked list itself, no iterator per op
-    while op is not None:
-        ops.append(op)
-        op = op._next_op  # noqa: SLF001
-    return ops
+__all__ = ["block_ops", "walk_ops"]
 
 
 def walk_ops(root: Operation, *, reverse: bool = False) -> list[Operation]:

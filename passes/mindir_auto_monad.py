@@ -64,6 +64,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.mindir.parameter_args import parameter_symbol
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType
 from mindjit.ir.calls import rebuilt_call
+from mindjit.ir.compat.linked_ops import raw_operands
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import walk_graphs
 
@@ -255,7 +256,7 @@ class _Threader:
             for old_result, new_result in zip(op.results, call.results):
                 old_result.replace_all_uses_with(new_result)
             Rewriter.erase_op(op)
-        elif any(new is not old for new, old in zip(operands, op._operands)):  # noqa: SLF001
+        elif any(new is not old for new, old in zip(operands, raw_operands(op))):
             op.operands = operands  # (resetting unchanged operands re-links every use)
         for result in call.results:
             if (kind := state_kind(result.type)) is not None:

@@ -36,18 +36,18 @@ MindSpore does without the decorator.
   symbols are left alone.
 
 The option `cell-reuse` (the dataclass field `cell_reuse`; xDSL maps the dashes
-of pass options to underscores, so `cell_reuse=0` works too) defaults to
-`MS_DEV_CELL_REUSE`; unset or empty means 1 (mindjit enables lazy inline unless
-told otherwise), another value than 0, 1 or 2 is a clear error.
+of pass options to underscores, so `cell_reuse=0` works too) is 0, 1 or 2
+(default 1: mindjit enables lazy inline unless told otherwise); another value is
+a clear error. The pass reads no environment: the pipelines mindjit builds write
+`MS_DEV_CELL_REUSE`'s value as the option, and a pipeline that leaves it out
+gets that value from `parse_pipeline` (mindjit.support.config).
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -57,35 +57,10 @@ from xdsl.passes import ModulePass
 
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs
-from mindjit.support.errors import MindjitError
+from mindjit.support.config import CELL_REUSE_LEVELS, parse_level
 
-ENV_VAR = "MS_DEV_CELL_REUSE"
-LEVELS = (0, 1, 2)
-DEFAULT_LEVEL = 1
 #: The discardable `func.func` attribute marking a graph lazy inline keeps (the reuse key).
 LAZY_INLINE_ATTR = "mindir.lazy_inline"
-
-
-def check_cell_reuse(value: Any, what: str = "cell-reuse") -> int:
-    """`value` as a cell-reuse level, or a ValueError naming `what`."""
-    try:
-        level = int(value)
-    except (TypeError, ValueError):
-        level = None
-    if level not in LEVELS or isinstance(value, bool | float):
-        raise ValueError(f"{what} must be 0, 1 or 2, got '{value}'")
-    return level
-
-
-def default_cell_reuse() -> int:
-    """The level from `MS_DEV_CELL_REUSE` (unset or empty: 1)."""
-    raw = os.environ.get(ENV_VAR)
-    if raw is None or not raw.strip():
-        return DEFAULT_LEVEL
-    try:
-        return check_cell_reuse(raw.strip(), ENV_VAR)
-    except ValueError as exc:
-        raise MindjitError(str(exc)) from None
 
 
 def is_lazy_inline(fn: func.FuncOp) -> bool:
@@ -259,27 +234,21 @@ def inline_call(call: func.CallOp, callee: func.FuncOp) -> int:
 @dataclass(frozen=True)
 class MindirInlinePass(ModulePass):
     """Inline every graph call except calls to `mindir.lazy_inline` graphs while
-    `cell-reuse` (default: MS_DEV_CELL_REUSE, unset: 1) is not 0; erase the sub-graphs
+    `cell-reuse` (default 1) is not 0; erase the sub-graphs
     left without callers. See the module doc."""
 
     name = "mindir-inline"
 
-    cell_reuse: int | None = None
+    cell_reuse: int = 1
 
     def __post_init__(self) -> None:
-        if self.cell_reuse is not None:
-            check_cell_reuse(self.cell_reuse)
-
-    def effective_cell_reuse(self) -> int:
-        return (
-            default_cell_reuse() if self.cell_reuse is None else check_cell_reuse(self.cell_reuse)
-        )
+        parse_level(self.cell_reuse, CELL_REUSE_LEVELS, "cell-reuse")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        inline_module(op, self.effective_cell_reuse())
+        inline_module(op, self.cell_reuse)
 
 
-def inline_module(module: ModuleOp, cell_reuse: int = DEFAULT_LEVEL) -> int:
+def inline_module(module: ModuleOp, cell_reuse: int = 1) -> int:
     """Inline `module` in place (see the module doc); returns the number of ops created."""
     inliner = _Inliner(module, cell_reuse)
     inliner.run()

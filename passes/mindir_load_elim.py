@@ -74,13 +74,14 @@ three at level 2 as well (its rule follows the products to the `add`s); mindjit
 implements the documented intent. In the backward program, where one `addn`
 reads the Loads at two states, level 2 copies all three.
 
-The option `level` defaults to `MS_DEV_SIDE_EFFECT_LOAD_ELIM` (unset or empty:
-1); another value than 0-3 is a clear error.
+The option `level` is 0-3 (default 1); another value is a clear error. The pass
+reads no environment: the pipelines mindjit builds write
+`MS_DEV_SIDE_EFFECT_LOAD_ELIM`'s value as the option, and a pipeline that leaves
+it out gets that value from `parse_pipeline` (mindjit.support.config).
 """
 
 from __future__ import annotations
 
-import os
 import warnings
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
@@ -93,17 +94,13 @@ from xdsl.dialects.builtin import ModuleOp, TupleType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir.parameter_args import parameter_symbol
 from mindjit.dialects.mindir.types import MonadUType
+from mindjit.ir.symbols import Symbols, in_use, lookup_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
-from mindjit.support.errors import MindjitError
-
-ENV_VAR = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
-LEVELS = (0, 1, 2, 3)
-DEFAULT_LEVEL = 1
+from mindjit.support.config import LOAD_ELIM_LEVELS, parse_level
 
 LEVEL3_WARNING = (
     "mindir-load-elim level 3 (MS_DEV_SIDE_EFFECT_LOAD_ELIM=3) inserts no TensorMove: "
@@ -114,28 +111,6 @@ LEVEL3_WARNING = (
 
 class LoadElimWarning(UserWarning):
     """Level 3 is unsafe."""
-
-
-def default_level() -> int:
-    """The level from `MS_DEV_SIDE_EFFECT_LOAD_ELIM` (unset or empty: 1)."""
-    raw = os.environ.get(ENV_VAR)
-    if raw is None or not raw.strip():
-        return DEFAULT_LEVEL
-    try:
-        return check_level(raw.strip(), ENV_VAR)
-    except ValueError as exc:
-        raise MindjitError(str(exc)) from None
-
-
-def check_level(value: Any, what: str = "level") -> int:
-    """`value` as a level, or a ValueError naming `what`."""
-    try:
-        level = int(value)
-    except (TypeError, ValueError):
-        level = None
-    if level not in LEVELS or isinstance(value, bool | float):
-        raise ValueError(f"{what} must be 0, 1, 2 or 3, got '{value}'")
-    return level
 
 
 # -- Parameters and refs -------------------------------------------------------------
@@ -225,7 +200,7 @@ class _Analysis:
                 k = key_of(op.ref)
                 keys.add(k if isinstance(k, str) else _ANY)
             elif isinstance(op, func.CallOp):
-                callee = SymbolTable.lookup_symbol(op, op.callee)
+                callee = lookup_symbol(op, op.callee)
                 if isinstance(callee, func.FuncOp) and callee.body.blocks:
                     keys |= self.written(callee)
                 else:
@@ -864,24 +839,18 @@ def count_tensor_moves(module: Operation) -> int:
 @dataclass(frozen=True)
 class MindirLoadElimPass(ModulePass):
     """Merge redundant Loads, then insert TensorMove after Loads per level (0-3);
-    `level` defaults to MS_DEV_SIDE_EFFECT_LOAD_ELIM (unset: 1). See the module doc."""
+    `level` defaults to 1. See the module doc."""
 
     name = "mindir-load-elim"
 
-    level: int | None = None
+    level: int = 1
 
     def __post_init__(self) -> None:
-        if self.level is not None:
-            check_level(self.level)
-
-    def effective_level(self) -> int:
-        return default_level() if self.level is None else check_level(self.level)
+        parse_level(self.level, LOAD_ELIM_LEVELS, "level")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from mindjit.dialects.xdsl_fixes import memoized_symbol_lookups
-
-        level = self.effective_level()
-        with memoized_symbol_lookups():  # the pass adds and removes no symbols
+        level = self.level
+        with in_use(Symbols()):  # the pass adds and removes no symbols
             merge_loads(op)
             chosen = loads_to_move(op, level)
         insert_tensor_moves(chosen)

@@ -9,10 +9,10 @@ cse, dce) on each function alone, as in MLIR.
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import ArgSpecParseError
 
 from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.graph_walk import top_level_graphs
+from mindjit.support.config import CompileOptions, compile_options, pass_option_defaults
 from mindjit.support.errors import MindjitError, SourceLoc
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
@@ -34,15 +35,17 @@ LOWER_TO_TENSOR = "convert-mindir-to-tensor,func.func(canonicalize,cse)"
 # O0 runs no optional optimization, O1 (the default) the standard cleanups, O2 all.
 # The side-effect passes run at every level: they make the program's order explicit
 # (auto-monad), keep reads before the next write (depend-order) and decide which
-# Loads need a real copy (load-elim, level from MS_DEV_SIDE_EFFECT_LOAD_ELIM).
+# Loads need a real copy (load-elim, its level from MS_DEV_SIDE_EFFECT_LOAD_ELIM).
 # mindir-inline (after auto-monad, as in MindSpore) inlines every sub-graph call
 # except graphs lazy inline keeps (MS_DEV_CELL_REUSE); mindir-grad expands each
 # `mindir.grad` into its forward and adjoints; mindir-vmap then batches the
 # inlined per-example bodies of `ms.vmap` (nothing lowers a mindir.vmap).
 # The optional part: mindir-cf-to-select (small side-effect-free ifs become selects,
 # which MindSpore's docs leave to the user) then the cleanups.
-SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline,mindir-grad,mindir-vmap"
-SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
+SIDE_EFFECTS_FIRST = (
+    "mindir-auto-monad,mindir-inline{{cell-reuse={cell_reuse}}},mindir-grad,mindir-vmap"
+)
+SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim{{level={load_elim}}}"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",
     "O1": "func.func(canonicalize,cse)",
@@ -57,27 +60,24 @@ NAMED_PIPELINES: dict[str, str] = {
 
 
 CF_TO_SELECT = "mindir-cf-to-select"
-#: `MINDJIT_CF_TO_SELECT=0` keeps every if in the frontend's pipelines (to compare
-#: with the docs' hand-written selects); unset, empty or 1: the pass runs at O1/O2.
-CF_TO_SELECT_ENV = "MINDJIT_CF_TO_SELECT"
 
 
-def cf_to_select_enabled() -> bool:
-    raw = os.environ.get(CF_TO_SELECT_ENV, "").strip()
-    if raw not in ("", "0", "1"):
-        raise MindjitError(f"{CF_TO_SELECT_ENV} must be 0 or 1, got '{raw}'")
-    return raw != "0"
-
-
-def jit_level_pipeline(jit_level: str) -> str:
-    """The pass pipeline text for a JitConfig jit_level (O0, O1, O2)."""
+def jit_level_pipeline(jit_level: str, options: CompileOptions | None = None) -> str:
+    """The pass pipeline text for a JitConfig jit_level (O0, O1, O2), with the
+    resolved switches written as explicit pass options (default: those in force,
+    `mindjit.support.config.compile_options`)."""
     if jit_level not in JIT_LEVEL_PIPELINES:
         raise MindjitError(f"jit_level must be one of O0, O1, O2, got '{jit_level}'")
-    select = CF_TO_SELECT if jit_level in CF_TO_SELECT_LEVELS and cf_to_select_enabled() else ""
-    parts = [SIDE_EFFECTS_FIRST, select, JIT_LEVEL_PIPELINES[jit_level], SIDE_EFFECTS_LAST]
-    from mindjit.passes.mindir_inline import default_cell_reuse
-
-    if default_cell_reuse() == 2:
+    if options is None:
+        options = compile_options(jit_level)
+    select = CF_TO_SELECT if jit_level in CF_TO_SELECT_LEVELS and options.cf_to_select else ""
+    parts = [
+        SIDE_EFFECTS_FIRST.format(cell_reuse=options.cell_reuse),
+        select,
+        JIT_LEVEL_PIPELINES[jit_level],
+        SIDE_EFFECTS_LAST.format(load_elim=options.load_elim),
+    ]
+    if options.cell_reuse == 2:
         # MS_DEV_CELL_REUSE=2: reused graphs stay through every mindir pass and are
         # inlined just before the backend's execution order and memory planning.
         # At 1 they stay calls through lowering (refs become tensor arguments plus
@@ -174,20 +174,30 @@ def flatten_spec(spec: str) -> tuple[str, list[int], list[bool]]:
 #: so every compile can share them (xDSL's option parsing costs ~0.2 ms per pass,
 #: paid by each compile otherwise). The entry keeps its table alive, so the table's
 #: id cannot be reused by another while the entry exists.
-_PARSED: dict[tuple[str, int], tuple[dict, tuple[ModulePass, ...]]] = {}
+_PARSED: dict[tuple[str, int, str], tuple[dict, tuple[ModulePass, ...]]] = {}
 
 
-def parse_pipeline(spec: str, passes_by_name: dict | None = None) -> list[ModulePass]:
+def parse_pipeline(
+    spec: str,
+    passes_by_name: dict | None = None,
+    option_defaults: dict[str, dict[str, int]] | None = None,
+) -> list[ModulePass]:
     """Build the passes named in `spec` (xdsl-opt or MLIR `--pass-pipeline` syntax)
-    from `passes_by_name` (default: `available_passes()`)."""
+    from `passes_by_name` (default: `available_passes()`). An option `spec` leaves
+    out takes its value from `option_defaults` (default: the switches in force,
+    `mindjit.support.config.pass_option_defaults`), else the pass's own default."""
     table = available_passes() if passes_by_name is None else passes_by_name
-    entry = _PARSED.get((spec, id(table)))
+    defaults = pass_option_defaults() if option_defaults is None else option_defaults
+    key = (spec, id(table), repr(sorted(defaults.items())))
+    entry = _PARSED.get(key)
     if entry is None or entry[0] is not table:
-        entry = _PARSED[(spec, id(table))] = (table, tuple(_parse_pipeline(spec, table)))
+        entry = _PARSED[key] = (table, tuple(_parse_pipeline(spec, table, defaults)))
     return list(entry[1])
 
 
-def _parse_pipeline(spec: str, passes_by_name: dict) -> list[ModulePass]:
+def _parse_pipeline(
+    spec: str, passes_by_name: dict, defaults: dict[str, dict[str, int]]
+) -> list[ModulePass]:
     from xdsl.utils.arg_spec import parse_pipeline as parse_specs
 
     flat, cols, in_func = flatten_spec(spec)
@@ -213,19 +223,29 @@ def _parse_pipeline(spec: str, passes_by_name: dict) -> list[ModulePass]:
         cursor = max(index, cursor) + len(item.name)
         loc = loc_at(index)
         if item.name in NAMED_PIPELINES:
-            result.extend(_parse_pipeline(NAMED_PIPELINES[item.name], passes_by_name))
+            result.extend(_parse_pipeline(NAMED_PIPELINES[item.name], passes_by_name, defaults))
             continue
         if item.name not in passes_by_name:
             raise MindjitError(f"unknown pass '{item.name}'", loc)
         pass_cls = passes_by_name[item.name]()
+        _fill_defaults(item, defaults.get(item.name, {}))
         try:
             built = pass_cls.from_pass_spec(item)
         except Exception as exc:  # xDSL reports bad options as ValueError/TypeError
-            raise MindjitError(f"bad options for pass '{item.name}': {exc}", loc) from None
+            why = exc.message if isinstance(exc, MindjitError) else exc
+            raise MindjitError(f"bad options for pass '{item.name}': {why}", loc) from None
         if in_func[index] and item.name in FUNCTION_LOCAL_PASSES:
             built = OnEachFunction(built)
         result.append(built)
     return result
+
+
+def _fill_defaults(item: Any, defaults: dict[str, int]) -> None:
+    """Add to a parsed pass spec the options it leaves out (either spelling)."""
+    for option, value in defaults.items():
+        spellings = {option, option.replace("-", "_"), option.replace("_", "-")}
+        if not spellings & set(item.parameters):
+            item.parameters[option] = [value]
 
 
 def run_passes(

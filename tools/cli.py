@@ -8,11 +8,12 @@ re-raises it for the traceback); Ctrl-C is 130. Never a raw traceback.
 
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from collections.abc import Callable
 
+from mindjit.ir import compat
+from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
 
@@ -23,6 +24,7 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
     try:
         with warnings.catch_warnings():
             warnings.showwarning = show
+            compat.install()
             return body() or 0
     except MindjitError as err:
         print(err, file=sys.stderr)
@@ -30,7 +32,7 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug in mindjit, not in the input: say so in one line
-        if os.environ.get("MINDJIT_DEBUG"):
+        if config.debug_enabled():
             raise
         print(
             f"{prog}: internal error: {type(exc).__name__}: {exc} "

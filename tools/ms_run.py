@@ -25,8 +25,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from mindjit.dialects.parsing import at_end
 from mindjit.ir.locations import from_xdsl_exception
 from mindjit.support.errors import MindjitError
 from mindjit.tools.cli import guarded
@@ -173,7 +173,7 @@ def _parse_whole(ctx: Any, text: str, where: str, what: str) -> Attribute:
     parser = Parser(ctx, text, where)
     try:
         attr = parser.parse_type() if what.startswith("bad type") else parser.parse_attribute()
-        if parser._current_token.kind != MLIRTokenKind.EOF:
+        if not at_end(parser):
             raise MindjitError(f"{what}: unexpected trailing text", where)
     except ParseError as exc:
         raise MindjitError(f"{what}: {from_xdsl_exception(exc).message}", where) from None

@@ -10,7 +10,8 @@ from mindjit.backend.ascend.model import DeviceModel
 
 
 def ascend_pipeline(cell_reuse: int | None = None, streams: int = 2, align: int = 512) -> str:
-    """The device pipeline; `cell_reuse` None means MS_DEV_CELL_REUSE's level."""
+    """The device pipeline; `cell_reuse` None leaves the option out (`parse_pipeline`
+    gives it the level in force, MS_DEV_CELL_REUSE's)."""
     reuse = (
         "ascend-cell-reuse" if cell_reuse is None else f"ascend-cell-reuse{{level={cell_reuse}}}"
     )

@@ -57,9 +57,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.printer import Printer
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from mindjit.dialects.parsing import at_end
 from mindjit.ir import interned
+from mindjit.ir.compat.unchecked_attrs import unchecked
 from mindjit.support.errors import MindjitError
 
 #: The float types stored by name (a tensor type's element is almost always one).
@@ -350,7 +351,7 @@ class _Decoder:
             t = self.attr(checked_int(r[2]))
             if not isinstance(t, TensorType):
                 raise ModuleFormatError("damaged module: a resource's type is not a tensor")
-            return interned.unchecked(
+            return unchecked(
                 DenseResourceAttr, resource_handle=interned.string(checked_str(r[1])), type=t
             )
         if kind == "tensor":
@@ -374,7 +375,7 @@ class _Decoder:
         if kind == "t":
             parser = Parser(self.ctx, checked_str(r[1]), "<cached attribute>")
             attr = parser.parse_attribute()
-            if parser._current_token.kind != MLIRTokenKind.EOF:  # noqa: SLF001
+            if not at_end(parser):
                 raise ModuleFormatError("damaged module: trailing text after an attribute")
             return attr
         raise ModuleFormatError(f"damaged module: unknown attribute kind {kind!r}")

@@ -229,15 +229,17 @@ class WhileOp(IRDLOperation):
             printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
-def parse_bound_operands(parser: Parser) -> list[tuple[Any, Any]]:
+def parse_bound_operands(parser: Parser, optional: bool = False) -> list[tuple[Any, Any]]:
     """`(%arg = %operand, ...)`: region arguments (types still to resolve) and the
-    operands they are bound to (while, vmap)."""
+    operands they are bound to (while, vmap); with `optional`, none when no `(`."""
 
     def assignment() -> tuple[Any, Any]:
         arg = parser.parse_argument(expect_type=False)
         parser.parse_punctuation("=")
         return arg, parser.parse_unresolved_operand()
 
+    if optional:
+        return parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, assignment) or []
     return parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
 
 

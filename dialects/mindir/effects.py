@@ -39,6 +39,7 @@ from xdsl.utils.exceptions import VerifyException
 from mindjit.dialects.mindir.format import parse_operand_list, print_operands_and_attrs
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType
 from mindjit.ir.compat.leaf_ops import leaf_op
+from mindjit.ir.symbols import lookup_symbol
 
 
 class SideEffectMem(OpTrait):
@@ -146,9 +147,7 @@ class GetParameterOp(IRDLOperation):
     def verify_target(self) -> None:
         """The op's own check (also run by `fast_verify`): the symbol is a Parameter
         of the result's type."""
-        from xdsl.traits import SymbolTable
-
-        target = SymbolTable.lookup_symbol(self, self.parameter)
+        target = lookup_symbol(self, self.parameter)
         if target is None:
             raise VerifyException(
                 f"no mindir.parameter named @{self.parameter.root_reference.data}"

@@ -109,8 +109,8 @@ def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
 
 def parse_short_or_functional(parser: Parser, n_operands: int) -> tuple[list[Attribute], Attribute]:
     """`T` (all operands and the result are T) or `(T1, ...) -> R`."""
-    if parser._current_token.text == "(":  # noqa: SLF001 - no public peek in xDSL
-        fn = parser.parse_function_type()
+    fn = parser.parse_optional_function_type()
+    if fn is not None:
         if len(fn.outputs.data) != 1:
             parser.raise_error("expected exactly one result type")
         return list(fn.inputs.data), fn.outputs.data[0]

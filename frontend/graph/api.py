@@ -1,7 +1,8 @@
 """Entry points the public API calls to compile and run in graph mode.
 
 Compiled programs are cached in-process per callable, bound object and input
-signature (tensor shapes/dtypes, constant values) and jit_level, as MindSpore
+signature (tensor shapes/dtypes, constant values) and compile options (jit_level and
+the switches of `mindjit.support.config`), as MindSpore
 caches its compiled graphs per phase.
 """
 
@@ -14,85 +15,64 @@ from mindjit.frontend.graph.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import signature_of
+from mindjit.support import config
 
 _PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
 
 
 def should_compile_cell(cell: Any) -> bool:
     """A Cell runs as a graph in GRAPH_MODE, or when its construct is @jit."""
-    from mindjit.frontend.context import GRAPH_MODE, get_context
-
-    return get_context("mode") == GRAPH_MODE or bool(
+    return config.get_context("mode") == config.GRAPH_MODE or bool(
         getattr(type(cell).construct, "__ms_jit__", False)
     )
 
 
-def jit_level_of(jit_config: Any = None, cell: Any = None) -> str:
-    """The jit_level in force: the call's JitConfig, the Cell's, the context's, else O1."""
-    from mindjit.frontend.context import get_context
-
-    for config in (jit_config, getattr(cell, "_jit_config", None), get_context("jit_config")):
-        level = _level(config)
+def jit_level_of(jit_config: Any = None, cell: Any = None) -> str | None:
+    """The jit_level given at the call: its JitConfig's, else the Cell's (None: the
+    context's decides, `config.compile_options`)."""
+    for given in (jit_config, getattr(cell, "_jit_config", None)):
+        level = _level(given)
         if level:
             return level
-    return "O1"
+    return None
 
 
-def _level(config: Any) -> str | None:
-    if config is None:
+def _level(given: Any) -> str | None:
+    if given is None:
         return None
-    if isinstance(config, dict):
-        return config.get("jit_level") or None
-    found = getattr(config, "jit_config_dict", None)
+    if isinstance(given, dict):
+        return given.get("jit_level") or None
+    found = getattr(given, "jit_config_dict", None)
     if isinstance(found, dict):
         return found.get("jit_level") or None
-    return getattr(config, "jit_level", None) or None
-
-
-def _compile_options() -> tuple:
-    """Settings outside the call that change the compiled program."""
-    import os
-
-    from mindjit.frontend.context import get_context
-    from mindjit.passes.pipelines import CF_TO_SELECT_ENV
-
-    return (
-        os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", ""),
-        os.environ.get("MS_DEV_CELL_REUSE", ""),
-        os.environ.get(CF_TO_SELECT_ENV, ""),
-        get_context("device_target"),
-    )
+    return getattr(given, "jit_level", None) or None
 
 
 def program_for(
-    fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
+    fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str | None
 ) -> CompiledProgram:
-    from mindjit.frontend.context import compile_cache_enabled
     from mindjit.frontend.graph.program_cache import compile_with_cache
 
     user_fn = unwrap(fn)
     # a closure's graph depends on the values it closes over (a train step made per
     # network): one program per function object, like one per bound object
     closure = user_fn if getattr(user_fn, "__closure__", None) else None
-    options = _compile_options()
+    options = config.compile_options(jit_level)  # what outside the call changes the program
     key = (
         getattr(user_fn, "__code__", user_fn),
         id(self_obj),
         id(closure),
         signature_of((args, tuple(sorted(kwargs.items())))),
-        jit_level,
         options,
     )
     entry = _PROGRAMS.get(key)
     # ids are reused once an object dies: the program must belong to these very objects
     if entry is None or entry[0]() is not self_obj or entry[1]() is not closure:
         with no_full_collections():
-            if compile_cache_enabled():
-                program = compile_with_cache(
-                    user_fn, self_obj, args, kwargs, name, jit_level, options
-                )
+            if config.compile_cache_enabled():
+                program = compile_with_cache(user_fn, self_obj, args, kwargs, name, options)
             else:
-                program = CompiledProgram(user_fn, self_obj, args, kwargs, name, jit_level)
+                program = CompiledProgram(user_fn, self_obj, args, kwargs, name, options)
         _PROGRAMS[key] = (_ref(self_obj), _ref(closure), program)
         return program
     return entry[2]

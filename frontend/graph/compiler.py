@@ -26,6 +26,7 @@ from mindjit.frontend.graph.structure import flatten, signature_of, unflatten
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.ir import interned
 from mindjit.ir.calls import call_op
+from mindjit.support import config
 
 
 @dataclass
@@ -52,9 +53,12 @@ def _is_runtime_tensor(x: Any) -> bool:
 
 
 class GraphCompiler:
-    def __init__(self) -> None:
+    def __init__(self, cell_reuse: int | None = None) -> None:
+        """`cell_reuse`: MS_DEV_CELL_REUSE's level (None: the one in force); at 0 no
+        graph is shared by lazy inline."""
         self.module = ModuleBuilder()
         self._in_progress: set[Any] = set()
+        self.cell_reuse = config.cell_reuse_level() if cell_reuse is None else cell_reuse
 
     # --- graphs ------------------------------------------------------------------------
     def entry(
@@ -77,7 +81,7 @@ class GraphCompiler:
         template, leaves = flatten((args, kwargs), _is_runtime_tensor)
         shapes = tuple((tuple(x.shape), x.dtype.name) for x in leaves)
         code = getattr(unwrap(fn), "__code__", fn)
-        reuse = _lazy_reuse_key(fn, self_obj)
+        reuse = _lazy_reuse_key(fn, self_obj) if self.cell_reuse else None
         # Inside a shared graph every sub-Cell gets its Parameters as refs too: the
         # shared graph is traced for one instance and must not bake its Parameters in.
         pass_refs = reuse is not None or (bool(caller.ref_args) and _is_cell(self_obj))
@@ -169,14 +173,11 @@ def _is_cell(obj: Any) -> bool:
 
 
 def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
-    """The lazy-inline key when `fn` is a decorated Cell's construct and reuse is on."""
-    from mindjit.frontend.context import cell_reuse_level
+    """The lazy-inline key when `fn` is a decorated Cell's construct."""
     from mindjit.frontend.lazy_inline import reuse_key
     from mindjit.frontend.nn import Cell
 
     if not isinstance(self_obj, Cell) or unwrap(fn) is not unwrap(type(self_obj).construct):
-        return None
-    if cell_reuse_level() == 0:
         return None
     return reuse_key(self_obj)
 

@@ -41,6 +41,7 @@ from mindjit.frontend.dispatch import GraphState, dense_attr
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.ir import interned, resources
 from mindjit.ir.compat.block_args import detached_arg, set_args
+from mindjit.ir.compat.unchecked_attrs import unchecked
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -57,7 +58,7 @@ def parameter_value_attr(symbol: str, param: Any) -> DenseIntOrFPElementsAttr | 
         return dense_attr(param.asnumpy(), param.dtype)
     handle = resources.hold(symbol, param, _read_parameter)
     t = tensor_type(param.dtype, tuple(param.shape))
-    return interned.unchecked(DenseResourceAttr, resource_handle=interned.string(handle), type=t)
+    return unchecked(DenseResourceAttr, resource_handle=interned.string(handle), type=t)
 
 
 def _read_parameter(param: Any) -> np.ndarray:
@@ -277,7 +278,7 @@ _NO_ATTRS = DictionaryAttr({})
 def _bound_to(name: StringAttr) -> DictionaryAttr:
     """`{mindir.parameter = @name}` (a string key to a symbol: valid as built)."""
     ref = interned.symbol_ref_to(name)
-    return interned.unchecked(DictionaryAttr, data=immutabledict({PARAMETER_ARG_ATTR: ref}))
+    return unchecked(DictionaryAttr, data=immutabledict({PARAMETER_ARG_ATTR: ref}))
 
 
 def _is_tensor(x: Any) -> bool:

@@ -17,11 +17,11 @@ from typing import Any, NamedTuple
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.dialects.context import make_context
-from mindjit.frontend.context import get_context
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.passes.analysis.graph_nodes import count_ops_and_nodes
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
+from mindjit.support import config
 
 MINDIR_END = "verify-mindir"  # the stage that closes the mindir pipeline
 
@@ -80,16 +80,7 @@ class StageReport:
 
 
 def _save_graphs_dir() -> str | None:
-    from mindjit.frontend.context import get_context
-
-    enabled = os.environ.get("MS_DEV_SAVE_GRAPHS", "") not in ("", "0") or bool(
-        get_context("save_graphs")
-    )
-    if not enabled:
-        return None
-    return (
-        os.environ.get("MS_DEV_SAVE_GRAPHS_PATH") or get_context("save_graphs_path") or "./graphs"
-    )
+    return config.save_graphs_path() if config.save_graphs_enabled() else None
 
 
 def _dump(directory: str | None, index: int, stage: str, module: ModuleOp) -> None:
@@ -111,7 +102,7 @@ def _verify_stage(module: ModuleOp, pipeline: str) -> None:
         verify_located(module)
     except MindjitError as err:
         raise MindjitError(
-            f"{err.message} (after the pipeline '{pipeline}'; set MINDJIT_VERIFY_EACH=1 "
+            f"{err.message} (after the pipeline '{pipeline}'; set {config.VERIFY_EACH_ENV}=1 "
             "to verify after every pass)",
             err.loc,
         ) from None
@@ -123,11 +114,17 @@ class CompiledProgram:
     the passes and lowering and only runs the backend (the executor's plan)."""
 
     def __init__(
-        self, fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str
+        self,
+        fn: Any,
+        self_obj: Any,
+        args: tuple,
+        kwargs: dict,
+        name: str,
+        options: config.CompileOptions,
     ):
         self.report = StageReport()
         start = time.perf_counter()
-        compiler = GraphCompiler()
+        compiler = GraphCompiler(options.cell_reuse)
         graph, _ = compiler.entry(fn, self_obj, args, kwargs, name)
         self.result_template = graph.result_template
         self.entry_name = graph.fn.sym_name.data
@@ -144,8 +141,10 @@ class CompiledProgram:
         _dump(directory, 0, "frontend", module)
         ctx = make_context()
         index = 1
-        verify_each = os.environ.get("MINDJIT_VERIFY_EACH", "") not in ("", "0")
-        for stage, spec in (("mindir", jit_level_pipeline(jit_level)), ("tensor", LOWER_TO_TENSOR)):
+        verify_each = config.verify_each_enabled()
+        self.options = options
+        mindir_pipeline = jit_level_pipeline(options.jit_level, options)
+        for stage, spec in (("mindir", mindir_pipeline), ("tensor", LOWER_TO_TENSOR)):
             for p in parse_pipeline(spec) if spec else []:
                 start = time.perf_counter()
                 run_passes([p], module, ctx, verify_each=verify_each)
@@ -215,7 +214,7 @@ class CompiledProgram:
         from mindjit.backend.cpu import CpuExecutable
 
         start = time.perf_counter()
-        if get_context("device_target") == "Ascend":
+        if config.device_target() == "Ascend":
             from mindjit.backend.ascend.executable import AscendExecutable
 
             self.executable = AscendExecutable(self.module, self.entry_name, directory)

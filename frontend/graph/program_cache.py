@@ -32,11 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 from mindjit.backend.cache.store import CacheEntryError, CompileCache
-from mindjit.frontend.context import get_context
 from mindjit.frontend.graph.dependencies import Dependencies, Uncacheable
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import Leaf, Piece, flatten
+from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
 MISS = (
@@ -45,41 +45,26 @@ MISS = (
 )
 HIT = "Use the compilation cache and execute the backend actions only."
 ENTRY_FORMAT = "mindjit-compiled-program-2"
-#: context keys that never change the compiled program
-_NOT_COMPILE_OPTIONS = frozenset(
-    {
-        "enable_compile_cache",
-        "compile_cache_path",
-        "compile_cache_max_bytes",
-        "save_graphs",
-        "save_graphs_path",
-    }
-)
 
 
 def compile_with_cache(
-    fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str, options: tuple
+    fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, options: config.CompileOptions
 ) -> CompiledProgram:
     """The program for this call: from the cache when an entry matches, else
     compiled (and stored)."""
-    from mindjit.frontend.context import (
-        compile_cache_max_bytes,
-        compile_cache_path,
-        save_graphs_enabled,
-    )
 
     def compile_now() -> CompiledProgram:
-        return CompiledProgram(fn, self_obj, args, kwargs, name, jit_level)
+        return CompiledProgram(fn, self_obj, args, kwargs, name, options)
 
-    if save_graphs_enabled():  # the user wants every stage's IR: only a compile makes it
+    if config.save_graphs_enabled():  # the user wants every stage's IR: only a compile makes it
         return compile_now()
     start = time.perf_counter()
     try:
-        key, deps = cache_key(fn, self_obj, args, kwargs, jit_level, options)
+        key, deps = cache_key(fn, self_obj, args, kwargs, options)
     except Uncacheable as why:
         _say(f"Warning: not using the compilation cache for '{name}': {why}")
         return compile_now()
-    cache = CompileCache(compile_cache_path(), compile_cache_max_bytes())
+    cache = CompileCache(config.compile_cache_path(), config.compile_cache_max_bytes())
     try:
         found = cache.load(key)
     except CacheEntryError as err:
@@ -159,15 +144,14 @@ def _replay_warnings(said: Any) -> None:
 
 
 def cache_key(
-    fn: Any, self_obj: Any, args: tuple, kwargs: dict, jit_level: str, options: tuple
+    fn: Any, self_obj: Any, args: tuple, kwargs: dict, options: config.CompileOptions
 ) -> tuple[str, Dependencies]:
-    from mindjit.frontend.context import _context
     from mindjit.frontend.graph.compiler import _is_runtime_tensor
 
     deps = Dependencies()
     deps.add("versions", versions())
-    context = sorted((k, repr(v)) for k, v in _context.items() if k not in _NOT_COMPILE_OPTIONS)
-    deps.add("options", (jit_level, options, context))
+    resolved = tuple(sorted(vars(options).items()))  # the options the pipelines are built from
+    deps.add("options", (resolved, config.context_fingerprint()))
     template, leaves = flatten((args, tuple(sorted(kwargs.items()))), _is_runtime_tensor)
     deps.add("inputs", [(tuple(x.shape), str(x.dtype)) for x in leaves])
     deps.add("arguments", template)
@@ -186,7 +170,7 @@ def versions() -> tuple[str, ...]:
     import mindjit
 
     stamp = []
-    for package in ("dialects", "frontend", "passes", "backend"):
+    for package in ("support", "ir", "dialects", "passes", "backend", "driver", "frontend"):
         for root in importlib.import_module(f"mindjit.{package}").__path__:
             for dirpath, dirnames, filenames in os.walk(root):
                 dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
@@ -316,7 +300,7 @@ def restore(
         return module
 
     plan = manifest["plan"]
-    fast = plan is not None and get_context("device_target") != "Ascend"
+    fast = plan is not None and config.device_target() != "Ascend"
     program = CompiledProgram.restored(
         load_module if fast else _loaded(load_module()),
         entry,

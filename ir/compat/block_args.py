@@ -16,6 +16,23 @@ from collections.abc import Sequence
 from xdsl.ir import Attribute, Block, BlockArgument
 from xdsl.ir.core import _unknown_loc  # pyright: ignore[reportPrivateUsage]
 
+from mindjit.ir.compat.touchpoint import Touchpoint
+
+TOUCHPOINT = Touchpoint(
+    name="block-args",
+    kind="private",
+    reason="`Block.insert_arg` / `erase_arg` renumber every argument after the change: "
+    "adding an entry graph's thousands of Parameter arguments one by one is quadratic",
+    cost="measured in docs/xdsl-compat.md (benchmarks/compat_costs.py)",
+    upstream="no bulk argument setter nor a type setter in xDSL",
+    delete_when="xDSL can set a block's arguments in one step and retype a value",
+    xdsl_sources={
+        "xdsl.ir.core.Block.insert_arg": "836d59f3563e",
+        "xdsl.ir.core.Block.args": "5e85bfa027a4",
+        "xdsl.ir.core.BlockArgument": "b586e8ce1631",
+    },
+)
+
 
 def detached_arg(block: Block, arg_type: Attribute) -> BlockArgument:
     """A new argument of `block`, not yet in its argument list (see `set_args`)."""

@@ -19,6 +19,22 @@ from xdsl.dialects.builtin import UNKNOWN_LOC
 from xdsl.ir import Attribute, Operation
 from xdsl.ir.core import SSAValues
 
+from mindjit.ir.compat.touchpoint import Touchpoint
+
+TOUCHPOINT = Touchpoint(
+    name="leaf-ops",
+    kind="private",
+    reason="`Operation.create` runs the operand and successor setters and builds empty "
+    "tuples for an op that has only properties; a model has one declaration per Parameter",
+    cost="measured in docs/xdsl-compat.md (benchmarks/compat_costs.py)",
+    upstream="no cheaper public constructor in xDSL",
+    delete_when="`Operation.create` of a properties-only op costs about as little",
+    xdsl_sources={
+        "xdsl.ir.core.Operation.__init__": "bcaa510c5d19",
+        "xdsl.ir.core.Operation.create": "9585288f3498",
+    },
+)
+
 _Op = TypeVar("_Op", bound=Operation)
 _NONE: SSAValues = SSAValues()
 

@@ -27,8 +27,8 @@ from mindjit.dialects.mindir.parameter_args import (
     bound_symbol,
 )
 from mindjit.dialects.mindir.types import RefType
-from mindjit.ir import interned
 from mindjit.ir.compat.block_args import retype_arg
+from mindjit.ir.compat.unchecked_attrs import unchecked
 
 
 def _tensor_of(t: Attribute) -> TensorType:
@@ -93,6 +93,6 @@ def mark_global_arguments(fn: func.FuncOp, bound: dict[int, str]) -> None:
             fields = {k: v for k, v in old.items() if k != PARAMETER_ARG_ATTR}
             fields[GLOBAL_ARG_ATTR] = old[PARAMETER_ARG_ATTR]
         # string keys to attributes taken from a verified dictionary: valid as built
-        entries[i] = interned.unchecked(DictionaryAttr, data=immutabledict(fields))
+        entries[i] = unchecked(DictionaryAttr, data=immutabledict(fields))
     # dictionaries in place of dictionaries: the array stays valid
-    fn.arg_attrs = interned.unchecked(ArrayAttr, data=tuple(entries))
+    fn.arg_attrs = unchecked(ArrayAttr, data=tuple(entries))

@@ -16,8 +16,9 @@ The pass runs in five steps:
 3. `flatten_tuples`: tuples are split into their elements and `!mindir.u` /
    `!mindir.io` states dropped at every func, call, if/while and yield boundary
    (mindir_to_tensor/tuples.py).
-4. One greedy walk per graph applies the lowering patterns (to each op only those
-   written for its class, see mindjit.ir.dispatch), one file per family:
+4. One greedy walk per graph applies the lowering patterns, one file per family
+   (xDSL's greedy applier tries them all on every op; trying only those written
+   for the op's class measured no faster: benchmarks/compat_costs.py):
    constants (here), elementwise, matmul, reduce, shape, control, effects, tuples,
    checks (`mindir.check_range` -> a reduction and `cf.assert`).
    Every pattern emits upstream ops only, so the walk is not re-applied to what it
@@ -43,6 +44,7 @@ from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -50,7 +52,6 @@ from xdsl.pattern_rewriter import (
 )
 
 from mindjit.dialects import mindir
-from mindjit.ir.dispatch import TypeDispatchApplier
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor.check import CHECK_PATTERNS
@@ -167,7 +168,7 @@ class ConvertMindirToTensorPass(ModulePass):
         lower_state(op)
         flatten_tuples(op)
         walker = PatternRewriteWalker(
-            TypeDispatchApplier(PATTERNS, dce_enabled=True), apply_recursively=False
+            GreedyRewritePatternApplier(list(PATTERNS), dce_enabled=True), apply_recursively=False
         )
         # Only graphs have ops to lower: at module level lower_state left declarations.
         for fn in [f for f in top_level_graphs(op) if isinstance(f, func.FuncOp) and f.body.blocks]:

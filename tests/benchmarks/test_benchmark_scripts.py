@@ -128,3 +128,10 @@ def test_compile_cache_prints_its_table():
     cells = [c.strip() for c in row]
     assert cells[3].startswith("1/") and cells[6].startswith("1/")
     assert cells[8] == "yes"  # cold and warm processes gave the same result
+
+
+def test_compat_costs_prints_a_row_per_touchpoint_measured():
+    stdout = run_benchmark("compat_costs.py", "--blocks", "2", "--repeats", "1")
+    names = {line.split("|")[1].strip() for line in stdout.splitlines() if line.startswith("| ")}
+    assert {"linked-ops", "leaf-ops", "block-args", "unchecked-attributes"} <= names
+    assert "string-literal-regex" in names

@@ -6,6 +6,7 @@ import pytest
 
 import mindjit as ms
 from mindjit.frontend import context as C
+from mindjit.support import config
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +27,7 @@ def test_set_and_get():
     assert ms.get_context("mode") == ms.GRAPH_MODE
     assert ms.get_context("device_target") == "Ascend"
     assert ms.get_context("jit_config") == {"jit_level": "O2"}
-    assert C.jit_level() == "O2"
+    assert config.jit_level() == "O2"
     ms.context.set_context(mode=ms.context.PYNATIVE_MODE)
     assert ms.context.get_context("mode") == ms.PYNATIVE_MODE
 
@@ -71,15 +72,15 @@ def test_compile_cache_and_save_graphs(monkeypatch):
     monkeypatch.delenv("MS_COMPILER_CACHE_ENABLE", raising=False)
     monkeypatch.delenv("MS_DEV_SAVE_GRAPHS", raising=False)
     monkeypatch.delenv("MS_DEV_SAVE_GRAPHS_PATH", raising=False)
-    assert not C.compile_cache_enabled()
-    assert not C.save_graphs_enabled()
-    assert C.save_graphs_path() == "./graphs"
+    assert not config.compile_cache_enabled()
+    assert not config.save_graphs_enabled()
+    assert config.save_graphs_path() == "./graphs"
     monkeypatch.setenv("MS_DEV_SAVE_GRAPHS", "1")
     monkeypatch.setenv("MS_DEV_SAVE_GRAPHS_PATH", "/tmp/g")
     monkeypatch.setenv("MS_COMPILER_CACHE_ENABLE", "1")
     monkeypatch.setenv("MS_COMPILER_CACHE_PATH", "/tmp/c")
-    assert C.save_graphs_enabled() and C.save_graphs_path() == "/tmp/g"
-    assert C.compile_cache_enabled() and C.compile_cache_path() == "/tmp/c"
+    assert config.save_graphs_enabled() and config.save_graphs_path() == "/tmp/g"
+    assert config.compile_cache_enabled() and config.compile_cache_path() == "/tmp/c"
     # the context wins over the environment
     ms.set_context(
         save_graphs=False,
@@ -87,32 +88,32 @@ def test_compile_cache_and_save_graphs(monkeypatch):
         enable_compile_cache=False,
         compile_cache_path="my_compile_cache",
     )
-    assert not C.save_graphs_enabled() and C.save_graphs_path() == "here"
-    assert not C.compile_cache_enabled() and C.compile_cache_path() == "my_compile_cache"
+    assert not config.save_graphs_enabled() and config.save_graphs_path() == "here"
+    assert not config.compile_cache_enabled() and config.compile_cache_path() == "my_compile_cache"
 
 
 def test_env_levels(monkeypatch):
     monkeypatch.delenv("MS_DEV_CELL_REUSE", raising=False)
     monkeypatch.delenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", raising=False)
-    assert C.cell_reuse_level() == 1
-    assert C.load_elim_level() == 1
+    assert config.cell_reuse_level() == 1
+    assert config.load_elim_level() == 1
     monkeypatch.setenv("MS_DEV_CELL_REUSE", "2")
     monkeypatch.setenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "3")
-    assert C.cell_reuse_level() == 2
-    assert C.load_elim_level() == 3
+    assert config.cell_reuse_level() == 2
+    assert config.load_elim_level() == 3
     monkeypatch.setenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "4")
     with pytest.raises(ValueError, match="MS_DEV_SIDE_EFFECT_LOAD_ELIM"):
-        C.load_elim_level()
+        config.load_elim_level()
     monkeypatch.setenv("MS_DEV_CELL_REUSE", "yes")
     with pytest.raises(ValueError, match="MS_DEV_CELL_REUSE"):
-        C.cell_reuse_level()
+        config.cell_reuse_level()
 
 
 def test_env_int_default_when_empty(monkeypatch):
     monkeypatch.setenv("MINDJIT_TEST_INT", "")
-    assert C.env_int("MINDJIT_TEST_INT", 7) == 7
+    assert config.env_int("MINDJIT_TEST_INT", 7) == 7
     monkeypatch.setenv("MINDJIT_TEST_INT", " 5 ")
-    assert C.env_int("MINDJIT_TEST_INT", 7) == 5
+    assert config.env_int("MINDJIT_TEST_INT", 7) == 5
 
 
 def test_jit_config():

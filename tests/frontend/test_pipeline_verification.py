@@ -111,7 +111,7 @@ def test_a_broken_stage_is_caught_at_its_boundary(monkeypatch):
         compile_double()
     message = info.value.message
     assert message.startswith(BAD)
-    assert "(after the pipeline 'mindir-auto-monad,mindir-inline," in message
+    assert "(after the pipeline 'mindir-auto-monad,mindir-inline{cell-reuse=1}," in message
     assert "set MINDJIT_VERIFY_EACH=1 to verify after every pass" in message
     assert api.cached_programs() == []
 

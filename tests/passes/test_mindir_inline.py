@@ -16,12 +16,12 @@ from mindjit.dialects import mindir
 from mindjit.dialects.parsing import parse_module
 from mindjit.ir.locations import loc_of_op
 from mindjit.passes.mindir_inline import (
-    ENV_VAR,
     MindirInlinePass,
-    default_cell_reuse,
     inline_module,
 )
 from mindjit.passes.pipelines import parse_pipeline, run_passes
+from mindjit.support.config import CELL_REUSE_ENV as ENV_VAR
+from mindjit.support.config import cell_reuse_level as default_cell_reuse
 from mindjit.support.errors import MindjitError
 
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim"
@@ -333,8 +333,9 @@ def test_cell_reuse_default_from_environment(monkeypatch):
     assert default_cell_reuse() == 1
     monkeypatch.setenv(ENV_VAR, " 0 ")
     assert default_cell_reuse() == 0
-    assert MindirInlinePass().effective_cell_reuse() == 0
-    assert MindirInlinePass(cell_reuse=2).effective_cell_reuse() == 2
+    assert parse_pipeline("mindir-inline")[0].cell_reuse == 0  # type: ignore[attr-defined]
+    assert MindirInlinePass().cell_reuse == 1  # the pass's own default reads no environment
+    assert parse_pipeline("mindir-inline{cell-reuse=2}")[0].cell_reuse == 2  # type: ignore[attr-defined]
     module = inline(parse_module(BLOCKS))
     assert "Block_construct" not in funcs(module)
     monkeypatch.setenv(ENV_VAR, "2")

@@ -18,15 +18,15 @@ from mindjit.backend.cpu import CpuExecutable
 from mindjit.dialects import mindir
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.mindir_load_elim import (
-    ENV_VAR,
     LEVEL3_WARNING,
     LoadElimWarning,
     MindirLoadElimPass,
     count_tensor_moves,
-    default_level,
     merge_loads,
 )
 from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
+from mindjit.support.config import LOAD_ELIM_ENV as ENV_VAR
+from mindjit.support.config import load_elim_level as default_level
 from mindjit.support.errors import MindjitError
 
 SIDE_EFFECTS = "mindir-auto-monad,mindir-depend-order"
@@ -241,14 +241,15 @@ func.func @f(%n: tensor<i32>, %u0: !mindir.u) -> (tensor<i32>, !mindir.u) {
 def test_level_defaults_to_the_environment(monkeypatch):
     monkeypatch.delenv(ENV_VAR, raising=False)
     assert default_level() == 1
-    assert MindirLoadElimPass().effective_level() == 1
+    assert MindirLoadElimPass().level == 1  # the pass's own default reads no environment
     monkeypatch.setenv(ENV_VAR, "")
     assert default_level() == 1
     for value in "0123":
         monkeypatch.setenv(ENV_VAR, f" {value} ")
-        assert MindirLoadElimPass().effective_level() == int(value)
+        assert parse_pipeline("mindir-load-elim")[0].level == int(value)  # type: ignore[attr-defined]
+        assert MindirLoadElimPass().level == 1
     monkeypatch.setenv(ENV_VAR, "0")
-    assert MindirLoadElimPass(level=2).effective_level() == 2  # the option wins
+    assert parse_pipeline("mindir-load-elim{level=2}")[0].level == 2  # type: ignore[attr-defined]  # the option wins
     module = parse_module(BACKWARD, "b.mlir")
     run_passes(parse_pipeline("mindir-load-elim"), module)
     assert count_tensor_moves(module) == 3

@@ -1,6 +1,7 @@
 """ascend-cell-reuse{level}: what the device does with a graph kept by lazy inline.
 
-MindSpore's MS_DEV_CELL_REUSE (the pass's default when `level` is not given):
+MindSpore's MS_DEV_CELL_REUSE levels (default 1; the pipelines mindjit builds write the
+variable's value as the option):
 
 - 0 and 1: a `func.call` of a reused graph stays. Its kernels are one kernel
   sub-sequence, planned once (memory, streams) and called from each call site:
@@ -23,6 +24,7 @@ from xdsl.passes import ModulePass
 from mindjit.backend.ascend.passes.graph import graphs_of
 from mindjit.ir.locations import op_error
 from mindjit.passes.mindir_inline import inline_call
+from mindjit.support.config import CELL_REUSE_LEVELS, parse_level
 
 
 def graph_calls(fn: func.FuncOp, by_name: dict[str, func.FuncOp]) -> list[func.CallOp]:
@@ -63,15 +65,11 @@ def inline_all(module: ModuleOp) -> None:
 class AscendCellReusePass(ModulePass):
     name = "ascend-cell-reuse"
 
-    level: int | None = None
+    level: int = 1
 
     def __post_init__(self) -> None:
-        if self.level is not None and self.level not in (0, 1, 2):
-            raise ValueError(f"level must be 0, 1 or 2, got '{self.level}'")
+        parse_level(self.level, CELL_REUSE_LEVELS, "level")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from mindjit.frontend.context import cell_reuse_level
-
-        level = cell_reuse_level() if self.level is None else self.level
-        if level == 2:
+        if self.level == 2:
             inline_all(op)

@@ -1,4 +1,5 @@
-"""Memoized symbol lookups (used while verifying) answer exactly like xDSL's own."""
+"""Symbol lookups through a `Symbols` (used while verifying) answer exactly like
+xDSL's own."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.traits import SymbolTable
 
 from mindjit.dialects.parsing import parse_module
-from mindjit.dialects.xdsl_fixes import memoized_symbol_lookups
+from mindjit.ir.symbols import Symbols, in_use, lookup_symbol
 
 TEXT = """
 mindir.parameter @a = dense<0.0> : tensor<f32>
@@ -26,12 +27,12 @@ def test_same_answers_inside_and_outside():
     inner = next(op for op in module.walk() if op.name == "func.call")
     names = ["a", "b", "f", "g", "missing", SymbolRefAttr("f")]
     expected = [SymbolTable.lookup_symbol(inner, n) for n in names]
-    with memoized_symbol_lookups():
-        got = [SymbolTable.lookup_symbol(inner, n) for n in names]
-    assert got == expected
+    symbols = Symbols()
+    assert [symbols.lookup(inner, n) for n in names] == expected
+    with in_use(symbols):
+        assert [lookup_symbol(inner, n) for n in names] == expected
     assert expected[4] is None and expected[2] is not None
-    # restored afterwards
-    assert SymbolTable.lookup_symbol(inner, "a") is expected[0]
+    assert lookup_symbol(inner, "a") is expected[0]  # outside: xDSL's own lookup
 
 
 NESTED = """
@@ -65,9 +66,9 @@ def test_blocks_at_different_depths_and_nested_tables():
     ret = next(op for op in inner_fn.walk() if op.name == "func.return")
     queries = [(g, "a") for g in getters] + [(ret, "a"), (inner_module, "a"), (module, "a")]
     expected = [SymbolTable.lookup_symbol(op, n) for op, n in queries]
-    with memoized_symbol_lookups():
-        got = [SymbolTable.lookup_symbol(op, n) for op, n in queries]
-        again = [SymbolTable.lookup_symbol(op, n) for op, n in queries]
+    symbols = Symbols()
+    got = [symbols.lookup(op, n) for op, n in queries]
+    again = [symbols.lookup(op, n) for op, n in queries]
     assert got == expected == again
     assert expected[0].name == "mindir.parameter" and expected[1] is expected[0]
     assert expected[2] is inner_fn  # the inner module's @a, not the Parameter

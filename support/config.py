@@ -1,0 +1,370 @@
+"""Every switch a user can turn, resolved in one place with one precedence.
+
+A switch is set, from the strongest to the weakest:
+
+1. at the call: a pass option written in a pipeline (`mindir-load-elim{level=2}`),
+   a tool's flag, a `JitConfig` given to `jit` or to a Cell;
+2. by `set_context(...)` (MindSpore's context; only the keys it has);
+3. by its environment variable (MindSpore's `MS_*` names, mindjit's `MINDJIT_*`);
+4. by its default.
+
+| switch | context key | environment | default | meaning |
+| --- | --- | --- | --- | --- |
+| mode | `mode` | | PYNATIVE_MODE | graph or PyNative mode |
+| device_target | `device_target` | | CPU | CPU executor or the simulated Ascend device |
+| jit_level | `jit_config["jit_level"]` | | O1 | which mindir pipeline (O0, O1, O2) |
+| cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
+| load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
+| cf_to_select | | `MINDJIT_CF_TO_SELECT` | 1 | run mindir-cf-to-select at O1/O2 |
+| verify_each | | `MINDJIT_VERIFY_EACH` | 0 | verify after every pass of a compile |
+| save_graphs | `save_graphs` | `MS_DEV_SAVE_GRAPHS` | 0 | dump the IR after every stage |
+| save_graphs_path | `save_graphs_path` | `MS_DEV_SAVE_GRAPHS_PATH` | ./graphs | where |
+| compile_cache | `enable_compile_cache` | `MS_COMPILER_CACHE_ENABLE` | 0 | the compile cache |
+| compile_cache_path | `compile_cache_path` | `MS_COMPILER_CACHE_PATH` | ./mindjit_cache | where |
+| compile_cache_max_bytes | `compile_cache_max_bytes` | `MINDJIT_COMPILE_CACHE_MAX_BYTES` | 1 GiB | its size bound |
+| debug | | `MINDJIT_DEBUG` | 0 | tools show tracebacks of internal errors |
+
+A bad value is a `ConfigError` naming the key or variable (a `MindjitError`, and
+a `ValueError` as MindSpore raises for a bad context value). Nothing else in
+mindjit reads `os.environ` for these: passes take pass options, and the
+pipelines the compiler builds carry the resolved values as explicit options
+(`CompileOptions.pass_options`), so a compile's dumps and cache keys say exactly
+what ran.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mindjit.support.errors import MindjitError
+
+GRAPH_MODE = 0
+PYNATIVE_MODE = 1
+
+JIT_LEVELS = ("O0", "O1", "O2")
+DEVICE_TARGETS = ("CPU", "Ascend")
+CELL_REUSE_LEVELS = (0, 1, 2)
+LOAD_ELIM_LEVELS = (0, 1, 2, 3)
+DEFAULT_CACHE_PATH = "./mindjit_cache"
+DEFAULT_CACHE_MAX_BYTES = 1 << 30
+DEFAULT_SAVE_GRAPHS_PATH = "./graphs"
+
+CELL_REUSE_ENV = "MS_DEV_CELL_REUSE"
+LOAD_ELIM_ENV = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
+CF_TO_SELECT_ENV = "MINDJIT_CF_TO_SELECT"
+VERIFY_EACH_ENV = "MINDJIT_VERIFY_EACH"
+
+
+class ConfigError(MindjitError, ValueError):
+    """A switch set to a value it cannot take."""
+
+
+def choices(allowed: tuple[Any, ...]) -> str:
+    """`0, 1 or 2`."""
+    words = [str(a) for a in allowed]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def parse_level(value: Any, allowed: tuple[int, ...], what: str) -> int:
+    """`value` (an int or its text, surrounding spaces allowed) as one of `allowed`."""
+    level = None
+    if not isinstance(value, bool | float):
+        try:
+            level = int(value.strip() if isinstance(value, str) else value)
+        except (TypeError, ValueError):
+            level = None
+    if level not in allowed:
+        raise ConfigError(f"{what} must be {choices(allowed)}, got '{value}'")
+    return level
+
+
+# --- the context (set_context / get_context) -----------------------------------------
+
+_DEFAULTS: dict[str, Any] = {
+    "mode": PYNATIVE_MODE,  # MindSpore 2.x default
+    "device_target": "CPU",
+    "device_id": 0,
+    "jit_config": {},
+    "enable_compile_cache": None,  # None: MS_COMPILER_CACHE_ENABLE decides
+    "compile_cache_path": None,  # None: MS_COMPILER_CACHE_PATH decides
+    "compile_cache_max_bytes": None,  # None: MINDJIT_COMPILE_CACHE_MAX_BYTES decides
+    "save_graphs": None,  # None: MS_DEV_SAVE_GRAPHS decides
+    "save_graphs_path": None,  # None: MS_DEV_SAVE_GRAPHS_PATH decides
+    "max_call_depth": 1000,
+    "pynative_synchronize": False,
+}
+
+#: context keys that never change a compiled program (left out of cache keys)
+NOT_COMPILE_OPTIONS = frozenset(
+    {
+        "enable_compile_cache",
+        "compile_cache_path",
+        "compile_cache_max_bytes",
+        "save_graphs",
+        "save_graphs_path",
+    }
+)
+
+_context: dict[str, Any] = dict(_DEFAULTS)
+
+
+def _check_mode(value: Any) -> int:
+    if isinstance(value, bool) or value not in (GRAPH_MODE, PYNATIVE_MODE):
+        raise ConfigError(
+            "For 'set_context', the argument 'mode' should be context.GRAPH_MODE (0) "
+            f"or context.PYNATIVE_MODE (1), but got {value!r}."
+        )
+    return int(value)
+
+
+def _check_device(value: Any) -> str:
+    if value not in DEVICE_TARGETS:
+        raise ConfigError(
+            f"For 'set_context', 'device_target' must be one of {list(DEVICE_TARGETS)}, "
+            f"but got {value!r}."
+        )
+    return value
+
+
+def check_jit_level(value: Any) -> str:
+    if value not in JIT_LEVELS:
+        raise ConfigError(f"'jit_level' must be one of {list(JIT_LEVELS)}, but got {value!r}.")
+    return value
+
+
+def _check_jit_config(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise TypeError(f"For 'set_context', 'jit_config' must be a dict, but got {value!r}.")
+    if "jit_level" in value:
+        check_jit_level(value["jit_level"])
+    return dict(value)
+
+
+def _check_type(key: str, kind: type, what: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        bad = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+        if bad or (kind is int and value < 0):
+            raise TypeError(f"For 'set_context', '{key}' must be {what}, but got {value!r}.")
+        return value
+
+    return check
+
+
+def _check_save_graphs(value: Any) -> int:
+    """MindSpore accepts a bool or a level 0..3; any non-zero level dumps here."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int) and 0 <= value <= 3:
+        return value
+    raise ConfigError(f"For 'set_context', 'save_graphs' must be a bool or 0..3, got {value!r}.")
+
+
+_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "mode": _check_mode,
+    "device_target": _check_device,
+    "device_id": _check_type("device_id", int, "a non-negative int"),
+    "jit_config": _check_jit_config,
+    "enable_compile_cache": _check_type("enable_compile_cache", bool, "a bool"),
+    "compile_cache_path": _check_type("compile_cache_path", str, "a str"),
+    "compile_cache_max_bytes": _check_type("compile_cache_max_bytes", int, "a non-negative int"),
+    "save_graphs": _check_save_graphs,
+    "save_graphs_path": _check_type("save_graphs_path", str, "a str"),
+    "max_call_depth": _check_type("max_call_depth", int, "a non-negative int"),
+    "pynative_synchronize": _check_type("pynative_synchronize", bool, "a bool"),
+}
+
+
+def set_context(**kwargs: Any) -> None:
+    """Set context keys; every key is checked before any is applied."""
+    checked: dict[str, Any] = {}
+    for key, value in kwargs.items():
+        check = _CHECKS.get(key)
+        if check is None:
+            raise ConfigError(
+                f"For 'set_context', the keyword argument '{key}' is not recognized! "
+                f"Supported keys: {', '.join(sorted(_CHECKS))}."
+            )
+        checked[key] = check(value)
+    _context.update(checked)
+
+
+def get_context(key: str) -> Any:
+    if key not in _context:
+        raise ConfigError(
+            f"For 'get_context', the argument '{key}' is not recognized! "
+            f"Supported keys: {', '.join(sorted(_context))}."
+        )
+    value = _context[key]
+    return dict(value) if isinstance(value, dict) else value
+
+
+def reset_context() -> None:
+    """Back to the defaults (tests use this; MindSpore has no public equivalent)."""
+    _context.clear()
+    _context.update(_DEFAULTS)
+
+
+def context_fingerprint() -> tuple[tuple[str, str], ...]:
+    """The context keys that can change a compiled program, as text (for cache keys)."""
+    return tuple(sorted((k, repr(v)) for k, v in _context.items() if k not in NOT_COMPILE_OPTIONS))
+
+
+# --- the environment -------------------------------------------------------------------
+
+
+def env_int(name: str, default: int, allowed: range | tuple[int, ...] | None = None) -> int:
+    """An integer environment switch; unset or empty gives `default`, junk is an error."""
+    raw = os.environ.get(name, "")
+    if not raw.strip():
+        return default
+    if allowed is not None:
+        return parse_level(raw, tuple(allowed), name)
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, got '{raw}'") from None
+
+
+def env_str(name: str, default: str) -> str:
+    raw = os.environ.get(name, "")
+    return raw if raw else default
+
+
+def _context_or_env(key: str, name: str, default: Any, parse: Callable[[str], Any]) -> Any:
+    value = _context[key]
+    if value is not None:
+        return value
+    raw = os.environ.get(name, "")
+    return parse(raw) if raw.strip() else default
+
+
+# --- resolved switches -------------------------------------------------------------------
+
+
+def cell_reuse_level() -> int:
+    """MS_DEV_CELL_REUSE: 0 lazy inline off, 1/2 on; unset means 1 (mindjit keeps
+    lazy-inline graphs by default, where MindSpore needs the variable set)."""
+    return env_int(CELL_REUSE_ENV, 1, CELL_REUSE_LEVELS)
+
+
+def load_elim_level() -> int:
+    """MS_DEV_SIDE_EFFECT_LOAD_ELIM: 0..3, default 1 (conservative)."""
+    return env_int(LOAD_ELIM_ENV, 1, LOAD_ELIM_LEVELS)
+
+
+def cf_to_select_enabled() -> bool:
+    """MINDJIT_CF_TO_SELECT=0 keeps every if at O1/O2 (to compare with the docs'
+    hand-written selects); unset, empty or 1: mindir-cf-to-select runs."""
+    return bool(env_int(CF_TO_SELECT_ENV, 1, (0, 1)))
+
+
+def verify_each_enabled() -> bool:
+    """MINDJIT_VERIFY_EACH=1 verifies after every pass of a compile (not only at
+    stage boundaries), to find the pass at fault."""
+    return os.environ.get(VERIFY_EACH_ENV, "") not in ("", "0")
+
+
+def debug_enabled() -> bool:
+    """MINDJIT_DEBUG=1: the tools re-raise internal errors with their traceback."""
+    return bool(os.environ.get("MINDJIT_DEBUG"))
+
+
+def save_graphs_enabled() -> bool:
+    """set_context(save_graphs=...) wins over MS_DEV_SAVE_GRAPHS."""
+    return bool(
+        _context_or_env("save_graphs", "MS_DEV_SAVE_GRAPHS", 0, _int_of("MS_DEV_SAVE_GRAPHS"))
+    )
+
+
+def save_graphs_path() -> str:
+    return _context_or_env(
+        "save_graphs_path", "MS_DEV_SAVE_GRAPHS_PATH", DEFAULT_SAVE_GRAPHS_PATH, str
+    )
+
+
+def compile_cache_enabled() -> bool:
+    return bool(
+        _context_or_env(
+            "enable_compile_cache",
+            "MS_COMPILER_CACHE_ENABLE",
+            0,
+            lambda raw: parse_level(raw, (0, 1), "MS_COMPILER_CACHE_ENABLE"),
+        )
+    )
+
+
+def compile_cache_path() -> str:
+    return _context_or_env("compile_cache_path", "MS_COMPILER_CACHE_PATH", DEFAULT_CACHE_PATH, str)
+
+
+def compile_cache_max_bytes() -> int:
+    """The cache directory's size bound; the least recently used entries go first."""
+    value = _context_or_env(
+        "compile_cache_max_bytes",
+        "MINDJIT_COMPILE_CACHE_MAX_BYTES",
+        DEFAULT_CACHE_MAX_BYTES,
+        _int_of("MINDJIT_COMPILE_CACHE_MAX_BYTES"),
+    )
+    if value < 0:
+        raise ConfigError("MINDJIT_COMPILE_CACHE_MAX_BYTES must be >= 0")
+    return value
+
+
+def _int_of(name: str) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        try:
+            return int(raw.strip())
+        except ValueError:
+            raise ConfigError(f"{name} must be an integer, got '{raw}'") from None
+
+    return parse
+
+
+def jit_level() -> str:
+    """The context's jit_level (a Cell's or jit's JitConfig overrides it)."""
+    return _context["jit_config"].get("jit_level", "O1")
+
+
+def device_target() -> str:
+    return _context["device_target"]
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Everything outside the program that changes how it is compiled, resolved."""
+
+    jit_level: str
+    cell_reuse: int
+    load_elim: int
+    cf_to_select: bool
+    device_target: str
+
+    def pass_options(self) -> dict[str, dict[str, int]]:
+        """The values the pipelines write as explicit pass options."""
+        return {
+            "mindir-inline": {"cell-reuse": self.cell_reuse},
+            "mindir-load-elim": {"level": self.load_elim},
+            "ascend-cell-reuse": {"level": self.cell_reuse},
+        }
+
+
+def compile_options(jit_level_override: str | None = None) -> CompileOptions:
+    """The options in force for a compile; `jit_level_override` is the call's
+    (a JitConfig), else the context's."""
+    level = check_jit_level(jit_level_override or jit_level())
+    return CompileOptions(
+        jit_level=level,
+        cell_reuse=cell_reuse_level(),
+        load_elim=load_elim_level(),
+        cf_to_select=cf_to_select_enabled(),
+        device_target=device_target(),
+    )
+
+
+def pass_option_defaults() -> dict[str, dict[str, int]]:
+    """Option values for passes whose option a pipeline leaves out (`ms-opt -p
+    mindir-load-elim` follows MS_DEV_SIDE_EFFECT_LOAD_ELIM, as the compiler does)."""
+    return compile_options().pass_options()

@@ -1,0 +1,175 @@
+"""The compat package: every touchpoint is written for the pinned xDSL, patches are
+installed only by `install()`, each patch is still needed, and no private xDSL
+API is read outside the package."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import math
+import warnings
+from pathlib import Path
+
+import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+from xdsl.ir import Block, Region
+from xdsl.parser.attribute_parser import AttrParser
+
+from mindjit.dialects.context import make_context
+from mindjit.dialects.parsing import parse_module
+from mindjit.ir import compat
+from mindjit.ir.compat import hex_float_literals, string_literals
+from mindjit.ir.compat.touchpoint import Touchpoint
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("touchpoint", compat.TOUCHPOINTS, ids=lambda t: t.name)
+def test_touchpoint_matches_the_pinned_xdsl(touchpoint: Touchpoint) -> None:
+    changed = touchpoint.changed()
+    assert not changed, (
+        f"xDSL changed {changed}: re-check the compat touchpoint '{touchpoint.name}' "
+        f"({touchpoint.reason}); delete it if {touchpoint.delete_when}, else update "
+        "its fingerprints (ir/compat/touchpoint.py: fingerprint)"
+    )
+
+
+@pytest.mark.parametrize("touchpoint", compat.TOUCHPOINTS, ids=lambda t: t.name)
+def test_touchpoint_is_documented(touchpoint: Touchpoint) -> None:
+    assert touchpoint.kind in ("patch", "private", "mirror")
+    assert touchpoint.xdsl_sources and all(touchpoint.xdsl_sources.values())
+    table = (ROOT / "docs" / "xdsl-compat.md").read_text()
+    assert f"`{touchpoint.name}`" in table
+
+
+def test_install_applies_every_patch_once() -> None:
+    make_context()  # installs
+    assert compat.installed() == {m.TOUCHPOINT.name for m in compat.PATCHES}
+    element = AttrParser._TensorLiteralElement  # noqa: SLF001
+    patched = element.to_type
+    assert patched is not hex_float_literals.ORIGINAL
+    compat.install()  # idempotent
+    assert element.to_type is patched
+
+
+def test_a_patch_is_not_applied_to_code_it_was_not_written_for() -> None:
+    class FakeModule:
+        TOUCHPOINT = dataclasses.replace(
+            hex_float_literals.TOUCHPOINT,
+            name="fake",
+            xdsl_sources={"xdsl.traits.IsolatedFromAbove.verify": "000000000000"},
+        )
+        applied = False
+
+        @classmethod
+        def install(cls) -> None:
+            cls.applied = True
+
+    saved = compat.PATCHES
+    compat.PATCHES = (*saved, FakeModule)  # type: ignore[assignment]
+    try:
+        with pytest.warns(RuntimeWarning, match="'fake'.*not applied"):
+            compat.install()
+    finally:
+        compat.PATCHES = saved
+        compat._installed.discard("fake")  # noqa: SLF001
+    assert not FakeModule.applied
+
+
+# --- each patch is still needed: these fail once upstream fixes what they patch ----
+
+
+def test_hex_float_patch_still_needed() -> None:
+    element = AttrParser._TensorLiteralElement  # noqa: SLF001
+    text = "func.func @f() -> tensor<f32> {\n  %c = arith.constant dense<0xFF800000> : tensor<f32>\n  func.return %c : tensor<f32>\n}\n"
+
+    def value() -> float:
+        module = parse_module(text)
+        const = next(op for op in module.walk() if op.name == "arith.constant")
+        return const.value.get_values()[0]
+
+    assert value() == -math.inf
+    element.to_type = hex_float_literals.ORIGINAL
+    try:
+        upstream = value()
+    finally:
+        hex_float_literals.install()
+    assert upstream == float(0xFF800000), "xDSL reads hex floats as bits now: drop the patch"
+
+
+def test_string_literal_patch_still_needed() -> None:
+    """xDSL's regex repeats a '+' group under a '*' (exponential backtracking)."""
+    original = string_literals.ORIGINAL.pattern
+    assert "]+|" in original and ")*" in original and "++" not in original
+    unterminated = '"' + "a" * 200
+    assert string_literals.PATCHED.match(unterminated) is None
+    for text in ['"abc"', '"a\\"b"', '"\\0A"', '""']:
+        assert (
+            string_literals.PATCHED.match(text).group()
+            == string_literals.ORIGINAL.match(text).group()
+        )  # type: ignore[union-attr]
+
+
+def test_empty_function_body_is_refused_as_xdsl_refuses_it() -> None:
+    """Verifying op by op keeps xDSL's region checks (compat/structure_checks.py)."""
+    from mindjit.dialects.verify import verify_located
+    from mindjit.support.errors import MindjitError
+
+    fn = func.FuncOp("f", ((), ()), Region(Block()))
+    module = ModuleOp([fn])
+    with pytest.raises(Exception, match="empty block in single-block region"):
+        module.verify()
+    with pytest.raises(MindjitError, match="empty block in single-block region"):
+        verify_located(module)
+    assert TensorType(f32, []) is not None
+
+
+# --- private API stays in the package ----------------------------------------------
+
+_PRIVATE = ("_current_token", "_first_op", "_next_op", "_operands", "_successors", "_args")
+_LAYERS = ("support", "ir", "dialects", "passes", "backend", "driver", "frontend", "tools")
+
+
+def test_no_private_xdsl_api_outside_the_compat_package() -> None:
+    found = []
+    for layer in _LAYERS:
+        for path in (ROOT / layer).rglob("*.py"):
+            if path.parent.name == "compat":
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Attribute) and node.attr in _PRIVATE:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
+    assert not found, "private xDSL API outside ir/compat:\n" + "\n".join(found)
+
+
+def test_no_patch_outside_the_compat_package() -> None:
+    """Assigning to an attribute of an xDSL class or module is a patch: it lives here."""
+    found = []
+    for layer in _LAYERS:
+        for path in (ROOT / layer).rglob("*.py"):
+            if path.parent.name == "compat":
+                continue
+            tree = ast.parse(path.read_text())
+            xdsl_names = {
+                alias.asname or alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("xdsl")
+                for alias in node.names
+            }
+            for node in ast.walk(tree):
+                targets = node.targets if isinstance(node, ast.Assign) else []
+                for t in targets:
+                    if (
+                        isinstance(t, ast.Attribute)
+                        and isinstance(t.value, ast.Name)
+                        and t.value.id in xdsl_names
+                    ):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "xDSL patched outside ir/compat: " + ", ".join(found)
+
+
+def test_warnings_of_install_are_none_for_the_pinned_xdsl() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compat.install()
