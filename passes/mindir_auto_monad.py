@@ -18,8 +18,10 @@ states. This pass turns that into MindSpore's monadic IR, in block order:
   UpdateState form is kept so every effect looks the same to later passes.)
 - A Parameter that no `mindir.assign` in the module writes is read without
   ordering: its Loads take the current state but get no update_state and do not
-  advance it. (When an Assign's Parameter cannot be traced to a
-  `mindir.get_parameter` or a bound argument, every Parameter counts as written.)
+  advance it. Which Parameters are written comes from the one effects analysis
+  (passes/analysis/effects.py): an Assign through a reused graph's ref argument
+  writes the Parameter each call site passes, and one whose ref cannot be traced
+  at all makes every Parameter count as written.
 - Graphs: a graph with state arguments returns the states it advances (itself,
   or through the graphs it calls) as extra trailing results, in argument order
   (u, io), and its function type says so. A `func.call` of it passes the current
@@ -61,54 +63,19 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
-from mindjit.dialects.mindir.parameter_args import parameter_symbol
-from mindjit.dialects.mindir.types import MonadIOType, MonadUType
 from mindjit.ir.calls import rebuilt_call
 from mindjit.ir.compat.linked_ops import raw_operands
 from mindjit.ir.locations import op_error
+from mindjit.passes.analysis.effects import KINDS, STATE_TYPES, Effects, state_kind
 from mindjit.passes.analysis.graph_walk import walk_graphs
-
-#: The two states, in the order graphs take and return them.
-KINDS: tuple[str, ...] = ("u", "io")
-STATE_TYPES: dict[str, Attribute] = {"u": MonadUType(), "io": MonadIOType()}
+from mindjit.passes.carried_values import (
+    add_grad_results,
+    add_if_results,
+    add_loop_arguments,
+    finish_while,
+)
 
 States = dict[str, SSAValue | None]
-
-
-def state_kind(t: Attribute) -> str | None:
-    """ "u" for `!mindir.u`, "io" for `!mindir.io`, None otherwise."""
-    return _STATE_KINDS.get(type(t))  # by exact class: asked for every call operand
-
-
-_STATE_KINDS: dict[type, str] = {MonadUType: "u", MonadIOType: "io"}
-
-
-@dataclass
-class WrittenParameters:
-    """The Parameters some `mindir.assign` of the module writes."""
-
-    symbols: set[str]
-    unknown: bool  # an Assign whose Parameter cannot be traced: anything may be written
-
-    @staticmethod
-    def of(module: ModuleOp) -> WrittenParameters:
-        written = WrittenParameters(set(), False)
-        for op in walk_graphs(module):
-            if isinstance(op, mindir.AssignOp):
-                symbol = parameter_symbol(op.ref)
-                if symbol is None:
-                    written.unknown = True
-                else:
-                    written.symbols.add(symbol)
-        return written
-
-    def may_write(self, ref: SSAValue) -> bool:
-        if self.unknown:
-            return True
-        if not self.symbols:  # nothing in the module writes a Parameter: a Load orders nothing
-            return False
-        symbol = parameter_symbol(ref)
-        return symbol is None or symbol in self.symbols
 
 
 def _state_args(fn: func.FuncOp) -> dict[str, SSAValue]:
@@ -153,7 +120,7 @@ def _check_not_partly_threaded(fn: func.FuncOp) -> None:
 
 class _Threader:
     def __init__(self, module: ModuleOp):
-        self.written = WrittenParameters.of(module)
+        self.effects = Effects(module)
         self.funcs: dict[str, func.FuncOp] = {
             op.sym_name.data: op for op in walk_graphs(module) if isinstance(op, func.FuncOp)
         }
@@ -175,7 +142,7 @@ class _Threader:
             if isinstance(inner, mindir.AssignOp):
                 kinds.add("u")
             elif isinstance(inner, mindir.LoadOp):
-                if self.written.may_write(inner.ref):
+                if self.effects.is_written(inner.ref):
                     kinds.add("u")
             elif isinstance(inner, mindir.PrintOp):
                 kinds.add("io")
@@ -217,7 +184,7 @@ class _Threader:
     def thread_op(self, op: Operation, states: States) -> None:
         if isinstance(op, mindir.LoadOp):
             op.operands = [op.ref, self._need(op, states, "u")]
-            if self.written.may_write(op.ref):
+            if self.effects.is_written(op.ref):
                 self._update_after(op, states, "u", op.result)
         elif isinstance(op, mindir.AssignOp):
             op.operands = [op.ref, op.value, self._need(op, states, "u")]
@@ -276,39 +243,21 @@ class _Threader:
         ends = [
             self.thread_block(region.block, states) for region in (op.then_region, op.else_region)
         ]
-        if not carried:
-            return
-        for region, end in zip((op.then_region, op.else_region), ends):
-            term = region.block.last_op
-            assert isinstance(term, mindir.YieldOp)
-            term.operands = [*term.values, *[end[k] for k in carried]]  # type: ignore[misc]
-        new = mindir.IfOp(
-            op.cond,
-            [*op.output.types, *[STATE_TYPES[k] for k in carried]],
-            Rewriter.move_region_contents_to_new_regions(op.then_region),
-            Rewriter.move_region_contents_to_new_regions(op.else_region),
-        )
-        self._replace_with_more_results(op, new, carried, states)
+        if carried:
+            results = add_if_results(
+                op,
+                [ends[0][k] for k in carried],
+                [ends[1][k] for k in carried],
+                carried,  # type: ignore[misc]
+            )
+            states.update(zip(carried, results))
 
     def _thread_grad(self, op: mindir.GradOp, states: States) -> None:
         carried = self._carried(op, states)
         end = self.thread_block(op.body.block, states)
-        if not carried:
-            return
-        term = op.body.block.last_op
-        assert isinstance(term, mindir.YieldOp)
-        term.operands = [*term.values, *[end[k] for k in carried]]  # type: ignore[misc]
-        new = mindir.GradOp(
-            op.inputs,
-            op.sens,
-            op.wrt_list,
-            op.weight_symbols,
-            op.n_aux,
-            op.returns_value,
-            [*op.outputs.types, *[STATE_TYPES[k] for k in carried]],
-            Rewriter.move_region_contents_to_new_regions(op.body),
-        )
-        self._replace_with_more_results(op, new, carried, states)
+        if carried:
+            results = add_grad_results(op, [end[k] for k in carried], carried)  # type: ignore[misc]
+            states.update(zip(carried, results))
 
     def _thread_while(self, op: mindir.WhileOp, states: States) -> None:
         carried = self._carried(op, states)
@@ -316,43 +265,19 @@ class _Threader:
             for region in (op.before_region, op.after_region):
                 self.thread_block(region.block, states)
             return
-        inside: list[States] = []
-        for region in (op.before_region, op.after_region):
-            block = region.block
-            start = dict(states)
-            for kind in carried:
-                arg = block.insert_arg(STATE_TYPES[kind], len(block.args))
-                arg.name_hint = kind
-                start[kind] = arg
-            inside.append(self.thread_block(block, start))
-        cond = op.before_region.block.last_op
-        assert isinstance(cond, mindir.ConditionOp)
-        cond.operands = [cond.cond, *cond.arguments, *[inside[0][k] for k in carried]]  # type: ignore[misc]
-        body_end = op.after_region.block.last_op
-        assert isinstance(body_end, mindir.YieldOp)
-        body_end.operands = [*body_end.values, *[inside[1][k] for k in carried]]  # type: ignore[misc]
-        new = mindir.WhileOp(
-            [*op.arguments, *[states[k] for k in carried]],  # type: ignore[misc]
-            [*op.res.types, *[STATE_TYPES[k] for k in carried]],
-            Rewriter.move_region_contents_to_new_regions(op.before_region),
-            Rewriter.move_region_contents_to_new_regions(op.after_region),
+        arg_lists = add_loop_arguments(op, [STATE_TYPES[k] for k in carried], carried)
+        ends = [
+            self.thread_block(region.block, {**states, **dict(zip(carried, args))})
+            for region, args in zip((op.before_region, op.after_region), arg_lists)
+        ]
+        results = finish_while(
+            op,
+            [states[k] for k in carried],  # type: ignore[misc]
+            [ends[0][k] for k in carried],  # type: ignore[misc]
+            [ends[1][k] for k in carried],  # type: ignore[misc]
+            carried,
         )
-        self._replace_with_more_results(op, new, carried, states)
-
-    @staticmethod
-    def _replace_with_more_results(
-        op: Operation, new: Operation, carried: list[str], states: States
-    ) -> None:
-        new.location = op.location
-        new.attributes |= op.attributes
-        Rewriter.insert_op(new, InsertPoint.before(op))
-        n = len(op.results)
-        for old_result, new_result in zip(op.results, new.results[:n]):
-            old_result.replace_all_uses_with(new_result)
-        Rewriter.erase_op(op)
-        for kind, result in zip(carried, new.results[n:]):
-            result.name_hint = kind
-            states[kind] = result
+        states.update(zip(carried, results))
 
     # --- graphs -----------------------------------------------------------------------
     def returned_states(

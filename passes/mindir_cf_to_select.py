@@ -59,8 +59,8 @@ from mindjit.dialects.mindir.device import (
     NPUGetFloatStatusOp,
 )
 from mindjit.ir.walk import walk_ops
+from mindjit.passes.analysis.effects import Effects
 from mindjit.passes.analysis.graph_walk import top_level_graphs
-from mindjit.passes.mindir_auto_monad import WrittenParameters
 
 DEFAULT_MAX_BRANCH_OPS = 8
 DEFAULT_MAX_BRANCH_ELEMENTS = 1 << 20
@@ -103,7 +103,7 @@ def cf_to_select(
     ifs = [op for op in reversed(ops) if isinstance(op, mindir.IfOp)]
     if not ifs or any(isinstance(op, _FLOAT_STATUS) for op in ops):
         return 0
-    rules = _Rules(WrittenParameters.of(module), max_branch_ops, max_branch_elements)
+    rules = _Rules(Effects(module), max_branch_ops, max_branch_elements)
     converted = 0
     for if_op in ifs:
         if rules.convertible(if_op):
@@ -112,11 +112,11 @@ def cf_to_select(
     return converted
 
 
-def ifs_to_selects_in(op: Operation, written: WrittenParameters) -> None:
+def ifs_to_selects_in(op: Operation, effects: Effects) -> None:
     """Convert every convertible `if` inside `op`, whatever its size: a vmap must
     batch its body, and a select is what an `if` on a per-example condition
     becomes (MindSpore's vmap does the same)."""
-    rules = _Rules(written, max_ops=1 << 62, max_elements=0)
+    rules = _Rules(effects, max_ops=1 << 62, max_elements=0)
     for inner in reversed(walk_ops(op)):
         if isinstance(inner, mindir.IfOp) and rules.convertible(inner):
             _to_select(inner)
@@ -124,7 +124,7 @@ def ifs_to_selects_in(op: Operation, written: WrittenParameters) -> None:
 
 @dataclass
 class _Rules:
-    written: WrittenParameters
+    effects: Effects
     max_ops: int
     max_elements: int
 
@@ -149,7 +149,7 @@ class _Rules:
         if op.regions:
             return False
         if isinstance(op, mindir.LoadOp):
-            return not self.written.may_write(op.ref)
+            return not self.effects.is_written(op.ref)
         return op.has_trait(Pure)
 
 

@@ -52,15 +52,16 @@ from xdsl.traits import IsTerminator
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir.effects import SideEffectIO, SideEffectMem
-from mindjit.dialects.mindir.parameter_args import parameter_symbol
 from mindjit.ir.locations import loc_of_op
-from mindjit.passes.analysis.graph_walk import walk_graphs
-from mindjit.passes.mindir_auto_monad import state_kind
+from mindjit.passes.analysis.effects import (
+    ANY,
+    Effects,
+    Writes,
+    input_state,
+    parameter_symbol,
+    state_kind,
+)
 from mindjit.support.errors import MindjitError, SourceLoc
-
-#: A write set: Parameter symbols, or ANY when the written Parameter is unknown.
-ANY = "*"
-Writes = frozenset[str]
 
 
 def _conflicts(symbol: str | None, writes: Writes) -> bool:
@@ -95,43 +96,6 @@ def effect_kinds(op: Operation) -> frozenset[str]:
                 if (kind := state_kind(v.type)) is not None:
                     kinds.add(kind)
     return frozenset(kinds)
-
-
-class _ModuleWrites:
-    """Which Parameters each function writes, callees included (a fixpoint)."""
-
-    def __init__(self, module: ModuleOp):
-        self.funcs = {
-            op.sym_name.data: op for op in walk_graphs(module) if isinstance(op, func.FuncOp)
-        }
-        self.by_func: dict[str, Writes] = {name: frozenset() for name in self.funcs}
-        changed = True
-        while changed:
-            changed = False
-            for name, fn in self.funcs.items():
-                writes = self.of(fn) if fn.body.blocks else self._declaration(fn)
-                if writes != self.by_func[name]:
-                    self.by_func[name] = writes
-                    changed = True
-
-    @staticmethod
-    def _declaration(fn: func.FuncOp) -> Writes:
-        takes_u = any(state_kind(t) == "u" for t in fn.function_type.inputs.data)
-        return frozenset({ANY}) if takes_u else frozenset()
-
-    def of(self, op: Operation) -> Writes:
-        """The Parameters `op` writes, with everything inside it and its callees."""
-        out: set[str] = set()
-        for inner in op.walk():
-            if isinstance(inner, mindir.AssignOp):
-                out.add(parameter_symbol(inner.ref) or ANY)
-            elif isinstance(inner, func.CallOp):
-                name = inner.callee.root_reference.data
-                if name in self.by_func:
-                    out |= self.by_func[name]
-                elif any(state_kind(v.type) == "u" for v in inner.arguments):
-                    out.add(ANY)
-        return frozenset(out)
 
 
 class _BlockGraph:
@@ -282,32 +246,6 @@ def _state_depths(block: Block) -> dict[SSAValue, int]:
     return depth
 
 
-def _input_state(op: Operation, depth: dict[SSAValue, int]) -> SSAValue | None:
-    """The `!mindir.u` a writer starts from (for an if, the deepest state it captures)."""
-    if isinstance(op, mindir.AssignOp):
-        return op.state
-    if isinstance(op, func.CallOp | mindir.WhileOp):
-        return next((v for v in op.operands if state_kind(v.type) == "u"), None)
-    if isinstance(op, mindir.IfOp):
-        captured = [
-            v
-            for inner in op.walk()
-            if inner is not op
-            for v in inner.operands
-            if state_kind(v.type) == "u" and not _defined_inside(v, op)
-        ]
-        return max(captured, key=lambda v: depth.get(v, 0), default=None)
-    return None
-
-
-def _defined_inside(v: SSAValue, op: Operation) -> bool:
-    owner = v.owner
-    if isinstance(owner, Block):
-        parent = owner.parent_op()
-        return parent is not None and op.is_ancestor(parent)
-    return op.is_ancestor(owner)
-
-
 #: Ops whose result may share the Load's memory once lowered (numpy views, or the
 #: input itself when the op is an identity): their users read the Parameter too.
 _ALIASING_OPS = (
@@ -354,7 +292,7 @@ def _load_users(load: mindir.LoadOp, block: Block) -> list[Operation]:
 
 
 class _WriteAfterRead:
-    def __init__(self, writes: _ModuleWrites, block: Block):
+    def __init__(self, writes: Effects, block: Block):
         self.writes = writes
         self.block = block
         self.graph = _BlockGraph(block)
@@ -370,8 +308,8 @@ class _WriteAfterRead:
                 continue
             if not isinstance(op, mindir.AssignOp | func.CallOp | mindir.IfOp | mindir.WhileOp):
                 continue
-            written = self.writes.of(op)
-            state = _input_state(op, depth)
+            written = self.writes.writes(op)
+            state = input_state(op)
             if written and state is not None:
                 events.append((depth.get(state, 0), i, op, state, written))
         events.sort(key=lambda e: (e[0], e[1]))
@@ -494,7 +432,7 @@ class MindirDependOrderPass(ModulePass):
     name = "mindir-depend-order"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        writes = _ModuleWrites(op)
+        writes = Effects(op)
         # symbol tables (module bodies) hold graphs and Parameters, not ordered code
         blocks = [b for b in op.walk_blocks() if not isinstance(b.parent_op(), ModuleOp)]
         for block in blocks:

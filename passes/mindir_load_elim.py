@@ -96,9 +96,16 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
-from mindjit.dialects.mindir.parameter_args import parameter_symbol
-from mindjit.dialects.mindir.types import MonadUType
-from mindjit.ir.symbols import Symbols, in_use, lookup_symbol
+from mindjit.passes.analysis.effects import (
+    ANY,
+    Effects,
+    Key,
+    input_state,
+    is_u,
+    keys_match,
+    ref_key,
+    strip_depends,
+)
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.support.config import LOAD_ELIM_LEVELS, parse_level
 
@@ -113,39 +120,18 @@ class LoadElimWarning(UserWarning):
     """Level 3 is unsafe."""
 
 
-# -- Parameters and refs -------------------------------------------------------------
+# -- Parameters and refs (passes/analysis/effects.py) ----------------------------------
 
-Key = str | SSAValue  # a Parameter's symbol, or an unknown ref
-_ANY = "\0any"  # "writes every Parameter"
 _LAST = "\0last"  # (state maps) the nearest writer of any Parameter
 _ROOT = "\0root"  # (state maps) where the chain starts
 
 
-def _strip_depends(v: SSAValue) -> SSAValue:
-    while isinstance(v, OpResult) and isinstance(v.op, mindir.DependOp) and v.index == 0:
-        v = v.op.value
-    return v
-
-
-def key_of(ref: SSAValue) -> Key:
-    symbol = parameter_symbol(ref)
-    return symbol if symbol is not None else _strip_depends(ref)
-
-
 def ref_from_call(ref: SSAValue) -> bool:
     """The ref is a Parameter returned by a call (through depend / tuple_get_item)."""
-    v = _strip_depends(ref)
+    v = strip_depends(ref)
     while isinstance(v, OpResult) and isinstance(v.op, mindir.TupleGetItemOp):
-        v = _strip_depends(v.op.operands[0])
+        v = strip_depends(v.op.operands[0])
     return isinstance(v, OpResult) and isinstance(v.op, func.CallOp)
-
-
-def _keys_match(a: Key, b: Key) -> bool:
-    return a == b if isinstance(a, str) and isinstance(b, str) else True
-
-
-def _is_u(v: SSAValue) -> bool:
-    return isinstance(v.type, MonadUType)
 
 
 # -- the analysis -----------------------------------------------------------------------
@@ -166,10 +152,9 @@ _REGION_OPS = (mindir.IfOp, mindir.WhileOp)
 class _Analysis:
     """Writers, states and what each op sees, for one module (memoized)."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, effects: Effects | None = None):
         self.module = module
-        self._written: dict[Operation, frozenset[Key]] = {}
-        self._in_progress: set[Operation] = set()
+        self.effects = effects if effects is not None else Effects(module)
         self._maps: dict[SSAValue, dict[Any, Any]] = {}
         self._positions: dict[
             Block, tuple[dict[Operation, int], list[tuple[int, frozenset[Key]]]]
@@ -187,39 +172,11 @@ class _Analysis:
     # -- writers ------------------------------------------------------------------
 
     def written(self, op: Operation) -> frozenset[Key]:
-        """Parameters `op` may write (`_ANY` for all)."""
-        known = self._written.get(op)
-        if known is not None:
-            return known
-        if op in self._in_progress:  # recursion: assume the worst (sound, rare)
-            return frozenset({_ANY})
-        self._in_progress.add(op)
-        keys: set[Key] = set()
-        try:
-            if isinstance(op, mindir.AssignOp):
-                k = key_of(op.ref)
-                keys.add(k if isinstance(k, str) else _ANY)
-            elif isinstance(op, func.CallOp):
-                callee = lookup_symbol(op, op.callee)
-                if isinstance(callee, func.FuncOp) and callee.body.blocks:
-                    keys |= self.written(callee)
-                else:
-                    keys.add(_ANY)
-            for region in op.regions:
-                for block in region.blocks:
-                    for inner in block.ops:
-                        keys |= self.written(inner)
-        finally:
-            self._in_progress.discard(op)
-        result = frozenset(keys)
-        self._written[op] = result
-        return result
+        """Parameters `op` may write (`ANY` for all): the module's one effects analysis."""
+        return self.effects.writes(op)
 
     def may_write(self, op: Operation, key: Key) -> bool:
-        w = self.written(op)
-        if not w:
-            return False
-        return _ANY in w or not isinstance(key, str) or key in w
+        return self.effects.may_write(op, key)
 
     def _writers_in(self, v: SSAValue) -> list[tuple[Operation, frozenset[Key]]]:
         """The ops behind an update_state attachment that write, with what they write."""
@@ -257,7 +214,7 @@ class _Analysis:
         per_key = self._block_key_writers.get((block, key))
         if per_key is None:
             per_key = [
-                i for i, w in all_writers if _ANY in w or not isinstance(key, str) or key in w
+                i for i, w in all_writers if ANY in w or not isinstance(key, str) or key in w
             ]
             self._block_key_writers[(block, key)] = per_key
         return positions, per_key
@@ -271,13 +228,13 @@ class _Analysis:
         if isinstance(key, str):
             found = m.get(key)
             if found is None:
-                found = m.get(_ANY)
+                found = m.get(ANY)
         else:
             found = m.get(_LAST)
         return found if found is not None else m[_ROOT]
 
     def _state_map(self, state: SSAValue) -> dict[Any, Any]:
-        """Per state: Parameter -> its nearest writer (plus `_ANY`: a writer of
+        """Per state: Parameter -> its nearest writer (plus `ANY`: a writer of
         every Parameter, `_LAST`: the nearest writer of any, `_ROOT`: the start),
         built once along each chain; states without writers share their base's map."""
         path: list[SSAValue] = []
@@ -309,7 +266,7 @@ class _Analysis:
         if isinstance(op, mindir.WhileOp):
             if len(op.arguments) == len(op.res) and op.arguments[s.index].type == s.type:
                 return op.arguments[s.index]
-        return _input_state(op)
+        return input_state(op)
 
     def _make_map(self, s: SSAValue) -> dict[Any, Any]:
         base_state = self._base_state(s)
@@ -331,10 +288,10 @@ class _Analysis:
             return base
         m = dict(base)
         for token, w in writes:
-            if _ANY in w:
-                m = {_ROOT: m[_ROOT], _ANY: token}
+            if ANY in w:
+                m = {_ROOT: m[_ROOT], ANY: token}
             for k in w:
-                if k != _ANY:
+                if k != ANY:
                     m[k] = token
             m[_LAST] = token
         return m
@@ -344,7 +301,7 @@ class _Analysis:
         if isinstance(token, mindir.AssignOp):
             return self.epoch(key, token.state)
         if isinstance(token, Operation):
-            u = _input_state(token)
+            u = input_state(token)
             return self.epoch(key, u) if u is not None else None
         if isinstance(token, BlockArgument):
             parent = token.block.parent_op()
@@ -352,7 +309,7 @@ class _Analysis:
                 src = _region_arg_source(parent, token)
                 if src is not None and src is not token:
                     return self.epoch(key, src)
-                u = _input_state(parent)
+                u = input_state(parent)
                 return self.epoch(key, u) if u is not None else None
         return None
 
@@ -391,14 +348,14 @@ class _Analysis:
                 if isinstance(op, mindir.AssignOp) and not any(
                     isinstance(u.operation, mindir.UpdateStateOp) for u in op.result.uses
                 ):
-                    known.add(key_of(op.ref))
+                    known.add(ref_key(op.ref))
             self._unthreaded[fn] = known
         return known
 
     def load_class(self, load: mindir.LoadOp) -> Any:
-        key = key_of(load.ref)
+        key = ref_key(load.ref)
         fn = _function_of(load)
-        if fn is not None and any(_keys_match(key, k) for k in self.unthreaded_keys(fn)):
+        if fn is not None and any(keys_match(key, k) for k in self.unthreaded_keys(fn)):
             return load
         return self.epoch(key, load.state)
 
@@ -406,7 +363,7 @@ class _Analysis:
         cls = self.load_class(load)
         if cls is load:
             return frozenset({load})
-        return self.ancestors(key_of(load.ref), cls)
+        return self.ancestors(ref_key(load.ref), cls)
 
     # -- what ops see --------------------------------------------------------------
 
@@ -415,7 +372,7 @@ class _Analysis:
             self._visit_block(block)
 
     def _value_obs(self, v: SSAValue) -> frozenset[tuple]:
-        if _is_u(v):
+        if is_u(v):
             return frozenset({("S", v)})
         if isinstance(v, BlockArgument):
             return self._arg_obs.get(v, frozenset())
@@ -428,11 +385,11 @@ class _Analysis:
 
     def _op_obs(self, op: Operation) -> frozenset[tuple]:
         if isinstance(op, mindir.LoadOp):
-            key = key_of(op.ref)
+            key = ref_key(op.ref)
             return frozenset() if key in self.read_only else frozenset({("L", key, op)})
         if isinstance(op, mindir.AssignOp):
             return (
-                frozenset({("A", key_of(op.ref), op)})
+                frozenset({("A", ref_key(op.ref), op)})
                 | self._value_obs(op.value)
                 | self._value_obs(op.state)
             )
@@ -442,10 +399,10 @@ class _Analysis:
             for region in op.regions:
                 for block in region.blocks:
                     for a in block.args:
-                        self._arg_obs[a] = base | ({("S", a)} if _is_u(a) else frozenset())
+                        self._arg_obs[a] = base | ({("S", a)} if is_u(a) else frozenset())
                     self._visit_block(block)
                     parts.extend(self._obs[inner] for inner in block.ops)
-        parts.append(frozenset(("S", r) for r in op.results if _is_u(r)))
+        parts.append(frozenset(("S", r) for r in op.results if is_u(r)))
         return frozenset().union(*parts)
 
     def _entry_obs(self, op: Operation) -> frozenset[tuple]:
@@ -482,7 +439,7 @@ class _Analysis:
             if isinstance(parent, mindir.WhileOp):  # what earlier iterations did
                 for region in parent.regions:
                     for block in region.blocks:
-                        parts.append(frozenset(("S", a) for a in block.args if _is_u(a)))
+                        parts.append(frozenset(("S", a) for a in block.args if is_u(a)))
             parent = parent.parent_op()
         return frozenset().union(*parts)
 
@@ -506,30 +463,6 @@ def _region_arg_source(parent: Operation, arg: BlockArgument) -> SSAValue | None
     if isinstance(cond, mindir.ConditionOp) and arg.index < len(cond.arguments):
         return cond.arguments[arg.index]
     return None
-
-
-def _input_state(op: Operation) -> SSAValue | None:
-    """The `!mindir.u` an op starts from: its first u operand, else the first u its
-    regions use from outside."""
-    for v in op.operands:
-        if _is_u(v):
-            return v
-    if not op.regions:
-        return None
-    for inner in op.walk():
-        for v in inner.operands:
-            if _is_u(v) and not _inside(v, op):
-                return v
-    return None
-
-
-def _inside(v: SSAValue, op: Operation) -> bool:
-    owner = v.block.parent_op() if isinstance(v, BlockArgument) else v.op  # type: ignore[union-attr]
-    while owner is not None:
-        if owner is op:
-            return True
-        owner = owner.parent_op()
-    return False
 
 
 # -- aliases ---------------------------------------------------------------------------------
@@ -637,7 +570,7 @@ def merge_loads(module: ModuleOp) -> int:
             first: dict[tuple[Key, Any], mindir.LoadOp] = {}
             for op in list(block.ops):
                 if isinstance(op, mindir.LoadOp):
-                    key = key_of(op.ref)
+                    key = ref_key(op.ref)
                     tag = (key, analysis.load_class(op))
                     earlier = first.get(tag)
                     if earlier is None:
@@ -668,7 +601,7 @@ def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
     # them out of the analysis (a model's weights: otherwise every value would carry
     # the set of all the weights it depends on, quadratic in the model's size).
     analysis.read_only = _read_only_keys(module, analysis)
-    loads = [ld for ld in loads if key_of(ld.ref) not in analysis.read_only]
+    loads = [ld for ld in loads if ref_key(ld.ref) not in analysis.read_only]
     for fn in top_level_graphs(module):
         if isinstance(fn, func.FuncOp) and fn.body.blocks:
             analysis.compute_observations(fn)
@@ -680,11 +613,8 @@ def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
 
 def _read_only_keys(module: ModuleOp, analysis: _Analysis) -> frozenset[Key]:
     """Parameters no op of the module may write (none if some write is unknown)."""
-    written: set[Key] = set()
-    for fn in top_level_graphs(module):
-        if isinstance(fn, func.FuncOp):
-            written |= analysis.written(fn)
-    if _ANY in written:
+    written = analysis.effects.written_symbols()
+    if ANY in written:
         return frozenset()
     declared = {op.sym_name.data for op in module.ops if isinstance(op, mindir.ParameterOp)}
     return frozenset(declared - written)
@@ -696,7 +626,7 @@ def _loaded_at_two_states(
     states: dict[tuple[func.FuncOp | None, Key], set[Any]] = {}
     groups: dict[tuple[func.FuncOp | None, Key], list[mindir.LoadOp]] = {}
     for ld in loads:
-        tag = (_function_of(ld), key_of(ld.ref))
+        tag = (_function_of(ld), ref_key(ld.ref))
         states.setdefault(tag, set()).add(analysis.load_class(ld))
         groups.setdefault(tag, []).append(ld)
     return {ld for tag, lds in groups.items() if len(states[tag]) > 1 for ld in lds}
@@ -711,7 +641,7 @@ def _reaching_two_states(
             direct.setdefault(c, []).append(ld)
     chosen: set[mindir.LoadOp] = set()
     for ld in loads:
-        key = key_of(ld.ref)
+        key = ref_key(ld.ref)
         if any(analysis.may_write(loop, key) for loop in uses[ld].loops):
             chosen.add(ld)  # an alias carried into a later iteration of a loop writing P
     for consumer, read in direct.items():
@@ -753,7 +683,7 @@ def _runs_after_writer(ld: mindir.LoadOp, consumer: Operation, analysis: _Analys
     """Whether the fixed order (block order, regions as their ops) runs `consumer`
     after a writer of the Load's Parameter that runs after the Load: the safety net
     for users mindir-depend-order could not (or did not) move before that writer."""
-    key = key_of(ld.ref)
+    key = ref_key(ld.ref)
     load_chain, use_chain = _ancestry(ld), _ancestry(consumer)
     load_at = {id(b): a for b, a in load_chain}
     common: Block | None = None
@@ -797,10 +727,10 @@ def _conflicts(
     seen: frozenset[tuple],
     analysis: _Analysis,
 ) -> bool:
-    key = key_of(ld.ref)
+    key = ref_key(ld.ref)
     cls = analysis.load_class(ld)
     for other in read:  # two Loads read directly by one consumer: different states?
-        if other is not ld and _keys_match(key, key_of(other.ref)):
+        if other is not ld and keys_match(key, ref_key(other.ref)):
             if analysis.load_class(other) != cls:
                 return True
     earlier = analysis.load_ancestors(ld)
@@ -811,7 +741,7 @@ def _conflicts(
                 return True
             continue
         other_key, what = item[1], item[2]
-        if not _keys_match(key, other_key) or what is ld:
+        if not keys_match(key, other_key) or what is ld:
             continue
         if kind == "L":
             if analysis.load_class(what) not in earlier:
@@ -850,9 +780,7 @@ class MindirLoadElimPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         level = self.level
-        with in_use(Symbols()):  # the pass adds and removes no symbols
-            merge_loads(op)
-            chosen = loads_to_move(op, level)
-        insert_tensor_moves(chosen)
+        merge_loads(op)
+        insert_tensor_moves(loads_to_move(op, level))
         if level == 3 and any(isinstance(x, mindir.LoadOp) for x in op.walk()):
             warnings.warn(LEVEL3_WARNING, LoadElimWarning, stacklevel=2)

@@ -53,8 +53,8 @@ from mindjit.dialects.mindir.check import CheckRangeOp
 from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp
 from mindjit.ir.locations import op_error
 from mindjit.ir.walk import walk_ops
+from mindjit.passes.analysis.effects import Effects
 from mindjit.passes.analysis.graph_walk import top_level_graphs
-from mindjit.passes.mindir_auto_monad import WrittenParameters
 from mindjit.passes.mindir_cf_to_select import ifs_to_selects_in
 
 _ELEMENTWISE = (V.BinaryOp, V.UnaryOp, V.SelectOp, V.CastOp)
@@ -79,9 +79,9 @@ def vmap_module(module: ModuleOp) -> int:
     vmaps = [o for o in reversed(ops) if isinstance(o, VmapOp)]
     if not vmaps:
         return 0
-    written = WrittenParameters.of(module)
+    effects = Effects(module)
     for op in vmaps:
-        ifs_to_selects_in(op, written)
+        ifs_to_selects_in(op, effects)
         _Batcher(op).run()
     return len(vmaps)
 

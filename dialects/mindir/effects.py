@@ -9,6 +9,7 @@ alone aliases the Parameter's memory); `print` is threaded through `!mindir.io`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -20,7 +21,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -33,7 +34,14 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import OpTrait, Pure, SymbolOpInterface
+from xdsl.traits import (
+    EffectInstance,
+    MemoryEffect,
+    MemoryEffectKind,
+    OpTrait,
+    Pure,
+    SymbolOpInterface,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir.format import parse_operand_list, print_operands_and_attrs
@@ -42,16 +50,29 @@ from mindjit.ir.compat.leaf_ops import leaf_op
 from mindjit.ir.symbols import lookup_symbol
 
 
-class SideEffectMem(OpTrait):
-    """MindSpore's `side_effect_mem` attribute: the op writes a Parameter."""
+class SideEffectMem(MemoryEffect):
+    """MindSpore's `side_effect_mem` attribute: the op writes a Parameter, its ref
+    (operand 0); xDSL's memory-effect interface says so, so upstream CSE and DCE
+    never merge or drop it and never merge a read across it."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        return frozenset({EffectInstance(MemoryEffectKind.WRITE, op.operands[0])})
 
 
 class SideEffectIO(OpTrait):
-    """MindSpore's `side_effect_io` attribute: the op does IO."""
+    """MindSpore's `side_effect_io` attribute: the op does IO (unknown effects to
+    xDSL: never merged, moved or dropped)."""
 
 
-class ReadsMemory(OpTrait):
-    """The op reads a Parameter's memory (ordered by the monad, not a kernel)."""
+class ReadsMemory(MemoryEffect):
+    """The op reads a Parameter's memory, its ref (operand 0): ordered by the monad,
+    not a kernel. Upstream CSE merges two reads of one ref at one state with no
+    write between them, and DCE drops a read nobody uses."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        return frozenset({EffectInstance(MemoryEffectKind.READ, op.operands[0])})
 
 
 @irdl_op_definition

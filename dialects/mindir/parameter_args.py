@@ -9,7 +9,8 @@ argument of an entry graph carrying the argument attribute `mindir.parameter`:
                              %w: !mindir.ref<tensor<4xf32>> {mindir.parameter = @w}) ...
 
 Such a *bound* argument is Parameter @w itself, exactly like `mindir.get_parameter
-@w`: every analysis resolves both to the symbol (`parameter_symbol`), so loads and
+@w`: every analysis resolves both to the symbol (`parameter_symbol` in
+passes/analysis/effects.py), so loads and
 assigns through either are loads and assigns of @w. The frontend binds every
 Parameter the entry graph uses, which makes a lazy-inline call site one node
 (its refs are graph inputs) at every stage of the compiler, instead of one
@@ -28,10 +29,10 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, SymbolRefAttr
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.utils.exceptions import VerifyException
 
-from mindjit.dialects.mindir.effects import DependOp, GetParameterOp, ParameterOp
+from mindjit.dialects.mindir.effects import ParameterOp
 from mindjit.dialects.mindir.types import RefType
 from mindjit.ir.walk import block_ops
 
@@ -81,20 +82,6 @@ def bound_symbols(fn: func.FuncOp, attr: str = PARAMETER_ARG_ATTR) -> dict[int, 
         if isinstance(value, SymbolRefAttr):
             found[i] = value.root_reference.data
     return found
-
-
-def parameter_symbol(ref: SSAValue) -> str | None:
-    """The Parameter a ref is (through depends): the symbol of its `get_parameter` or
-    of the argument it is bound to; None for anything else (a reused graph's own
-    ref arguments stand for whichever Parameter each call site passes)."""
-    while isinstance(ref, OpResult) and isinstance(ref.op, DependOp) and ref.index == 0:
-        ref = ref.op.value
-    if isinstance(ref, OpResult):
-        op = ref.op
-        return op.parameter.root_reference.data if isinstance(op, GetParameterOp) else None
-    if isinstance(ref, BlockArgument) and isinstance(ref.type, RefType):
-        return bound_symbol(ref)
-    return None
 
 
 def verify_parameter_args(fn: func.FuncOp) -> None:

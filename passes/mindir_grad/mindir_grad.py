@@ -42,9 +42,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
-from mindjit.dialects.mindir.parameter_args import parameter_symbol
 from mindjit.dialects.mindir.shapes import is_bool
 from mindjit.ir.locations import op_error
+from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_grad import rules_shape  # noqa: F401  (registers its rules)
 from mindjit.passes.mindir_grad.emitter import GradEmitter

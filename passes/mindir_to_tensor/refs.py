@@ -102,7 +102,14 @@ from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.ir.calls import rebuilt_call
 from mindjit.ir.compat.block_args import detached_arg, set_args
 from mindjit.ir.locations import op_error
+from mindjit.passes.analysis.effects import (
+    Effects,
+    RefRoot,
+    is_ref,
+    ref_root,
+)
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
+from mindjit.passes.carried_values import add_if_results, add_loop_arguments, finish_while
 from mindjit.passes.mindir_to_tensor.bound_args import (
     access_as_globals,
     mark_global_arguments,
@@ -118,36 +125,6 @@ _ONLY = (
     "(from mindir.get_parameter or a ref argument of the calling graph)"
 )
 
-RefRoot = mindir.GetParameterOp | BlockArgument
-
-
-def is_ref(t: Attribute) -> bool:
-    return type(t) is RefType  # exact class (no subclasses): asked for every operand
-
-
-def _through_depends(ref: SSAValue) -> SSAValue:
-    owner = ref.owner
-    while isinstance(owner, mindir.DependOp) and ref is owner.result:
-        ref = owner.value
-        owner = ref.owner
-    return ref
-
-
-def parameter_of(ref: SSAValue) -> mindir.GetParameterOp | None:
-    """The get_parameter a ref comes from (through depends), or None."""
-    owner = _through_depends(ref).owner
-    return owner if isinstance(owner, mindir.GetParameterOp) else None
-
-
-def _graph_of_arg(arg: BlockArgument) -> func.FuncOp | None:
-    """The function whose entry-block argument `arg` is, or None."""
-    block = arg.block
-    region = block.parent
-    fn = region.parent if region is not None else None
-    if isinstance(fn, func.FuncOp) and region.first_block is block:  # type: ignore[union-attr]
-        return fn
-    return None
-
 
 def _entry_block_of_graph(block: Block) -> bool:
     region = block.parent
@@ -156,17 +133,6 @@ def _entry_block_of_graph(block: Block) -> bool:
         and isinstance(region.parent, func.FuncOp)
         and region.first_block is block
     )
-
-
-def ref_root(ref: SSAValue) -> RefRoot | None:
-    """Where a ref comes from (through depends): a get_parameter, a ref argument
-    of a function, or None (an if/while result, a call result, a region argument)."""
-    ref = _through_depends(ref)
-    if isinstance(ref.owner, mindir.GetParameterOp):
-        return ref.owner
-    if isinstance(ref, BlockArgument) and is_ref(ref.type) and _graph_of_arg(ref) is not None:
-        return ref
-    return None
 
 
 def _ref_args(fn: func.FuncOp) -> list[BlockArgument]:
@@ -193,21 +159,24 @@ class _Plan:
     """Which graphs take refs, which of their ref arguments they write, which need work."""
 
     funcs: dict[str, func.FuncOp]
-    #: per graph, the indices of the ref arguments it writes (itself or through calls)
-    writes: dict[str, set[int]] = field(default_factory=dict[str, set[int]])
+    #: what each graph writes (passes/analysis/effects.py): per graph the indices of
+    #: the ref arguments it writes (itself or through calls), and the Parameters
+    #: written anywhere
+    effects: Effects
     #: graphs to rewrite: they take refs or pass refs to calls
     todo: list[func.FuncOp] = field(default_factory=list[func.FuncOp])
-    #: Parameters written through their getters (assigned, or passed to a callee
-    #: argument that is written)
-    written_symbols: set[str] = field(default_factory=set[str])
     #: per graph, the bound arguments (see `mindjit.dialects.mindir.parameter_args`) whose
     #: Parameter the program writes: accessed as globals, like get_parameter
     as_globals: dict[str, list[int]] = field(default_factory=dict[str, list[int]])
     #: per graph, its bound arguments: index -> symbol
     bound: dict[str, dict[int, str]] = field(default_factory=dict[str, dict[int, str]])
 
-    def written(self, call: func.CallOp) -> set[int]:
-        return self.writes.get(call.callee.root_reference.data, set())
+    def writes(self, fn: func.FuncOp) -> set[int]:
+        """The ref arguments of `fn` it writes, bound ones accessed as globals aside."""
+        return self.effects.by_graph[fn.sym_name.data].arguments
+
+    def written(self, call: func.CallOp) -> frozenset[int]:
+        return self.effects.written_arguments(call)
 
 
 def _check_call(call: func.CallOp, funcs: dict[str, func.FuncOp]) -> func.FuncOp:
@@ -290,18 +259,6 @@ def _check_op(op: Operation, funcs: dict[str, func.FuncOp]) -> bool:
 _REF_FREE_LEAVES = frozenset({mindir.ParameterOp, mindir.GetParameterOp})
 
 
-def _direct_writes(fn: func.FuncOp, calls: list[func.CallOp]) -> set[int]:
-    written: set[int] = set()
-    for op in fn.walk():
-        if isinstance(op, mindir.AssignOp):
-            root = ref_root(op.ref)
-            if isinstance(root, BlockArgument):
-                written.add(root.index)
-        elif isinstance(op, func.CallOp) and any(is_ref(v.type) for v in op.arguments):
-            calls.append(op)
-    return written
-
-
 def _root_key(root: RefRoot) -> tuple[str, object]:
     """A Parameter by its symbol (getter or bound argument); any other ref argument by itself."""
     if isinstance(root, mindir.GetParameterOp):
@@ -336,45 +293,20 @@ def check_and_plan(module: ModuleOp) -> _Plan:
     """Check every ref in `module` (raising at the first this lowering cannot handle)
     and find which ref arguments each graph writes (see the module doc)."""
     funcs = {op.sym_name.data: op for op in top_level_graphs(module) if isinstance(op, func.FuncOp)}
-    plan = _Plan(funcs)
     needs: set[str] = set()
+    calls: list[func.CallOp] = []
     for op in walk_graphs(module):
-        if isinstance(op, mindir.AssignOp) and isinstance(
-            getter := ref_root(op.ref), mindir.GetParameterOp
-        ):
-            plan.written_symbols.add(getter.parameter.root_reference.data)
         if _check_op(op, funcs):
+            calls.append(op)  # type: ignore[arg-type]
             fn = op.parent_op()
             while fn is not None and not isinstance(fn, func.FuncOp):
                 fn = fn.parent_op()
             if fn is not None:
                 needs.add(fn.sym_name.data)
-    calls: dict[str, list[func.CallOp]] = {}
-    for name, fn in funcs.items():
-        if _ref_args(fn):
-            needs.add(name)
-        if name in needs:
-            calls[name] = []
-            plan.writes[name] = _direct_writes(fn, calls[name])
-    changed = True
-    while changed:  # a graph writes what it passes to a written argument of a callee
-        changed = False
-        for name, fn_calls in calls.items():
-            mine = plan.writes[name]
-            for call in fn_calls:
-                for i in plan.written(call):
-                    root = ref_root(call.arguments[i])
-                    if isinstance(root, BlockArgument) and root.index not in mine:
-                        mine.add(root.index)
-                        changed = True
-    for fn_calls in calls.values():
-        for call in fn_calls:
-            written = plan.written(call)
-            _check_no_double_write(call, written)
-            for i in written:
-                if isinstance(getter := ref_root(call.arguments[i]), mindir.GetParameterOp):
-                    plan.written_symbols.add(getter.parameter.root_reference.data)
-    plan.todo = [fn for name, fn in funcs.items() if name in needs]
+    plan = _Plan(funcs, Effects(module))
+    for call in calls:
+        _check_no_double_write(call, plan.written(call))
+    plan.todo = [fn for name, fn in funcs.items() if name in needs or _ref_args(fn)]
     for fn in plan.todo:
         _plan_bound_arguments(plan, fn)
         _check_threadable(plan, fn)
@@ -387,12 +319,11 @@ def _plan_bound_arguments(plan: _Plan, fn: func.FuncOp) -> None:
     aliasing the Parameter's memory); one only read stays an argument, which
     makes each call site passing it one op."""
     name = fn.sym_name.data
-    mine = plan.writes.setdefault(name, set())
     bound = plan.bound[name] = bound_symbols(fn)
-    chosen = [i for i, s in bound.items() if i in mine or s in plan.written_symbols]
+    written = plan.effects.written_symbols()
+    chosen = [i for i, s in bound.items() if s in written]
     if chosen:
         plan.as_globals[name] = chosen
-        mine.difference_update(chosen)
 
 
 def _writes_in(plan: _Plan, op: Operation, refs: Iterable[BlockArgument]) -> list[BlockArgument]:
@@ -524,21 +455,13 @@ class _Lowerer:
 
     def lower_if(self, op: mindir.IfOp, current: Current) -> None:
         carried = self.writes_in(op, current)
-        regions = (op.then_region, op.else_region)
-        ends = [self.lower_block(region.block, current) for region in regions]
-        if not carried:
-            return
-        for region, end in zip(regions, ends):
-            term = region.block.last_op
-            assert isinstance(term, mindir.YieldOp)
-            term.operands = [*term.values, *[end[a] for a in carried]]
-        new = mindir.IfOp(
-            op.cond,
-            [*op.output.types, *[current[a].type for a in carried]],
-            Rewriter.move_region_contents_to_new_regions(op.then_region),
-            Rewriter.move_region_contents_to_new_regions(op.else_region),
-        )
-        _replace_with_more_results(op, new, carried, current)
+        ends = [self.lower_block(r.block, current) for r in (op.then_region, op.else_region)]
+        if carried:
+            names = [a.name_hint for a in carried]
+            results = add_if_results(
+                op, [ends[0][a] for a in carried], [ends[1][a] for a in carried], names
+            )
+            current.update(zip(carried, results))
 
     def lower_while(self, op: mindir.WhileOp, current: Current) -> None:
         carried = self.writes_in(op, current)
@@ -546,35 +469,27 @@ class _Lowerer:
             for region in (op.before_region, op.after_region):
                 self.lower_block(region.block, current)
             return
-        ends: list[Current] = []
-        for region in (op.before_region, op.after_region):
-            block = region.block
-            start = dict(current)
-            for a in carried:
-                arg = block.insert_arg(current[a].type, len(block.args))
-                arg.name_hint = a.name_hint
-                start[a] = arg
-            ends.append(self.lower_block(block, start))
-        cond = op.before_region.block.last_op
-        assert isinstance(cond, mindir.ConditionOp)
-        cond.operands = [cond.cond, *cond.arguments, *[ends[0][a] for a in carried]]
-        body_end = op.after_region.block.last_op
-        assert isinstance(body_end, mindir.YieldOp)
-        body_end.operands = [*body_end.values, *[ends[1][a] for a in carried]]
-        new = mindir.WhileOp(
-            [*op.arguments, *[current[a] for a in carried]],
-            [*op.res.types, *[current[a].type for a in carried]],
-            Rewriter.move_region_contents_to_new_regions(op.before_region),
-            Rewriter.move_region_contents_to_new_regions(op.after_region),
+        names = [a.name_hint for a in carried]
+        arg_lists = add_loop_arguments(op, [current[a].type for a in carried], names)
+        ends = [
+            self.lower_block(region.block, {**current, **dict(zip(carried, args))})
+            for region, args in zip((op.before_region, op.after_region), arg_lists)
+        ]
+        results = finish_while(
+            op,
+            [current[a] for a in carried],
+            [ends[0][a] for a in carried],
+            [ends[1][a] for a in carried],
+            names,
         )
-        _replace_with_more_results(op, new, carried, current)
+        current.update(zip(carried, results))
 
     # --- graphs ----------------------------------------------------------------------------
     def lower_graph(self, fn: func.FuncOp) -> None:
         block = fn.body.blocks[0]
         refs = _ref_args(fn)
         by_index = {a.index: a for a in refs}  # the original positions
-        written = sorted(self.plan.writes.get(fn.sym_name.data, set()))
+        written = sorted(self.plan.writes(fn))
         # a depend of a ref argument orders nothing any more: block order is the order
         for op in list(fn.walk()):
             if (
@@ -612,21 +527,6 @@ class _Lowerer:
             fn.attributes[REF_RESULTS_ATTR] = ArrayAttr(
                 [IntegerAttr(flat_index[i], i64) for i in written]
             )
-
-
-def _replace_with_more_results(
-    op: Operation, new: Operation, carried: list[BlockArgument], current: Current
-) -> None:
-    new.location = op.location
-    new.attributes |= op.attributes
-    Rewriter.insert_op(new, InsertPoint.before(op))
-    n = len(op.results)
-    for old, result in zip(op.results, new.results[:n]):
-        old.replace_all_uses_with(result)
-    Rewriter.erase_op(op)
-    for a, result in zip(carried, new.results[n:]):
-        result.name_hint = a.name_hint
-        current[a] = result
 
 
 def lower_ref_arguments(module: ModuleOp) -> None:

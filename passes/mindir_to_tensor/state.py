@@ -52,8 +52,9 @@ from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.ir.compat.leaf_ops import leaf_op
 from mindjit.ir.locations import op_error
 from mindjit.ir.walk import block_ops
+from mindjit.passes.analysis.effects import ref_root
 from mindjit.passes.analysis.graph_walk import walk_graphs
-from mindjit.passes.mindir_to_tensor.refs import lower_ref_arguments, parameter_of
+from mindjit.passes.mindir_to_tensor.refs import lower_ref_arguments
 
 #: The discardable attribute marking a declaration as a mindjit runtime function.
 RUNTIME_ATTR = "mindjit.runtime"
@@ -157,8 +158,9 @@ def _replace_declaration(op: Operation, new: Operation) -> None:
 
 
 def _global_name(ref: SSAValue) -> SymbolRefAttr:
-    getter = parameter_of(ref)
-    assert getter is not None  # lower_ref_arguments checked every ref and lowered the others
+    getter = ref_root(ref)
+    # lower_ref_arguments checked every ref and lowered the others
+    assert isinstance(getter, mindir.GetParameterOp)
     return getter.parameter
 
 

@@ -10,8 +10,8 @@ from monad_order_programs import execute, frontend, graph, run_pipeline
 from xdsl.dialects import func
 
 from mindjit.dialects import mindir
-from mindjit.dialects.mindir.parameter_args import parameter_symbol
 from mindjit.dialects.parsing import parse_module
+from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.support.errors import MindjitError
 
 
