@@ -86,7 +86,7 @@ class _Graph:
 
     def const(self, value: float | int, t: TensorType) -> SSAValue:
         attr = DenseIntOrFPElementsAttr.from_list(t, [value])
-        return self.b.insert(M.ConstantOp.build([], {"value": attr})).results[0]
+        return self.b.insert(M.ConstantOp.make([], {"value": attr})).results[0]
 
     def op(self, cls, *operands: SSAValue) -> SSAValue:
         return self.b.insert(cls.get(*operands)).results[0]
@@ -140,10 +140,10 @@ def params100(size: int) -> Callable[[], ModuleOp]:
             acc = g.op(M.AddOp, acc, new)
             if i % 10 == 0:  # one consumer of both states
                 both = g.b.insert(M.MakeTupleOp.get([r, new])).results[0]
-                acc = g.op(M.AddOp, acc, g.b.insert(M.AddNOp.build([both])).results[0])
+                acc = g.op(M.AddOp, acc, g.b.insert(M.AddNOp.make([both])).results[0])
         for i, old in enumerate(early):  # the first value and the current one
             both = g.b.insert(M.MakeTupleOp.get([old, g.load(f"p{i}", t)])).results[0]
-            acc = g.op(M.AddOp, acc, g.b.insert(M.AddNOp.build([both])).results[0])
+            acc = g.op(M.AddOp, acc, g.b.insert(M.AddNOp.make([both])).results[0])
         for w in weights:
             acc = g.op(M.AddOp, acc, g.op(M.MulOp, w, acc))
         g.finish([acc])

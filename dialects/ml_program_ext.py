@@ -33,8 +33,6 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
@@ -56,6 +54,7 @@ class GlobalLoadOp(IRDLOperation):
     global_ = prop_def(SymbolRefAttr, prop_name="global")
     result = result_def()
     traits = traits_def(MemoryReadEffect())
+    assembly_format = "$global `:` type($result) attr-dict"
 
     def __init__(self, global_: SymbolRefAttr | str, result_type: Attribute):
         if isinstance(global_, str):
@@ -79,23 +78,6 @@ class GlobalLoadOp(IRDLOperation):
                 f"cannot load from global typed {target.type} as {self.result.type}"
             )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> GlobalLoadOp:
-        name = parser.parse_symbol_name()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(SymbolRefAttr(name), result_type)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.global_)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-        printer.print_op_attributes(self.attributes)
-
 
 @irdl_op_definition
 class GlobalStoreOp(IRDLOperation):
@@ -105,6 +87,7 @@ class GlobalStoreOp(IRDLOperation):
     global_ = prop_def(SymbolRefAttr, prop_name="global")
     value = operand_def()
     traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$global `=` $value `:` type($value) attr-dict"
 
     def __init__(self, global_: SymbolRefAttr | str, value: SSAValue):
         if isinstance(global_, str):
@@ -119,29 +102,6 @@ class GlobalStoreOp(IRDLOperation):
             raise VerifyException(
                 f"cannot store to a global typed {target.type} from {self.value.type}"
             )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GlobalStoreOp:
-        name = parser.parse_symbol_name()
-        parser.parse_punctuation("=")
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        value_type = parser.parse_type()
-        (value,) = parser.resolve_operands([operand], [value_type], pos)
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(SymbolRefAttr(name), value)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.global_)
-        printer.print_string(" = ")
-        printer.print_operand(self.value)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        printer.print_op_attributes(self.attributes)
 
 
 MLProgram = Dialect(

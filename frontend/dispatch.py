@@ -53,7 +53,7 @@ class Emitter:
 
     def constant(self, array: np.ndarray | float | int | bool, dtype: D.DType) -> SSAValue:
         """A `mindir.constant` holding `array` converted to `dtype`."""
-        return self.value(M.ConstantOp.build([], {"value": dense_attr(array, dtype)}))
+        return self.value(M.ConstantOp.make([], {"value": dense_attr(array, dtype)}))
 
 
 def dense_attr(array: Any, dtype: D.DType) -> DenseIntOrFPElementsAttr:

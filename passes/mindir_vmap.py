@@ -48,17 +48,17 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
 from mindjit.dialects import mindir
-from mindjit.dialects.mindir import values as V
+from mindjit.dialects import mindir as V
 from mindjit.dialects.mindir.check import CheckRangeOp
+from mindjit.dialects.mindir.reduce import i64_array
 from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp
 from mindjit.ir.locations import op_error
+from mindjit.ir.rules import RuleTable
 from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.effects import Effects
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_cf_to_select import ifs_to_selects_in
 
-_ELEMENTWISE = (V.BinaryOp, V.UnaryOp, V.SelectOp, V.CastOp)
-_REDUCE = (V.ReduceSumOp, V.ReduceMeanOp, V.ReduceMaxOp)
 _SHARED_LEAVES = (mindir.ConstantOp, mindir.GetParameterOp, mindir.LoadOp)
 
 
@@ -86,10 +86,6 @@ def vmap_module(module: ModuleOp) -> int:
     return len(vmaps)
 
 
-#: ops mindir-vmap batches with their own rule (beyond `_Batcher._rule_for`)
-_STRUCTURAL = (V.MakeTupleOp, V.TupleGetItemOp, V.AddNOp, V.UnstackOp, V.ConstantOp)
-
-
 def batchable(ops: Iterable[Operation], graph: Callable[[str], Operation | None]) -> bool:
     """Whether mindir-vmap can batch a region holding `ops`, calls followed into
     their graphs (`graph(symbol)`): value ops with a rule, and ifs made of them
@@ -110,7 +106,7 @@ def batchable(ops: Iterable[Operation], graph: Callable[[str], Operation | None]
             todo += walk_ops(callee)
         elif isinstance(op, mindir.IfOp | mindir.YieldOp | func.FuncOp | func.ReturnOp):
             continue  # their regions' ops are in the walk
-        elif not isinstance(op, _STRUCTURAL) and _Batcher.rule_name(op) is None:
+        elif not isinstance(op, mindir.ConstantOp) and BATCHING.get(type(op)) is None:
             return False
     return True
 
@@ -212,61 +208,44 @@ class _Batcher:
     # --- rules ------------------------------------------------------------------------------
     def _batch(self, op: Operation) -> None:
         args = [self._get(v) for v in op.operands]
-        if isinstance(op, mindir.MakeTupleOp) and any(a.batched for a in args):
-            self.env[op.results[0]] = _Value(None, True, args)
-            return
-        if isinstance(op, mindir.TupleGetItemOp) and args[0].elements is not None:
-            self.env[op.results[0]] = args[0].elements[op.index.value.data]
-            return
-        if isinstance(op, mindir.AddNOp) and args[0].elements is not None:
-            self._addn(op, args[0].elements)
-            return
-        if isinstance(op, V.UnstackOp) and args[0].batched:
-            axis = op.axis.value.data + 1
-            new = self._insert(V.UnstackOp.get(self._tensor(args[0], op), axis), op)
-            for old, r in zip(op.pieces, new.results):
-                r.name_hint = old.name_hint
-                self.env[old] = _Value(r, True)
-            return
-        if not op.regions and not any(a.batched for a in args) and self._shareable(op):
+        flows_in = any(a.batched for a in args)
+        if not op.regions and not flows_in and self._shareable(op):
             new = op.clone(value_mapper={v: self._tensor(a, op) for v, a in zip(op.operands, args)})
             for old, r in zip(op.results, new.results):
                 self.env[old] = _Value(r, False)
             self._emit(new, op)
             return
-        rule = self._rule_for(op)
+        rule = BATCHING.get(type(op))
         if rule is None:
-            raise op_error(op, f"mindir-vmap: no batching rule for '{op.name}'")
-        new = rule(op, args)
-        new.name_hint = op.results[0].name_hint
-        self.env[op.results[0]] = _Value(new, True)
+            why = BATCHING.refused(type(op))
+            detail = f": {why}" if why else ""
+            raise op_error(op, f"mindir-vmap: no batching rule for '{op.name}'{detail}")
+        rule(self, op, args)
 
     def _shareable(self, op: Operation) -> bool:
         """Copied as it is when nothing batched flows in: value ops and reads."""
         return isinstance(op, (*_SHARED_LEAVES, CheckRangeOp)) or op.has_trait(Pure)
 
-    @staticmethod
-    def rule_name(op: Operation) -> str | None:
-        """The name of the method batching `op` (None: no rule)."""
-        if isinstance(op, (*_ELEMENTWISE, CheckRangeOp)):  # a check: elementwise identity
-            return "_elementwise"
-        if isinstance(op, V.MatMulOp):
-            return "_matmul"
-        if isinstance(op, _REDUCE):
-            return "_reduce"
-        if isinstance(op, V.ReshapeOp | V.BroadcastToOp):
-            return "_to_shape"
-        if isinstance(op, V.TransposeOp):
-            return "_transpose"
-        if isinstance(op, V.ConcatOp | V.StackOp):
-            return "_join"
-        if isinstance(op, V.GetItemOp):
-            return "_get_item"
-        return None
+    # --- rules (registered in BATCHING below, by op class) ----------------------------------
+    def _make_tuple(self, op: Operation, args: list[_Value]) -> None:
+        self.env[op.results[0]] = _Value(None, True, args)  # followed element by element
 
-    def _rule_for(self, op: Operation):  # type: ignore[no-untyped-def]
-        name = self.rule_name(op)
-        return None if name is None else getattr(self, name)
+    def _tuple_get_item(self, op: Operation, args: list[_Value]) -> None:
+        if args[0].elements is None:
+            raise op_error(op, "mindir-vmap: a batched tuple must come from mindir.make_tuple")
+        self.env[op.results[0]] = args[0].elements[op.index.value.data]  # type: ignore[attr-defined]
+
+    def _unstack(self, op: Operation, args: list[_Value]) -> None:
+        axis = op.axis.value.data + 1  # type: ignore[attr-defined]
+        new = self._insert(V.UnstackOp.get(self._tensor(args[0], op), axis), op)
+        for old, r in zip(op.results, new.results):
+            r.name_hint = old.name_hint
+            self.env[old] = _Value(r, True)
+
+    def _add_n(self, op: Operation, args: list[_Value]) -> None:
+        if args[0].elements is None:
+            raise op_error(op, "mindir-vmap: a batched tuple must come from mindir.make_tuple")
+        self._addn(op, args[0].elements)
 
     def _elementwise(self, op: Operation, args: list[_Value]) -> SSAValue:
         rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
@@ -274,7 +253,7 @@ class _Batcher:
             self._align(self._tensor(a, op), rank, op) if a.batched else self._tensor(a, op)
             for a in args
         ]
-        return self._emit(type(op).build(operands, dict(op.properties)), op)
+        return self._emit(type(op).make(operands, dict(op.properties)), op)
 
     def _matmul(self, op: Operation, args: list[_Value]) -> SSAValue:
         # the dialect's matmul takes rank >= 2 operands and broadcasts the batch dims
@@ -283,14 +262,14 @@ class _Batcher:
             self._align(self._tensor(a, op), rank, op) if a.batched else self._tensor(a, op)
             for a in args
         ]
-        return self._emit(type(op).build(operands, dict(op.properties)), op)
+        return self._emit(type(op).make(operands, dict(op.properties)), op)
 
     def _reduce(self, op: Operation, args: list[_Value]) -> SSAValue:
         rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
         axes = list(op.axis.get_values()) or list(range(rank))  # type: ignore[attr-defined]
         props = dict(op.properties)
-        props["axis"] = V._i64_array(sorted(a % rank + 1 for a in axes))  # noqa: SLF001
-        return self._emit(type(op).build([self._tensor(args[0], op)], props), op)
+        props["axis"] = i64_array(sorted(a % rank + 1 for a in axes))
+        return self._emit(type(op).make([self._tensor(args[0], op)], props), op)
 
     def _to_shape(self, op: Operation, args: list[_Value]) -> SSAValue:
         shape = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
@@ -312,16 +291,16 @@ class _Batcher:
         ]
         props = dict(op.properties)
         props["axis"] = IntegerAttr(axis + 1, i64)
-        return self._emit(type(op).build(operands, props), op)
+        return self._emit(type(op).make(operands, props), op)
 
     def _get_item(self, op: Operation, args: list[_Value]) -> SSAValue:
         props = dict(op.properties)
         for name, first in (("starts", 0), ("limits", self.size), ("strides", 1)):
-            props[name] = V._i64_array([first, *props[name].get_values()])  # noqa: SLF001
+            props[name] = i64_array([first, *props[name].get_values()])
         squeeze = props.get("squeeze")
         shifted = [a + 1 for a in squeeze.get_values()] if squeeze is not None else []
-        props["squeeze"] = V._i64_array(shifted)  # noqa: SLF001
-        return self._emit(V.GetItemOp.build([self._tensor(args[0], op)], props), op)
+        props["squeeze"] = i64_array(shifted)
+        return self._emit(V.GetItemOp.make([self._tensor(args[0], op)], props), op)
 
     def _addn(self, op: Operation, elements: list[_Value]) -> None:
         rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
@@ -332,3 +311,66 @@ class _Batcher:
             total = v if total is None else self._emit(V.AddOp.get(total, v), op)
         assert total is not None
         self.env[op.results[0]] = _Value(total, True)
+
+
+BatchRule = Callable[[_Batcher, Operation, list[_Value]], None]
+
+
+def _batched_result(method: Callable[[_Batcher, Operation, list[_Value]], SSAValue]) -> BatchRule:
+    """A rule computing the op's one result, batched on axis 0."""
+
+    def rule(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
+        new = method(batcher, op, args)
+        new.name_hint = op.results[0].name_hint
+        batcher.env[op.results[0]] = _Value(new, True)
+
+    return rule
+
+
+#: op class -> how mindir-vmap batches it when a batched value flows in (an op
+#: whose operands are all shared is copied as it is, if it is pure or a read)
+BATCHING: RuleTable[BatchRule] = RuleTable("mindir-vmap")
+BATCHING.register(*mindir.ELEMENTWISE_OPS, CheckRangeOp)(_batched_result(_Batcher._elementwise))
+BATCHING.register(mindir.MatMulOp)(_batched_result(_Batcher._matmul))
+BATCHING.register(*mindir.REDUCE_OPS)(_batched_result(_Batcher._reduce))
+BATCHING.register(mindir.ReshapeOp, mindir.BroadcastToOp)(_batched_result(_Batcher._to_shape))
+BATCHING.register(mindir.TransposeOp)(_batched_result(_Batcher._transpose))
+BATCHING.register(mindir.ConcatOp, mindir.StackOp)(_batched_result(_Batcher._join))
+BATCHING.register(mindir.GetItemOp)(_batched_result(_Batcher._get_item))
+BATCHING.register(mindir.MakeTupleOp)(_Batcher._make_tuple)
+BATCHING.register(mindir.TupleGetItemOp)(_Batcher._tuple_get_item)
+BATCHING.register(mindir.AddNOp)(_Batcher._add_n)
+BATCHING.register(mindir.UnstackOp)(_Batcher._unstack)
+
+BATCHING.exclude(
+    "the same for every example: copied as it is",
+    mindir.ConstantOp,
+    mindir.GetParameterOp,
+    mindir.LoadOp,
+)
+BATCHING.exclude(
+    "a side effect inside a vmap: each example would write or print in turn, "
+    "which MindSpore's vmap does not batch either",
+    mindir.AssignOp,
+    mindir.PrintOp,
+    mindir.UpdateStateOp,
+    mindir.DependOp,
+    mindir.TensorMoveOp,
+    *mindir.DEVICE_OPS,
+    refused=True,
+)
+BATCHING.exclude(
+    "control flow with side effects or a run-time trip count (an if without "
+    "effects becomes a select first)",
+    mindir.IfOp,
+    mindir.WhileOp,
+    mindir.YieldOp,
+    mindir.ConditionOp,
+    mindir.GradOp,
+    refused=True,
+)
+BATCHING.exclude(
+    "a module-level declaration or an inner vmap (rewritten first): never in a vmap's body",
+    mindir.ParameterOp,
+    mindir.VmapOp,
+)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects import func
+from xdsl.dialects import arith, func, linalg
 from xdsl.dialects.builtin import Float16Type, Float32Type, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
@@ -206,7 +206,7 @@ class FunctionCompiler:
         return releases
 
     def _build(self, op: Operation) -> _Node:
-        builder = BUILDERS.get(op.name)
+        builder = BUILDERS.get(type(op))
         if builder is None:
             raise unsupported(op)
         node = _Node(op)
@@ -388,15 +388,15 @@ def _trace_step(exe: CpuExecutable, name: str) -> Step:
 
 
 #: Ops with f16/f32 results that only move or pick values: they cannot overflow.
-_NO_OVERFLOW = frozenset(
+_NO_OVERFLOW: frozenset[type[Operation]] = frozenset(
     {
-        "arith.constant",
-        "arith.select",
-        "arith.bitcast",
-        "linalg.copy",
-        "linalg.transpose",
-        "linalg.broadcast",
-        "linalg.fill",
+        arith.ConstantOp,
+        arith.SelectOp,
+        arith.BitcastOp,
+        linalg.CopyOp,
+        linalg.TransposeOp,
+        linalg.BroadcastOp,
+        linalg.FillOp,
     }
 )
 
@@ -404,8 +404,7 @@ _NO_OVERFLOW = frozenset(
 def may_overflow(op: Operation) -> bool:
     """Arithmetic (arith, math, linalg) that computes values, not data movement,
     control flow or calls (their inner ops are checked themselves)."""
-    name = op.name
-    return name.split(".", 1)[0] in ("arith", "math", "linalg") and name not in _NO_OVERFLOW
+    return op.dialect_name() in ("arith", "math", "linalg") and type(op) not in _NO_OVERFLOW
 
 
 def _is_f16_f32(t: Attribute) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 from mindjit.backend.cpu.registry import register
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
 
 
-@register("arith.constant")
+@register(arith.ConstantOp)
 def build_constant(c: FunctionCompiler, op: Operation) -> None:
     result = op.results[0]
     attr = op.value
@@ -39,7 +40,7 @@ def _splat_of(array: np.ndarray) -> Any | None:
     return first[()] if bool(np.all(array == first)) else None
 
 
-@register(*sorted(ELEMENTWISE_OPS))
+@register(*sorted(ELEMENTWISE_OPS, key=lambda cls: cls.name))
 def build_elementwise(c: FunctionCompiler, op: Operation) -> None:
     """An arith/math op on scalars (or whole tensors): one numpy call."""
     fn = scalar_fn(op, vectorized=False)
@@ -56,9 +57,9 @@ def build_elementwise(c: FunctionCompiler, op: Operation) -> None:
     ins = [c.read(v) for v in op.operands]
     if not is_tensor(result.type):
         out = c.define(result)
-    elif op.name == "arith.bitcast":
+    elif type(op) is arith.BitcastOp:
         out = c.define(result, like=op.operands)
-    elif op.name == "arith.select" and not is_tensor(op.operands[0].type):
+    elif type(op) is arith.SelectOp and not is_tensor(op.operands[0].type):
         out = c.define(result, like=op.operands[1:])
     else:
         out = c.define(result, fresh=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from xdsl.dialects import cf
 from xdsl.ir import Operation
 
 from mindjit.backend.cpu.errors import RuntimeCheckError
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
 
 
-@register("cf.assert")
+@register(cf.AssertOp)
 def build_assert(c: FunctionCompiler, op: Operation) -> None:
     cond = op.operands[0]
     message = op.msg.data  # type: ignore[attr-defined]

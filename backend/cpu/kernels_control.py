@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
 
 
-@register("func.call")
+@register(func.CallOp)
 def build_call(c: FunctionCompiler, op: Operation) -> None:
     """Call another function's plan (compiled once, shared by all callers), or
     a runtime function (a declaration with `mindjit.runtime`, e.g. print)."""
@@ -76,7 +77,7 @@ def _yield_slots(
     return [c.slot_of(v) for v in term.operands]
 
 
-@register("scf.if")
+@register(scf.IfOp)
 def build_if(c: FunctionCompiler, op: Operation) -> None:
     cond = c.read(op.cond)
     n = len(op.results)
@@ -123,14 +124,14 @@ def _if_step(cond: int, then_fn: Step | None, else_fn: Step | None) -> Step | No
     return if_step
 
 
-@register("scf.while")
+@register(scf.WhileOp)
 def build_while(c: FunctionCompiler, op: Operation) -> None:
     """before-region computes the condition; after-region yields the next args."""
     inits = [c.read(v) for v in op.arguments]
     before, after = op.before_region.block, op.after_region.block
     before_args = [c.define(a) for a in before.args]
     before_blk, cond_term = c.compile_block(before)
-    if cond_term is None or cond_term.name != "scf.condition":
+    if not isinstance(cond_term, scf.ConditionOp):
         raise op_failure(op, "'scf.while' before region must end with 'scf.condition'")
     cond = c.slot_of(cond_term.operands[0])
     forwarded = [c.slot_of(v) for v in cond_term.operands[1:]]
@@ -178,7 +179,7 @@ def _while_step(
     return while_step
 
 
-@register("scf.for")
+@register(scf.ForOp)
 def build_for(c: FunctionCompiler, op: Operation) -> None:
     lb, ub, st = c.read(op.lb), c.read(op.ub), c.read(op.step)
     inits = [c.read(v) for v in op.iter_args]

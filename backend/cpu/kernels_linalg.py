@@ -13,6 +13,7 @@ from math import prod
 from typing import TYPE_CHECKING
 
 import numpy as np
+from xdsl.dialects import linalg
 from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu.errors import op_failure, unsupported
@@ -127,18 +128,18 @@ def _parallel_post(
 # -- registrations -----------------------------------------------------------------------------
 
 _NAMED = (
-    "linalg.generic",
-    "linalg.add",
-    "linalg.sub",
-    "linalg.mul",
-    "linalg.max",
-    "linalg.min",
-    "linalg.exp",
-    "linalg.log",
-    "linalg.sqrt",
-    "linalg.select",
-    "linalg.matmul",
-    "linalg.transpose",
+    linalg.GenericOp,
+    linalg.AddOp,
+    linalg.SubOp,
+    linalg.MulOp,
+    linalg.MaxOp,
+    linalg.MinOp,
+    linalg.ExpOp,
+    linalg.LogOp,
+    linalg.SqrtOp,
+    linalg.SelectOp,
+    linalg.MatmulOp,
+    linalg.TransposeOp,
 )
 
 
@@ -147,7 +148,7 @@ def build_named(c: FunctionCompiler, op: Operation) -> None:
     build_structured(c, structured_spec(op))
 
 
-@register("linalg.copy")
+@register(linalg.CopyOp)
 def build_copy(c: FunctionCompiler, op: Operation) -> None:
     """A real copy (what `mindir.tensor_move` lowers to): a fresh C-contiguous array,
     counted in `exe.stats` (copies, copied_bytes). A copy of a plan-time constant is
@@ -175,17 +176,17 @@ def build_copy(c: FunctionCompiler, op: Operation) -> None:
     c.emit(call_step(tensor_copy, [c.read(source)], c.define(result, fresh=True)))
 
 
-@register("linalg.reduce")
+@register(linalg.ReduceOp)
 def build_reduce(c: FunctionCompiler, op: Operation) -> None:
     build_structured(c, reduce_spec(op))
 
 
-@register("linalg.broadcast")
+@register(linalg.BroadcastOp)
 def build_broadcast(c: FunctionCompiler, op: Operation) -> None:
     build_structured(c, broadcast_spec(op))
 
 
-@register("linalg.fill")
+@register(linalg.FillOp)
 def build_fill(c: FunctionCompiler, op: Operation) -> None:
     """A fill of a constant is a plan-time constant whose splat value consumers
     can see (neutral inits are then never read); otherwise one np.full."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.dialects import ml_program
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.ir import Operation
 
@@ -41,6 +42,7 @@ from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from mindjit.backend.cpu.registry import register, register_runtime
 from mindjit.backend.cpu.steps import Slots, call_step, effect_step
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
+from mindjit.dialects import ml_program_ext
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -50,7 +52,7 @@ def _global_name(op: Operation) -> str:
     return op.properties["global"].root_reference.data  # type: ignore[union-attr]
 
 
-@register("ml_program.global_load")
+@register(ml_program_ext.GlobalLoadOp)
 def build_global_load(c: FunctionCompiler, op: Operation) -> None:
     name = _global_name(op)
     glob = c.exe.global_op(name, op)
@@ -71,7 +73,7 @@ def build_global_load(c: FunctionCompiler, op: Operation) -> None:
     c.emit(call_step(global_load, [], out))
 
 
-@register("ml_program.global_store")
+@register(ml_program_ext.GlobalStoreOp)
 def build_global_store(c: FunctionCompiler, op: Operation) -> None:
     name = _global_name(op)
     glob = c.exe.global_op(name, op)
@@ -94,7 +96,7 @@ def build_global_store(c: FunctionCompiler, op: Operation) -> None:
     c.emit(effect_step(global_store, [src]))
 
 
-@register("ml_program.global_load_const")
+@register(ml_program.GlobalLoadConstantOp)
 def build_global_load_const(c: FunctionCompiler, op: Operation) -> None:
     name = op.properties["global_attr"].root_reference.data  # type: ignore[union-attr]
     glob = c.exe.global_op(name, op)

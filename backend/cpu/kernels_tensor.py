@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Operation
 
@@ -29,7 +30,7 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     return array
 
 
-@register("tensor.empty")
+@register(tensor.EmptyOp)
 def build_empty(c: FunctionCompiler, op: Operation) -> None:
     """Contents are undefined: a shared zero constant, free when unused."""
     result = op.results[0]
@@ -37,13 +38,13 @@ def build_empty(c: FunctionCompiler, op: Operation) -> None:
     c.constant(result, lambda: _readonly(np.zeros(shape, dtype)), splat=dtype.type(0))
 
 
-@register("tensor.cast")
+@register(tensor.CastOp)
 def build_cast(c: FunctionCompiler, op: Operation) -> None:
     static_shape(op.results[0].type, op)
     c.share(op.results[0], op.operands[0])
 
 
-@register("tensor.dim")
+@register(tensor.DimOp)
 def build_dim(c: FunctionCompiler, op: Operation) -> None:
     shape = static_shape(op.operands[0].type, op)
     index = c.known(op.operands[1])
@@ -52,7 +53,7 @@ def build_dim(c: FunctionCompiler, op: Operation) -> None:
     c.constant(op.results[0], np.int64(shape[int(index)]))
 
 
-@register("tensor.extract")
+@register(tensor.ExtractOp)
 def build_extract(c: FunctionCompiler, op: Operation) -> None:
     source, *indices = op.operands
     if all(c.is_known(i) for i in indices):
@@ -66,7 +67,7 @@ def build_extract(c: FunctionCompiler, op: Operation) -> None:
     c.emit(call_step(lambda t, *i: t[i], ins, c.define(op.results[0])))
 
 
-@register("tensor.insert")
+@register(tensor.InsertOp)
 def build_insert(c: FunctionCompiler, op: Operation) -> None:
     scalar, dest, *indices = op.operands
 
@@ -79,7 +80,7 @@ def build_insert(c: FunctionCompiler, op: Operation) -> None:
     c.emit(call_step(insert, ins, c.define(op.results[0], fresh=True)))
 
 
-@register("tensor.from_elements")
+@register(tensor.FromElementsOp)
 def build_from_elements(c: FunctionCompiler, op: Operation) -> None:
     result = op.results[0]
     shape, dtype = static_shape(result.type, op), dtype_of(result.type, op)
@@ -91,7 +92,7 @@ def build_from_elements(c: FunctionCompiler, op: Operation) -> None:
     )
 
 
-@register("tensor.splat")
+@register(tensor.SplatOp)
 def build_splat(c: FunctionCompiler, op: Operation) -> None:
     result = op.results[0]
     shape, dtype = static_shape(result.type, op), dtype_of(result.type, op)
@@ -105,7 +106,7 @@ def build_splat(c: FunctionCompiler, op: Operation) -> None:
     )
 
 
-@register("tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape")
+@register(tensor.CollapseShapeOp, tensor.ExpandShapeOp, tensor.ReshapeOp)
 def build_reshape(c: FunctionCompiler, op: Operation) -> None:
     """Row-major reshape to the result type (a view when numpy can)."""
     source, result = op.operands[0], op.results[0]
@@ -116,7 +117,7 @@ def build_reshape(c: FunctionCompiler, op: Operation) -> None:
     c.emit(call_step(lambda x: x.reshape(shape), [c.read(source)], c.define(result, like=[source])))
 
 
-@register("tensor.concat")
+@register(tensor.ConcatOp)
 def build_concat(c: FunctionCompiler, op: Operation) -> None:
     axis = op.dim.value.data
     ins = [c.read(v) for v in op.operands]
@@ -130,14 +131,14 @@ def build_concat(c: FunctionCompiler, op: Operation) -> None:
     )
 
 
-@register("tensor.extract_slice")
+@register(tensor.ExtractSliceOp)
 def build_extract_slice(c: FunctionCompiler, op: Operation) -> None:
     source, result = op.operands[0], op.results[0]
     idx = _slice_index(op, static_shape(source.type, op), static_shape(result.type, op))
     c.emit(call_step(lambda x: x[idx], [c.read(source)], c.define(result, like=[source])))
 
 
-@register("tensor.insert_slice")
+@register(tensor.InsertSliceOp)
 def build_insert_slice(c: FunctionCompiler, op: Operation) -> None:
     source, dest = op.operands[0], op.operands[1]
     idx = _slice_index(op, static_shape(dest.type, op), static_shape(source.type, op))

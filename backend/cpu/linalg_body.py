@@ -72,7 +72,7 @@ class Body:
             )
             self.shape[op.results[0]] = shape
             return
-        if op.name not in ELEMENTWISE_OPS or len(op.results) != 1:
+        if type(op) not in ELEMENTWISE_OPS or len(op.results) != 1:
             raise unsupported(op, f"inside the body of '{self.owner.name}'")
         for v in op.operands:
             if v not in self.shape:

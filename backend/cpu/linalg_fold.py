@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu.errors import unsupported
@@ -50,7 +51,7 @@ def _folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body)
     folds = []
     for j, y in enumerate(body.yields):
         comb = body.producer(y)
-        if comb is None or comb.name not in COMBINERS:
+        if comb is None or type(comb) not in COMBINERS:
             raise unsupported(
                 spec.op,
                 "reduction body must yield combine(out, f(ins)) with an "
@@ -69,7 +70,7 @@ def _folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body)
         if not out.pure or sorted(out.dims) != parallel:
             raise unsupported(spec.op, "reduction output map must list exactly the parallel dims")
         dtype = dtype_of(spec.outs[j].type, spec.op)
-        init_needed = not is_neutral(comb.name, dtype, c.splat(spec.outs[j]))
+        init_needed = not is_neutral(type(comb), dtype, c.splat(spec.outs[j]))
         folds.append(
             _Fold(comb, value, out, dtype, init_needed, static_shape(spec.outs[j].type, spec.op))
         )
@@ -111,10 +112,10 @@ def _fold_post(body: Body, fold: _Fold, loop: Shape, reductions: list[int]) -> t
         full = (1,) * (n - len(shape)) + tuple(shape)
         parts.append(lambda v: np.reshape(v, full))
         shape = full
-    if needs_full_extent(fold.combiner.name) and any(shape[d] != loop[d] for d in reductions):
+    if needs_full_extent(type(fold.combiner)) and any(shape[d] != loop[d] for d in reductions):
         parts.append(lambda v: np.broadcast_to(v, loop))
         shape = loop
-    red = reducer(fold.combiner.name, fold.dtype)
+    red = reducer(type(fold.combiner), fold.dtype)
     if red is None:
         raise unsupported(fold.combiner, f"as a reduction combiner on {fold.dtype}")
     axes = tuple(reductions)
@@ -132,10 +133,10 @@ def _contraction(
     spec: Spec, operands: list[Operand], body: Body, loop: Shape, fold: _Fold
 ) -> tuple[Fn, list[SSAValue]] | None:
     """`add(out, mul(a, b))` over plain input block args: a matmul/einsum."""
-    if fold.combiner.name not in ("arith.addf", "arith.addi") or fold.dtype == np.bool_:
+    if type(fold.combiner) not in (arith.AddfOp, arith.AddiOp) or fold.dtype == np.bool_:
         return None
     mul = body.producer(fold.value)
-    if mul is None or mul.name not in ("arith.mulf", "arith.muli"):
+    if mul is None or type(mul) not in (arith.MulfOp, arith.MuliOp):
         return None
     ia, ib = (body.arg_index(v) for v in mul.operands)
     n_in = len(spec.ins)

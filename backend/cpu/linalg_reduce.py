@@ -9,53 +9,58 @@ from math import prod
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import arith
+from xdsl.ir import Operation
 
 from mindjit.backend.cpu.types import unsigned_twin
 
 Reducer = Callable[[Any, tuple[int, ...]], Any]
 
-_FLOAT_REDUCE: dict[str, np.ufunc] = {
-    "arith.addf": np.add,
-    "arith.mulf": np.multiply,
-    "arith.maximumf": np.maximum,
-    "arith.minimumf": np.minimum,
-    "arith.maxnumf": np.fmax,
-    "arith.minnumf": np.fmin,
+_FLOAT_REDUCE: dict[type[Operation], np.ufunc] = {
+    arith.AddfOp: np.add,
+    arith.MulfOp: np.multiply,
+    arith.MaximumfOp: np.maximum,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax,
+    arith.MinnumfOp: np.fmin,
 }
-_INT_REDUCE: dict[str, np.ufunc] = {
-    "arith.addi": np.add,
-    "arith.muli": np.multiply,
-    "arith.maxsi": np.maximum,
-    "arith.minsi": np.minimum,
-    "arith.andi": np.bitwise_and,
-    "arith.ori": np.bitwise_or,
-    "arith.xori": np.bitwise_xor,
+_INT_REDUCE: dict[type[Operation], np.ufunc] = {
+    arith.AddiOp: np.add,
+    arith.MuliOp: np.multiply,
+    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: np.minimum,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
 }
-_UINT_REDUCE: dict[str, np.ufunc] = {"arith.maxui": np.maximum, "arith.minui": np.minimum}
-_BOOL_REDUCE: dict[str, np.ufunc] = {
-    "arith.addi": np.bitwise_xor,
-    "arith.muli": np.bitwise_and,
-    "arith.maxsi": np.bitwise_and,
-    "arith.minsi": np.bitwise_or,
-    "arith.maxui": np.bitwise_or,
-    "arith.minui": np.bitwise_and,
-    "arith.andi": np.bitwise_and,
-    "arith.ori": np.bitwise_or,
-    "arith.xori": np.bitwise_xor,
+_UINT_REDUCE: dict[type[Operation], np.ufunc] = {
+    arith.MaxUIOp: np.maximum,
+    arith.MinUIOp: np.minimum,
+}
+_BOOL_REDUCE: dict[type[Operation], np.ufunc] = {
+    arith.AddiOp: np.bitwise_xor,
+    arith.MuliOp: np.bitwise_and,
+    arith.MaxSIOp: np.bitwise_and,
+    arith.MinSIOp: np.bitwise_or,
+    arith.MaxUIOp: np.bitwise_or,
+    arith.MinUIOp: np.bitwise_and,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
 }
 
 COMBINERS = frozenset(set(_FLOAT_REDUCE) | set(_INT_REDUCE) | set(_UINT_REDUCE))
 
 # Combiners for which counting an element twice changes the result.
-_NOT_IDEMPOTENT = frozenset({"arith.addf", "arith.mulf", "arith.addi", "arith.muli", "arith.xori"})
+_NOT_IDEMPOTENT = frozenset({arith.AddfOp, arith.MulfOp, arith.AddiOp, arith.MuliOp, arith.XOrIOp})
 
 
-def needs_full_extent(name: str) -> bool:
+def needs_full_extent(name: type[Operation]) -> bool:
     """Sum-like combiners must see every element of a broadcast operand."""
     return name in _NOT_IDEMPOTENT
 
 
-def reducer(name: str, dtype: np.dtype) -> Reducer | None:
+def reducer(name: type[Operation], dtype: np.dtype) -> Reducer | None:
     """`f(v, axes)` folding `v` over `axes` with the combiner `name` in `dtype`."""
     if dtype == np.bool_:
         ufunc = _BOOL_REDUCE.get(name)
@@ -73,7 +78,7 @@ def reducer(name: str, dtype: np.dtype) -> Reducer | None:
     return lambda v, axes: red(v, axis=axes, dtype=dtype)
 
 
-def is_neutral(name: str, dtype: np.dtype, value: Any) -> bool:
+def is_neutral(name: type[Operation], dtype: np.dtype, value: Any) -> bool:
     """Whether folding starting from `value` equals folding without it, so a
     fill of `value` used as the init needs no combine step at all."""
     if value is None:
@@ -82,30 +87,30 @@ def is_neutral(name: str, dtype: np.dtype, value: Any) -> bool:
     if dtype.kind == "f":
         x = float(v)
         return {
-            "arith.addf": x == 0.0,
-            "arith.mulf": x == 1.0,
-            "arith.maximumf": x == -np.inf,
-            "arith.minimumf": x == np.inf,
-            "arith.maxnumf": x == -np.inf or np.isnan(x),
-            "arith.minnumf": x == np.inf or np.isnan(x),
+            arith.AddfOp: x == 0.0,
+            arith.MulfOp: x == 1.0,
+            arith.MaximumfOp: x == -np.inf,
+            arith.MinimumfOp: x == np.inf,
+            arith.MaxnumfOp: x == -np.inf or np.isnan(x),
+            arith.MinnumfOp: x == np.inf or np.isnan(x),
         }.get(name, False)
     if dtype == np.bool_:
         b = bool(v)
-        ones = {"arith.muli", "arith.andi", "arith.maxsi", "arith.minui"}
+        ones = {arith.MuliOp, arith.AndIOp, arith.MaxSIOp, arith.MinUIOp}
         return b if name in ones else not b
     i = int(v)
     info = np.iinfo(dtype)
     all_ones = -1 if dtype.kind == "i" else info.max
     return {
-        "arith.addi": i == 0,
-        "arith.ori": i == 0,
-        "arith.xori": i == 0,
-        "arith.maxui": i == 0,
-        "arith.muli": i == 1,
-        "arith.andi": i == all_ones,
-        "arith.minui": i == all_ones,
-        "arith.maxsi": i == info.min,
-        "arith.minsi": i == info.max,
+        arith.AddiOp: i == 0,
+        arith.OrIOp: i == 0,
+        arith.XOrIOp: i == 0,
+        arith.MaxUIOp: i == 0,
+        arith.MuliOp: i == 1,
+        arith.AndIOp: i == all_ones,
+        arith.MinUIOp: i == all_ones,
+        arith.MaxSIOp: i == info.min,
+        arith.MinSIOp: i == info.max,
     }.get(name, False)
 
 

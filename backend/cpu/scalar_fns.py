@@ -1,6 +1,6 @@
 """arith/math ops as numpy callables, chosen once per op at plan time.
 
-The same callable works on numpy scalars (ops outside linalg bodies) and on
+Tables are keyed by xDSL op class. The same callable works on numpy scalars (ops outside linalg bodies) and on
 whole arrays (linalg bodies evaluated vectorised), and keeps the MLIR element
 type: integer ops wrap like their width, `divsi` truncates toward zero, the
 `*ui` ops see their operands as unsigned, i1 is numpy bool.
@@ -8,11 +8,12 @@ type: integer ops wrap like their width, `divsi` truncates toward zero, the
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
+from math import erf as _exact_erf
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import arith, math
 from xdsl.ir import Operation
 
 from mindjit.backend.cpu.errors import unsupported
@@ -43,7 +44,7 @@ def _fma(a: Any, b: Any, c: Any) -> Any:
     return a * b + c
 
 
-_ERF_EXACT = np.frompyfunc(math.erf, 1, 1)
+_ERF_EXACT = np.frompyfunc(_exact_erf, 1, 1)
 
 
 def _erf(x: Any) -> Any:
@@ -95,109 +96,107 @@ def _erf(x: Any) -> Any:
     return result.astype(x.dtype)[()]
 
 
-FLOAT_BINARY: dict[str, Fn] = {
-    "arith.addf": np.add,
-    "arith.subf": np.subtract,
-    "arith.mulf": np.multiply,
-    "arith.divf": np.divide,
-    "arith.remf": np.fmod,
-    "arith.maximumf": np.maximum,
-    "arith.minimumf": np.minimum,
-    "arith.maxnumf": np.fmax,
-    "arith.minnumf": np.fmin,
-    "math.powf": np.power,
-    "math.atan2": np.arctan2,
-    "math.copysign": np.copysign,
+FLOAT_BINARY: dict[type[Operation], Fn] = {
+    arith.AddfOp: np.add,
+    arith.SubfOp: np.subtract,
+    arith.MulfOp: np.multiply,
+    arith.DivfOp: np.divide,
+    arith.MaximumfOp: np.maximum,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax,
+    arith.MinnumfOp: np.fmin,
+    math.PowFOp: np.power,
+    math.Atan2Op: np.arctan2,
+    math.CopySignOp: np.copysign,
 }
 
-FLOAT_UNARY: dict[str, Fn] = {
-    "arith.negf": np.negative,
-    "math.absf": np.abs,
-    "math.exp": np.exp,
-    "math.exp2": np.exp2,
-    "math.expm1": np.expm1,
-    "math.log": np.log,
-    "math.log2": np.log2,
-    "math.log10": np.log10,
-    "math.log1p": np.log1p,
-    "math.sqrt": np.sqrt,
-    "math.rsqrt": _rsqrt,
-    "math.cbrt": np.cbrt,
-    "math.tanh": np.tanh,
-    "math.sin": np.sin,
-    "math.cos": np.cos,
-    "math.tan": np.tan,
-    "math.sinh": np.sinh,
-    "math.cosh": np.cosh,
-    "math.asin": np.arcsin,
-    "math.acos": np.arccos,
-    "math.atan": np.arctan,
-    "math.asinh": np.arcsinh,
-    "math.acosh": np.arccosh,
-    "math.atanh": np.arctanh,
-    "math.floor": np.floor,
-    "math.ceil": np.ceil,
-    "math.trunc": np.trunc,
-    "math.roundeven": np.rint,
-    "math.round": _round_half_away,
-    "math.erf": _erf,
+FLOAT_UNARY: dict[type[Operation], Fn] = {
+    arith.NegfOp: np.negative,
+    math.AbsFOp: np.abs,
+    math.ExpOp: np.exp,
+    math.Exp2Op: np.exp2,
+    math.ExpM1Op: np.expm1,
+    math.LogOp: np.log,
+    math.Log2Op: np.log2,
+    math.Log10Op: np.log10,
+    math.Log1pOp: np.log1p,
+    math.SqrtOp: np.sqrt,
+    math.RsqrtOp: _rsqrt,
+    math.CbrtOp: np.cbrt,
+    math.TanhOp: np.tanh,
+    math.SinOp: np.sin,
+    math.CosOp: np.cos,
+    math.TanOp: np.tan,
+    math.SinhOp: np.sinh,
+    math.CoshOp: np.cosh,
+    math.AsinOp: np.arcsin,
+    math.AcosOp: np.arccos,
+    math.AtanOp: np.arctan,
+    math.AsinhOp: np.arcsinh,
+    math.AcoshOp: np.arccosh,
+    math.AtanhOp: np.arctanh,
+    math.FloorOp: np.floor,
+    math.CeilOp: np.ceil,
+    math.TruncOp: np.trunc,
+    math.RoundEvenOp: np.rint,
+    math.RoundOp: _round_half_away,
+    math.ErfOp: _erf,
 }
 
-INT_BINARY: dict[str, Fn] = {
-    "arith.addi": np.add,
-    "arith.subi": np.subtract,
-    "arith.muli": np.multiply,
-    "arith.andi": np.bitwise_and,
-    "arith.ori": np.bitwise_or,
-    "arith.xori": np.bitwise_xor,
-    "arith.maxsi": np.maximum,
-    "arith.minsi": np.minimum,
-    "arith.divsi": _divsi,
-    "arith.remsi": np.fmod,
-    "arith.floordivsi": np.floor_divide,
-    "arith.ceildivsi": _ceildivsi,
-    "arith.shli": np.left_shift,
-    "arith.shrsi": np.right_shift,
-    "math.ipowi": np.power,
+INT_BINARY: dict[type[Operation], Fn] = {
+    arith.AddiOp: np.add,
+    arith.SubiOp: np.subtract,
+    arith.MuliOp: np.multiply,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: np.minimum,
+    arith.DivSIOp: _divsi,
+    arith.RemSIOp: np.fmod,
+    arith.FloorDivSIOp: np.floor_divide,
+    arith.CeilDivSIOp: _ceildivsi,
+    arith.ShLIOp: np.left_shift,
+    arith.ShRSIOp: np.right_shift,
+    math.IPowIOp: np.power,
 }
 
 # Same ops on i1 (numpy bool): add/sub are xor, mul is and, signed max is and.
-BOOL_BINARY: dict[str, Fn] = {
-    "arith.addi": np.bitwise_xor,
-    "arith.subi": np.bitwise_xor,
-    "arith.muli": np.bitwise_and,
-    "arith.andi": np.bitwise_and,
-    "arith.ori": np.bitwise_or,
-    "arith.xori": np.bitwise_xor,
-    "arith.maxsi": np.bitwise_and,
-    "arith.minsi": np.bitwise_or,
-    "arith.maxui": np.bitwise_or,
-    "arith.minui": np.bitwise_and,
+BOOL_BINARY: dict[type[Operation], Fn] = {
+    arith.AddiOp: np.bitwise_xor,
+    arith.SubiOp: np.bitwise_xor,
+    arith.MuliOp: np.bitwise_and,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+    arith.MaxSIOp: np.bitwise_and,
+    arith.MinSIOp: np.bitwise_or,
+    arith.MaxUIOp: np.bitwise_or,
+    arith.MinUIOp: np.bitwise_and,
 }
 
-UINT_BINARY: dict[str, Fn] = {
-    "arith.divui": np.floor_divide,
-    "arith.remui": np.remainder,
-    "arith.maxui": np.maximum,
-    "arith.minui": np.minimum,
-    "arith.shrui": np.right_shift,
-    "arith.ceildivui": lambda a, b: np.floor_divide(a + b - a.dtype.type(1), b),
+UINT_BINARY: dict[type[Operation], Fn] = {
+    arith.DivUIOp: np.floor_divide,
+    arith.RemUIOp: np.remainder,
+    arith.MaxUIOp: np.maximum,
+    arith.MinUIOp: np.minimum,
+    arith.ShRUIOp: np.right_shift,
+    arith.CeilDivUIOp: lambda a, b: np.floor_divide(a + b - a.dtype.type(1), b),
 }
 
 CAST_OPS = frozenset(
     {
-        "arith.extf",
-        "arith.truncf",
-        "arith.sitofp",
-        "arith.uitofp",
-        "arith.fptosi",
-        "arith.fptoui",
-        "arith.extsi",
-        "arith.extui",
-        "arith.trunci",
-        "arith.index_cast",
-        "arith.index_castui",
-        "arith.bitcast",
+        arith.ExtFOp,
+        arith.TruncFOp,
+        arith.SIToFPOp,
+        arith.UIToFPOp,
+        arith.FPToSIOp,
+        arith.FPToUIOp,
+        arith.ExtSIOp,
+        arith.ExtUIOp,
+        arith.TruncIOp,
+        arith.IndexCastOp,
+        arith.BitcastOp,
     }
 )
 
@@ -238,7 +237,7 @@ _CMPF_NAMES = [
     "true",
 ]
 _CMPI_NAMES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-_ORDER: dict[str, Fn] = {
+_ORDER: dict[type[Operation], Fn] = {
     "eq": np.equal,
     "ne": np.not_equal,
     "lt": np.less,
@@ -253,7 +252,7 @@ ELEMENTWISE_OPS = frozenset(
     | set(INT_BINARY)
     | set(UINT_BINARY)
     | CAST_OPS
-    | {"arith.cmpf", "arith.cmpi", "arith.select", "math.absi", "math.fma", "math.fpowi"}
+    | {arith.CmpfOp, arith.CmpiOp, arith.SelectOp, math.AbsIOp, math.FmaOp, math.FPowIOp}
 )
 
 
@@ -263,26 +262,26 @@ def scalar_fn(op: Operation, vectorized: bool) -> Fn:
     `vectorized`: operands may be arrays broadcast against each other (linalg
     bodies); otherwise `arith.select` picks one operand instead of np.where.
     """
-    name = op.name
+    name = type(op)
     out = dtype_of(op.results[0].type, op)
     src = dtype_of(op.operands[0].type, op)
     if name in CAST_OPS:
         return _cast_fn(op, name, src, out)
-    if name == "arith.cmpf":
+    if name == arith.CmpfOp:
         return _CMPF[_CMPF_NAMES[op.predicate.value.data]]
-    if name == "arith.cmpi":
+    if name == arith.CmpiOp:
         return _cmpi_fn(_CMPI_NAMES[op.predicate.value.data], src)
-    if name == "arith.select":
+    if name == arith.SelectOp:
         return _select_fn(op, vectorized)
-    if name == "math.fma":
+    if name == math.FmaOp:
         return _fma
-    if name == "math.fpowi":
+    if name == math.FPowIOp:
         return lambda a, b: np.power(a, b.astype(a.dtype))
     if src.kind == "f":
         fn = FLOAT_BINARY.get(name) or FLOAT_UNARY.get(name)
     elif src == np.bool_:
         fn = BOOL_BINARY.get(name)
-    elif name == "math.absi":
+    elif name == math.AbsIOp:
         fn = np.abs
     elif name in UINT_BINARY:
         fn = _unsigned(UINT_BINARY[name], src)
@@ -321,22 +320,20 @@ def _select_fn(op: Operation, vectorized: bool) -> Fn:
     return lambda c, a, b: a if c else b
 
 
-def _cast_fn(op: Operation, name: str, src: np.dtype, out: np.dtype) -> Fn:
+def _cast_fn(op: Operation, name: type[Operation], src: np.dtype, out: np.dtype) -> Fn:
     """Casts keep MLIR's meaning: ui casts see unsigned bits, extsi of i1 gives -1."""
-    if name == "arith.bitcast":
+    if name == arith.BitcastOp:
         if src.itemsize != out.itemsize or np.bool_ in (src, out):
             raise unsupported(op, f"bitcast {src} -> {out}")
         return lambda x: x.view(out)
-    if name in ("arith.uitofp", "arith.extui", "arith.index_castui") and src.kind == "i":
+    if name in (arith.UIToFPOp, arith.ExtUIOp) and src.kind == "i":
         usrc = unsigned_twin(src)
-        if name == "arith.index_castui" and out.itemsize < src.itemsize:
-            return lambda x: x.astype(out)
         return lambda x: x.view(usrc).astype(out)
-    if name == "arith.extsi" and src == np.bool_:
+    if name == arith.ExtSIOp and src == np.bool_:
         return lambda x: np.negative(x.astype(out))
     if out == np.bool_ and src != np.bool_:
         return lambda x: np.bitwise_and(x, src.type(1)).astype(np.bool_)
-    if name == "arith.fptoui" and out.kind == "i":
+    if name == arith.FPToUIOp and out.kind == "i":
         uout = unsigned_twin(out)
         return lambda x: x.astype(uout).view(out)
     return lambda x: x.astype(out)

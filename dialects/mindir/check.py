@@ -76,7 +76,7 @@ class CheckRangeOp(TypedOp):
 
     @classmethod
     def get(cls, x: SSAValue, low: float, high: float, message: str) -> CheckRangeOp:
-        return cls.build(
+        return cls.make(
             [x],
             {
                 "min": FloatAttr(float(low), f64),

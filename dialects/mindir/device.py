@@ -25,6 +25,7 @@ class NPUAllocFloatStatusOp(TypedOp):
 
     name = "mindir.npu_alloc_float_status"
     result = result_def(TensorType)
+    assembly_format = "attr-dict `:` type($result)"
 
     @classmethod
     def infer_result(cls, operand_types, props):
@@ -32,7 +33,7 @@ class NPUAllocFloatStatusOp(TypedOp):
 
     @classmethod
     def get(cls) -> NPUAllocFloatStatusOp:
-        return cls.build([])
+        return cls.make([])
 
 
 class _StatusOp(TypedOp):
@@ -46,7 +47,7 @@ class _StatusOp(TypedOp):
 
     @classmethod
     def get(cls, status: SSAValue):
-        return cls.build([status])
+        return cls.make([status])
 
 
 @irdl_op_definition

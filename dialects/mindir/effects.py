@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -23,7 +24,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     IRDLOperation,
+    VarConstraint,
+    base,
     irdl_op_definition,
     operand_def,
     opt_attr_def,
@@ -332,34 +336,16 @@ class DependOp(IRDLOperation):
     """`%y = mindir.depend %x, %a : tensor<...>, T_a`: x, but only after everything in `attach`."""
 
     name = "mindir.depend"
-    value = operand_def()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    value = operand_def(T)
     attach = var_operand_def()
-    result = result_def()
+    result = result_def(T)
     traits = traits_def(Pure())
+    assembly_format = "$value (`,` $attach^)? attr-dict `:` type($value) (`,` type($attach)^)?"
 
     @classmethod
     def get(cls, value: SSAValue, attach: Sequence[SSAValue]) -> DependOp:
         return cls.create(operands=[value, *attach], result_types=[SSAValue.get(value).type])
-
-    def verify_(self) -> None:
-        if self.result.type != self.value.type:
-            raise VerifyException(
-                f"result type {self.result.type} must equal the value's type {self.value.type}"
-            )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DependOp:
-        operands = parse_operand_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        values = parser.resolve_operands(operands, types, pos)
-        return cls.create(operands=list(values), result_types=[types[0]], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        print_operands_and_attrs(printer, self.operands, self.attributes)
-        _print_trailing_types(printer, list(self.operands))
 
 
 @irdl_op_definition
@@ -367,32 +353,13 @@ class TensorMoveOp(IRDLOperation):
     """`%c = mindir.tensor_move %x : tensor<...>`: a real copy, so later Assigns don't reach it."""
 
     name = "mindir.tensor_move"
-    input = operand_def(TensorType)
-    result = result_def(TensorType)
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    result = result_def(T)
+    assembly_format = "$input attr-dict `:` type($result)"
 
     def __init__(self, x: SSAValue):
         super().__init__(operands=[x], result_types=[SSAValue.get(x).type])
-
-    def verify_(self) -> None:
-        if self.input.type != self.result.type:
-            raise VerifyException("tensor_move result type must equal its input type")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TensorMoveOp:
-        operand = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        t = parser.parse_type()
-        (value,) = parser.resolve_operands([operand], [t], pos)
-        op = cls(value)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_operands_and_attrs(printer, [self.input], self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 @irdl_op_definition

@@ -1,38 +1,88 @@
-"""The custom assembly shared by mindir's value ops.
+"""The assembly shared by mindir's value ops, and their result-type inference.
 
     %r = mindir.add %a, %b : tensor<2x3xf32>
     %r = mindir.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
     %s = mindir.reduce_sum %x {axis = array<i64: 1>, keep_dims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
 
-The short form `: T` is used when every operand and the result have type T; the
-functional form otherwise. Properties are written in the attribute dictionary,
-leaving out those at their default value, so the text stays short.
+A `TypedOp` declares xDSL's declarative format `TYPED_FORMAT`: its operands, the
+attribute dictionary (properties in it, those at their default value left
+out), then the types through one custom directive, `ShortOrFunctionalType`:
+the short form `: T` when every operand and the result have type T, MLIR's
+functional form otherwise. Result types are inferred (`infer_result`) by
+`make(...)`, so passes and the frontend never spell them out; the verifier
+infers again and compares.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Self
+from typing import Self
 
-from xdsl.dialects.builtin import BoolAttr, FunctionType, IntegerAttr
-from xdsl.ir import Attribute
-from xdsl.irdl import IRDLOperation
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, FunctionType, IntegerAttr
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import IRDLOperation, ParsePropInAttrDict
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 
+@irdl_custom_directive
+class ShortOrFunctionalType(CustomDirective):
+    """`T` when every operand and the one result have type T, else `(T1, ...) -> R`."""
+
+    operand_types: TypeDirective
+    result_types: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        fn = parser.parse_optional_function_type()
+        if fn is not None:
+            if len(fn.outputs.data) != 1:
+                parser.raise_error("expected exactly one result type")
+            self.operand_types.set(state, fn.inputs.data)
+            self.result_types.set(state, fn.outputs.data)
+            return
+        single = parser.parse_type()
+        parsed = sum(len(o) for o in state.operands if o is not None)
+        self.operand_types.set(state, [single] * parsed)
+        self.result_types.set(state, [single])
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        print_short_or_functional(printer, self.operand_types.get(op), self.result_types.get(op))
+
+
+def print_short_or_functional(
+    printer: Printer, operand_types: Sequence[Attribute], result_types: Sequence[Attribute]
+) -> None:
+    if len(result_types) == 1 and all(t == result_types[0] for t in operand_types):
+        printer.print_attribute(result_types[0])
+        return
+    printer.print_attribute(FunctionType.from_lists(list(operand_types), list(result_types)))
+
+
+#: The declarative format of every `TypedOp` (properties at their default left out).
+TYPED_FORMAT = "operands attr-dict `:` custom<ShortOrFunctionalType>(type(operands), type(results))"
+
+
 class TypedOp(IRDLOperation):
     """A mindir op with one result whose type is inferred from its operands.
 
-    Subclasses implement `infer_result` (operand types + properties -> result type)
-    and `check_operands`; the verifier compares the inferred type with the stored one.
+    Subclasses implement `infer_result` (operand types + properties -> result
+    type); `make` builds the op with the inferred type and the verifier compares
+    the inferred type with the stored one.
     """
 
-    PROP_DEFAULTS: ClassVar[dict[str, Attribute]] = {}
-    """Properties left out of the printed dictionary when equal to these."""
+    custom_directives = (ShortOrFunctionalType,)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = TYPED_FORMAT
 
-    # --- inference -------------------------------------------------------------
     @classmethod
     def infer_result(
         cls, operand_types: Sequence[Attribute], props: dict[str, Attribute]
@@ -48,50 +98,19 @@ class TypedOp(IRDLOperation):
             )
 
     @classmethod
-    def build(cls, operands: Sequence, props: dict[str, Attribute] | None = None, **kw) -> Self:
-        """Create the op, inferring its result type."""
-        from xdsl.ir import SSAValue
-
+    def make(cls, operands: Sequence, props: dict[str, Attribute] | None = None, **kw) -> Self:
+        """The op on `operands` with `props`, its result type inferred."""
         values = [SSAValue.get(o) for o in operands]
         props = {k: v for k, v in (props or {}).items() if v is not None}
         result = cls.infer_result([v.type for v in values], props)
         return cls.create(operands=values, result_types=[result], properties=props, **kw)
 
-    # --- assembly --------------------------------------------------------------
-    @classmethod
-    def _property_names(cls) -> set[str]:
-        return set(cls.get_irdl_definition().properties.keys())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_operand_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        prop_names = cls._property_names()
-        props = {k: v for k, v in attrs.items() if k in prop_names}
-        extra = {k: v for k, v in attrs.items() if k not in prop_names}
-        for name, default in cls.PROP_DEFAULTS.items():
-            props.setdefault(name, default)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        operand_types, result_type = parse_short_or_functional(parser, len(operands))
-        values = parser.resolve_operands(operands, operand_types, pos)
-        return cls.create(
-            operands=list(values),
-            result_types=[result_type],
-            properties=props,
-            attributes=extra,
-        )
-
-    def print(self, printer: Printer) -> None:
-        shown = {k: v for k, v in self.properties.items() if self.PROP_DEFAULTS.get(k) != v}
-        shown.update(self.attributes)
-        print_operands_and_attrs(printer, self.operands, shown)
-        printer.print_string(" : ")
-        print_short_or_functional(printer, [o.type for o in self.operands], self.results[0].type)
+# --- the other ops' hand-written formats ----------------------------------------------
 
 
 def print_operands_and_attrs(printer: Printer, operands, attributes) -> None:
-    """` %a, %b {attrs}`: the common head of every mindir custom format."""
+    """` %a, %b {attrs}`: the common head of mindir's custom formats."""
     if operands:
         printer.print_string(" ")
         printer.print_list(operands, printer.print_operand)
@@ -107,24 +126,7 @@ def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     return found or []
 
 
-def parse_short_or_functional(parser: Parser, n_operands: int) -> tuple[list[Attribute], Attribute]:
-    """`T` (all operands and the result are T) or `(T1, ...) -> R`."""
-    fn = parser.parse_optional_function_type()
-    if fn is not None:
-        if len(fn.outputs.data) != 1:
-            parser.raise_error("expected exactly one result type")
-        return list(fn.inputs.data), fn.outputs.data[0]
-    single = parser.parse_type()
-    return [single] * n_operands, single
-
-
-def print_short_or_functional(
-    printer: Printer, operand_types: Sequence[Attribute], result_type: Attribute
-) -> None:
-    if all(t == result_type for t in operand_types):
-        printer.print_attribute(result_type)
-        return
-    printer.print_attribute(FunctionType.from_lists(list(operand_types), [result_type]))
+# --- reading properties (during inference, before the op exists) -----------------------
 
 
 def int_prop(props: dict[str, Attribute], name: str, default: int = 0) -> int:
@@ -146,8 +148,6 @@ def bool_prop(props: dict[str, Attribute], name: str) -> bool:
 
 
 def ints_prop(props: dict[str, Attribute], name: str) -> tuple[int, ...]:
-    from xdsl.dialects.builtin import DenseArrayBase
-
     attr = props.get(name)
     if attr is None:
         return ()

@@ -202,7 +202,7 @@ class GraphBuilder(GraphState):
 
     def constant(self, value: Any, dtype: D.DType) -> SSAValue:
         return self.insert(
-            M.ConstantOp.build([], {"value": dense_attr(np.asarray(value), dtype)})
+            M.ConstantOp.make([], {"value": dense_attr(np.asarray(value), dtype)})
         ).results[0]
 
     # --- the side-effect hooks the ops call while tracing -----------------------------

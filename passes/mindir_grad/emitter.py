@@ -92,7 +92,7 @@ class GradEmitter:
     def scalar(self, value: float, element: Attribute) -> SSAValue:
         number = float(value) if S.is_float(element) else int(value)
         attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [number])
-        return self.v(M.ConstantOp.build([], {"value": attr}))
+        return self.v(M.ConstantOp.make([], {"value": attr}))
 
     def full(self, value: float, t: Attribute) -> SSAValue:
         """A tensor of type `t` with every element `value` (a scalar broadcast)."""

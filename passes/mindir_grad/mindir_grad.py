@@ -48,7 +48,7 @@ from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_grad import rules_shape  # noqa: F401  (registers its rules)
 from mindjit.passes.mindir_grad.emitter import GradEmitter
-from mindjit.passes.mindir_grad.rules import NOT_DIFFERENTIABLE, RULES
+from mindjit.passes.mindir_grad.rules import RULES
 from mindjit.passes.mindir_inline import inline_call
 
 Adjoint = Any  # SSAValue | list[Adjoint | None] for a tuple
@@ -139,13 +139,15 @@ class Backprop:
                 if symbol in self.weights:
                     accumulate(e, weight_adj, symbol, douts[0])
                 continue
-            if isinstance(op, NOT_DIFFERENTIABLE):
-                continue
             if isinstance(op, M.IfOp):
                 grad_if(self, e, op, douts, adj, weight_adj)
                 continue
             rule = RULES.get(type(op))
             if rule is None:
+                if (why := RULES.refused(type(op))) is not None:
+                    raise op_error(op, f"mindir-grad: '{op.name}' cannot be differentiated: {why}")
+                if RULES.excluded(type(op)) is not None:
+                    continue  # no gradient flows through it
                 raise op_error(op, f"mindir-grad: '{op.name}' has no adjoint rule")
             grads = rule(e, op, douts)
             for operand, g in zip(op.operands, grads):

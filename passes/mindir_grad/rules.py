@@ -17,34 +17,60 @@ from xdsl.ir import Operation, SSAValue
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir import shapes as S
+from mindjit.ir.rules import RuleTable
 from mindjit.passes.mindir_grad.emitter import GradEmitter, element_of, shape_of
 
 Adjoint = Any  # SSAValue | None | list (a tuple's adjoint, one per element)
 Rule = Callable[[GradEmitter, Operation, list[Adjoint]], list[Adjoint]]
 
-RULES: dict[type[Operation], Rule] = {}
+#: op class -> its adjoint rule; the classes excluded give their operands no
+#: gradient (why: the exclusion's reason)
+RULES: RuleTable[Rule] = RuleTable("mindir-grad")
+rule = RULES.register
 
-#: Ops whose results carry no gradient (their operands get none from them).
-NOT_DIFFERENTIABLE: tuple[type[Operation], ...] = (
+RULES.exclude(
+    "not differentiable: its result carries no gradient",
     M.ConstantOp,
     *M.COMPARE_OPS,
     M.LogicalAndOp,
     M.LogicalOrOp,
     M.LogicalNotOp,
+)
+RULES.exclude(
+    "a Parameter's handle, an assignment or a state: no gradient flows through it "
+    "(a Load's adjoint goes to its Parameter, see mindir_grad.py)",
+    M.ParameterOp,
     M.GetParameterOp,
     M.AssignOp,
     M.UpdateStateOp,
     M.PrintOp,
 )
+RULES.exclude(
+    "the Ascend float status: no gradient (ordered with depend, as in MindSpore)",
+    *M.DEVICE_OPS,
+)
+RULES.exclude(
+    "differentiated by mindir-grad itself: a Load's adjoint is added to its "
+    "Parameter's gradient, an if's regions are differentiated branch by branch "
+    "(control.py), a terminator by the op holding it, an inner grad expanded first",
+    M.LoadOp,
+    M.IfOp,
+    M.YieldOp,
+    M.ConditionOp,
+    M.GradOp,
+)
 
 
-def rule(*ops: type[Operation]) -> Callable[[Rule], Rule]:
-    def register(fn: Rule) -> Rule:
-        for op in ops:
-            RULES[op] = fn
-        return fn
-
-    return register
+RULES.exclude(
+    "its trip count is only known at run time (write the loop with a bound)",
+    M.WhileOp,
+    refused=True,
+)
+RULES.exclude(
+    "mindir-vmap runs after mindir-grad: take the grad inside the vmapped function",
+    M.VmapOp,
+    refused=True,
+)
 
 
 def _binary_out(e: GradEmitter, op: Operation, gx: SSAValue | None, gy: SSAValue | None):

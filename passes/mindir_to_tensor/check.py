@@ -33,11 +33,12 @@ from xdsl.dialects import arith, cf, tensor
 from xdsl.dialects.builtin import FloatAttr, f64, i1
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.check import CheckRangeOp
 from mindjit.passes.mindir_to_tensor.builders import Emitter
+from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 
 
 def _in_range(e: Emitter, value: SSAValue, low: float, high: float) -> SSAValue:
@@ -51,30 +52,24 @@ def _in_range(e: Emitter, value: SSAValue, low: float, high: float) -> SSAValue:
     return e.value(arith.AndIOp(above, below))
 
 
-class LowerCheckRange(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: CheckRangeOp, rewriter: PatternRewriter) -> None:
-        e = Emitter(rewriter, op.location)
-        low, high = op.bounds
-        x = S.tensor_of(op.input.type)
-        rank = len(x.get_shape())
-        if rank == 0:
-            element = e.value(tensor.ExtractOp(op.input, [], x.get_element_type()))
-            ok = _in_range(e, element, low, high)
-        else:
-            init = e.filled((), i1, True)
-            maps = [AffineMap.identity(rank), AffineMap(rank, 0, ())]
+@LOWERINGS.register(CheckRangeOp)
+def lower_check_range(op: CheckRangeOp, rewriter: PatternRewriter) -> None:
+    e = Emitter(rewriter, op.location)
+    low, high = op.bounds
+    x = S.tensor_of(op.input.type)
+    rank = len(x.get_shape())
+    if rank == 0:
+        element = e.value(tensor.ExtractOp(op.input, [], x.get_element_type()))
+        ok = _in_range(e, element, low, high)
+    else:
+        init = e.filled((), i1, True)
+        maps = [AffineMap.identity(rank), AffineMap(rank, 0, ())]
 
-            def body(b: Emitter, args: list[SSAValue]) -> SSAValue:
-                inside = _in_range(b, args[0], low, high)
-                return b.value(arith.AndIOp(args[1], inside))
+        def body(b: Emitter, args: list[SSAValue]) -> SSAValue:
+            inside = _in_range(b, args[0], low, high)
+            return b.value(arith.AndIOp(args[1], inside))
 
-            everything = e.generic([op.input], init, maps, ["reduction"] * rank, body)
-            ok = e.value(tensor.ExtractOp(everything, [], i1))
-        e.emit(cf.AssertOp(ok, op.message))
-        rewriter.replace(op, [], [op.input])
-
-
-CHECK_PATTERNS: tuple[RewritePattern, ...] = (LowerCheckRange(),)
-
-__all__ = ["CHECK_PATTERNS", "LowerCheckRange"]
+        everything = e.generic([op.input], init, maps, ["reduction"] * rank, body)
+        ok = e.value(tensor.ExtractOp(everything, [], i1))
+    e.emit(cf.AssertOp(ok, op.message))
+    rewriter.replace(op, [], [op.input])

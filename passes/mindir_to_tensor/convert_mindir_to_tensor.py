@@ -16,12 +16,11 @@ The pass runs in five steps:
 3. `flatten_tuples`: tuples are split into their elements and `!mindir.u` /
    `!mindir.io` states dropped at every func, call, if/while and yield boundary
    (mindir_to_tensor/tuples.py).
-4. One greedy walk per graph applies the lowering patterns, one file per family
-   (xDSL's greedy applier tries them all on every op; trying only those written
-   for the op's class measured no faster: benchmarks/compat_costs.py):
-   constants (here), elementwise, matmul, reduce, shape, control, effects, tuples,
-   checks (`mindir.check_range` -> a reduction and `cf.assert`).
-   Every pattern emits upstream ops only, so the walk is not re-applied to what it
+4. One greedy walk per graph applies to each op the lowering rule of its class
+   (`LOWERINGS`, rules.py: one table, keyed by op class), registered by one file
+   per family: constants (here), elementwise, matmul, reduce, shape, control,
+   effects, tuples, checks (`mindir.check_range` -> a reduction and `cf.assert`).
+   Every rule emits upstream ops only, so the walk is not re-applied to what it
    creates (`apply_recursively=False`); the walk visits an op before the ops in
    its regions, so the contents of if/while are lowered after they are moved into
    scf. Dead-code elimination stays on: a pure mindir op with no use is erased
@@ -48,47 +47,43 @@ from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
 
 from mindjit.dialects import mindir
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
-from mindjit.passes.mindir_to_tensor.check import CHECK_PATTERNS
-from mindjit.passes.mindir_to_tensor.control import CONTROL_PATTERNS
+from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its rules
+    check,
+    control,
+    elementwise,
+    matmul,
+    reduce,
+    shape,
+)
 from mindjit.passes.mindir_to_tensor.effects import (
-    EFFECT_PATTERNS,
     erase_dead_state,
     reject_unsupported,
     unsupported_message,
 )
-from mindjit.passes.mindir_to_tensor.elementwise import ELEMENTWISE_PATTERNS
-from mindjit.passes.mindir_to_tensor.matmul import MATMUL_PATTERNS
-from mindjit.passes.mindir_to_tensor.reduce import REDUCE_PATTERNS
-from mindjit.passes.mindir_to_tensor.shape import SHAPE_PATTERNS
+from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 from mindjit.passes.mindir_to_tensor.state import lower_state
-from mindjit.passes.mindir_to_tensor.tuples import TUPLE_PATTERNS, flatten_tuples
+from mindjit.passes.mindir_to_tensor.tuples import flatten_tuples
 
 
-class LowerConstant(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.ConstantOp, rewriter: PatternRewriter) -> None:
-        new = arith.ConstantOp(op.value)
-        new.location = op.location
-        rewriter.replace(op, new)
+@LOWERINGS.register(mindir.ConstantOp)
+def lower_constant(op: mindir.ConstantOp, rewriter: PatternRewriter) -> None:
+    new = arith.ConstantOp(op.value)
+    new.location = op.location
+    rewriter.replace(op, new)
 
 
-PATTERNS: tuple[RewritePattern, ...] = (
-    LowerConstant(),
-    *ELEMENTWISE_PATTERNS,
-    *MATMUL_PATTERNS,
-    *REDUCE_PATTERNS,
-    *SHAPE_PATTERNS,
-    *CONTROL_PATTERNS,
-    *TUPLE_PATTERNS,
-    *EFFECT_PATTERNS,
-    *CHECK_PATTERNS,
-)
+class LowerByRule(RewritePattern):
+    """The rule `LOWERINGS` has for the op's class, if any."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        rule = LOWERINGS.get(type(op))
+        if rule is not None:
+            rule(op, rewriter)
 
 
 def _bad_type(t: Attribute) -> bool:
@@ -168,7 +163,8 @@ class ConvertMindirToTensorPass(ModulePass):
         lower_state(op)
         flatten_tuples(op)
         walker = PatternRewriteWalker(
-            GreedyRewritePatternApplier(list(PATTERNS), dce_enabled=True), apply_recursively=False
+            GreedyRewritePatternApplier([LowerByRule()], dce_enabled=True),
+            apply_recursively=False,
         )
         # Only graphs have ops to lower: at module level lower_state left declarations.
         for fn in [f for f in top_level_graphs(op) if isinstance(f, func.FuncOp) and f.body.blocks]:

@@ -33,7 +33,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
@@ -42,6 +42,7 @@ from mindjit.dialects.mindir.device import STATUS_TYPE
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor.builders import Emitter
+from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 from mindjit.passes.mindir_to_tensor.state import RUNTIME_ATTR
 
 PASS_NAME = "convert-mindir-to-tensor"
@@ -66,22 +67,20 @@ def reject_unsupported(module: ModuleOp) -> None:
             raise op_error(op, message)
 
 
-class LowerDepend(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.DependOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace(op, [], [op.value])
+@LOWERINGS.register(mindir.DependOp)
+def lower_depend(op: mindir.DependOp, rewriter: PatternRewriter) -> None:
+    rewriter.replace(op, [], [op.value])
 
 
-class LowerTensorMove(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.TensorMoveOp, rewriter: PatternRewriter) -> None:
-        if not op.result.uses:  # not Pure (so CSE keeps copies apart), but a dead copy is no copy
-            rewriter.erase(op)
-            return
-        e = Emitter(rewriter, op.location)
-        t = S.tensor_of(op.input.type)
-        init = e.empty(t.get_shape(), t.get_element_type())
-        rewriter.replace(op, [], [e.value(linalg.CopyOp([op.input], [init]))])
+@LOWERINGS.register(mindir.TensorMoveOp)
+def lower_tensor_move(op: mindir.TensorMoveOp, rewriter: PatternRewriter) -> None:
+    if not op.result.uses:  # not Pure (so CSE keeps copies apart), but a dead copy is no copy
+        rewriter.erase(op)
+        return
+    e = Emitter(rewriter, op.location)
+    t = S.tensor_of(op.input.type)
+    init = e.empty(t.get_shape(), t.get_element_type())
+    rewriter.replace(op, [], [e.value(linalg.CopyOp([op.input], [init]))])
 
 
 #: The float-status declarations' names and kinds.
@@ -133,32 +132,20 @@ def _float_status_declaration(op: Operation, kind: str) -> str:
     return name
 
 
-class LowerFloatStatus(RewritePattern):
+@LOWERINGS.register(*FLOAT_STATUS_KINDS)
+def lower_float_status(op: Operation, rewriter: PatternRewriter) -> None:
     """npu_<kind>_float_status -> a call of the float-status runtime."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        kind = FLOAT_STATUS_KINDS.get(type(op))
-        if kind is None:
-            return
-        callee = _float_status_declaration(op, kind)
-        call = func.CallOp(callee, list(op.operands), [STATUS_TYPE])
-        call.location = op.location
-        rewriter.replace(op, call)
+    callee = _float_status_declaration(op, FLOAT_STATUS_KINDS[type(op)])
+    call = func.CallOp(callee, list(op.operands), [STATUS_TYPE])
+    call.location = op.location
+    rewriter.replace(op, call)
 
 
-class EraseDeadUpdateState(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.UpdateStateOp, rewriter: PatternRewriter) -> None:
-        if not op.result.uses:
-            rewriter.erase(op)
+@LOWERINGS.register(mindir.UpdateStateOp)
+def erase_dead_update_state(op: mindir.UpdateStateOp, rewriter: PatternRewriter) -> None:
+    if not op.result.uses:
+        rewriter.erase(op)
 
-
-EFFECT_PATTERNS: tuple[RewritePattern, ...] = (
-    LowerDepend(),
-    LowerTensorMove(),
-    LowerFloatStatus(),
-    EraseDeadUpdateState(),
-)
 
 #: Pure bookkeeping ops that vanish once their users are lowered.
 _DEAD_WHEN_UNUSED = (

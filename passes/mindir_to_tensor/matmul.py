@@ -20,11 +20,12 @@ from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.passes.mindir_to_tensor.builders import Emitter
+from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 
 
 def _transposed(e: Emitter, x: SSAValue) -> SSAValue:
@@ -82,16 +83,12 @@ def _matmul_batched(e: Emitter, op: mindir.MatMulOp) -> SSAValue:
     )
 
 
-class LowerMatMul(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.MatMulOp, rewriter: PatternRewriter) -> None:
-        e = Emitter(rewriter, op.location)
-        ranks = (
-            len(S.tensor_of(op.lhs.type).get_shape()),
-            len(S.tensor_of(op.rhs.type).get_shape()),
-        )
-        out = _matmul_2d(e, op) if ranks == (2, 2) else _matmul_batched(e, op)
-        rewriter.replace(op, [], [out])
-
-
-MATMUL_PATTERNS: tuple[RewritePattern, ...] = (LowerMatMul(),)
+@LOWERINGS.register(mindir.MatMulOp)
+def lower_mat_mul(op: mindir.MatMulOp, rewriter: PatternRewriter) -> None:
+    e = Emitter(rewriter, op.location)
+    ranks = (
+        len(S.tensor_of(op.lhs.type).get_shape()),
+        len(S.tensor_of(op.rhs.type).get_shape()),
+    )
+    out = _matmul_2d(e, op) if ranks == (2, 2) else _matmul_batched(e, op)
+    rewriter.replace(op, [], [out])

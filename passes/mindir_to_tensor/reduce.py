@@ -13,11 +13,12 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
+from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 
 
 def _identity(kind: str, element: Attribute) -> float | int:
@@ -53,30 +54,26 @@ def reduce(e: Emitter, x: SSAValue, axes: tuple[int, ...], kind: str) -> SSAValu
     )
 
 
-class LowerReduce(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.ReduceOp, rewriter: PatternRewriter) -> None:
-        e = Emitter(rewriter, op.location)
-        x = S.tensor_of(op.input.type)
-        shape = x.get_shape()
-        axes = op.reduced_axes()
-        kind = "max" if isinstance(op, mindir.ReduceMaxOp) else "sum"
-        out = reduce(e, op.input, axes, kind)
-        if isinstance(op, mindir.ReduceMeanOp) and axes:
-            count = 1
-            for a in axes:
-                count *= shape[a]
-            reduced = S.tensor_of(out.type)
-            element = reduced.get_element_type()
-            out = e.elementwise(
-                [out],
-                reduced,
-                lambda b, args: b.value(arith.DivfOp(args[0], b.scalar(element, float(count)))),
-            )
-        if op.keep_dims.value.data and axes:
-            keep = [i not in axes for i in range(len(shape))]
-            out = e.expand(out, unit_dim_groups(keep), S.tensor_of(op.result.type).get_shape())
-        rewriter.replace(op, [], [out])
-
-
-REDUCE_PATTERNS: tuple[RewritePattern, ...] = (LowerReduce(),)
+@LOWERINGS.register(mindir.ReduceOp)
+def lower_reduce(op: mindir.ReduceOp, rewriter: PatternRewriter) -> None:
+    e = Emitter(rewriter, op.location)
+    x = S.tensor_of(op.input.type)
+    shape = x.get_shape()
+    axes = op.reduced_axes()
+    kind = "max" if isinstance(op, mindir.ReduceMaxOp) else "sum"
+    out = reduce(e, op.input, axes, kind)
+    if isinstance(op, mindir.ReduceMeanOp) and axes:
+        count = 1
+        for a in axes:
+            count *= shape[a]
+        reduced = S.tensor_of(out.type)
+        element = reduced.get_element_type()
+        out = e.elementwise(
+            [out],
+            reduced,
+            lambda b, args: b.value(arith.DivfOp(args[0], b.scalar(element, float(count)))),
+        )
+    if op.keep_dims.value.data and axes:
+        keep = [i not in axes for i in range(len(shape))]
+        out = e.expand(out, unit_dim_groups(keep), S.tensor_of(op.result.type).get_shape())
+    rewriter.replace(op, [], [out])

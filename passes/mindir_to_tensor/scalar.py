@@ -1,7 +1,8 @@
 """What each mindir pointwise op computes on one element, as scalar arith/math ops.
 
-These are the bodies of the linalg.generic ops built by the elementwise patterns.
-Semantics per element type:
+These are the bodies of the linalg.generic ops the elementwise lowerings build,
+keyed by op class: a new elementwise op gets its semantics here (and with it a
+lowering, see elementwise.py). Semantics per element type:
 
 - float: addf subf mulf divf math.powf maximumf minimumf (NaN-propagating, like
   numpy's maximum/minimum) negf math.absf; compares are ordered (olt ole ogt oge
@@ -21,8 +22,9 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import AnyFloat, IntegerType, i1
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
+from mindjit.dialects import mindir as M
 from mindjit.passes.mindir_to_tensor.builders import Emitter
 
 
@@ -38,97 +40,104 @@ def _width(t: Attribute) -> int:
 
 # --- binary ------------------------------------------------------------------------
 
-_FLOAT_BINARY: dict[str, Callable[[SSAValue, SSAValue], object]] = {
-    "add": arith.AddfOp,
-    "sub": arith.SubfOp,
-    "mul": arith.MulfOp,
-    "div": arith.DivfOp,
-    "pow": math.PowFOp,
-    "maximum": arith.MaximumfOp,
-    "minimum": arith.MinimumfOp,
+#: float semantics of the binary ops that are one arith/math op
+FLOAT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
+    M.AddOp: arith.AddfOp,
+    M.SubOp: arith.SubfOp,
+    M.MulOp: arith.MulfOp,
+    M.DivOp: arith.DivfOp,
+    M.PowOp: math.PowFOp,
+    M.MaximumOp: arith.MaximumfOp,
+    M.MinimumOp: arith.MinimumfOp,
 }
-_INT_BINARY: dict[str, Callable[[SSAValue, SSAValue], object]] = {
-    "add": arith.AddiOp,
-    "sub": arith.SubiOp,
-    "mul": arith.MuliOp,
-    "div": arith.DivSIOp,
-    "pow": math.IPowIOp,
-    "maximum": arith.MaxSIOp,
-    "minimum": arith.MinSIOp,
-    "logical_and": arith.AndIOp,
-    "logical_or": arith.OrIOp,
+#: integer (and i1) semantics of the same, and the logical ops
+INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
+    M.AddOp: arith.AddiOp,
+    M.SubOp: arith.SubiOp,
+    M.MulOp: arith.MuliOp,
+    M.DivOp: arith.DivSIOp,
+    M.PowOp: math.IPowIOp,
+    M.MaximumOp: arith.MaxSIOp,
+    M.MinimumOp: arith.MinSIOp,
+    M.LogicalAndOp: arith.AndIOp,
+    M.LogicalOrOp: arith.OrIOp,
 }
-_FLOAT_COMPARE = {
-    "less": "olt",
-    "less_equal": "ole",
-    "greater": "ogt",
-    "greater_equal": "oge",
-    "equal": "oeq",
-    "not_equal": "une",
+#: compares: (float predicate, signed integer predicate, i1 predicate)
+COMPARES: dict[type[Operation], tuple[str, str, str]] = {
+    M.LessOp: ("olt", "slt", "ult"),
+    M.LessEqualOp: ("ole", "sle", "ule"),
+    M.GreaterOp: ("ogt", "sgt", "ugt"),
+    M.GreaterEqualOp: ("oge", "sge", "uge"),
+    M.EqualOp: ("oeq", "eq", "eq"),
+    M.NotEqualOp: ("une", "ne", "ne"),
 }
-_SIGNED_COMPARE = {
-    "less": "slt",
-    "less_equal": "sle",
-    "greater": "sgt",
-    "greater_equal": "sge",
-    "equal": "eq",
-    "not_equal": "ne",
-}
-_BOOL_COMPARE = {
-    **_SIGNED_COMPARE,
-    "less": "ult",
-    "less_equal": "ule",
-    "greater": "ugt",
-    "greater_equal": "uge",
-}
-
-BINARY_KINDS = frozenset({*_INT_BINARY, *_FLOAT_COMPARE})
-UNARY_KINDS = frozenset(
-    {"logical_not", "neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "sqrt", "hswish"}
-)
+#: every binary op with a scalar semantics here
+BINARY: tuple[type[Operation], ...] = (*INT_BINARY, *COMPARES)
 
 
-def binary(kind: str, e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
-    """`x <kind> y` on scalars of one element type (compares give i1)."""
+def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
+    """What binary op class `op` computes on scalars of one element type (compares
+    give i1)."""
     t = x.type
-    if kind in _FLOAT_COMPARE:
+    predicates = COMPARES.get(op)
+    if predicates is not None:
         if _is_float(t):
-            return e.value(arith.CmpfOp(x, y, _FLOAT_COMPARE[kind]))
-        table = _BOOL_COMPARE if t == i1 else _SIGNED_COMPARE
-        return e.value(arith.CmpiOp(x, y, table[kind]))
-    table = _FLOAT_BINARY if _is_float(t) else _INT_BINARY
-    return e.value(table[kind](x, y))  # type: ignore[arg-type]
+            return e.value(arith.CmpfOp(x, y, predicates[0]))
+        return e.value(arith.CmpiOp(x, y, predicates[2] if t == i1 else predicates[1]))
+    table = FLOAT_BINARY if _is_float(t) else INT_BINARY
+    return e.value(table[op](x, y))
 
 
 # --- unary -------------------------------------------------------------------------
 
-_MATH_UNARY = {"exp": math.ExpOp, "log": math.LogOp, "tanh": math.TanhOp, "sqrt": math.SqrtOp}
+UnaryRule = Callable[[Emitter, SSAValue], SSAValue]
+#: what each unary op computes on one element
+UNARY: dict[type[Operation], UnaryRule] = {}
 
 
-def unary(kind: str, e: Emitter, x: SSAValue) -> SSAValue:
+def _unary(*ops: type[Operation]) -> Callable[[UnaryRule], UnaryRule]:
+    def add(rule: UnaryRule) -> UnaryRule:
+        for op in ops:
+            UNARY[op] = rule
+        return rule
+
+    return add
+
+
+_unary(M.ExpOp)(lambda e, x: e.value(math.ExpOp(x)))
+_unary(M.LogOp)(lambda e, x: e.value(math.LogOp(x)))
+_unary(M.TanhOp)(lambda e, x: e.value(math.TanhOp(x)))
+_unary(M.SqrtOp)(lambda e, x: e.value(math.SqrtOp(x)))
+_unary(M.LogicalNotOp)(lambda e, x: e.value(arith.XOrIOp(x, e.scalar(i1, True))))
+_unary(M.AbsOp)(lambda e, x: e.value(math.AbsFOp(x) if _is_float(x.type) else math.AbsIOp(x)))
+_unary(M.ReluOp)(lambda e, x: binary(M.MaximumOp, e, x, e.scalar(x.type, 0)))
+
+
+@_unary(M.NegOp)
+def _neg(e: Emitter, x: SSAValue) -> SSAValue:
+    if _is_float(x.type):
+        return e.value(arith.NegfOp(x))
+    return e.value(arith.SubiOp(e.scalar(x.type, 0), x))
+
+
+@_unary(M.SigmoidOp)
+def _sigmoid(e: Emitter, x: SSAValue) -> SSAValue:  # 1 / (1 + exp(-x))
+    one = e.scalar(x.type, 1.0)
+    denom = e.value(arith.AddfOp(one, e.value(math.ExpOp(e.value(arith.NegfOp(x))))))
+    return e.value(arith.DivfOp(one, denom))
+
+
+@_unary(M.HSwishOp)
+def _hswish(e: Emitter, x: SSAValue) -> SSAValue:  # x * min(max(x + 3, 0), 6) / 6
     t = x.type
-    if kind in _MATH_UNARY:
-        return e.value(_MATH_UNARY[kind](x))
-    if kind == "logical_not":
-        return e.value(arith.XOrIOp(x, e.scalar(i1, True)))
-    if kind == "neg":
-        if _is_float(t):
-            return e.value(arith.NegfOp(x))
-        return e.value(arith.SubiOp(e.scalar(t, 0), x))
-    if kind == "abs":
-        return e.value(math.AbsFOp(x) if _is_float(t) else math.AbsIOp(x))
-    if kind == "relu":
-        return binary("maximum", e, x, e.scalar(t, 0))
-    if kind == "sigmoid":  # 1 / (1 + exp(-x))
-        one = e.scalar(t, 1.0)
-        denom = e.value(arith.AddfOp(one, e.value(math.ExpOp(e.value(arith.NegfOp(x))))))
-        return e.value(arith.DivfOp(one, denom))
-    if kind == "hswish":  # x * min(max(x + 3, 0), 6) / 6
-        three, zero, six = e.scalar(t, 3.0), e.scalar(t, 0.0), e.scalar(t, 6.0)
-        shifted = e.value(arith.AddfOp(x, three))
-        clipped = e.value(arith.MinimumfOp(e.value(arith.MaximumfOp(shifted, zero)), six))
-        return e.value(arith.DivfOp(e.value(arith.MulfOp(x, clipped)), six))
-    raise ValueError(f"unknown unary kind {kind}")
+    three, zero, six = e.scalar(t, 3.0), e.scalar(t, 0.0), e.scalar(t, 6.0)
+    shifted = e.value(arith.AddfOp(x, three))
+    clipped = e.value(arith.MinimumfOp(e.value(arith.MaximumfOp(shifted, zero)), six))
+    return e.value(arith.DivfOp(e.value(arith.MulfOp(x, clipped)), six))
+
+
+def unary(op: type[Operation], e: Emitter, x: SSAValue) -> SSAValue:
+    return UNARY[op](e, x)
 
 
 def select(e: Emitter, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
@@ -139,7 +148,7 @@ def add_all(e: Emitter, values: Sequence[SSAValue]) -> SSAValue:
     """x0 + x1 + ... left to right (addn)."""
     total = values[0]
     for v in values[1:]:
-        total = binary("add", e, total, v)
+        total = binary(M.AddOp, e, total, v)
     return total
 
 

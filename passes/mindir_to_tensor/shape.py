@@ -16,124 +16,104 @@ from __future__ import annotations
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DenseArrayBase, i64
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.format import ints_prop
 from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
+from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 
 
-class LowerReshape(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.ReshapeOp, rewriter: PatternRewriter) -> None:
-        e = Emitter(rewriter, op.location)
-        rewriter.replace(op, [], [e.reshape(op.input, S.tensor_of(op.result.type).get_shape())])
+@LOWERINGS.register(mindir.ReshapeOp)
+def lower_reshape(op: mindir.ReshapeOp, rewriter: PatternRewriter) -> None:
+    e = Emitter(rewriter, op.location)
+    rewriter.replace(op, [], [e.reshape(op.input, S.tensor_of(op.result.type).get_shape())])
 
 
-class LowerTranspose(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.TransposeOp, rewriter: PatternRewriter) -> None:
-        perm = ints_prop(dict(op.properties), "perm")
-        if list(perm) == list(range(len(perm))):
-            rewriter.replace(op, [], [op.input])
-            return
-        e = Emitter(rewriter, op.location)
-        result = S.tensor_of(op.result.type)
-        init = e.empty(result.get_shape(), result.get_element_type())
-        out = e.value(linalg.TransposeOp(op.input, init, DenseArrayBase.from_list(i64, list(perm))))
-        rewriter.replace(op, [], [out])
+@LOWERINGS.register(mindir.TransposeOp)
+def lower_transpose(op: mindir.TransposeOp, rewriter: PatternRewriter) -> None:
+    perm = ints_prop(dict(op.properties), "perm")
+    if list(perm) == list(range(len(perm))):
+        rewriter.replace(op, [], [op.input])
+        return
+    e = Emitter(rewriter, op.location)
+    result = S.tensor_of(op.result.type)
+    init = e.empty(result.get_shape(), result.get_element_type())
+    out = e.value(linalg.TransposeOp(op.input, init, DenseArrayBase.from_list(i64, list(perm))))
+    rewriter.replace(op, [], [out])
 
 
-class LowerBroadcastTo(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.BroadcastToOp, rewriter: PatternRewriter) -> None:
-        src = S.tensor_of(op.input.type).get_shape()
-        result = S.tensor_of(op.result.type)
-        dst = result.get_shape()
-        if src == dst:
-            rewriter.replace(op, [], [op.input])
-            return
-        e = Emitter(rewriter, op.location)
-        offset = len(dst) - len(src)
-        keep = [not (d == 1 and dst[offset + j] != 1) for j, d in enumerate(src)]
-        value = e.drop_unit_dims(op.input, keep)
-        mapped = {offset + j for j, k in enumerate(keep) if k}
-        added = [i for i in range(len(dst)) if i not in mapped]
-        init = e.empty(dst, result.get_element_type())
-        out = e.value(linalg.BroadcastOp(value, init, DenseArrayBase.from_list(i64, added)))
-        rewriter.replace(op, [], [out])
+@LOWERINGS.register(mindir.BroadcastToOp)
+def lower_broadcast_to(op: mindir.BroadcastToOp, rewriter: PatternRewriter) -> None:
+    src = S.tensor_of(op.input.type).get_shape()
+    result = S.tensor_of(op.result.type)
+    dst = result.get_shape()
+    if src == dst:
+        rewriter.replace(op, [], [op.input])
+        return
+    e = Emitter(rewriter, op.location)
+    offset = len(dst) - len(src)
+    keep = [not (d == 1 and dst[offset + j] != 1) for j, d in enumerate(src)]
+    value = e.drop_unit_dims(op.input, keep)
+    mapped = {offset + j for j, k in enumerate(keep) if k}
+    added = [i for i in range(len(dst)) if i not in mapped]
+    init = e.empty(dst, result.get_element_type())
+    out = e.value(linalg.BroadcastOp(value, init, DenseArrayBase.from_list(i64, added)))
+    rewriter.replace(op, [], [out])
 
 
 def _axis(op: mindir.JoinOp, rank: int) -> int:
     return S.normalize_axis(op.axis.value.data, rank)
 
 
-class LowerConcat(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.ConcatOp, rewriter: PatternRewriter) -> None:
-        if len(op.inputs) == 1:
-            rewriter.replace(op, [], [op.inputs[0]])
-            return
-        result = S.tensor_of(op.result.type)
-        e = Emitter(rewriter, op.location)
-        out = e.value(tensor.ConcatOp(list(op.inputs), _axis(op, len(result.get_shape())), result))
-        rewriter.replace(op, [], [out])
+@LOWERINGS.register(mindir.ConcatOp)
+def lower_concat(op: mindir.ConcatOp, rewriter: PatternRewriter) -> None:
+    if len(op.inputs) == 1:
+        rewriter.replace(op, [], [op.inputs[0]])
+        return
+    result = S.tensor_of(op.result.type)
+    e = Emitter(rewriter, op.location)
+    out = e.value(tensor.ConcatOp(list(op.inputs), _axis(op, len(result.get_shape())), result))
+    rewriter.replace(op, [], [out])
 
 
-class LowerStack(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.StackOp, rewriter: PatternRewriter) -> None:
-        result = S.tensor_of(op.result.type)
-        out_shape = result.get_shape()
-        axis = _axis(op, len(out_shape))
-        e = Emitter(rewriter, op.location)
-        piece = list(out_shape)
-        piece[axis] = 1
-        groups = unit_dim_groups([i != axis for i in range(len(out_shape))])
-        parts = [e.expand(x, groups, piece) for x in op.inputs]
-        out = parts[0] if len(parts) == 1 else e.value(tensor.ConcatOp(parts, axis, result))
-        rewriter.replace(op, [], [out])
+@LOWERINGS.register(mindir.StackOp)
+def lower_stack(op: mindir.StackOp, rewriter: PatternRewriter) -> None:
+    result = S.tensor_of(op.result.type)
+    out_shape = result.get_shape()
+    axis = _axis(op, len(out_shape))
+    e = Emitter(rewriter, op.location)
+    piece = list(out_shape)
+    piece[axis] = 1
+    groups = unit_dim_groups([i != axis for i in range(len(out_shape))])
+    parts = [e.expand(x, groups, piece) for x in op.inputs]
+    out = parts[0] if len(parts) == 1 else e.value(tensor.ConcatOp(parts, axis, result))
+    rewriter.replace(op, [], [out])
 
 
-class LowerGetItem(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.GetItemOp, rewriter: PatternRewriter) -> None:
-        props = dict(op.properties)
-        starts, limits, strides = (ints_prop(props, n) for n in ("starts", "limits", "strides"))
-        sizes = [(hi - lo + st - 1) // st for lo, hi, st in zip(starts, limits, strides)]
-        e = Emitter(rewriter, op.location)
-        out = e.value(
-            tensor.ExtractSliceOp(op.input, list(starts), sizes, list(strides), op.result.type)
-        )
-        rewriter.replace(op, [], [out])
+@LOWERINGS.register(mindir.GetItemOp)
+def lower_get_item(op: mindir.GetItemOp, rewriter: PatternRewriter) -> None:
+    props = dict(op.properties)
+    starts, limits, strides = (ints_prop(props, n) for n in ("starts", "limits", "strides"))
+    sizes = [(hi - lo + st - 1) // st for lo, hi, st in zip(starts, limits, strides)]
+    e = Emitter(rewriter, op.location)
+    out = e.value(
+        tensor.ExtractSliceOp(op.input, list(starts), sizes, list(strides), op.result.type)
+    )
+    rewriter.replace(op, [], [out])
 
 
-class LowerUnstack(RewritePattern):
+@LOWERINGS.register(mindir.UnstackOp)
+def lower_unstack(op: mindir.UnstackOp, rewriter: PatternRewriter) -> None:
     """Each piece is a rank-reducing `tensor.extract_slice` of the input."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.UnstackOp, rewriter: PatternRewriter) -> None:
-        shape = list(S.tensor_of(op.input.type).get_shape())
-        axis = op.axis.value.data
-        sizes = [1 if i == axis else d for i, d in enumerate(shape)]
-        strides = [1] * len(shape)
-        e = Emitter(rewriter, op.location)
-        pieces = []
-        for k, piece in enumerate(op.pieces):
-            offsets = [k if i == axis else 0 for i in range(len(shape))]
-            pieces.append(
-                e.value(tensor.ExtractSliceOp(op.input, offsets, sizes, strides, piece.type))
-            )
-        rewriter.replace(op, [], pieces)
-
-
-SHAPE_PATTERNS: tuple[RewritePattern, ...] = (
-    LowerReshape(),
-    LowerTranspose(),
-    LowerBroadcastTo(),
-    LowerConcat(),
-    LowerStack(),
-    LowerGetItem(),
-    LowerUnstack(),
-)
+    shape = list(S.tensor_of(op.input.type).get_shape())
+    axis = op.axis.value.data
+    sizes = [1 if i == axis else d for i, d in enumerate(shape)]
+    strides = [1] * len(shape)
+    e = Emitter(rewriter, op.location)
+    pieces = []
+    for k, piece in enumerate(op.pieces):
+        offsets = [k if i == axis else 0 for i in range(len(shape))]
+        pieces.append(e.value(tensor.ExtractSliceOp(op.input, offsets, sizes, strides, piece.type)))
+    rewriter.replace(op, [], pieces)

@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
@@ -49,6 +49,7 @@ from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import walk_graphs
 from mindjit.passes.mindir_to_tensor import scalar
 from mindjit.passes.mindir_to_tensor.builders import Emitter
+from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 
 #: The types split (tuples) or dropped (states) at boundaries; exact classes, so a
 #: membership test is enough for the thousands of arguments of a large entry graph.
@@ -250,26 +251,20 @@ def flatten_tuples(module: ModuleOp) -> None:
 _NEVER_BOUNDARIES = frozenset({GlobalOp, GlobalLoadOp, GlobalStoreOp, mindir.GetParameterOp})
 
 
-class LowerAddN(RewritePattern):
+@LOWERINGS.register(mindir.AddNOp)
+def lower_add_n(op: mindir.AddNOp, rewriter: PatternRewriter) -> None:
     """`addn(make_tuple(x0, ..., xn))` -> one generic computing x0 + ... + xn."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.AddNOp, rewriter: PatternRewriter) -> None:
-        values = leaves(op.inputs, op)
-        if len(values) == 1:
-            rewriter.replace(op, [], [values[0]])
-            return
-        e = Emitter(rewriter, op.location)
-        out = e.elementwise(values, S.tensor_of(op.result.type), scalar.add_all)
-        rewriter.replace(op, [], [out])
+    values = leaves(op.inputs, op)
+    if len(values) == 1:
+        rewriter.replace(op, [], [values[0]])
+        return
+    e = Emitter(rewriter, op.location)
+    out = e.elementwise(values, S.tensor_of(op.result.type), scalar.add_all)
+    rewriter.replace(op, [], [out])
 
 
-class FoldTupleGetItem(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: mindir.TupleGetItemOp, rewriter: PatternRewriter) -> None:
-        element = element_of(op.tuple, op.index.value.data)
-        if element is not None:
-            rewriter.replace(op, [], [element])
-
-
-TUPLE_PATTERNS: tuple[RewritePattern, ...] = (LowerAddN(), FoldTupleGetItem())
+@LOWERINGS.register(mindir.TupleGetItemOp)
+def fold_tuple_get_item(op: mindir.TupleGetItemOp, rewriter: PatternRewriter) -> None:
+    element = element_of(op.tuple, op.index.value.data)
+    if element is not None:
+        rewriter.replace(op, [], [element])

@@ -155,3 +155,15 @@ def test_training_on_the_device_matches_the_cpu():
     np.testing.assert_allclose(losses["Ascend"], losses["CPU"], rtol=1e-5)
     np.testing.assert_allclose(losses["Ascend w"], losses["CPU w"], rtol=1e-5, atol=1e-6)
     assert losses["Ascend"][-1] < losses["Ascend"][0]
+
+
+def test_a_graph_with_an_input_it_never_reads_runs_on_the_device():
+    """An unused input's buffer is free before the first kernel: no stream waits on
+    it (ascend-assign-streams indexed kernel -1 for it)."""
+
+    @ms.jit
+    def twice(x, y):
+        return x * 2.0
+
+    x, y = Tensor(np.array([1.0, -2.0], np.float32)), Tensor(np.zeros(2, np.float32))
+    assert twice(x, y).asnumpy().tolist() == [2.0, -4.0]

@@ -81,8 +81,12 @@ def memory_dependencies(graph: KernelGraph, align: int) -> list[set[int]]:
     for i, ranges in enumerate(writes):
         d: set[int] = set()
         for off, size in ranges:
+            # last use -1: an entry input nothing reads, free before the first kernel
             mask = (
-                (table[:, 3] < i) & (table[:, 0] < off + size) & (table[:, 0] + table[:, 1] > off)
+                (table[:, 3] < i)
+                & (table[:, 3] >= 0)
+                & (table[:, 0] < off + size)
+                & (table[:, 0] + table[:, 1] > off)
             )
             d |= set(table[mask, 3].tolist())
         deps.append(d)

@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.ml_program import GlobalLoadConstantOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -42,10 +43,15 @@ from mindjit.backend.ascend.passes.kernel_table import (
     unit_supports,
 )
 from mindjit.dialects.ascend import KernelOp, ViewOp, YieldOp
+from mindjit.dialects.ml_program_ext import GlobalLoadOp
 from mindjit.ir.locations import op_error
 
-VIEW_OPS = frozenset({"tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape"})
-KEPT_OPS = frozenset({"func.return", "ml_program.global_load", "ml_program.global_load_const"})
+VIEW_OPS: frozenset[type[Operation]] = frozenset(
+    {tensor.ExpandShapeOp, tensor.CollapseShapeOp, tensor.ReshapeOp}
+)
+KEPT_OPS: frozenset[type[Operation]] = frozenset(
+    {func.ReturnOp, GlobalLoadOp, GlobalLoadConstantOp}
+)
 
 
 def _is_scalar_constant(op: Operation) -> bool:
@@ -63,7 +69,7 @@ def is_init(op: Operation) -> bool:
 
 
 def _is_view(op: Operation) -> bool:
-    if op.name in VIEW_OPS:
+    if type(op) in VIEW_OPS:
         return isinstance(op.results[0].type, TensorType)
     if op.name == "tensor.cast":
         src, dst = op.operands[0].type, op.results[0].type
@@ -96,8 +102,8 @@ def select(op: Operation, module: ModuleOp) -> tuple[str, str, Attribute]:
         name, unit = RUNTIME_KERNELS[kind]
     elif op.name in ("linalg.generic", "linalg.reduce"):
         name, unit = generic_kernel(op)
-    elif op.name in TENSOR_KERNELS:
-        name, unit = TENSOR_KERNELS[op.name]
+    elif type(op) in TENSOR_KERNELS:
+        name, unit = TENSOR_KERNELS[type(op)]
     elif (scalar := scalar_kernel(op)) is not None and not any(
         isinstance(r.type, TensorType) for r in op.results
     ):
@@ -189,7 +195,7 @@ def wrap(op: Operation, module: ModuleOp) -> KernelOp:
 def select_graph(fn: func.FuncOp, module: ModuleOp) -> None:
     rewriter = Rewriter()
     for op in list(fn.body.block.ops):
-        if op.name in KEPT_OPS or is_init(op):
+        if type(op) in KEPT_OPS or is_init(op):
             continue
         if op.name == "arith.constant":
             continue  # a tensor constant: the model's constant data

@@ -3,12 +3,14 @@
 MindSpore's kernel selection picks, for each node, a kernel of the AI Core (cube
 unit for matrix products, vector unit for the rest) when one exists for the
 node's dtype, and falls back to an AI CPU kernel otherwise. This table does the
-same for the tensor-level ops `convert-mindir-to-tensor` produces. Names are
-MindSpore's primitive names so reports read like MindSpore's profiler.
+same for the tensor-level ops `convert-mindir-to-tensor` produces, keyed by xDSL
+op class like every per-op rule (`mindjit.ir.rules`). Names are MindSpore's
+primitive names so reports read like MindSpore's profiler.
 """
 
 from __future__ import annotations
 
+from xdsl.dialects import arith, cf, linalg, math, scf, tensor
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -19,106 +21,107 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import IsTerminator
 
+from mindjit.dialects import ml_program_ext
+
 #: Element types each AI Core unit has kernels for (else: AI CPU fallback).
 CUBE_DTYPES = (Float16Type, BFloat16Type, Float32Type)
 VECTOR_INT_WIDTHS = (1, 8, 16, 32, 64)
 
 #: Scalar ops of a linalg body -> the primitive they come from.
-BODY_NAMES = {
-    "arith.addf": "Add",
-    "arith.addi": "Add",
-    "arith.subf": "Sub",
-    "arith.subi": "Sub",
-    "arith.mulf": "Mul",
-    "arith.muli": "Mul",
-    "arith.divf": "RealDiv",
-    "arith.divsi": "Div",
-    "arith.divui": "Div",
-    "arith.floordivsi": "FloorDiv",
-    "arith.remf": "Mod",
-    "arith.remsi": "Mod",
-    "arith.maximumf": "Maximum",
-    "arith.maxnumf": "Maximum",
-    "arith.maxsi": "Maximum",
-    "arith.minimumf": "Minimum",
-    "arith.minnumf": "Minimum",
-    "arith.minsi": "Minimum",
-    "arith.negf": "Neg",
-    "arith.cmpf": "Compare",
-    "arith.cmpi": "Compare",
-    "arith.select": "Select",
-    "arith.andi": "LogicalAnd",
-    "arith.ori": "LogicalOr",
-    "arith.xori": "LogicalXor",
-    "arith.sitofp": "Cast",
-    "arith.uitofp": "Cast",
-    "arith.fptosi": "Cast",
-    "arith.fptoui": "Cast",
-    "arith.extf": "Cast",
-    "arith.truncf": "Cast",
-    "arith.extsi": "Cast",
-    "arith.extui": "Cast",
-    "arith.trunci": "Cast",
-    "arith.bitcast": "Cast",
-    "math.exp": "Exp",
-    "math.log": "Log",
-    "math.log1p": "Log1p",
-    "math.tanh": "Tanh",
-    "math.sqrt": "Sqrt",
-    "math.rsqrt": "Rsqrt",
-    "math.powf": "Pow",
-    "math.fpowi": "Pow",
-    "math.ipowi": "Pow",
-    "math.erf": "Erf",
-    "math.absf": "Abs",
-    "math.absi": "Abs",
-    "math.sin": "Sin",
-    "math.cos": "Cos",
-    "math.floor": "Floor",
-    "math.ceil": "Ceil",
-    "math.round": "Round",
-    "math.roundeven": "Round",
-    "math.copysign": "CopySign",
-    "math.exp2": "Exp2",
-    "math.expm1": "Expm1",
-    "math.atan": "Atan",
-    "math.atan2": "Atan2",
+BODY_NAMES: dict[type[Operation], str] = {
+    arith.AddfOp: "Add",
+    arith.AddiOp: "Add",
+    arith.SubfOp: "Sub",
+    arith.SubiOp: "Sub",
+    arith.MulfOp: "Mul",
+    arith.MuliOp: "Mul",
+    arith.DivfOp: "RealDiv",
+    arith.DivSIOp: "Div",
+    arith.DivUIOp: "Div",
+    arith.FloorDivSIOp: "FloorDiv",
+    arith.RemSIOp: "Mod",
+    arith.MaximumfOp: "Maximum",
+    arith.MaxnumfOp: "Maximum",
+    arith.MaxSIOp: "Maximum",
+    arith.MinimumfOp: "Minimum",
+    arith.MinnumfOp: "Minimum",
+    arith.MinSIOp: "Minimum",
+    arith.NegfOp: "Neg",
+    arith.CmpfOp: "Compare",
+    arith.CmpiOp: "Compare",
+    arith.SelectOp: "Select",
+    arith.AndIOp: "LogicalAnd",
+    arith.OrIOp: "LogicalOr",
+    arith.XOrIOp: "LogicalXor",
+    arith.SIToFPOp: "Cast",
+    arith.UIToFPOp: "Cast",
+    arith.FPToSIOp: "Cast",
+    arith.FPToUIOp: "Cast",
+    arith.ExtFOp: "Cast",
+    arith.TruncFOp: "Cast",
+    arith.ExtSIOp: "Cast",
+    arith.ExtUIOp: "Cast",
+    arith.TruncIOp: "Cast",
+    arith.BitcastOp: "Cast",
+    math.ExpOp: "Exp",
+    math.LogOp: "Log",
+    math.Log1pOp: "Log1p",
+    math.TanhOp: "Tanh",
+    math.SqrtOp: "Sqrt",
+    math.RsqrtOp: "Rsqrt",
+    math.PowFOp: "Pow",
+    math.FPowIOp: "Pow",
+    math.IPowIOp: "Pow",
+    math.ErfOp: "Erf",
+    math.AbsFOp: "Abs",
+    math.AbsIOp: "Abs",
+    math.SinOp: "Sin",
+    math.CosOp: "Cos",
+    math.FloorOp: "Floor",
+    math.CeilOp: "Ceil",
+    math.RoundOp: "Round",
+    math.RoundEvenOp: "Round",
+    math.CopySignOp: "CopySign",
+    math.Exp2Op: "Exp2",
+    math.ExpM1Op: "Expm1",
+    math.AtanOp: "Atan",
+    math.Atan2Op: "Atan2",
 }
 
 #: Scalar-only ops that need no kernel of their own inside a body.
-QUIET_BODY_OPS = frozenset({"arith.constant", "linalg.yield", "linalg.index", "arith.index_cast"})
+QUIET_BODY_OPS: frozenset[type[Operation]] = frozenset(
+    {arith.ConstantOp, linalg.YieldOp, linalg.IndexOp, arith.IndexCastOp}
+)
 
 #: Whole tensor ops -> (kernel type, unit) for a supported dtype.
-TENSOR_KERNELS: dict[str, tuple[str, str]] = {
-    "linalg.matmul": ("MatMul", "cube"),
-    "linalg.batch_matmul": ("BatchMatMul", "cube"),
-    "linalg.transpose": ("Transpose", "vector"),
-    "linalg.broadcast": ("BroadcastTo", "vector"),
-    "linalg.fill": ("Fill", "vector"),
-    "linalg.copy": ("TensorMove", "vector"),
-    "linalg.add": ("Add", "vector"),
-    "linalg.sub": ("Sub", "vector"),
-    "linalg.mul": ("Mul", "vector"),
-    "linalg.div": ("RealDiv", "vector"),
-    "linalg.max": ("Maximum", "vector"),
-    "linalg.min": ("Minimum", "vector"),
-    "linalg.exp": ("Exp", "vector"),
-    "linalg.log": ("Log", "vector"),
-    "linalg.sqrt": ("Sqrt", "vector"),
-    "linalg.select": ("Select", "vector"),
-    "tensor.extract_slice": ("StridedSlice", "vector"),
-    "tensor.insert_slice": ("TensorScatterUpdate", "vector"),
-    "tensor.concat": ("Concat", "vector"),
-    "tensor.pad": ("Pad", "vector"),
-    "tensor.splat": ("Fill", "vector"),
-    "tensor.from_elements": ("Pack", "aicpu"),
-    "tensor.extract": ("TensorToScalar", "aicpu"),
-    "tensor.insert": ("ScalarToTensor", "aicpu"),
-    "scf.if": ("If", "aicpu"),
-    "scf.while": ("While", "aicpu"),
-    "scf.for": ("For", "aicpu"),
-    "cf.assert": ("Assert", "aicpu"),
-    "ml_program.global_store": ("Assign", "vector"),
+TENSOR_KERNELS: dict[type[Operation], tuple[str, str]] = {
+    linalg.MatmulOp: ("MatMul", "cube"),
+    linalg.TransposeOp: ("Transpose", "vector"),
+    linalg.BroadcastOp: ("BroadcastTo", "vector"),
+    linalg.FillOp: ("Fill", "vector"),
+    linalg.CopyOp: ("TensorMove", "vector"),
+    linalg.AddOp: ("Add", "vector"),
+    linalg.SubOp: ("Sub", "vector"),
+    linalg.MulOp: ("Mul", "vector"),
+    linalg.MaxOp: ("Maximum", "vector"),
+    linalg.MinOp: ("Minimum", "vector"),
+    linalg.ExpOp: ("Exp", "vector"),
+    linalg.LogOp: ("Log", "vector"),
+    linalg.SqrtOp: ("Sqrt", "vector"),
+    linalg.SelectOp: ("Select", "vector"),
+    tensor.ExtractSliceOp: ("StridedSlice", "vector"),
+    tensor.InsertSliceOp: ("TensorScatterUpdate", "vector"),
+    tensor.ConcatOp: ("Concat", "vector"),
+    tensor.PadOp: ("Pad", "vector"),
+    tensor.SplatOp: ("Fill", "vector"),
+    tensor.FromElementsOp: ("Pack", "aicpu"),
+    tensor.ExtractOp: ("TensorToScalar", "aicpu"),
+    tensor.InsertOp: ("ScalarToTensor", "aicpu"),
+    scf.IfOp: ("If", "aicpu"),
+    scf.WhileOp: ("While", "aicpu"),
+    scf.ForOp: ("For", "aicpu"),
+    cf.AssertOp: ("Assert", "aicpu"),
+    ml_program_ext.GlobalStoreOp: ("Assign", "vector"),
 }
 
 #: Reductions by their combiner.
@@ -159,9 +162,9 @@ def body_names(op: Operation) -> list[str]:
     """The primitive names of a linalg body's computing ops, in order, deduplicated."""
     names: list[str] = []
     for inner in op.regions[0].block.ops if op.regions and op.regions[0].blocks else ():
-        if inner.has_trait(IsTerminator) or inner.name in QUIET_BODY_OPS:
+        if inner.has_trait(IsTerminator) or type(inner) in QUIET_BODY_OPS:
             continue
-        name = BODY_NAMES.get(inner.name, inner.name.split(".", 1)[1].capitalize())
+        name = BODY_NAMES.get(type(inner), inner.name.split(".", 1)[1].capitalize())
         if name not in names:
             names.append(name)
     return names
@@ -187,7 +190,7 @@ def generic_kernel(op: Operation) -> tuple[str, str]:
 def _relu_body(op: Operation) -> bool:
     """`max(x, 0.0)`: the body's maximum takes a zero constant (wherever it is defined)."""
     for inner in op.regions[0].block.ops:
-        if inner.name in ("arith.maximumf", "arith.maxnumf"):
+        if type(inner) in (arith.MaximumfOp, arith.MaxnumfOp):
             for v in inner.operands:
                 owner = v.owner
                 value = getattr(owner, "value", None) if isinstance(owner, Operation) else None
@@ -198,7 +201,7 @@ def _relu_body(op: Operation) -> bool:
 
 def scalar_kernel(op: Operation) -> tuple[str, str] | None:
     """A scalar arith/math op outside any tensor op: an AI CPU scalar kernel."""
-    name = BODY_NAMES.get(op.name)
+    name = BODY_NAMES.get(type(op))
     if name is None and op.name.split(".", 1)[0] in ("arith", "math"):
         name = op.name.split(".", 1)[1].capitalize()
     if name is None:
