@@ -29,6 +29,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
+from mindjit.driver.eager import compile_op
 from mindjit.frontend import dtype as D
 from mindjit.frontend.grad_tape import active_tape
 from mindjit.ir import interned
@@ -180,9 +181,6 @@ def _run_eagerly(key: Hashable, build: BuildFn, inputs: Sequence[Any]) -> Any:
 
 
 def _compile_one_op(build: BuildFn, inputs: Sequence[Any]) -> tuple[Any, bool]:
-    from mindjit.backend.cpu import CpuExecutable
-    from mindjit.passes.pipelines import lower_to_tensor
-
     arg_types = [TensorType(x.dtype.mlir, list(x.shape)) for x in inputs]
     block = Block(arg_types=arg_types)
     emitter = Emitter(Builder(InsertPoint.at_end(block)))
@@ -191,8 +189,7 @@ def _compile_one_op(build: BuildFn, inputs: Sequence[Any]) -> tuple[Any, bool]:
     results = [built] if single else list(built)
     emitter.insert(func.ReturnOp(*results))
     fn = func.FuncOp("op", (arg_types, [r.type for r in results]), Region(block))
-    module = lower_to_tensor(ModuleOp([fn]))
-    return CpuExecutable(module), single
+    return compile_op(ModuleOp([fn])), single
 
 
 def eager_cache_size() -> int:

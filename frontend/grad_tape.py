@@ -74,10 +74,9 @@ def _bprop(rec: _Record, wrt: tuple[int, ...]) -> Any:
     from xdsl.ir import Block, Region, SSAValue
     from xdsl.rewriter import InsertPoint
 
-    from mindjit.backend.cpu import CpuExecutable
     from mindjit.dialects import mindir as M
+    from mindjit.driver.eager import compile_op
     from mindjit.frontend.dispatch import Emitter
-    from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
 
     in_types = [TensorType(x.dtype.mlir, list(x.shape)) for x in rec.inputs]
     out_types = [TensorType(o.dtype.mlir, list(o.shape)) for o in rec.outputs]
@@ -102,8 +101,7 @@ def _bprop(rec: _Record, wrt: tuple[int, ...]) -> Any:
     outer.add_op(func.ReturnOp(*grad.results))
     fn = func.FuncOp("bprop", ([*in_types, *out_types], [in_types[i] for i in wrt]), Region(outer))
     module = ModuleOp([fn])
-    run_passes(parse_pipeline("mindir-grad,func.func(canonicalize,cse)"), module, verify_each=False)
-    exe = _BPROP_CACHE[cache_key] = CpuExecutable(lower_to_tensor(module))
+    exe = _BPROP_CACHE[cache_key] = compile_op(module, differentiate=True)
     return exe
 
 

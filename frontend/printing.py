@@ -1,8 +1,8 @@
 """Printing tensors as MindSpore does, in both modes.
 
-The layout rules (MindSpore's `TensorStringifier`) live once, in the backend's
-print runtime (`mindjit.backend.cpu.print_runtime`), because compiled graphs
-print from there; this module adds what only the frontend needs: `repr` of a
+The layout rules (MindSpore's `TensorStringifier`) live once, in the bottom
+layer (`mindjit.support.tensor_text`), where the CPU executor's print runtime
+reads them too; this module adds what only the frontend needs: `repr` of a
 Tensor, dtype names of mindjit DTypes, and printing Python-side items.
 
     Tensor(shape=[3], dtype=Float32, value=[-4.01971531e+00 -5.79053342e-01  3.41115999e+00])
@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from mindjit.backend.cpu import print_runtime as _rt
-from mindjit.backend.cpu.print_runtime import format_data, format_tensor, shape_string
+from mindjit.support import tensor_text as _rt
+from mindjit.support.tensor_text import format_data, format_tensor, shape_string
 
 __all__ = [
     "dtype_name",

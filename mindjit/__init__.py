@@ -1,11 +1,8 @@
 """mindjit: MindSpore's static-graph compiler techniques as xDSL passes.
 
 The public Python API (`import mindjit as ms`) lives here and re-exports the
-frontend; the compiler itself is in `mindjit.dialects`, `mindjit.passes`,
-`mindjit.backend` and `mindjit.tools`.
+frontend; the compiler itself is in the layers below it (docs/architecture.md).
 """
-
-__version__ = "0.1.0"
 
 import sys as _sys
 
@@ -36,7 +33,7 @@ from mindjit.frontend.dtype import (
 from mindjit.frontend.grad import grad, value_and_grad
 
 # the compiler itself, loaded now rather than inside the first compile
-from mindjit.frontend.graph.program import load_compiler as _load_compiler
+from mindjit.frontend.graph.api import load_compiler as _load_compiler
 
 # graph mode (frontend/jit.py)
 from mindjit.frontend.jit import jit, jit_class
@@ -44,6 +41,7 @@ from mindjit.frontend.lazy_inline import lazy_inline
 from mindjit.frontend.nn.init import set_seed
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
 from mindjit.frontend.vmap import vmap
+from mindjit.support.version import __version__
 
 _load_compiler()
 
@@ -52,6 +50,7 @@ for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", c
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 
 __all__ = [
+    "__version__",
     "GRAPH_MODE",
     "PYNATIVE_MODE",
     "JitConfig",

@@ -21,17 +21,22 @@ from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.model_file import decode, encode
 from mindjit.backend.ascend.simulator import Simulator
 from mindjit.support.errors import MindjitError
+from mindjit.support.files import write_atomic
 
 
 class AscendExecutable:
-    def __init__(self, module: ModuleOp, entry: str, save_dir: str | None = None):
+    def __init__(
+        self,
+        module: ModuleOp,
+        entry: str,
+        save_dir: str | None = None,
+        cell_reuse: int | None = None,
+    ):
         device_module = module.clone()
-        model = compile_for_device(device_module)
+        model = compile_for_device(device_module, cell_reuse)
         self.model_bytes = encode(model)
         self.model_path: str | None = None
         if save_dir is not None:
-            from mindjit.support.files import write_atomic
-
             os.makedirs(save_dir, exist_ok=True)
             self.model_path = os.path.join(save_dir, f"{entry}.msmodel")
             write_atomic(self.model_path, self.model_bytes)

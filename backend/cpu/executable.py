@@ -26,7 +26,7 @@ array sees assignments without any write-back. `get_global` returns the buffer.
 
 Also on the executable:
 - `print_hook`: called by print runtime calls (by default
-  `print_runtime.default_print_hook`);
+  `mindjit.support.tensor_text.default_print_hook`);
 - `stats`: counts of executed copies (`copies`, `copied_bytes`, from
   `linalg.copy`);
 - `trace_enabled` / `trace`: when enabled (plans are rebuilt), every executed
@@ -54,7 +54,6 @@ from xdsl.ir import Attribute, Operation
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from mindjit.backend.cpu.plan import Plan
-from mindjit.backend.cpu.print_runtime import default_print_hook
 from mindjit.backend.cpu.types import (
     dense_array,
     describe_value,
@@ -67,6 +66,7 @@ from mindjit.ir.locations import loc_of_op
 from mindjit.ir.resources import has_blob
 from mindjit.ir.walk import walk_ops
 from mindjit.support.errors import SourceLoc
+from mindjit.support.tensor_text import default_print_hook
 
 Check = Callable[[Any], Any]
 PrintHook = Callable[[list[str | np.ndarray]], None]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from mindjit.driver.compile import load_compiler as driver_load_compiler
 from mindjit.frontend.graph.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
@@ -18,6 +19,15 @@ from mindjit.frontend.graph.structure import signature_of
 from mindjit.support import config
 
 _PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
+
+
+def load_compiler() -> None:
+    """Load the frontend's graph compiler and the driver's compiler, so a process's
+    first compile reports compile work in its stages, not module loading.
+    `import mindjit` calls this."""
+    from mindjit.frontend.graph import evaluator, program_cache  # noqa: F401 - loaded on first compile otherwise
+
+    driver_load_compiler()
 
 
 def should_compile_cell(cell: Any) -> bool:

@@ -10,10 +10,10 @@ around a single call of the function, and split by one `mindir.unstack` per
 output: a handful of ops whatever the length. `mindir-vmap` batches it, and
 pieces that are returned leave the graph as the one tensor (stacked_returns).
 
-A group is batched only when mindir-vmap can batch the function's ops (see
-`mindir_vmap.batchable`: rules for every op, no side effects, no Parameter
-reads); otherwise, and for lone calls and non-tensor elements, each call is
-traced on its own, in HyperMap's order.
+A group is batched only when mindir-vmap can batch the function's ops (asked
+through `mindjit.driver.queries.batchable`: a batching rule for every op, no
+side effects, no Parameter reads); otherwise, and for lone calls and non-tensor
+elements, each call is traced on its own, in HyperMap's order.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp, batched_type
+from mindjit.driver.queries import batchable
 from mindjit.frontend.graph.compiler import tensor_type_of
 from mindjit.frontend.graph.control_flow import _Branch
 from mindjit.frontend.graph.structure import Leaf, unflatten
@@ -36,7 +37,6 @@ from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.tensor import Parameter, Tensor
 from mindjit.frontend.vmap import trace_example
 from mindjit.ir.walk import block_ops, walk_ops
-from mindjit.passes.mindir_vmap import batchable
 
 Call = Callable[[Any, list], Any]
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from mindjit.backend.cpu import CpuExecutable, ExecutionError
-from mindjit.backend.cpu.print_runtime import default_print_hook, format_tensor
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.pipelines import lower_to_tensor
+from mindjit.support.tensor_text import default_print_hook, format_tensor
 
 
 def compile_mindir(src: str, name: str = "prog.mlir") -> CpuExecutable:

@@ -13,9 +13,9 @@ from xdsl.passes import ModulePass
 
 import mindjit as ms
 from mindjit.dialects.mindir.effects import ParameterOp
+from mindjit.driver import compile as program_module
 from mindjit.frontend import context as C
 from mindjit.frontend.graph import api
-from mindjit.frontend.graph import program as program_module
 from mindjit.support.errors import MindjitError
 
 ENV = "MINDJIT_VERIFY_EACH"

@@ -1,4 +1,5 @@
-"""mindjit's print runtime: the text `mindir.print` writes, as MindSpore's graph mode does.
+"""How a Tensor prints, as MindSpore prints it: the text `mindir.print` writes in
+graph mode (the CPU executor's print runtime) and `print(tensor)` in PyNative mode.
 
     Tensor(shape=[3], dtype=Float32, value=[-4.01971531e+00 -5.79053342e-01  3.41115999e+00])
     Tensor(shape=[], dtype=Int64, value=5)
@@ -6,9 +7,9 @@
     [[1 2]
      [3 4]])
 
-The layout is MindSpore's `Tensor::ToStringNoLimit` / `TensorStringifier`
-(the same rules as the frontend's `frontend/printing.py`, which this module can
-serve): floats in a right-aligned `%15.8e` field (`%11.4e` for float16), ints
+The layout is MindSpore's `Tensor::ToStringNoLimit` / `TensorStringifier`, in
+one place for both modes (frontend/printing.py adds what only the frontend
+needs): floats in a right-aligned `%15.8e` field (`%11.4e` for float16), ints
 right-aligned to the widest printed value, bools in a 5-wide field, 0-d values
 plain (`%g` for floats), a line feed every 12 floats / 24 ints / 12 bools of a
 1-D tensor, only the first and last 3 entries of an axis longer than 6 when

@@ -1,0 +1,145 @@
+"""The driver: runs a mindir module through the compiler and hands back what runs it.
+
+The frontend emits mindir (one `func.func` per graph) and calls `compile_graph`
+with the options in force (`mindjit.support.config.CompileOptions`): the
+jit-level pipeline of mindir passes, the lowering to upstream dialects, each
+stage timed (`report`), verified at its boundary and dumped when
+`MS_DEV_SAVE_GRAPHS` asks, then the backend the device target names (the CPU
+executor's plan, or the simulated Ascend device). The compile cache
+(driver/cache.py) restores the same `Compiled` without the passes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from mindjit.backend.ascend.executable import AscendExecutable
+from mindjit.backend.cpu import CpuExecutable
+from mindjit.dialects.context import make_context
+from mindjit.dialects.verify import verify_located
+from mindjit.driver.dumps import dump_stage
+from mindjit.driver.report import StageReport
+from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
+from mindjit.support import config
+from mindjit.support.errors import MindjitError
+
+Executable = CpuExecutable | AscendExecutable
+
+
+def load_compiler() -> None:
+    """Load what every compile uses and parse the default pipelines, so that a
+    process's first compile reports compile work in its stages, not module
+    loading (MindSpore likewise loads its compiler at import)."""
+    import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - loaded lazily by xDSL's canonicalize
+
+    make_context()  # loads the dialects
+    try:
+        for spec in (jit_level_pipeline("O1"), LOWER_TO_TENSOR):
+            parse_pipeline(spec)
+    except MindjitError:
+        pass  # a bad environment variable: the first compile reports it, located
+
+
+class Compiled:
+    """A lowered module and the executable of the device in the context. A cache
+    hit gives one whose module is read only when something asks for it."""
+
+    def __init__(
+        self,
+        report: StageReport,
+        entry: str,
+        module: ModuleOp | None = None,
+        load_module: Callable[[], ModuleOp] | None = None,
+        where: str = "",
+    ):
+        self.report = report
+        self.entry = entry
+        self._module = module
+        self._load_module = load_module
+        self._where = where
+        self.executable: Executable | None = None
+
+    @property
+    def module(self) -> ModuleOp:
+        if self._module is None:
+            assert self._load_module is not None
+            try:
+                self._module = self._load_module()
+            except Exception as exc:  # noqa: BLE001 - a crafted entry may fail anywhere
+                message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+                raise MindjitError(
+                    f"the compilation cache entry {self._where} holds an unreadable "
+                    f"module ({message}); delete it to compile again"
+                ) from None
+        return self._module
+
+    def op_counts(self) -> Counter:
+        return Counter(op.name for op in self.module.walk() if op is not self.module)
+
+    def build_backend(self, options: config.CompileOptions, dump_dir: str | None) -> None:
+        """The executable of the options' device target for the module."""
+        start = time.perf_counter()
+        if options.device_target == "Ascend":
+            self.executable = AscendExecutable(
+                self.module, self.entry, dump_dir, options.cell_reuse
+            )
+            self.report.add("ascend-compile", None, time.perf_counter() - start)
+        else:
+            self.executable = CpuExecutable(self.module)
+            self.executable.plan_for(self.entry)
+            self.report.add("cpu-plan", None, time.perf_counter() - start)
+
+    def adopt_executable(self, make: Callable[[Callable[[], ModuleOp]], Any]) -> None:
+        """An executable made from a captured plan (given how to read the module)."""
+        start = time.perf_counter()
+        self.executable = make(lambda: self.module)
+        self.executable.plan_for(self.entry)  # rebuilt, or planned from the module
+        self.report.add("cpu-plan", None, time.perf_counter() - start)
+
+
+def dump_directory() -> str | None:
+    """Where `MS_DEV_SAVE_GRAPHS` wants the stages' IR, or None."""
+    return config.save_graphs_path() if config.save_graphs_enabled() else None
+
+
+def compile_graph(
+    module: ModuleOp, entry: str, options: config.CompileOptions, report: StageReport
+) -> Compiled:
+    """Run `module` (the frontend's mindir, changed in place) through the mindir
+    pipeline of `options.jit_level` and the lowering, then build the backend."""
+    directory = dump_directory()
+    dump_stage(directory, 0, "frontend", module)
+    ctx = make_context()
+    index = 1
+    verify_each = config.verify_each_enabled()
+    mindir_pipeline = jit_level_pipeline(options.jit_level, options)
+    for stage, spec in (("mindir", mindir_pipeline), ("tensor", LOWER_TO_TENSOR)):
+        for p in parse_pipeline(spec) if spec else []:
+            start = time.perf_counter()
+            run_passes([p], module, ctx, verify_each=verify_each)
+            report.add(p.name, module, time.perf_counter() - start)
+            dump_stage(directory, index, p.name, module)
+            index += 1
+        start = time.perf_counter()
+        _verify_stage(module, spec)
+        report.add(f"verify-{stage}", module, time.perf_counter() - start)
+    compiled = Compiled(report, entry, module)
+    compiled.build_backend(options, directory)
+    return compiled
+
+
+def _verify_stage(module: ModuleOp, pipeline: str) -> None:
+    """Verify after a stage's passes; the error says how to find the pass at fault."""
+    try:
+        verify_located(module)
+    except MindjitError as err:
+        raise MindjitError(
+            f"{err.message} (after the pipeline '{pipeline}'; set {config.VERIFY_EACH_ENV}=1 "
+            "to verify after every pass)",
+            err.loc,
+        ) from None

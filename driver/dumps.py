@@ -1,0 +1,18 @@
+"""`MS_DEV_SAVE_GRAPHS`: the IR after every stage of a compile, as .mlir files."""
+
+from __future__ import annotations
+
+import os
+
+from xdsl.dialects.builtin import ModuleOp
+
+from mindjit.support.files import write_atomic
+
+
+def dump_stage(directory: str | None, index: int, stage: str, module: ModuleOp) -> None:
+    """Write `module` as `<directory>/<index>_<stage>.mlir` (nothing without a directory)."""
+    if directory is None:
+        return
+    os.makedirs(directory, exist_ok=True)
+    name = stage.replace("-", "_")
+    write_atomic(os.path.join(directory, f"{index:02d}_{name}.mlir"), str(module) + "\n")

@@ -1,0 +1,3 @@
+"""mindjit's version (also in pyproject.toml); compile-cache keys include it."""
+
+__version__ = "0.1.0"
