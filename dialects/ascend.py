@@ -49,6 +49,8 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from mindjit.dialects.mindir.format import parse_bound_operands, print_bound_operands
+
 #: The compute units of the simulated device (see backend/ascend/DEVICE.md).
 UNITS = ("cube", "vector", "aicpu")
 #: The data formats kernel selection may pick; only the plain row-major one is modelled.
@@ -153,7 +155,6 @@ class KernelOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:
-        from mindjit.dialects.mindir.control import parse_bound_operands
 
         kernel = parser.parse_str_literal("kernel type")
         unit = parser.parse_identifier("compute unit")
@@ -178,7 +179,6 @@ class KernelOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        from mindjit.dialects.mindir.control import print_bound_operands
 
         printer.print_string(" ")
         printer.print_string_literal(self.kernel.data)

@@ -12,25 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
 from xdsl.ir import Dialect
 
+from mindjit.dialects.ascend import Ascend
+from mindjit.dialects.mindir import MindIR
+from mindjit.dialects.ml_program_ext import MLProgram
 from mindjit.ir import compat
 
 
 def _mindir() -> Dialect:
-    from mindjit.dialects.mindir import MindIR
 
     return MindIR
 
 
 def _ascend() -> Dialect:
-    from mindjit.dialects.ascend import Ascend
 
     return Ascend
 
 
 def _ml_program() -> Dialect:
-    from mindjit.dialects.ml_program_ext import MLProgram
 
     return MLProgram
 
@@ -62,7 +63,6 @@ def register_dialects(ctx: Context, upstream: dict[str, Callable[[], Dialect]]) 
 def make_context() -> Context:
     """A context with every upstream xDSL dialect and mindjit's dialects registered
     (and xDSL's compat patches installed: `mindjit.ir.compat.install`)."""
-    from xdsl.dialects import get_all_dialects
 
     compat.install()
     ctx = Context()

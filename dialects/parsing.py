@@ -7,6 +7,8 @@ so this parser records the location of every op it reads.
 
 from __future__ import annotations
 
+import sys
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
@@ -79,7 +81,6 @@ def parse_module(
 
 def parse_file(path: str, ctx: Context | None = None, verify: bool = True) -> ModuleOp:
     """Read and parse a .mlir file ('-' reads stdin)."""
-    import sys
 
     if path == "-":
         return parse_module(sys.stdin.read(), "<stdin>", ctx, verify)

@@ -31,6 +31,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy
+import xdsl
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.cache.module_codec import (
@@ -153,8 +155,6 @@ def replay_warnings(said: Any) -> None:
 def versions() -> tuple[str, ...]:
     """mindjit, a stamp of its compiler's source files (a checkout's edits change
     it), xDSL, numpy and Python."""
-    import numpy
-    import xdsl
 
     stamp = []
     for package in COMPILER_PACKAGES:

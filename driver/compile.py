@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - xDSL loads it in the first canonicalize
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.ascend.executable import AscendExecutable
@@ -35,7 +36,6 @@ def load_compiler() -> None:
     """Load what every compile uses and parse the default pipelines, so that a
     process's first compile reports compile work in its stages, not module
     loading (MindSpore likewise loads its compiler at import)."""
-    import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - loaded lazily by xDSL's canonicalize
 
     make_context()  # loads the dialects
     try:

@@ -32,6 +32,8 @@ from mindjit.dialects import mindir as M
 from mindjit.driver.eager import compile_op
 from mindjit.frontend import dtype as D
 from mindjit.frontend.grad_tape import active_tape
+from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.tensor import Tensor
 from mindjit.ir import interned
 from mindjit.ir.compat.unchecked_attrs import unchecked
 
@@ -87,8 +89,6 @@ class GraphState:
         self.emitter = Emitter(builder)
 
     def as_value(self, x: Any) -> SSAValue:
-        from mindjit.frontend.graph_value import GraphValue
-        from mindjit.frontend.tensor import Tensor
 
         if isinstance(x, GraphValue):
             return x.ssa
@@ -97,7 +97,6 @@ class GraphState:
         raise TypeError(f"expected a Tensor in graph mode, got {type(x).__name__}")
 
     def wrap(self, value: SSAValue) -> Any:
-        from mindjit.frontend.graph_value import GraphValue
 
         return GraphValue(value)
 
@@ -159,7 +158,6 @@ _EAGER_CACHE: dict[Hashable, tuple[Any, bool]] = {}
 
 
 def _run_eagerly(key: Hashable, build: BuildFn, inputs: Sequence[Any]) -> Any:
-    from mindjit.frontend.tensor import Tensor
 
     arrays = []
     for x in inputs:

@@ -23,6 +23,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mindjit.frontend.context import GRAPH_MODE, get_context
+from mindjit.frontend.grad_tape import pynative_grad, recording
+from mindjit.frontend.graph.api import run_function
+from mindjit.frontend.graph.structure import flatten
+from mindjit.frontend.tensor import Parameter
+
 
 @dataclass(frozen=True)
 class GradSpec:
@@ -74,7 +80,6 @@ def _positions(grad_position: Any) -> tuple[tuple[int, ...] | None, bool]:
 
 
 def _weights(weights: Any) -> tuple[Any, ...] | None:
-    from mindjit.frontend.tensor import Parameter
 
     if weights is None:
         return None
@@ -123,7 +128,6 @@ class GradFunction:
 
     def differentiated_args(self, fn_args: tuple) -> list[tuple[int, Any, list[Any]]]:
         """(position, template, tensor leaves) of each argument differentiated."""
-        from mindjit.frontend.graph.structure import flatten
 
         out = []
         for p in self.positions_for(len(fn_args)):
@@ -137,12 +141,8 @@ class GradFunction:
         return out
 
     def __call__(self, *args: Any) -> Any:
-        from mindjit.frontend.context import GRAPH_MODE, get_context
-        from mindjit.frontend.grad_tape import pynative_grad, recording
 
         if get_context("mode") == GRAPH_MODE and not recording():
-            from mindjit.frontend.graph.api import run_function
-
             # as MindSpore does in GRAPH_MODE: forward and backward compiled as one graph
             return run_function(call_gradient, (self, *args), {})
         return pynative_grad(self, args)
@@ -226,7 +226,6 @@ class GradOperation:
 
 def flat_outputs(spec: GradSpec, out: Any) -> tuple[Any, list[Any], list[Any]]:
     """(template of out, differentiated leaves, aux leaves) of the function's output."""
-    from mindjit.frontend.graph.structure import flatten
 
     template, leaves = flatten(out)
     if spec.has_aux:

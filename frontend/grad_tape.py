@@ -21,6 +21,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from mindjit.dialects import mindir as M
+from mindjit.driver.eager import compile_op
+from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.frontend.tensor import Parameter, Tensor
 
 _state = threading.local()
 
@@ -40,7 +50,6 @@ class Tape:
     records: list[_Record] = field(default_factory=list)
 
     def record(self, key: Hashable, build: Any, inputs: list, arrays: list, outputs: list) -> None:
-        from mindjit.frontend.tensor import Parameter
 
         if not any(id(x) in self.varying for x in inputs):
             return
@@ -68,15 +77,8 @@ def _bprop(rec: _Record, wrt: tuple[int, ...]) -> Any:
     exe = _BPROP_CACHE.get(cache_key)
     if exe is not None:
         return exe
-    from xdsl.builder import Builder
-    from xdsl.dialects import func
-    from xdsl.dialects.builtin import ModuleOp, TensorType
-    from xdsl.ir import Block, Region, SSAValue
-    from xdsl.rewriter import InsertPoint
 
-    from mindjit.dialects import mindir as M
-    from mindjit.driver.eager import compile_op
-    from mindjit.frontend.dispatch import Emitter
+    from mindjit.frontend.dispatch import Emitter  # function-level: dispatch.py imports this module
 
     in_types = [TensorType(x.dtype.mlir, list(x.shape)) for x in rec.inputs]
     out_types = [TensorType(o.dtype.mlir, list(o.shape)) for o in rec.outputs]
@@ -131,9 +133,11 @@ def backward(tape: Tape, seeds: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
 
 def pynative_grad(gf: Any, args: tuple) -> Any:
     """Run `gf(*args)` eagerly: the forward on a tape, then the backward."""
-    from mindjit.frontend.grad import aux_of, check_sens, flat_outputs
-    from mindjit.frontend.graph.structure import flatten, unflatten
-    from mindjit.frontend.tensor import Tensor
+    from mindjit.frontend.grad import (
+        aux_of,
+        check_sens,
+        flat_outputs,
+    )  # function-level: grad.py imports this module
 
     if recording():
         raise NotImplementedError(

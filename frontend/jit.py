@@ -13,6 +13,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from mindjit.frontend.grad_tape import recording
+from mindjit.frontend.graph import api
+from mindjit.frontend.nn import Cell
+
 
 def jit(function: Any = None, *, jit_config: Any = None, **options: Any) -> Any:
     """Compile `function` to a graph when called. `options` (mode, input_signature,
@@ -24,9 +28,6 @@ def jit(function: Any = None, *, jit_config: Any = None, **options: Any) -> Any:
 
     @functools.wraps(function)
     def compiled(*args: Any, **kwargs: Any) -> Any:
-        from mindjit.frontend.grad_tape import recording
-        from mindjit.frontend.graph import api
-        from mindjit.frontend.nn import Cell
 
         if recording():  # a PyNative gradient's forward: op by op, on its tape
             return function(*args, **kwargs)
@@ -42,7 +43,6 @@ def jit(function: Any = None, *, jit_config: Any = None, **options: Any) -> Any:
 
 def jit_class(cls: type) -> type:
     """Mark a user class whose methods graph mode compiles (not for nn.Cell)."""
-    from mindjit.frontend.nn import Cell
 
     if not isinstance(cls, type):
         raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")

@@ -22,6 +22,8 @@ import functools
 import warnings
 from typing import Any
 
+from mindjit.frontend.graph.structure import signature_of
+
 _PLAIN = (bool, int, float, str, bytes, type(None))
 
 
@@ -51,7 +53,6 @@ def lazy_inline(fn: Any = None, *, attrs: Any = None, policy: Any = None) -> Any
     @functools.wraps(fn)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         fn(self, *args, **kwargs)
-        from mindjit.frontend.graph.structure import signature_of
 
         cls = type(self)
         object.__setattr__(

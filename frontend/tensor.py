@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.printing import format_repr
 from mindjit.frontend.tensor_operators import TensorOperators
 
 
@@ -202,7 +203,6 @@ class Tensor(TensorOperators):
         return str(self._data)
 
     def __repr__(self) -> str:
-        from mindjit.frontend.printing import format_repr
 
         return format_repr(self._data)
 

@@ -14,14 +14,14 @@ import numpy as np
 
 
 def _ops() -> Any:
-    from mindjit.frontend import ops
+    from mindjit.frontend import ops  # function-level: ops import Tensor, which has these operators
 
     return ops
 
 
 def _is_operand(x: Any) -> bool:
     """What `==`/`!=` compare elementwise; anything else is simply unequal."""
-    from mindjit.frontend.ops.promotion import is_tensor
+    from mindjit.frontend.ops.promotion import is_tensor  # function-level: ops import Tensor
 
     return is_tensor(x) or isinstance(x, numbers.Number | np.bool_ | np.ndarray | list | tuple)
 
@@ -101,7 +101,7 @@ class TensorOperators:
 
     # --- logical (bool tensors) --------------------------------------------------------
     def _logical(self, other: Any, name: str, reflected: bool = False) -> Any:
-        from mindjit.frontend.ops.promotion import result_dtype
+        from mindjit.frontend.ops.promotion import result_dtype  # function-level: ops import Tensor
 
         if not result_dtype(self, other).is_bool:
             raise TypeError(

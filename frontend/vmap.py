@@ -20,6 +20,15 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Region
+
+from mindjit.dialects.mindir.control import YieldOp
+from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp, batched_type, example_type
+from mindjit.frontend.graph.control_flow import _Branch
+from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.tensor import Tensor
 
 AxisSpec = Any  # int | None | tuple[AxisSpec, ...]
 
@@ -55,7 +64,6 @@ class VmapFunction:
     # --- shared by both modes ---------------------------------------------------------------
     def batched_leaves(self, args: tuple) -> tuple[Any, list[tuple[Any, int | None]], int]:
         """(template, [(tensor, normalized axis or None)], batch size) of `args`."""
-        from mindjit.frontend.graph.structure import flatten
 
         specs = self.in_axes
         if isinstance(specs, tuple | list):
@@ -95,8 +103,6 @@ class VmapFunction:
 
     # --- PyNative ------------------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
-        from mindjit.frontend.graph.structure import flatten, unflatten
-        from mindjit.frontend.tensor import Tensor
 
         template, leaves, size = self.batched_leaves(args)
         results: list[list[np.ndarray]] = []
@@ -135,7 +141,6 @@ def _leaf_axes(value: Any, spec: AxisSpec, n_leaves: int, what: str) -> list[int
         return [spec] * n_leaves
     if not isinstance(value, tuple | list) or len(value) != len(spec):
         raise ValueError(f"vmap: {what} entry {spec!r} does not match the structure of {value!r}")
-    from mindjit.frontend.graph.structure import flatten
 
     out: list[int | None] = []
     for v, s in zip(value, spec):
@@ -153,9 +158,6 @@ def trace_example(
     arguments are the example's tensors), ending in `mindir.yield` of its tensors:
     (fn's output template, its output GraphValues). `template` rebuilds fn's
     positional arguments from the block arguments."""
-    from mindjit.dialects.mindir.control import YieldOp
-    from mindjit.frontend.graph.structure import flatten, unflatten
-    from mindjit.frontend.graph_value import GraphValue
 
     def body() -> tuple[Any, list]:
         example = [GraphValue(a) for a in branch.block.args]
@@ -172,13 +174,6 @@ def trace_example(
 def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args: list) -> Any:
     """Emit a `mindir.vmap` for `vf(*args)` in the graph being traced; `call(fn, args)`
     traces a call of `fn` (the evaluator's call_value)."""
-    from xdsl.dialects.builtin import TensorType
-    from xdsl.ir import Region
-
-    from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp, batched_type, example_type
-    from mindjit.frontend.graph.control_flow import _Branch
-    from mindjit.frontend.graph.structure import unflatten
-    from mindjit.frontend.graph_value import GraphValue
 
     template, leaves, size = vf.batched_leaves(tuple(args))
     inputs = [ev.graph.as_value(x) for x, _ in leaves]

@@ -18,11 +18,17 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.transforms import get_all_passes
+from xdsl.utils.arg_spec import parse_pipeline as parse_specs
 from xdsl.utils.arg_spec import parse_spec as _parse_arg_specs  # noqa: F401
 from xdsl.utils.exceptions import ArgSpecParseError
 
+from mindjit.dialects.context import make_context
+from mindjit.dialects.verify import verify_located
+from mindjit.ir.locations import from_xdsl_exception
 from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.graph_walk import top_level_graphs
+from mindjit.passes.registry import mindir_pass_factories
 from mindjit.support.config import CompileOptions, compile_options, pass_option_defaults
 from mindjit.support.errors import MindjitError, SourceLoc
 
@@ -90,9 +96,6 @@ def jit_level_pipeline(jit_level: str, options: CompileOptions | None = None) ->
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Every upstream xDSL pass plus the mindir passes, by name: the default
     vocabulary of `parse_pipeline` (the device's passes join it in the driver)."""
-    from xdsl.transforms import get_all_passes
-
-    from mindjit.passes.registry import mindir_pass_factories
 
     return {**get_all_passes(), **mindir_pass_factories()}
 
@@ -198,7 +201,6 @@ def parse_pipeline(
 def _parse_pipeline(
     spec: str, passes_by_name: dict, defaults: dict[str, dict[str, int]]
 ) -> list[ModulePass]:
-    from xdsl.utils.arg_spec import parse_pipeline as parse_specs
 
     flat, cols, in_func = flatten_spec(spec)
     if not flat:
@@ -261,9 +263,6 @@ def run_passes(
     instead (MLIR's `PassManager::enableVerifier(false)`), because on a large
     model verifying every op after every pass costs more than the passes.
     """
-    from mindjit.dialects.context import make_context
-    from mindjit.dialects.verify import verify_located
-    from mindjit.ir.locations import from_xdsl_exception
 
     ctx = ctx or make_context()
     for p in passes:

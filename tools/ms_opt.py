@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
+from xdsl.universe import Universe
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from mindjit.dialects.context import register_dialects
@@ -25,6 +26,7 @@ from mindjit.driver.passes import mindjit_pass_factories
 from mindjit.ir.locations import from_xdsl_exception
 from mindjit.passes.pipelines import parse_pipeline
 from mindjit.support.errors import MindjitError
+from mindjit.support.files import write_atomic
 from mindjit.tools import diagnostics_check
 from mindjit.tools.cli import guarded
 
@@ -33,7 +35,6 @@ class MsOptMain(xDSLOptMain):
     version_format = "ms-opt (mindjit) built on xdsl {xdsl_version}"
 
     def register_all_dialects(self) -> None:
-        from xdsl.universe import Universe
 
         # xDSLOptMain's registration, with mindjit's completed upstream dialects
         # (ml_program) in place of xDSL's
@@ -157,7 +158,6 @@ class MsOptMain(xDSLOptMain):
         if self.args.output_file is None:
             sys.stdout.write(text)
             return
-        from mindjit.support.files import write_atomic
 
         write_atomic(self.args.output_file, text)
 

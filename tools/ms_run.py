@@ -26,9 +26,14 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
-from mindjit.dialects.parsing import at_end
+from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.cpu.types import dense_array
+from mindjit.dialects.context import make_context
+from mindjit.dialects.parsing import at_end, parse_file
 from mindjit.ir.locations import from_xdsl_exception
+from mindjit.passes.pipelines import compile_to_tensor
 from mindjit.support.errors import MindjitError
+from mindjit.support.files import write_atomic
 from mindjit.tools.cli import guarded
 
 
@@ -92,7 +97,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> None:
-    from mindjit.backend.cpu import CpuExecutable
 
     module = load_module(args.file)
     exe = CpuExecutable(module)
@@ -118,12 +122,9 @@ def run(args: argparse.Namespace) -> None:
 
 def load_module(path: str) -> ModuleOp:
     """Parse the file; lower mindir to upstream dialects when it has any."""
-    from mindjit.dialects.parsing import parse_file
 
     module = parse_file(path)
     if any(op.name.startswith("mindir.") for op in module.walk()):
-        from mindjit.passes.pipelines import compile_to_tensor
-
         compile_to_tensor(module)
     return module
 
@@ -148,8 +149,6 @@ def read_npy(path: str) -> np.ndarray:
 
 def parse_literal(spec: str, index: int) -> Any:
     """`TYPE=LITERAL` -> numpy value, parsing `dense<LITERAL> : TYPE` with xDSL."""
-    from mindjit.backend.cpu.types import dense_array
-    from mindjit.dialects.context import make_context
 
     where = f"<input {index}>"
     type_text, sep, literal = spec.partition("=")
@@ -192,7 +191,6 @@ def emit_results(results: Sequence[Any], npy_paths: Sequence[str]) -> None:
 
 def write_npy(path: str, value: np.ndarray) -> None:
     """Write atomically: temp file in the same directory, then os.replace."""
-    from mindjit.support.files import write_atomic
 
     buffer = io.BytesIO()
     np.save(buffer, np.asarray(value), allow_pickle=False)

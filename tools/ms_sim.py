@@ -19,8 +19,15 @@ import json
 import sys
 from collections.abc import Sequence
 
+from mindjit.backend.ascend.device import configured, load_config
+from mindjit.backend.ascend.model_file import read_model
+from mindjit.backend.ascend.report import format_report
+from mindjit.backend.ascend.simulator import Simulator
+from mindjit.backend.ascend.timeline import write_timeline
+from mindjit.support.errors import MindjitError
+from mindjit.support.files import write_atomic
 from mindjit.tools.cli import guarded
-from mindjit.tools.ms_run import _InOrder
+from mindjit.tools.ms_run import _InOrder, emit_results, read_input
 
 
 def arg_parser() -> argparse.ArgumentParser:
@@ -51,14 +58,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> None:
-    from mindjit.backend.ascend.device import configured, load_config
-    from mindjit.backend.ascend.model_file import read_model
-    from mindjit.backend.ascend.report import format_report
-    from mindjit.backend.ascend.simulator import Simulator
-    from mindjit.backend.ascend.timeline import write_timeline
-    from mindjit.support.errors import MindjitError
-    from mindjit.support.files import write_atomic
-    from mindjit.tools.ms_run import emit_results, read_input
 
     settings = load_config(args.device_config) if args.device_config else {}
     for item in args.device:

@@ -17,7 +17,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from mindjit.backend.ascend.compile import compile_for_device
+from mindjit.backend.ascend.model_file import write_model
+from mindjit.support.files import write_atomic
 from mindjit.tools.cli import guarded
+from mindjit.tools.ms_run import load_module
 
 TARGETS = ("ascend-sim",)
 
@@ -50,10 +54,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> None:
-    from mindjit.backend.ascend.compile import compile_for_device
-    from mindjit.backend.ascend.model_file import write_model
-    from mindjit.support.files import write_atomic
-    from mindjit.tools.ms_run import load_module
 
     module = load_module(args.file)
     streams = 1 if args.single_stream else args.streams

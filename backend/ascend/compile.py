@@ -7,6 +7,10 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.ascend.model import DeviceModel
+from mindjit.backend.ascend.passes.registry import passes_with_device
+from mindjit.backend.ascend.serialize import serialize
+from mindjit.dialects.context import make_context
+from mindjit.passes.pipelines import parse_pipeline, run_passes
 
 
 def ascend_pipeline(cell_reuse: int | None = None, streams: int = 2, align: int = 512) -> str:
@@ -28,10 +32,6 @@ def compile_for_device(
     align: int = 512,
 ) -> DeviceModel:
     """Run the device pipeline on `module` (in place) and serialize it."""
-    from mindjit.backend.ascend.passes.registry import passes_with_device
-    from mindjit.backend.ascend.serialize import serialize
-    from mindjit.dialects.context import make_context
-    from mindjit.passes.pipelines import parse_pipeline, run_passes
 
     spec = ascend_pipeline(cell_reuse, streams, align)
     run_passes(parse_pipeline(spec, passes_with_device()), module, make_context())

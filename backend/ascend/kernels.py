@@ -14,7 +14,12 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from xdsl.dialects import func
+
 from mindjit.backend.ascend.model import ModelFormatError, Tensor
+from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.cpu.types import dtype_of, static_shape
+from mindjit.dialects.parsing import parse_module
 
 KernelFn = Callable[[Sequence[Any]], tuple[Any, ...]]
 
@@ -23,11 +28,6 @@ class LoadedCode:
     """A parsed, planned kernel code and its signature."""
 
     def __init__(self, text: str):
-        from xdsl.dialects import func
-
-        from mindjit.backend.cpu import CpuExecutable
-        from mindjit.backend.cpu.types import dtype_of, static_shape
-        from mindjit.dialects.parsing import parse_module
 
         try:
             module = parse_module(text, "<kernel code>")

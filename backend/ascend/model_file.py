@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from mindjit.backend.ascend.model import DeviceModel, ModelFormatError
 from mindjit.backend.container import HEADER, pack, unpack
+from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
 
 MAGIC = b"MSMODEL\0"
@@ -46,7 +47,6 @@ def write_model(model: DeviceModel, path: str) -> None:
 
 
 def read_model(path: str) -> DeviceModel:
-    from mindjit.support.errors import MindjitError
 
     try:
         with open(path, "rb") as f:

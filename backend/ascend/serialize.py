@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import math
+from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 from xdsl.dialects import func
@@ -335,7 +336,6 @@ def _loop_count(op: Operation) -> int:
 
 
 def _producer() -> str:
-    from importlib.metadata import PackageNotFoundError, version
 
     try:
         return f"mindjit {version('mindjit')}"

@@ -29,6 +29,7 @@ import numpy as np
 from mindjit.backend.ascend.device import DeviceConfig
 from mindjit.backend.ascend.kernels import LoadedCode, load_code
 from mindjit.backend.ascend.model import DeviceModel, Graph, ModelFormatError, Step, Tensor
+from mindjit.backend.ascend.report import build_report
 from mindjit.support.errors import MindjitError
 
 STATUS = ("float32", [8])
@@ -327,7 +328,6 @@ class _Clock:
         self.floor = max([self.floor, *self.stream_end.values()])
 
     def report(self, sim: Simulator) -> dict[str, Any]:
-        from mindjit.backend.ascend.report import build_report
 
         for tid, (a, b) in self.live.items():
             self.intervals.append((a, b, self._size(tid)))

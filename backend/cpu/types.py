@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
+from mindjit.ir.resources import blob
 
 _FLOATS: dict[type, np.dtype] = {
     Float16Type: np.dtype(np.float16),
@@ -135,7 +136,6 @@ def dense_array(attr: Attribute, t: Attribute, op: Operation | None = None) -> n
 
 
 def _resource_array(attr: DenseResourceAttr, t: Attribute, op: Operation | None) -> np.ndarray:
-    from mindjit.ir.resources import blob
 
     handle = attr.resource_handle.data
     value = blob(handle)

@@ -14,7 +14,6 @@ The condition is a 0-d `tensor<i1>` (a runtime scalar), as MindSpore's is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -32,6 +31,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
+
+from mindjit.dialects.mindir.format import parse_bound_operands, print_bound_operands
 
 
 def _check_cond(t: Attribute) -> None:
@@ -56,16 +57,13 @@ def _parse_condition_operand(parser: Parser) -> SSAValue:
     return parser.resolve_operand(operand, TensorType(i1, []))
 
 
-def _vmap() -> type:
-    from mindjit.dialects.mindir.vmap import VmapOp
+def _region_ops() -> tuple[type, ...]:
+    """The ops whose regions end in mindir.yield, besides if and while (a lazy trait:
+    vmap.py and grad.py import this module for YieldOp)."""
+    from mindjit.dialects.mindir.grad import GradOp  # function-level: grad.py imports this module
+    from mindjit.dialects.mindir.vmap import VmapOp  # function-level: vmap.py imports this module
 
-    return VmapOp
-
-
-def _grad() -> type:
-    from mindjit.dialects.mindir.grad import GradOp
-
-    return GradOp
+    return VmapOp, GradOp
 
 
 @irdl_op_definition
@@ -75,7 +73,7 @@ class YieldOp(IRDLOperation):
     name = "mindir.yield"
     values = var_operand_def()
     traits = lazy_traits_def(
-        lambda: (IsTerminator(), Pure(), HasParent(IfOp, WhileOp, _vmap(), _grad()))
+        lambda: (IsTerminator(), Pure(), HasParent(IfOp, WhileOp, *_region_ops()))
     )
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
@@ -227,36 +225,6 @@ class WhileOp(IRDLOperation):
         printer.print_region(self.after_region)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
-
-
-def parse_bound_operands(parser: Parser, optional: bool = False) -> list[tuple[Any, Any]]:
-    """`(%arg = %operand, ...)`: region arguments (types still to resolve) and the
-    operands they are bound to (while, vmap); with `optional`, none when no `(`."""
-
-    def assignment() -> tuple[Any, Any]:
-        arg = parser.parse_argument(expect_type=False)
-        parser.parse_punctuation("=")
-        return arg, parser.parse_unresolved_operand()
-
-    if optional:
-        return parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, assignment) or []
-    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
-
-
-def print_bound_operands(
-    printer: Printer, args: Sequence[SSAValue], operands: Sequence[SSAValue]
-) -> None:
-    """` (%arg = %operand, ...)`, as `parse_bound_operands` reads it."""
-    printer.print_string(" (")
-    printer.print_list(
-        zip(args, operands),
-        lambda p: (
-            printer.print_operand(p[0]),
-            printer.print_string(" = "),
-            printer.print_operand(p[1]),
-        ),
-    )
-    printer.print_string(")")
 
 
 def single_block_region(arg_types: Sequence[Attribute] = ()) -> tuple[Region, Block]:

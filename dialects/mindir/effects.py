@@ -49,8 +49,9 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir.format import parse_operand_list, print_operands_and_attrs
-from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType
+from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, ref_type
 from mindjit.ir.compat.leaf_ops import leaf_op
+from mindjit.ir.interned import symbol_ref
 from mindjit.ir.symbols import lookup_symbol
 
 
@@ -159,8 +160,6 @@ class GetParameterOp(IRDLOperation):
 
     @classmethod
     def get(cls, name: str, tensor: TensorType) -> GetParameterOp:
-        from mindjit.dialects.mindir.types import ref_type
-        from mindjit.ir.interned import symbol_ref
 
         return cls.create(
             properties={"parameter": symbol_ref(name)}, result_types=[ref_type(tensor)]

@@ -16,7 +16,7 @@ infers again and compares.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import Any, Self
 
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, FunctionType, IntegerAttr
 from xdsl.ir import Attribute, SSAValue
@@ -124,6 +124,39 @@ def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
         parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
     )
     return found or []
+
+
+# --- region ops' bound operands (while, vmap, grad, ascend.kernel) ---------------------
+
+
+def parse_bound_operands(parser: Parser, optional: bool = False) -> list[tuple[Any, Any]]:
+    """`(%arg = %operand, ...)`: region arguments (types still to resolve) and the
+    operands they are bound to (while, vmap); with `optional`, none when no `(`."""
+
+    def assignment() -> tuple[Any, Any]:
+        arg = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        return arg, parser.parse_unresolved_operand()
+
+    if optional:
+        return parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, assignment) or []
+    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
+
+
+def print_bound_operands(
+    printer: Printer, args: Sequence[SSAValue], operands: Sequence[SSAValue]
+) -> None:
+    """` (%arg = %operand, ...)`, as `parse_bound_operands` reads it."""
+    printer.print_string(" (")
+    printer.print_list(
+        zip(args, operands),
+        lambda p: (
+            printer.print_operand(p[0]),
+            printer.print_string(" = "),
+            printer.print_operand(p[1]),
+        ),
+    )
+    printer.print_string(")")
 
 
 # --- reading properties (during inference, before the op exists) -----------------------

@@ -48,6 +48,8 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from mindjit.dialects.mindir.control import YieldOp
+from mindjit.dialects.mindir.format import parse_bound_operands, print_bound_operands
 from mindjit.dialects.mindir.types import is_monad
 
 
@@ -137,8 +139,6 @@ class GradOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        from mindjit.dialects.mindir.control import YieldOp
-
         block = self.body.block
         if list(block.arg_types) != list(self.inputs.types):
             raise VerifyException(
@@ -189,8 +189,6 @@ class GradOp(IRDLOperation):
     # --- assembly --------------------------------------------------------------------
     @classmethod
     def parse(cls, parser: Parser) -> GradOp:
-        from mindjit.dialects.mindir.control import parse_bound_operands
-
         pairs = parse_bound_operands(parser)
         sens = []
         if parser.parse_optional_keyword("sens") is not None:
@@ -231,8 +229,6 @@ class GradOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        from mindjit.dialects.mindir.control import print_bound_operands
-
         print_bound_operands(printer, self.body.block.args, self.inputs)
         if self.sens:
             printer.print_string(" sens (")

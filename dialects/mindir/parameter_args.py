@@ -30,6 +30,7 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir.effects import ParameterOp
@@ -120,7 +121,6 @@ def _raise_for_argument(
     seen: dict[str, int],
 ) -> None:
     """The first rule argument `i` breaks, as a VerifyException."""
-    from xdsl.traits import SymbolTable
 
     where = f"argument {i} of @{fn.sym_name.data}"
     if not isinstance(value, SymbolRefAttr) or value.nested_references.data:

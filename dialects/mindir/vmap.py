@@ -36,6 +36,9 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from mindjit.dialects.mindir.control import YieldOp
+from mindjit.dialects.mindir.format import parse_bound_operands, print_bound_operands
+
 #: `in_axes` / `out_axes` entry of an input or result that is not batched (printed `none`).
 NOT_BATCHED = -1
 
@@ -109,8 +112,6 @@ class VmapOp(IRDLOperation):
         raise VerifyException("mindir.vmap needs at least one batched input")
 
     def verify_(self) -> None:
-        from mindjit.dialects.mindir.control import YieldOp
-
         in_axes, out_axes = self.in_axis_list, self.out_axis_list
         if len(in_axes) != len(self.inputs):
             raise VerifyException(f"{len(self.inputs)} inputs but {len(in_axes)} in_axes")
@@ -158,8 +159,6 @@ class VmapOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> VmapOp:
-        from mindjit.dialects.mindir.control import parse_bound_operands
-
         def axis() -> int:
             if parser.parse_optional_keyword("none") is not None:
                 return NOT_BATCHED
@@ -191,8 +190,6 @@ class VmapOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        from mindjit.dialects.mindir.control import print_bound_operands
-
         print_bound_operands(printer, self.body.block.args, self.inputs)
         printer.print_string(" in_axes [")
         printer.print_list(

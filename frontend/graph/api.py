@@ -14,6 +14,7 @@ from typing import Any
 from mindjit.driver.compile import load_compiler as driver_load_compiler
 from mindjit.frontend.graph.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
+from mindjit.frontend.graph.program_cache import compile_with_cache
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import signature_of
 from mindjit.support import config
@@ -61,7 +62,6 @@ def _level(given: Any) -> str | None:
 def program_for(
     fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str | None
 ) -> CompiledProgram:
-    from mindjit.frontend.graph.program_cache import compile_with_cache
 
     user_fn = unwrap(fn)
     # a closure's graph depends on the values it closes over (a train step made per

@@ -21,9 +21,12 @@ from mindjit.frontend.grad import GradFunction
 from mindjit.frontend.graph.errors import FrontendError, FrontendValueError
 from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
+from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.nn import Cell
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
+from mindjit.frontend.tensor import Tensor
 from mindjit.frontend.vmap import VmapFunction, trace_vmap
 
 
@@ -32,7 +35,6 @@ def is_jit_class(obj: Any) -> bool:
 
 
 def _is_cell(obj: Any) -> bool:
-    from mindjit.frontend.nn import Cell
 
     return isinstance(obj, Cell)
 
@@ -67,8 +69,6 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             graph.print(list(args))
             return None
         if callee is builtins.isinstance and args and isinstance(args[0], GraphValue):
-            from mindjit.frontend.tensor import Tensor
-
             return _isinstance_tensor(args[1], Tensor)
         if _is_cell(callee):
             construct = type(callee).construct
@@ -112,8 +112,6 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
                 return compiler.call(graph, fn, owner, tuple(args), kwargs, _graph_name(fn, owner))
             return callee(*args, **kwargs)
         if _is_user_function(callee):
-            from mindjit.frontend.graph.source import unwrap
-
             return compiler.call(graph, unwrap(callee), None, tuple(args), kwargs, callee.__name__)
         return callee(*args, **kwargs)
     except (FrontendError, TypeError, ValueError) as exc:
@@ -141,8 +139,6 @@ def _call_multitype(
         )
     fn = callee.resolve(args)
     if _is_user_function(fn):
-        from mindjit.frontend.graph.source import unwrap
-
         return ev.compiler.call(
             ev.graph, unwrap(fn), None, tuple(args), {}, f"{callee.name}_{fn.__name__}"
         )

@@ -24,6 +24,9 @@ from mindjit.frontend.graph.source import function_source, unwrap
 from mindjit.frontend.graph.stacked_returns import erase_unused_unstacks, stack_returned_pieces
 from mindjit.frontend.graph.structure import flatten, signature_of, unflatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.lazy_inline import reuse_key
+from mindjit.frontend.nn import Cell
+from mindjit.frontend.tensor import Parameter, Tensor
 from mindjit.ir import interned
 from mindjit.ir.calls import call_op
 from mindjit.support import config
@@ -47,7 +50,6 @@ def tensor_type_of(x: Any) -> TensorType:
 
 def _is_runtime_tensor(x: Any) -> bool:
     """A value that is a graph input: a GraphValue or a Tensor that is not a Parameter."""
-    from mindjit.frontend.tensor import Parameter, Tensor
 
     return isinstance(x, GraphValue) or (isinstance(x, Tensor) and not isinstance(x, Parameter))
 
@@ -124,7 +126,9 @@ class GraphCompiler:
         params: list[Any] = (),  # type: ignore[assignment]
         entry: bool = False,
     ) -> CompiledGraphFn:
-        from mindjit.frontend.graph.evaluator import FunctionEvaluator
+        from mindjit.frontend.graph.evaluator import (
+            FunctionEvaluator,
+        )  # function-level: evaluator.py imports this module
 
         user_fn = unwrap(fn)
         if not inspect.isfunction(user_fn):
@@ -167,15 +171,12 @@ class GraphCompiler:
 
 
 def _is_cell(obj: Any) -> bool:
-    from mindjit.frontend.nn import Cell
 
     return isinstance(obj, Cell)
 
 
 def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
     """The lazy-inline key when `fn` is a decorated Cell's construct."""
-    from mindjit.frontend.lazy_inline import reuse_key
-    from mindjit.frontend.nn import Cell
 
     if not isinstance(self_obj, Cell) or unwrap(fn) is not unwrap(type(self_obj).construct):
         return None

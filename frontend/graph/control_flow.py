@@ -21,7 +21,9 @@ from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
+from mindjit.frontend import ops
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.tensor import Tensor
 
 
 class _Varies:
@@ -30,7 +32,6 @@ class _Varies:
 
 def as_bool(ev: Any, node: ast.AST, value: Any, scalar: bool) -> Any:
     """A tensor used as a condition: `!= 0` unless bool, and 0-d when `scalar`."""
-    from mindjit.frontend import ops
 
     if not isinstance(value, GraphValue):
         return value
@@ -57,7 +58,6 @@ def _default_dtype(value: Any) -> D.DType:
 
 def _to_graph_value(ev: Any, value: Any, like: Any = None) -> GraphValue:
     """A tensor for `value`: numbers become 0-d constants (of `like`'s dtype if given)."""
-    from mindjit.frontend.tensor import Tensor
 
     if isinstance(value, GraphValue):
         return value
@@ -70,14 +70,12 @@ def _to_graph_value(ev: Any, value: Any, like: Any = None) -> GraphValue:
 
 
 def _is_number_or_tensor(v: Any) -> bool:
-    from mindjit.frontend.tensor import Tensor
 
     return isinstance(v, GraphValue | Tensor | bool | int | float)
 
 
 def _merge_template(ev: Any, node: ast.AST, name: str, a: Any, b: Any) -> Any:
     """The shared structure of two branch values; `_Varies` where they differ."""
-    from mindjit.frontend.tensor import Tensor
 
     if a is b:
         return a
@@ -220,7 +218,9 @@ def _always_returns(stmts: list[ast.stmt]) -> bool:
 def tensor_if(
     ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.stmt], tail: bool
 ) -> Any:
-    from mindjit.frontend.graph.evaluator import Return
+    from mindjit.frontend.graph.evaluator import (
+        Return,
+    )  # function-level: evaluator.py imports this module
 
     returns = _contains(node.body, (ast.Return,)) or _contains(node.orelse, (ast.Return,))
     cond = as_bool(ev, node, cond, scalar=True)
@@ -373,7 +373,6 @@ def _retyped(
     env: Any,
 ) -> list[GraphValue]:
     """Initial values cast to the type the body gives them (numbers only, as Python would)."""
-    from mindjit.frontend import ops
 
     out = list(init)
     for i in mismatched:

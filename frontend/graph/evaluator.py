@@ -20,6 +20,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
+from mindjit.frontend import ops
 from mindjit.frontend.graph import control_flow
 from mindjit.frontend.graph.calls import call_value
 from mindjit.frontend.graph.errors import FrontendError, describe_node
@@ -373,8 +374,6 @@ class FunctionEvaluator:
         operand = self.eval(node.operand, env)
         if isinstance(node.op, ast.Not):
             if isinstance(operand, GraphValue):
-                from mindjit.frontend import ops
-
                 return ops.logical_not(control_flow.as_bool(self, node, operand, scalar=False))
             return not self.truth(node, operand)
         return self.apply(node, _UNARY[type(node.op)], operand)
@@ -405,7 +404,6 @@ class FunctionEvaluator:
 
     def logical(self, node: ast.AST, op: ast.boolop, a: Any, b: Any) -> Any:
         """`and`/`or` once a tensor is involved: elementwise on bool tensors."""
-        from mindjit.frontend import ops
 
         if not isinstance(a, GraphValue) and not isinstance(b, GraphValue):
             return (a and b) if isinstance(op, ast.And) else (a or b)

@@ -39,6 +39,8 @@ from mindjit.dialects.mindir.types import ref_type
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import GraphState, dense_attr
 from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.structure import flatten, is_tensor_like
+from mindjit.frontend.tensor import Parameter
 from mindjit.ir import interned, resources
 from mindjit.ir.compat.block_args import detached_arg, set_args
 from mindjit.ir.compat.unchecked_attrs import unchecked
@@ -167,7 +169,6 @@ class GraphBuilder(GraphState):
         return self.emitter.insert(op)
 
     def as_value(self, x: Any) -> SSAValue:
-        from mindjit.frontend.tensor import Parameter
 
         if isinstance(x, Parameter):
             return self.load(x)
@@ -207,7 +208,6 @@ class GraphBuilder(GraphState):
 
     # --- the side-effect hooks the ops call while tracing -----------------------------
     def assign(self, param: Any, value: Any) -> Any:
-        from mindjit.frontend.tensor import Parameter
 
         if not isinstance(param, Parameter):
             raise FrontendError("ops.assign needs a Parameter as its first argument")
@@ -222,7 +222,6 @@ class GraphBuilder(GraphState):
         return self.wrap(self.insert(M.AssignOp.get(ref, v, self.u())).results[0])
 
     def depend(self, value: Any, attach: Any) -> Any:
-        from mindjit.frontend.graph.structure import flatten
 
         _, leaves = flatten(attach)
         attached = [self.as_value(a) for a in leaves]
@@ -282,6 +281,5 @@ def _bound_to(name: StringAttr) -> DictionaryAttr:
 
 
 def _is_tensor(x: Any) -> bool:
-    from mindjit.frontend.graph.structure import is_tensor_like
 
     return is_tensor_like(x)

@@ -18,6 +18,7 @@ from mindjit.driver.compile import Compiled, compile_graph
 from mindjit.driver.report import StageReport
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.frontend.tensor import Tensor
 from mindjit.support import config
 
 
@@ -96,7 +97,6 @@ class CompiledProgram:
         return self.compiled.op_counts()
 
     def __call__(self, args: tuple, kwargs: dict) -> Any:
-        from mindjit.frontend.tensor import Tensor
 
         _, leaves = flatten((args, kwargs), _is_runtime_tensor)
         arrays = [x.asnumpy() for x in leaves]

@@ -29,7 +29,9 @@ from mindjit.driver.cache import (
     say,
     versions,
 )
+from mindjit.frontend.graph.compiler import _is_runtime_tensor
 from mindjit.frontend.graph.dependencies import Dependencies, Uncacheable
+from mindjit.frontend.graph.module_builder import parameter_value_attr
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import Leaf, Piece, flatten
@@ -84,7 +86,6 @@ def compile_with_cache(
 def cache_key(
     fn: Any, self_obj: Any, args: tuple, kwargs: dict, options: config.CompileOptions
 ) -> tuple[str, Dependencies]:
-    from mindjit.frontend.graph.compiler import _is_runtime_tensor
 
     deps = Dependencies()
     deps.add("versions", versions())
@@ -148,7 +149,6 @@ def restore(
 def _rebind_parameter_values(module: ModuleOp, parameters: list[tuple[str, Any]]) -> None:
     """Large Parameters' initial values are handles on the live Parameter objects
     (`ir/resources.py`): point the restored globals at this process's."""
-    from mindjit.frontend.graph.module_builder import parameter_value_attr
 
     by_symbol = dict(parameters)
     for op in module.body.block.ops:

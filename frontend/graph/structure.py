@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mindjit.frontend.tensor import Tensor
+from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.tensor import Parameter, Tensor
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,6 @@ class Piece:
 
 
 def is_tensor_like(x: Any) -> bool:
-    from mindjit.frontend.graph_value import GraphValue
 
     return isinstance(x, Tensor | GraphValue)
 
@@ -72,8 +72,6 @@ def unflatten(template: Any, leaves: list[Any]) -> Any:
 def signature_of(value: Any) -> Any:
     """A hashable description: tensors by shape/dtype, constants by value."""
     if isinstance(value, Tensor):
-        from mindjit.frontend.tensor import Parameter
-
         if isinstance(value, Parameter):
             return ("P", id(value))
         return ("T", tuple(value.shape), value.dtype.name)

@@ -17,6 +17,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+from mindjit.frontend.context import JitConfig
+from mindjit.frontend.grad_tape import recording
 from mindjit.frontend.tensor import Parameter
 
 
@@ -187,7 +189,6 @@ class Cell:
 
     def set_jit_config(self, jit_config: Any) -> None:
         """Compile this Cell with `jit_config` (a `JitConfig`) in graph mode."""
-        from mindjit.frontend.context import JitConfig
 
         if not isinstance(jit_config, JitConfig):
             raise TypeError(f"set_jit_config needs a JitConfig, got {type(jit_config).__name__}")
@@ -206,8 +207,10 @@ class Cell:
         raise AttributeError(f"For '{self.cls_name}', the method 'construct' is not defined.")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from mindjit.frontend.grad_tape import recording
-        from mindjit.frontend.graph.api import run_cell, should_compile_cell
+        from mindjit.frontend.graph.api import (
+            run_cell,
+            should_compile_cell,
+        )  # function-level: the graph compiler imports Cell
 
         if should_compile_cell(self) and not recording():
             return run_cell(self, args, kwargs)
@@ -215,7 +218,9 @@ class Cell:
 
     def compile(self, *inputs: Any) -> None:
         """Compile `construct` for these inputs now (calling the Cell reuses it)."""
-        from mindjit.frontend.graph.api import compile_cell
+        from mindjit.frontend.graph.api import (
+            compile_cell,
+        )  # function-level: the graph compiler imports Cell
 
         compile_cell(self, inputs)
 

@@ -16,8 +16,10 @@ import numpy as np
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
+from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.ops.core import normalize_axes, normalize_axis, one, run
-from mindjit.frontend.ops.promotion import as_operand, is_tensor, promote
+from mindjit.frontend.ops.promotion import as_operand, default_dtype, is_tensor, promote
+from mindjit.frontend.tensor import Parameter, Tensor
 
 ShapeLike = int | Sequence[int]
 
@@ -25,8 +27,6 @@ ShapeLike = int | Sequence[int]
 def _tensor(x: Any, name: str) -> Any:
     x = as_operand(x, f"'{name}' input")
     if not is_tensor(x):
-        from mindjit.frontend.tensor import Tensor
-
         x = Tensor(x)
     return x
 
@@ -43,8 +43,6 @@ def cast(input: Any, dtype: Any) -> Any:
 def _snapshot(x: Any) -> Any:
     """A no-op cast returns its input, except that an eager Parameter gives its current
     value: the result must not change when the Parameter is assigned later."""
-    from mindjit.frontend.dispatch import current_graph
-    from mindjit.frontend.tensor import Parameter
 
     if isinstance(x, Parameter) and current_graph() is None:
         return x.value()
@@ -212,7 +210,6 @@ def unstack(input_x: Any, axis: int = 0) -> tuple[Any, ...]:
 
 
 def _const(shape: Any, dtype: Any, value: Any, name: str) -> Any:
-    from mindjit.frontend.tensor import Tensor
 
     dims = _shape_tuple(shape, name)
     if any(d < 0 for d in dims):
@@ -236,7 +233,6 @@ def fill(type: Any, shape: Any, value: Any) -> Any:
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Any:
     """`ops.full((2, 2), 3)`: the dtype defaults to the value's (int64, float32, bool)."""
-    from mindjit.frontend.ops.promotion import default_dtype
 
     if is_tensor(fill_value):
         fill_value = fill_value.asnumpy().item()

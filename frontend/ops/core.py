@@ -63,6 +63,6 @@ def require_numeric(x: Any, name: str) -> None:
 
 def float_input(x: Any) -> Any:
     """Float-only math (exp, mean ...) computes int and bool tensors in float32."""
-    from mindjit.frontend.ops.array import cast
+    from mindjit.frontend.ops.array import cast  # function-level: array.py imports this module
 
     return x if x.dtype.is_float else cast(x, D.float32)

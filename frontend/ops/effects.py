@@ -21,11 +21,13 @@ import numpy as np
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
+from mindjit.frontend.ops.array import broadcast_to
 from mindjit.frontend.ops.promotion import as_operand, cast_to, is_tensor
+from mindjit.frontend.printing import print_items
+from mindjit.frontend.tensor import Parameter, Tensor
 
 
 def _check_parameter(variable: Any) -> None:
-    from mindjit.frontend.tensor import Parameter
 
     if not isinstance(variable, Parameter):
         raise TypeError(
@@ -41,8 +43,6 @@ def assign(variable: Any, value: Any) -> Any:
     if graph is not None:
         v = cast_to(value, variable.dtype)
         if tuple(v.shape) != tuple(variable.shape):
-            from mindjit.frontend.ops.array import broadcast_to
-
             v = broadcast_to(v, tuple(variable.shape))
         return graph.assign(variable, v)
     arr = np.asarray(value.asnumpy() if is_tensor(value) else value)
@@ -73,8 +73,6 @@ def _print_items(args: Sequence[Any]) -> list[Any]:
         elif isinstance(a, str) or is_tensor(a):
             items.append(a)
         elif isinstance(a, np.ndarray):
-            from mindjit.frontend.tensor import Tensor
-
             items.append(Tensor(a))
         else:
             items.append(str(a))
@@ -87,7 +85,6 @@ def print_(*input_x: Any) -> None:
     graph = current_graph()
     if graph is not None:
         return graph.print(items)
-    from mindjit.frontend.printing import print_items
 
     print_items(items)
     return None
@@ -97,7 +94,6 @@ def print_(*input_x: Any) -> None:
 
 
 def _status() -> Any:
-    from mindjit.frontend.tensor import Tensor
 
     return Tensor._wrap(np.zeros(8, dtype=np.float32))
 

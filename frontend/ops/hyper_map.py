@@ -21,14 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.tensor import Tensor
+
 #: The type names `register` accepts, each with its test (GraphValue: a tensor the
 #: graph computes) and its specificity (a more specific name wins a tie).
 _TYPE_NAMES: dict[str, tuple[Callable[[Any], bool], int]] = {}
 
 
 def _is_tensor(x: Any) -> bool:
-    from mindjit.frontend.graph_value import GraphValue
-    from mindjit.frontend.tensor import Tensor
 
     return isinstance(x, Tensor | GraphValue)
 

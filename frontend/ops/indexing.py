@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mindjit.dialects import mindir as M
+from mindjit.frontend.ops.array import reshape
 from mindjit.frontend.ops.core import run
 
 
@@ -107,8 +108,6 @@ def getitem(x: Any, index: Any) -> Any:
 
     result = run(key, build, x)
     if has_new_axis:
-        from mindjit.frontend.ops.array import reshape
-
         result = reshape(result, tuple(out_shape))
     return result
 

@@ -11,15 +11,21 @@ from typing import Any
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
+from mindjit.frontend.ops.array import reshape
 from mindjit.frontend.ops.core import float_input, one, require_numeric, run
-from mindjit.frontend.ops.promotion import as_operand, cast_to, is_tensor, promote
+from mindjit.frontend.ops.promotion import (
+    as_operand,
+    cast_to,
+    constant,
+    default_dtype,
+    is_tensor,
+    promote,
+)
 
 
 def _tensor(x: Any, name: str) -> Any:
     x = as_operand(x, f"'{name}' input")
     if not is_tensor(x):
-        from mindjit.frontend.ops.promotion import constant, default_dtype
-
         x = constant(x, default_dtype(x))
     return x
 
@@ -260,7 +266,6 @@ where = select
 
 def matmul(input: Any, other: Any, transpose_a: bool = False, transpose_b: bool = False) -> Any:
     """`ops.matmul(a, b)` with numpy's 1-D rules: a 1-D operand is a row (lhs) or column (rhs)."""
-    from mindjit.frontend.ops.array import reshape
 
     a, b = promote(input, other, what="matmul")
     require_numeric(a, "matmul")

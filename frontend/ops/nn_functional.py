@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from mindjit.frontend.ops.array import cast
 from mindjit.frontend.ops.core import float_input, normalize_axes
 from mindjit.frontend.ops.math import _tensor, add, div, exp, mul, rsqrt, sub, tanh
 from mindjit.frontend.ops.reduce import reduce_max, reduce_mean, reduce_sum
@@ -17,7 +18,6 @@ from mindjit.frontend.ops.reduce import reduce_max, reduce_mean, reduce_sum
 
 def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> Any:
     """`ops.softmax(input, axis=-1)`: exp(x - max) / sum(exp(x - max)) along `axis`."""
-    from mindjit.frontend.ops.array import cast
 
     x = float_input(_tensor(input, "softmax"))
     if dtype is not None:

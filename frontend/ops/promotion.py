@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.tensor import Tensor
 
 _ORDER: tuple[D.DType, ...] = (
     D.bool_,
@@ -41,8 +43,6 @@ def promote_types(a: D.DType, b: D.DType) -> D.DType:
 
 def is_tensor(x: Any) -> bool:
     """A Tensor (incl. Parameter) or a GraphValue: something ops take as an input."""
-    from mindjit.frontend.graph_value import GraphValue
-    from mindjit.frontend.tensor import Tensor
 
     return isinstance(x, Tensor | GraphValue)
 
@@ -73,14 +73,12 @@ def default_dtype(value: Any) -> D.DType:
 
 def constant(value: Any, dtype: D.DType) -> Any:
     """A 0-d (or array-shaped) Tensor holding `value` as `dtype`."""
-    from mindjit.frontend.tensor import Tensor
 
     return Tensor._wrap(np.asarray(value, dtype=dtype.numpy))
 
 
 def as_operand(x: Any, what: str = "input") -> Any:
     """Tensors stay; numpy arrays and lists become Tensors; numbers are left for `promote`."""
-    from mindjit.frontend.tensor import Tensor
 
     if is_tensor(x) or is_number(x):
         return x
@@ -91,7 +89,7 @@ def as_operand(x: Any, what: str = "input") -> Any:
 
 def cast_to(x: Any, dtype: D.DType) -> Any:
     """`x` as a tensor of `dtype` (numbers become constants, tensors are cast if needed)."""
-    from mindjit.frontend.ops.array import cast
+    from mindjit.frontend.ops.array import cast  # function-level: array.py imports this module
 
     if is_tensor(x):
         return x if x.dtype == dtype else cast(x, dtype)

@@ -12,6 +12,7 @@ from typing import Any
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.core import float_input, normalize_axes, run
+from mindjit.frontend.ops.math import logical_not, neg
 from mindjit.frontend.ops.promotion import as_operand, cast_to, constant, default_dtype, is_tensor
 
 
@@ -70,7 +71,6 @@ def amax(input: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 def reduce_min(x: Any, axis: Any = (), keep_dims: bool = False) -> Any:
     """min(x) = -max(-x) (mindir has no reduce_min); bools via logical not."""
-    from mindjit.frontend.ops.math import logical_not, neg
 
     t = _tensor(x, "reduce_min")
     if t.dtype.is_bool:

@@ -17,6 +17,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.types import is_monad
+from mindjit.passes.mindir_grad.adjoints import accumulate, materialize, used_values
 from mindjit.passes.mindir_grad.emitter import GradEmitter
 
 
@@ -32,9 +33,8 @@ def _defined_in(v: SSAValue, block: Block) -> bool:
 
 
 def grad_if(bp: Any, e: GradEmitter, op: M.IfOp, douts: list, adj: dict, weight_adj: dict) -> None:
-    from mindjit.passes.mindir_grad.mindir_grad import _used_values, accumulate, materialize
 
-    outer = [v for v in _used_values(op) if v in bp.varying and v is not op.cond]
+    outer = [v for v in used_values(op) if v in bp.varying and v is not op.cond]
     outer.sort(key=lambda v: str(id(v)))  # any fixed order: both branches agree on it
     branches = []
     symbols: list[str] = []

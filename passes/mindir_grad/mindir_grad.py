@@ -36,59 +36,27 @@ from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType, TupleType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
-from mindjit.dialects.mindir.shapes import is_bool
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_grad import rules_shape  # noqa: F401  (registers its rules)
+from mindjit.passes.mindir_grad.adjoints import (
+    Adjoint,
+    accumulate,
+    differentiable,
+    materialize,
+    used_values,
+)
+from mindjit.passes.mindir_grad.control import grad_if
 from mindjit.passes.mindir_grad.emitter import GradEmitter
 from mindjit.passes.mindir_grad.rules import RULES
 from mindjit.passes.mindir_inline import inline_call
-
-Adjoint = Any  # SSAValue | list[Adjoint | None] for a tuple
-
-
-def differentiable(t: Attribute) -> bool:
-    """Values that carry gradients: non-bool tensors, and tuples of them."""
-    if isinstance(t, TensorType):
-        return not is_bool(t.get_element_type())
-    if isinstance(t, TupleType):
-        return any(differentiable(e) for e in t.types.data)
-    return False
-
-
-def accumulate(e: GradEmitter, adj: dict[Any, Adjoint], key: Any, g: Adjoint) -> None:
-    """adj[key] += g (tuple adjoints element by element)."""
-    if g is None:
-        return
-    old = adj.get(key)
-    adj[key] = g if old is None else _sum(e, old, g)
-
-
-def _sum(e: GradEmitter, a: Adjoint, b: Adjoint) -> Adjoint:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if isinstance(a, list):
-        return [_sum(e, x, y) for x, y in zip(a, b)]
-    return e.add(a, b)
-
-
-def materialize(e: GradEmitter, g: Adjoint, t: Attribute) -> SSAValue:
-    """An adjoint as one value of type `t` (zeros where it is None)."""
-    if isinstance(t, TupleType):
-        parts = g if isinstance(g, list) else [None] * len(t.types.data)
-        return e.v(M.MakeTupleOp.get([materialize(e, p, et) for p, et in zip(parts, t.types.data)]))
-    if g is None:
-        return e.zeros(t)
-    return g
 
 
 class Backprop:
@@ -112,7 +80,7 @@ class Backprop:
                 for region in op.regions:
                     for inner in region.blocks:
                         self.mark(inner)
-                live = any(o in self.varying for o in _used_values(op))
+                live = any(o in self.varying for o in used_values(op))
             else:
                 live = any(o in self.varying for o in op.operands)
             if live:
@@ -127,8 +95,6 @@ class Backprop:
         weight_adj: dict[str, Adjoint],
     ) -> None:
         """Emit the adjoints of `ops` (in reverse), seeded by `adj`."""
-        from mindjit.passes.mindir_grad.control import grad_if
-
         for op in reversed(ops):
             douts = [adj.get(r) for r in op.results]
             if all(d is None for d in douts):
@@ -153,19 +119,6 @@ class Backprop:
             for operand, g in zip(op.operands, grads):
                 if operand in self.varying:
                     accumulate(e, adj, operand, g)
-
-
-def _used_values(op: Operation) -> set[SSAValue]:
-    """Operands of `op` and of the ops nested in it, defined outside `op`."""
-    inside: set[SSAValue] = set()
-    used: set[SSAValue] = set()
-    for inner in op.walk():
-        used.update(inner.operands)
-        inside.update(inner.results)
-        for region in inner.regions:
-            for block in region.blocks:
-                inside.update(block.args)
-    return used - inside
 
 
 class _Expander:

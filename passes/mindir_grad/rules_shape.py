@@ -7,6 +7,7 @@ A tuple's adjoint is a Python list with one adjoint (or None) per element, so
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from mindjit.dialects import mindir as M
@@ -173,7 +174,6 @@ def _get_item(e, op, douts):
 
 
 def _with(g: SSAValue, axis: int, size: int):
-    from xdsl.dialects.builtin import TensorType
 
     shape = list(shape_of(g))
     shape[axis] = size

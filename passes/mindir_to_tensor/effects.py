@@ -44,6 +44,7 @@ from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor.builders import Emitter
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 from mindjit.passes.mindir_to_tensor.state import RUNTIME_ATTR
+from mindjit.passes.mindir_to_tensor.tuples import is_state_placeholder
 
 PASS_NAME = "convert-mindir-to-tensor"
 
@@ -160,7 +161,6 @@ _DEAD_WHEN_UNUSED = (
 def erase_dead_state(module: ModuleOp) -> None:
     """Erase unused update_state / get_parameter / depend / make_tuple /
     tuple_get_item and state placeholders (see mindir_to_tensor/tuples.py), users before definitions."""
-    from mindjit.passes.mindir_to_tensor.tuples import is_state_placeholder
 
     graphs = top_level_graphs(module)
     for op in [inner for fn in reversed(graphs) for inner in fn.walk(reverse=True)]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import AnyFloat, IntegerType, i1
+from xdsl.dialects.builtin import AnyFloat, IntegerType, f32, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mindjit.dialects import mindir as M
@@ -169,8 +169,6 @@ def cast(e: Emitter, x: SSAValue, to: Attribute) -> SSAValue:
         return e.value(arith.UIToFPOp(x, to) if _is_float(to) else arith.ExtUIOp(x, to))
     if _is_float(src) and _is_float(to):
         if _width(src) == _width(to):  # f16 <-> bf16: through f32
-            from xdsl.dialects.builtin import f32
-
             return e.value(arith.TruncFOp(e.value(arith.ExtFOp(x, f32)), to))
         return e.value(arith.ExtFOp(x, to) if _width(to) > _width(src) else arith.TruncFOp(x, to))
     if _is_float(src):

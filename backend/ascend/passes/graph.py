@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
+from mindjit.backend.cpu.types import dtype_of
 from mindjit.dialects.ascend import KernelOp, ViewOp
 
 Root = Any  # an SSAValue, or ("param", symbol)
@@ -47,7 +48,6 @@ EFFECT_OPS_IN_CODE = frozenset({"ml_program.global_store", "cf.assert", "func.ca
 def element_bytes(t: Attribute) -> int:
     """Bytes of one element of a tensor (or of a scalar) as the device stores it:
     the numpy dtype the executors use (i1 is one byte, index eight)."""
-    from mindjit.backend.cpu.types import dtype_of
 
     return dtype_of(t).itemsize
 
