@@ -13,7 +13,7 @@ from math import prod
 from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.dialects import linalg
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu.errors import op_failure, unsupported

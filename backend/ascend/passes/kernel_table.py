@@ -10,7 +10,7 @@ primitive names so reports read like MindSpore's profiler.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, cf, linalg, math, scf, tensor
+from xdsl.dialects import arith, cf, math, scf, tensor
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import IsTerminator
 
