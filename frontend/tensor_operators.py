@@ -269,6 +269,12 @@ class TensorOperators:
     def tanh(self) -> Any:
         return _ops().tanh(self)
 
+    def sin(self) -> Any:
+        return _ops().sin(self)
+
+    def cos(self) -> Any:
+        return _ops().cos(self)
+
     def sigmoid(self) -> Any:
         return _ops().sigmoid(self)
 

@@ -242,6 +242,22 @@ class TanhOp(UnaryOp):
 
 
 @irdl_op_definition
+class SinOp(UnaryOp):
+    """sin(x)"""
+
+    name = "mindir.sin"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
+class CosOp(UnaryOp):
+    """cos(x)"""
+
+    name = "mindir.cos"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
 class SigmoidOp(UnaryOp):
     """1 / (1 + exp(-x))"""
 
@@ -278,7 +294,20 @@ BINARY_OPS = (
     LogicalAndOp,
     LogicalOrOp,
 )
-UNARY_OPS = (LogicalNotOp, NegOp, AbsOp, ReluOp, ExpOp, LogOp, TanhOp, SigmoidOp, SqrtOp, HSwishOp)
+UNARY_OPS = (
+    LogicalNotOp,
+    NegOp,
+    AbsOp,
+    ReluOp,
+    ExpOp,
+    LogOp,
+    TanhOp,
+    SinOp,
+    CosOp,
+    SigmoidOp,
+    SqrtOp,
+    HSwishOp,
+)
 
 
 # --- select and cast -------------------------------------------------------------------

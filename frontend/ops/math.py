@@ -160,6 +160,14 @@ def tanh(input: Any) -> Any:
     return _unary("tanh", M.TanhOp, input, float_only=True)
 
 
+def sin(input: Any) -> Any:
+    return _unary("sin", M.SinOp, input, float_only=True)
+
+
+def cos(input: Any) -> Any:
+    return _unary("cos", M.CosOp, input, float_only=True)
+
+
 def sigmoid(input: Any) -> Any:
     return _unary("sigmoid", M.SigmoidOp, input, float_only=True)
 

@@ -178,6 +178,16 @@ def _tanh(e, op, douts):
     return [e.mul(douts[0], e.sub(one, e.mul(t, t)))]
 
 
+@rule(M.SinOp)
+def _sin(e, op, douts):
+    return [e.mul(douts[0], e.unary(M.CosOp, op.operands[0]))]
+
+
+@rule(M.CosOp)
+def _cos(e, op, douts):
+    return [e.neg(e.mul(douts[0], e.unary(M.SinOp, op.operands[0])))]
+
+
 @rule(M.SigmoidOp)
 def _sigmoid(e, op, douts):
     s = op.results[0]

@@ -107,6 +107,8 @@ def _unary(*ops: type[Operation]) -> Callable[[UnaryRule], UnaryRule]:
 _unary(M.ExpOp)(lambda e, x: e.value(math.ExpOp(x)))
 _unary(M.LogOp)(lambda e, x: e.value(math.LogOp(x)))
 _unary(M.TanhOp)(lambda e, x: e.value(math.TanhOp(x)))
+_unary(M.SinOp)(lambda e, x: e.value(math.SinOp(x)))
+_unary(M.CosOp)(lambda e, x: e.value(math.CosOp(x)))
 _unary(M.SqrtOp)(lambda e, x: e.value(math.SqrtOp(x)))
 _unary(M.LogicalNotOp)(lambda e, x: e.value(arith.XOrIOp(x, e.scalar(i1, True))))
 _unary(M.AbsOp)(lambda e, x: e.value(math.AbsFOp(x) if _is_float(x.type) else math.AbsIOp(x)))

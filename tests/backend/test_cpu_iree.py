@@ -282,6 +282,17 @@ func.func @f(%x: tensor<4xf32>, %limit: tensor<f32>) -> (tensor<4xf32>, tensor<f
 }
 """
 
+MINDIR_UNARY = """
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %s = mindir.sin %x : tensor<2x3xf32>
+  %c = mindir.cos %x : tensor<2x3xf32>
+  %t = mindir.tanh %s : tensor<2x3xf32>
+  %g = mindir.sigmoid %c : tensor<2x3xf32>
+  %m = mindir.mul %t, %g : tensor<2x3xf32>
+  func.return %m : tensor<2x3xf32>
+}
+"""
+
 LOWERED_CASES = {
     "mlp_example": (
         (Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir").read_text(),
@@ -289,6 +300,7 @@ LOWERED_CASES = {
         [f32(4, 8), f32(8, 16), f32(16), f32(16, 3), f32(3)],
     ),
     "mindir_if_while": (MINDIR_CONTROL, "f", [f32(4), np.array(5.5, np.float32)]),
+    "mindir_unary": (MINDIR_UNARY, "f", [f32(2, 3) * 4]),
 }
 
 

@@ -188,7 +188,7 @@ def bool_ops(x, y):
 
 
 def unary_chain(x):
-    return ops.sigmoid(ops.tanh(ops.exp(x) - 1)) + ops.log(ops.abs(x) + 1)
+    return ops.sigmoid(ops.tanh(ops.exp(x) - 1)) + ops.log(ops.abs(x) + 1) + x.sin() * ops.cos(x)
 
 
 def shape_constants(x):

@@ -244,6 +244,8 @@ def _cases() -> list[Case]:
     add("exp", lambda r: [normal(r, 2, 3)], unary(M.ExpOp))
     add("log", lambda r: [r.uniform(0.2, 3.0, (2, 3))], unary(M.LogOp))
     add("tanh", lambda r: [normal(r, 2, 3)], unary(M.TanhOp))
+    add("sin", lambda r: [normal(r, 2, 3) * 2], unary(M.SinOp))
+    add("cos", lambda r: [normal(r, 2, 3) * 2], unary(M.CosOp))
     add("sigmoid", lambda r: [normal(r, 2, 3) * 2], unary(M.SigmoidOp))
     add("sqrt", lambda r: [r.uniform(0.2, 3.0, (2, 3))], unary(M.SqrtOp))
     add("abs", lambda r: [away_from(r, (3, 4), [0.0])], unary(M.AbsOp))

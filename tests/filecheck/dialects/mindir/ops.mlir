@@ -59,6 +59,10 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %18 = mindir.log %a : tensor<2x3xf32>
   // CHECK-NEXT: mindir.tanh %a : tensor<2x3xf32>
   %19 = mindir.tanh %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.sin %a : tensor<2x3xf32>
+  %sin = mindir.sin %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.cos %a : tensor<2x3xf32>
+  %cos = mindir.cos %a : tensor<2x3xf32>
   // CHECK-NEXT: mindir.relu %i : tensor<2x3xi32>
   %20 = mindir.relu %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.sigmoid %a : tensor<2x3xf32>
