@@ -1,7 +1,7 @@
 """The dialects mindjit's tools and compiler know, and the xDSL context holding them.
 
-`make_context()` registers every upstream xDSL dialect (with `ml_program`
-completed, see ml_program_ext) and mindjit's own (`mindir`, `ascend`), after
+`make_context()` registers every upstream xDSL dialect (with `ml_program` and
+`linalg` completed, see ml_program_ext and linalg_ext) and mindjit's own (`mindir`, `ascend`), after
 installing the compat patches xDSL 0.74 needs (`mindjit.ir.compat`). The
 `xdsl.universe` entry point (`mindjit.tools.universe`) publishes the same
 dialects to other xDSL tools.
@@ -16,6 +16,7 @@ from xdsl.dialects import get_all_dialects
 from xdsl.ir import Dialect
 
 from mindjit.dialects.ascend import Ascend
+from mindjit.dialects.linalg_ext import Linalg
 from mindjit.dialects.mindir import MindIR
 from mindjit.dialects.ml_program_ext import MLProgram
 from mindjit.ir import compat
@@ -36,6 +37,11 @@ def _ml_program() -> Dialect:
     return MLProgram
 
 
+def _linalg() -> Dialect:
+
+    return Linalg
+
+
 def mindjit_dialects() -> dict[str, Callable[[], Dialect]]:
     return {"mindir": _mindir, "ascend": _ascend}
 
@@ -47,7 +53,7 @@ def mindjit_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
     definition of a dialect name, so mindjit's contexts (`make_context`, ms-opt)
     swap them in themselves.
     """
-    return {"ml_program": _ml_program}
+    return {"ml_program": _ml_program, "linalg": _linalg}
 
 
 def register_dialects(ctx: Context, upstream: dict[str, Callable[[], Dialect]]) -> None:

@@ -302,6 +302,56 @@ class _Batcher:
         props["squeeze"] = i64_array(shifted)
         return self._emit(V.GetItemOp.make([self._tensor(args[0], op)], props), op)
 
+    def _pad(self, op: Operation, args: list[_Value]) -> SSAValue:
+        low, high, interior = op.paddings()  # type: ignore[attr-defined]
+        return self._emit(
+            V.PadOp.get(
+                self._tensor(args[0], op),
+                [0, *low],
+                [0, *high],
+                [0, *interior],
+                op.pad_value(),  # type: ignore[attr-defined]
+            ),
+            op,
+        )
+
+    def _reverse(self, op: Operation, args: list[_Value]) -> SSAValue:
+        axes = [a + 1 for a in op.axis.get_values()]  # type: ignore[attr-defined]
+        return self._emit(V.ReverseOp.get(self._tensor(args[0], op), axes), op)
+
+    def _fold_batch(self, v: SSAValue, like: Operation) -> SSAValue:
+        """[B, N, ...] -> [B * N, ...]: the examples as more images."""
+        b, n, *rest = v.type.get_shape()  # type: ignore[attr-defined]
+        return self._emit(V.ReshapeOp.get(v, [b * n, *rest]), like)
+
+    def _pool(self, op: Operation, args: list[_Value]) -> SSAValue:
+        out = self._emit(
+            type(op).make([self._fold_batch(self._tensor(args[0], op), op)], dict(op.properties)),
+            op,
+        )
+        return self._emit(V.ReshapeOp.get(out, [self.size, *op.results[0].type.get_shape()]), op)  # type: ignore[attr-defined]
+
+    def _conv2d(self, op: Operation, args: list[_Value]) -> SSAValue:
+        """A batched input alone: the examples as more images. A batched weight: the
+        examples as groups of one convolution (input [N, B * C, H, W], weight
+        [B * F, C / group, KH, KW], group B * group)."""
+        x, w = (self._tensor(a, op) for a in args)
+        out_shape = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+        if not args[1].batched:
+            out = self._emit(V.Conv2DOp.make([self._fold_batch(x, op), w], dict(op.properties)), op)
+            return self._emit(V.ReshapeOp.get(out, [self.size, *out_shape]), op)
+        n, c, h, wd = op.operands[0].type.get_shape()  # type: ignore[attr-defined]
+        f, cg, kh, kw = op.operands[1].type.get_shape()  # type: ignore[attr-defined]
+        xb = x if args[0].batched else self._broadcast(x, op)
+        xg = self._emit(V.TransposeOp.get(xb, [1, 0, 2, 3, 4]), op)
+        xg = self._emit(V.ReshapeOp.get(xg, [n, self.size * c, h, wd]), op)
+        wg = self._emit(V.ReshapeOp.get(w, [self.size * f, cg, kh, kw]), op)
+        stride, dilation, pad, group = op.params()  # type: ignore[attr-defined]
+        out = self._emit(V.Conv2DOp.get(xg, wg, stride, dilation, pad, group * self.size), op)
+        _, _, oh, ow = out_shape
+        out = self._emit(V.ReshapeOp.get(out, [n, self.size, f, oh, ow]), op)
+        return self._emit(V.TransposeOp.get(out, [1, 0, 2, 3, 4]), op)
+
     def _addn(self, op: Operation, elements: list[_Value]) -> None:
         rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
         total: SSAValue | None = None
@@ -337,6 +387,10 @@ BATCHING.register(mindir.ReshapeOp, mindir.BroadcastToOp)(_batched_result(_Batch
 BATCHING.register(mindir.TransposeOp)(_batched_result(_Batcher._transpose))
 BATCHING.register(mindir.ConcatOp, mindir.StackOp)(_batched_result(_Batcher._join))
 BATCHING.register(mindir.GetItemOp)(_batched_result(_Batcher._get_item))
+BATCHING.register(mindir.PadOp)(_batched_result(_Batcher._pad))
+BATCHING.register(mindir.ReverseOp)(_batched_result(_Batcher._reverse))
+BATCHING.register(*mindir.POOL_OPS)(_batched_result(_Batcher._pool))
+BATCHING.register(mindir.Conv2DOp)(_batched_result(_Batcher._conv2d))
 BATCHING.register(mindir.MakeTupleOp)(_Batcher._make_tuple)
 BATCHING.register(mindir.TupleGetItemOp)(_Batcher._tuple_get_item)
 BATCHING.register(mindir.AddNOp)(_Batcher._add_n)

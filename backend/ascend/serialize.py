@@ -295,9 +295,20 @@ def code_text(op: KernelOp, decls: dict[str, func.FuncOp], globals_: dict[str, O
     return out.getvalue()
 
 
+#: windowed named ops -> the first axis of operand 1 (filter or window) that is
+#: summed over per output element (a filter's output-channel axes come before it)
+_WINDOWED = {
+    "linalg.conv_2d_nchw_fchw": 1,
+    "linalg.conv_2d_ngchw_gfchw": 2,
+    "linalg.pooling_nchw_max": 0,
+    "linalg.pooling_nchw_sum": 0,
+}
+
+
 def kernel_flops(op: KernelOp) -> int:
     """Floating-point (or integer) operations one run of the kernel does, from
-    its ops' shapes: 2*M*N*K for a contraction, one per element and body op for
+    its ops' shapes: 2*M*N*K for a contraction, 2 * outputs * taps for a
+    convolution and one per tap for pooling, one per element and body op for
     elementwise code, one per input element for a reduction, none for moves."""
     total = 0
     for inner in op.body.walk():
@@ -306,6 +317,10 @@ def kernel_flops(op: KernelOp) -> int:
         if inner.name in ("linalg.matmul", "linalg.batch_matmul"):
             a, b = (static_shape(v.type) for v in inner.operands[:2])
             total += 2 * math.prod(a) * b[-1]
+        elif inner.name in _WINDOWED:
+            out, window = static_shape(inner.results[0].type), static_shape(inner.operands[1].type)
+            taps = math.prod(window[_WINDOWED[inner.name] :])
+            total += (1 if inner.name.startswith("linalg.pooling") else 2) * math.prod(out) * taps
         elif inner.name in ("linalg.generic", "linalg.reduce"):
             loops = _loop_count(inner)
             body_ops = sum(

@@ -33,6 +33,7 @@ from mindjit.backend.cpu import (  # noqa: F401
     kernels_arith,
     kernels_check,
     kernels_control,
+    kernels_conv,
     kernels_float_status,
     kernels_linalg,
     kernels_state,

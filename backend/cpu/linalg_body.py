@@ -2,7 +2,9 @@
 
 Block arguments arrive as whole arrays already laid out in the iteration space
 (so numpy broadcasting lines them up); each body op becomes one numpy call on
-those arrays.  At plan time the body also tells, for every value, which loop
+those arrays. `linalg.index` is an arange along its loop dim, so index
+arithmetic and a `tensor.extract` of an outer tensor at computed indices (a
+gather, e.g. mindir.reverse's lowering) are one vectorised numpy indexing.  At plan time the body also tells, for every value, which loop
 dims it depends on and the exact shape it will have at run time, so the
 structured-op builder can decide every broadcast/transpose once.
 """
@@ -13,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.dialects import tensor
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from mindjit.backend.cpu.errors import unsupported
@@ -72,6 +75,13 @@ class Body:
             )
             self.shape[op.results[0]] = shape
             return
+        if isinstance(op, tensor.ExtractOp):  # a gather: the indices are index arrays
+            for v in op.operands:
+                if v not in self.shape:
+                    self._capture(v)
+            self.shape[op.results[0]] = np.broadcast_shapes(*(self.shape[v] for v in op.indices))
+            self.ops.append(op)
+            return
         if type(op) not in ELEMENTWISE_OPS or len(op.results) != 1:
             raise unsupported(op, f"inside the body of '{self.owner.name}'")
         for v in op.operands:
@@ -81,7 +91,8 @@ class Body:
         self.ops.append(op)
 
     def _capture(self, v: SSAValue) -> None:
-        """A scalar defined outside the body: a constant, or read from its slot."""
+        """A value defined outside the body (a scalar, or the tensor a
+        `tensor.extract` reads): a constant, or read from its slot."""
         if self.c.is_known(v):
             self.consts[v] = self.c.known(v)
         else:
@@ -160,7 +171,7 @@ class Body:
         indices = [self.arg_index(v) for v in ops[0].operands]
         if indices != used:
             return None
-        return scalar_fn(ops[0], vectorized=True)
+        return _body_fn(ops[0])
 
     def _register_machine(
         self,
@@ -183,9 +194,7 @@ class Body:
         steps = []
         for op in ops:
             out = reg[op.results[0]] = len(reg)
-            steps.append(
-                call_step(scalar_fn(op, vectorized=True), [reg[v] for v in op.operands], out)
-            )
+            steps.append(call_step(_body_fn(op), [reg[v] for v in op.operands], out))
         template += [None] * (len(reg) - n_in - len(template))
         result_regs = [reg[t] for t in targets]
         steps_t = tuple(steps)
@@ -208,3 +217,12 @@ class Body:
             return tuple([r[i] for i in result_regs])
 
         return run_many
+
+
+def _gather(t: np.ndarray, *indices: Any) -> Any:
+    """`tensor.extract %t[%i, ...]` over index arrays: numpy's advanced indexing."""
+    return t[indices]
+
+
+def _body_fn(op: Operation) -> BodyFn:
+    return _gather if isinstance(op, tensor.ExtractOp) else scalar_fn(op, vectorized=True)

@@ -15,6 +15,8 @@ from mindjit.dialects.mindir.check import CHECK_OPS
 from mindjit.dialects.mindir.constant import ConstantOp
 from mindjit.dialects.mindir.control import *  # noqa: F403
 from mindjit.dialects.mindir.control import CONTROL_OPS
+from mindjit.dialects.mindir.conv import *  # noqa: F403
+from mindjit.dialects.mindir.conv import CONV_OPS
 from mindjit.dialects.mindir.data_movement import *  # noqa: F403
 from mindjit.dialects.mindir.data_movement import DATA_MOVEMENT_OPS
 from mindjit.dialects.mindir.device import *  # noqa: F403
@@ -38,6 +40,7 @@ VALUE_OPS = (
     ConstantOp,
     *ELEMENTWISE_OPS,
     MatMulOp,
+    *CONV_OPS,
     *REDUCE_OPS,
     *DATA_MOVEMENT_OPS,
     *TUPLE_OPS,

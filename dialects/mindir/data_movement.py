@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType, f64, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -334,6 +335,90 @@ class UnstackOfStack(RewritePattern):
         rewriter.replace_op(op, [], list(stack.inputs))
 
 
+@irdl_op_definition
+class PadOp(TypedOp):
+    """`pad {low, high, interior, value}`: `low[a]` / `high[a]` elements of `value`
+    before / after axis a, and `interior[a]` between its elements (XLA's Pad; a
+    negative low or high crops). MindSpore's constant-mode `ops.pad`, and the
+    adjoint of a strided slice or convolution."""
+
+    name = "mindir.pad"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    low = prop_def(DenseArrayBase.constr(i64))
+    high = prop_def(DenseArrayBase.constr(i64))
+    interior = opt_prop_def(DenseArrayBase.constr(i64))  # absent: none
+    value = prop_def(FloatAttr, FloatAttr(0.0, f64))
+    traits = traits_def(Pure())
+
+    @classmethod
+    def infer_result(cls, operand_types, props):
+        x = S.tensor_of(operand_types[0], "input")
+        shape = x.get_shape()
+        low, high, interior = (ints_prop(props, k) for k in ("low", "high", "interior"))
+        interior = interior or (0,) * len(shape)
+        if not len(low) == len(high) == len(interior) == len(shape):
+            raise VerifyException(
+                f"{cls.name} needs low, high and interior for each of the {len(shape)} axes"
+            )
+        out = []
+        for axis, (d, lo, hi, it) in enumerate(zip(shape, low, high, interior)):
+            if it < 0:
+                raise VerifyException(f"{cls.name} interior on axis {axis} must be >= 0, got {it}")
+            n = d + max(d - 1, 0) * it + lo + hi
+            if n < 0:
+                raise VerifyException(f"{cls.name} crops more than axis {axis} has ({d})")
+            out.append(n)
+        return S.tensor_type(out, x.get_element_type())
+
+    @classmethod
+    def get(cls, x: SSAValue, low, high, interior=None, value: float = 0.0) -> PadOp:
+        props = {"low": i64_array(low), "high": i64_array(high)}
+        if interior is not None and any(interior):
+            props["interior"] = i64_array(interior)
+        if value != 0.0:
+            props["value"] = FloatAttr(float(value), f64)
+        return cls.make([x], props)
+
+    def paddings(self) -> tuple[list[int], list[int], list[int]]:
+        """(low, high, interior), interior filled in with zeros when absent."""
+        props = dict(self.properties)
+        low, high = list(ints_prop(props, "low")), list(ints_prop(props, "high"))
+        return low, high, list(ints_prop(props, "interior")) or [0] * len(low)
+
+    def pad_value(self) -> float:
+        attr = self.properties.get("value")
+        return 0.0 if attr is None else float(attr.value.data)  # type: ignore[union-attr]
+
+
+@irdl_op_definition
+class ReverseOp(TypedOp):
+    """`reverse {axis}`: the elements of each listed axis in reverse order
+    (MindSpore's ReverseV2, `ops.flip`)."""
+
+    name = "mindir.reverse"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+
+    @classmethod
+    def infer_result(cls, operand_types, props):
+        x = S.tensor_of(operand_types[0], "input")
+        rank = len(x.get_shape())
+        axes = ints_prop(props, "axis")
+        if sorted(set(axes)) != list(axes) or any(not 0 <= a < rank for a in axes):
+            raise VerifyException(
+                f"{cls.name} axis must be increasing, distinct axes of 0..{rank - 1}, got "
+                f"{list(axes)}"
+            )
+        return x
+
+    @classmethod
+    def get(cls, x: SSAValue, axis: Sequence[int]) -> ReverseOp:
+        return cls.make([x], {"axis": i64_array(sorted(axis))})
+
+
 DATA_MOVEMENT_OPS = (
     ReshapeOp,
     BroadcastToOp,
@@ -342,4 +427,6 @@ DATA_MOVEMENT_OPS = (
     StackOp,
     UnstackOp,
     GetItemOp,
+    PadOp,
+    ReverseOp,
 )

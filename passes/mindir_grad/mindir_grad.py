@@ -8,7 +8,7 @@ MindSpore's GradOperation expands a forward graph into forward + bprop:
 - Adjoints flow only through *varying* values: those computed from a `wrt`
   input or from a Load of a `weights` Parameter (activity analysis), so
   nothing is emitted for the rest of the forward.
-- Every mindir value op has an adjoint rule (rules.py, rules_shape.py);
+- Every mindir value op has an adjoint rule (rules.py, rules_shape.py, rules_conv.py);
   comparisons, logical ops and constants carry none; `depend` and
   `tensor_move` hand the adjoint to their value.
 - A Load of a `weights` Parameter adds its adjoint to that Parameter's
@@ -45,7 +45,10 @@ from mindjit.dialects import mindir as M
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
-from mindjit.passes.mindir_grad import rules_shape  # noqa: F401  (registers its rules)
+from mindjit.passes.mindir_grad import (  # noqa: F401  (register their rules)
+    rules_conv,
+    rules_shape,
+)
 from mindjit.passes.mindir_grad.adjoints import (
     Adjoint,
     accumulate,

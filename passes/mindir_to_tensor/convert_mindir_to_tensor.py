@@ -55,6 +55,7 @@ from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its rules
     check,
     control,
+    conv,
     elementwise,
     matmul,
     reduce,

@@ -6,6 +6,9 @@
 - broadcast_to: linalg.broadcast, after collapsing the broadcast size-1 dims.
 - concat: tensor.concat; stack: tensor.expand_shape of each input + tensor.concat.
 - get_item: tensor.extract_slice, rank-reduced for the squeezed axes.
+- pad: a filled tensor.empty and one strided tensor.insert_slice (interior
+  padding is the stride), then an extract_slice where low/high crop.
+- reverse: a gather, a linalg.generic whose body extracts x at (n - 1) - i.
 
 An op that does not change its input (same shape, identity permutation, one
 input to concat) is replaced by the input.
@@ -13,9 +16,13 @@ input to concat) is replaced by the input.
 
 from __future__ import annotations
 
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DenseArrayBase, i64
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, i64
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
@@ -117,3 +124,74 @@ def lower_unstack(op: mindir.UnstackOp, rewriter: PatternRewriter) -> None:
         offsets = [k if i == axis else 0 for i in range(len(shape))]
         pieces.append(e.value(tensor.ExtractSliceOp(op.input, offsets, sizes, strides, piece.type)))
     rewriter.replace(op, [], pieces)
+
+
+def pad_tensor(
+    e: Emitter,
+    x: SSAValue,
+    low: Sequence[int],
+    high: Sequence[int],
+    interior: Sequence[int] | None = None,
+    value: float = 0.0,
+) -> SSAValue:
+    """`x` with `low`/`high` elements of `value` around each axis and `interior`
+    between its elements: a fill, one strided `tensor.insert_slice`, and an
+    `extract_slice` for negative low/high (a crop)."""
+    t = S.tensor_of(x.type)
+    shape = t.get_shape()
+    interior = list(interior) if interior is not None else [0] * len(shape)
+    if not any(low) and not any(high) and not any(interior):
+        return x
+    grow_lo = [max(v, 0) for v in low]
+    grow_hi = [max(v, 0) for v in high]
+    spread = [d + max(d - 1, 0) * it for d, it in zip(shape, interior)]
+    full = [s + lo + hi for s, lo, hi in zip(spread, grow_lo, grow_hi)]
+    out = e.filled(full, t.get_element_type(), value)
+    strides = [it + 1 for it in interior]
+    out = e.value(
+        tensor.InsertSliceOp.from_static_parameters(x, out, grow_lo, list(shape), strides)
+    )
+    if min(*low, *high, 0) < 0:
+        crop = [max(-v, 0) for v in low]
+        sizes = [f - c - max(-h, 0) for f, c, h in zip(full, crop, high)]
+        out = e.value(
+            tensor.ExtractSliceOp.from_static_parameters(out, crop, sizes, [1] * len(sizes))
+        )
+    return out
+
+
+@LOWERINGS.register(mindir.PadOp)
+def lower_pad(op: mindir.PadOp, rewriter: PatternRewriter) -> None:
+    low, high, interior = op.paddings()
+    e = Emitter(rewriter, op.location)
+    rewriter.replace(op, [], [pad_tensor(e, op.input, low, high, interior, op.pad_value())])
+
+
+@LOWERINGS.register(mindir.ReverseOp)
+def lower_reverse(op: mindir.ReverseOp, rewriter: PatternRewriter) -> None:
+    """A gather: a linalg.generic over the result whose body reads
+    `tensor.extract %x[..., (n - 1) - i, ...]` (IREE tiles this form; a reversed
+    indexing map `(d * -1) + (n - 1)` is valid MLIR but IREE's tiling rejects it)."""
+    t = S.tensor_of(op.input.type)
+    shape = t.get_shape()
+    axes = set(ints_prop(dict(op.properties), "axis"))
+    e = Emitter(rewriter, op.location)
+    if all(shape[a] == 1 for a in axes):
+        rewriter.replace(op, [], [op.input])
+        return
+    rank = len(shape)
+    source = op.input
+
+    def body(b: Emitter, _args) -> SSAValue:
+        indices = []
+        for d in range(rank):
+            i = b.value(linalg.IndexOp(d))
+            if d in axes:
+                last = b.value(arith.ConstantOp(IntegerAttr(shape[d] - 1, IndexType())))
+                i = b.value(arith.SubiOp(last, i))
+            indices.append(i)
+        return b.value(tensor.ExtractOp(source, indices, t.get_element_type()))
+
+    init = e.empty(shape, t.get_element_type())
+    out = e.generic([], init, [AffineMap.identity(rank)], ["parallel"] * rank, body)
+    rewriter.replace(op, [], [out])

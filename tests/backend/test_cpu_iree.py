@@ -293,6 +293,19 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 }
 """
 
+MINDIR_CONV = """
+func.func @f(%x: tensor<2x4x9x8xf32>, %w: tensor<6x4x3x3xf32>, %wg: tensor<4x2x2x3xf32>)
+    -> (tensor<2x6x5x4xf32>, tensor<2x6x2x2xf32>, tensor<2x4x5x4xf32>, tensor<2x4x9x8xf32>) {
+  %y = mindir.conv2d %x, %w {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 0>} : (tensor<2x4x9x8xf32>, tensor<6x4x3x3xf32>) -> tensor<2x6x5x4xf32>
+  %m = mindir.max_pool2d %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : (tensor<2x6x5x4xf32>) -> tensor<2x6x2x2xf32>
+  %g = mindir.conv2d %x, %wg {stride = array<i64: 2, 2>, dilation = array<i64: 2, 1>, pad = array<i64: 2, 1, 1, 1>, group = 2} : (tensor<2x4x9x8xf32>, tensor<4x2x2x3xf32>) -> tensor<2x4x5x4xf32>
+  %a = mindir.avg_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, count_include_pad = false} : tensor<2x4x9x8xf32>
+  %p = mindir.pad %a {low = array<i64: 0, 0, 1, -1>, high = array<i64: 0, 0, -1, 1>, value = 2.5 : f64} : tensor<2x4x9x8xf32>
+  %r = mindir.reverse %p {axis = array<i64: 1, 3>} : tensor<2x4x9x8xf32>
+  func.return %y, %m, %g, %r : tensor<2x6x5x4xf32>, tensor<2x6x2x2xf32>, tensor<2x4x5x4xf32>, tensor<2x4x9x8xf32>
+}
+"""
+
 LOWERED_CASES = {
     "mlp_example": (
         (Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir").read_text(),
@@ -301,6 +314,7 @@ LOWERED_CASES = {
     ),
     "mindir_if_while": (MINDIR_CONTROL, "f", [f32(4), np.array(5.5, np.float32)]),
     "mindir_unary": (MINDIR_UNARY, "f", [f32(2, 3) * 4]),
+    "mindir_conv_pool_pad": (MINDIR_CONV, "f", [f32(2, 4, 9, 8), f32(6, 4, 3, 3), f32(4, 2, 2, 3)]),
 }
 
 

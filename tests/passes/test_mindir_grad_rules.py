@@ -418,6 +418,63 @@ def _cases() -> list[Case]:
         get_item([4, 0], [6, 4], [3, 1]),
     )
 
+    # convolution, pooling, pad, reverse
+    def conv(stride=(1, 1), dilation=(1, 1), pad=(0, 0, 0, 0), group=1) -> BuildFn:
+        return lambda b, xs: b.v(M.Conv2DOp.get(xs[0], xs[1], stride, dilation, pad, group))
+
+    add("conv2d_plain", lambda r: [normal(r, 2, 3, 5, 5), normal(r, 4, 3, 3, 3)], conv())
+    add(
+        "conv2d_stride_pad_uneven",
+        lambda r: [normal(r, 1, 2, 7, 6), normal(r, 3, 2, 3, 2)],
+        conv((2, 3), (1, 1), (1, 0, 2, 1)),
+    )
+    add(
+        "conv2d_dilation_leftover_rows",
+        lambda r: [normal(r, 2, 2, 8, 7), normal(r, 2, 2, 2, 3)],
+        conv((3, 2), (2, 1), (0, 1, 0, 0)),
+    )
+    add(
+        "conv2d_groups",
+        lambda r: [normal(r, 2, 4, 5, 5), normal(r, 6, 2, 3, 3)],
+        conv((1, 2), (1, 1), (1, 1, 1, 1), 2),
+    )
+    add(
+        "conv2d_depthwise",
+        lambda r: [normal(r, 1, 3, 6, 6), normal(r, 3, 1, 3, 3)],
+        conv((2, 2), (1, 1), (1, 1, 1, 1), 3),
+    )
+
+    def max_pool(kernel, stride, pad=(0, 0, 0, 0), dilation=(1, 1), extra=(0, 0)) -> BuildFn:
+        return lambda b, xs: b.v(M.MaxPool2DOp.get(xs[0], kernel, stride, pad, dilation, extra))
+
+    add("max_pool2d_2x2", lambda r: [distinct(r, 2, 3, 4, 6)], max_pool((2, 2), (2, 2)))
+    add(
+        "max_pool2d_overlap_pad_dilation",
+        lambda r: [distinct(r, 1, 2, 7, 7)],
+        max_pool((3, 2), (2, 1), (1, 1, 0, 1), (1, 2), (1, 0)),
+    )
+
+    def avg_pool(kernel, stride, pad=(0, 0, 0, 0), include=True, extra=(0, 0)) -> BuildFn:
+        return lambda b, xs: b.v(M.AvgPool2DOp.get(xs[0], kernel, stride, pad, include, extra))
+
+    add("avg_pool2d_2x2", lambda r: [normal(r, 2, 3, 4, 6)], avg_pool((2, 2), (2, 2)))
+    add(
+        "avg_pool2d_pad_excluded_ceil",
+        lambda r: [normal(r, 1, 2, 6, 5)],
+        avg_pool((3, 3), (2, 2), (1, 1, 1, 1), False, (1, 0)),
+    )
+
+    def pad(low, high, interior, value=0.0) -> BuildFn:
+        return lambda b, xs: b.v(M.PadOp.get(xs[0], low, high, interior, value))
+
+    add("pad_border", lambda r: [normal(r, 3, 4)], pad([1, 0], [2, 3], [0, 0], 1.5))
+    add("pad_interior_crop", lambda r: [normal(r, 4, 5)], pad([-1, 2], [1, -2], [1, 2]))
+    add(
+        "reverse",
+        lambda r: [normal(r, 2, 3, 4)],
+        lambda b, xs: b.v(M.ReverseOp.get(xs[0], [0, 2])),
+    )
+
     # tuples
     def tuple_ops(b: Body, xs):
         t = b.v(M.MakeTupleOp.get([xs[0], xs[1]]))

@@ -275,3 +275,53 @@ func.func @main(%x: tensor<4x3xf32>, %y: tensor<f32>) -> tensor<4x3xf32> {
         MindjitError, match=r"<stdin>:4:5: error: mindir-vmap: no batching rule for 'mindir.while'"
     ):
         vmap_module(parse_module(text))
+
+
+CONV_BODY = """
+    %y = mindir.conv2d %x, %w {stride = array<i64: 2, 1>, pad = array<i64: 1, 0, 1, 1>, group = 2 : i64} : (tensor<2x4x6x5xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x3x5xf32>
+    %m = mindir.max_pool2d %y {kernel = array<i64: 2, 2>, stride = array<i64: 1, 2>, pad_extra = array<i64: 0, 1>} : (tensor<2x6x3x5xf32>) -> tensor<2x6x2x3xf32>
+    %a = mindir.avg_pool2d %m {kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>, count_include_pad = false} : (tensor<2x6x2x3xf32>) -> tensor<2x6x2x3xf32>
+    %p = mindir.pad %a {low = array<i64: 0, 1, -1, 0>, high = array<i64: 1, 0, 0, 2>, interior = array<i64: 0, 0, 1, 0>, value = 0.5 : f64} : (tensor<2x6x2x3xf32>) -> tensor<3x7x2x5xf32>
+    %r = mindir.reverse %p {axis = array<i64: 1, 3>} : tensor<3x7x2x5xf32>
+"""
+
+
+@pytest.mark.parametrize("axes", [(0, -1), (-1, 0), (1, 0)], ids=["x", "w", "both"])
+def test_conv_pool_pad_reverse_equal_the_per_example_loop(axes) -> None:
+    """mindir-vmap's conv2d (batched input: more images; batched weight: more
+    groups), pooling, pad and reverse against the region run once per example."""
+    shapes = {"x": (2, 4, 6, 5), "w": (6, 2, 3, 3)}
+    rng = np.random.default_rng(7)
+    batched = {}
+    for (n, s), axis in zip(shapes.items(), axes):
+        shape = list(s)
+        if axis >= 0:
+            shape.insert(axis, B)
+        batched[n] = rng.normal(size=shape).astype(np.float32)
+    example = (
+        "func.func @example(%x: tensor<2x4x6x5xf32>, %w: tensor<6x2x3x3xf32>) -> "
+        f"tensor<3x7x2x5xf32> {{\n{CONV_BODY}\n    func.return %r : tensor<3x7x2x5xf32>\n}}\n"
+    )
+    want = []
+    for b in range(B):
+        args = [
+            _Arr(batched[n] if a < 0 else np.take(batched[n], b, axis=a))
+            for n, a in zip(shapes, axes)
+        ]
+        (out,), _, _ = execute(parse_module(example), "example", args, [])
+        want.append(np.asarray(out))
+    in_types = ", ".join(_t(batched[n].shape) for n in shapes)
+    axes_text = ", ".join("none" if a < 0 else str(a) for a in axes)
+    main = (
+        f"func.func @main(%xb: {_t(batched['x'].shape)}, %wb: {_t(batched['w'].shape)}) -> "
+        f"tensor<{B}x3x7x2x5xf32> {{\n"
+        f"  %o = mindir.vmap (%x = %xb, %w = %wb) in_axes [{axes_text}] out_axes [0] : "
+        f"({in_types}) -> tensor<{B}x3x7x2x5xf32> {{\n{CONV_BODY}\n"
+        "    mindir.yield %r : tensor<3x7x2x5xf32>\n  }\n"
+        f"  func.return %o : tensor<{B}x3x7x2x5xf32>\n}}\n"
+    )
+    module = parse_module(main)
+    assert vmap_module(module) == 1
+    module.verify()
+    (got,), _, _ = execute(module, "main", [_Arr(batched[n]) for n in shapes], [])
+    np.testing.assert_allclose(np.asarray(got), np.stack(want), rtol=1e-5, atol=1e-5)

@@ -115,7 +115,34 @@ func.func @f({args}) -> {result} {{
 """
 
 
+_IMG = "tensor<2x3x6x6xf32>"
+
 EXAMPLES: dict[str, str] = {
+    "mindir.conv2d": _one(
+        f"mindir.conv2d %a, %w {{stride = array<i64: 2, 1>, pad = array<i64: 1, 0, 1, 1>, "
+        f"group = 3}} : ({_IMG}, tensor<6x1x3x3xf32>) -> tensor<2x6x3x6xf32>",
+        "tensor<2x6x3x6xf32>",
+        args=f"%a: {_IMG}, %w: tensor<6x1x3x3xf32>",
+    ),
+    "mindir.max_pool2d": _one(
+        f"mindir.max_pool2d %a {{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}} "
+        f": ({_IMG}) -> tensor<2x3x3x3xf32>",
+        "tensor<2x3x3x3xf32>",
+        args=f"%a: {_IMG}",
+    ),
+    "mindir.avg_pool2d": _one(
+        f"mindir.avg_pool2d %a {{kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, "
+        f"pad = array<i64: 1, 1, 1, 1>, count_include_pad = false}} : ({_IMG}) -> "
+        "tensor<2x3x3x3xf32>",
+        "tensor<2x3x3x3xf32>",
+        args=f"%a: {_IMG}",
+    ),
+    "mindir.pad": _one(
+        f"mindir.pad %a {{low = array<i64: 1, -1>, high = array<i64: 0, 2>, "
+        f"interior = array<i64: 1, 0>}} : ({_F}) -> tensor<4x4xf32>",
+        "tensor<4x4xf32>",
+    ),
+    "mindir.reverse": _one(f"mindir.reverse %a {{axis = array<i64: 1>}} : {_F}"),
     "mindir.constant": _one("mindir.constant dense<2.0> : tensor<f32>", "tensor<f32>", args=""),
     "mindir.select": _one(
         f"mindir.select %c, %a, %a : (tensor<2x3xi1>, {_F}, {_F}) -> {_F}",

@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import IsTerminator
 
 from mindjit.dialects import ml_program_ext
+from mindjit.dialects.linalg_ext import PoolingNchwSumOp
 
 #: Element types each AI Core unit has kernels for (else: AI CPU fallback).
 CUBE_DTYPES = (Float16Type, BFloat16Type, Float32Type)
@@ -97,6 +98,10 @@ QUIET_BODY_OPS: frozenset[type[Operation]] = frozenset(
 #: Whole tensor ops -> (kernel type, unit) for a supported dtype.
 TENSOR_KERNELS: dict[type[Operation], tuple[str, str]] = {
     linalg.MatmulOp: ("MatMul", "cube"),
+    linalg.Conv2DNchwFchwOp: ("Conv2D", "cube"),
+    linalg.Conv2DNgchwGfchwOp: ("Conv2D", "cube"),
+    linalg.PoolingNchwMaxOp: ("MaxPool", "vector"),
+    PoolingNchwSumOp: ("AvgPool", "vector"),
     linalg.TransposeOp: ("Transpose", "vector"),
     linalg.BroadcastOp: ("BroadcastTo", "vector"),
     linalg.FillOp: ("Fill", "vector"),

@@ -5,14 +5,13 @@
 // (file:line:col), and nothing is printed.
 
 // CHECK-NOT:   builtin.module
-// CHECK:       ascend-select-kernels-invalid.mlir:[[# @LINE + 6]]:3: error: the Ascend-like device has no kernel for 'linalg.pooling_nchw_max' (kernel selection supports the tensor-level ops convert-mindir-to-tensor produces)
+// CHECK:       ascend-select-kernels-invalid.mlir:[[# @LINE + 5]]:3: error: the Ascend-like device has no kernel for 'linalg.conv_2d_nhwc_hwcf' (kernel selection supports the tensor-level ops convert-mindir-to-tensor produces)
 // CHECK-NOT:   builtin.module
-func.func @pool(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
-  %k = tensor.empty() : tensor<2x2xf32>
-  %e = tensor.empty() : tensor<1x1x2x2xf32>
-  // expected-error @+1 {{the Ascend-like device has no kernel for 'linalg.pooling_nchw_max'}}
-  %r = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %k : tensor<1x1x4x4xf32>, tensor<2x2xf32>) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
-  func.return %r : tensor<1x1x2x2xf32>
+func.func @conv(%x: tensor<1x4x4x1xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32> {
+  %e = tensor.empty() : tensor<1x3x3x1xf32>
+  // expected-error @+1 {{the Ascend-like device has no kernel for 'linalg.conv_2d_nhwc_hwcf'}}
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) outs(%e : tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32>
+  func.return %r : tensor<1x3x3x1xf32>
 }
 
 // -----

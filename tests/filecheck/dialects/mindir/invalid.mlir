@@ -508,3 +508,75 @@ func.func @grad_state_not_last(%a: tensor<3xf32>, %u: !mindir.u) {
   }
   func.return
 }
+
+// -----
+
+func.func @f(%x: tensor<2x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{mindir.conv2d group 4 must divide the input channels (4) and the output channels (6)}}
+  %y = mindir.conv2d %x, %w {group = 4 : i64} : (tensor<2x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<2x6x6x6xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) {
+  // expected-error @+1 {{mindir.conv2d weight has 2 input channels, expected 4 / group 1 = 4}}
+  %y = mindir.conv2d %x, %w : (tensor<2x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x6x6xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x4x4x4xf32>, %w: tensor<6x4x5x5xf32>) {
+  // expected-error @+1 {{mindir.conv2d: the window (5 taps, dilation 1) is larger than the padded input (4 + 0 + 0) on spatial axis 0}}
+  %y = mindir.conv2d %x, %w : (tensor<2x4x4x4xf32>, tensor<6x4x5x5xf32>) -> tensor<2x6x1x1xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{mindir.max_pool2d input must be 4-d (NCHW), got tensor<2x4x8xf32>}}
+  %y = mindir.max_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<2x4x8xf32>) -> tensor<2x4x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x4x8x8xi32>) {
+  // expected-error @+1 {{mindir.avg_pool2d needs float elements, got i32}}
+  %y = mindir.avg_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<2x4x8x8xi32>) -> tensor<2x4x7x7xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x4x8x8xf32>) {
+  // expected-error @+1 {{mindir.max_pool2d 'stride' must be two positive integers, got [0, 1]}}
+  %y = mindir.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 0, 1>} : (tensor<2x4x8x8xf32>) -> tensor<2x4x7x7xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{mindir.pad needs low, high and interior for each of the 2 axes}}
+  %y = mindir.pad %x {low = array<i64: 1>, high = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<4x5xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{mindir.pad crops more than axis 0 has (2)}}
+  %y = mindir.pad %x {low = array<i64: -2, 0>, high = array<i64: -1, 0>} : (tensor<2x3xf32>) -> tensor<0x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{mindir.reverse axis must be increasing, distinct axes of 0..1, got [1, 1]}}
+  %y = mindir.reverse %x {axis = array<i64: 1, 1>} : tensor<2x3xf32>
+  func.return
+}

@@ -241,3 +241,19 @@ func.func @check_range(%a: tensor<2x3xf32>, %s: tensor<f16>) -> (tensor<2x3xf32>
   %z = mindir.check_range %s {message = "any order", min = -0.25 : f64, max = 0x7ff0000000000000 : f64} : tensor<f16>
   func.return %y, %z : tensor<2x3xf32>, tensor<f16>
 }
+
+// CHECK-LABEL: func.func @conv_pool_pad
+func.func @conv_pool_pad(%x: tensor<2x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<2x6x2x2xf32> {
+  // CHECK-NEXT: %y = mindir.conv2d %x, %w {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, group = 2 : i64} : (tensor<2x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32>
+  // GENERIC: "mindir.conv2d"(%x, %w) <{stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, group = 2 : i64, dilation = array<i64: 1, 1>}>
+  %y = mindir.conv2d %x, %w {stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, group = 2 : i64} : (tensor<2x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32>
+  // CHECK-NEXT: %m = mindir.max_pool2d %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : (tensor<2x6x4x4xf32>) -> tensor<2x6x2x2xf32>
+  %m = mindir.max_pool2d %y {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>} : (tensor<2x6x4x4xf32>) -> tensor<2x6x2x2xf32>
+  // CHECK-NEXT: %a = mindir.avg_pool2d %y {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, pad_extra = array<i64: 1, 1>, count_include_pad = false} : (tensor<2x6x4x4xf32>) -> tensor<2x6x3x3xf32>
+  %a = mindir.avg_pool2d %y {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, pad_extra = array<i64: 1, 1>, count_include_pad = false} : (tensor<2x6x4x4xf32>) -> tensor<2x6x3x3xf32>
+  // CHECK-NEXT: %p = mindir.pad %m {low = array<i64: 0, 0, 1, -1>, high = array<i64: 0, 0, 0, 2>, interior = array<i64: 0, 0, 1, 0>, value = -1.500000e+00 : f64} : (tensor<2x6x2x2xf32>) -> tensor<2x6x4x3xf32>
+  %p = mindir.pad %m {low = array<i64: 0, 0, 1, -1>, high = array<i64: 0, 0, 0, 2>, interior = array<i64: 0, 0, 1, 0>, value = -1.5 : f64} : (tensor<2x6x2x2xf32>) -> tensor<2x6x4x3xf32>
+  // CHECK-NEXT: %r = mindir.reverse %p {axis = array<i64: 2, 3>} : tensor<2x6x4x3xf32>
+  %r = mindir.reverse %p {axis = array<i64: 2, 3>} : tensor<2x6x4x3xf32>
+  func.return %m : tensor<2x6x2x2xf32>
+}

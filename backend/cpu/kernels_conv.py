@@ -1,0 +1,122 @@
+"""Convolution and pooling kernels: strided window views and one matmul.
+
+`sliding_window_view` gives every output position's receptive field as a view
+(N, C, OH, OW, KH, KW) of the padded input, without copying; strides and
+dilations are steps of that view. A convolution is then one `np.tensordot`
+over (C, KH, KW): numpy copies the view into the im2col matrix and calls BLAS
+once, the same work as im2col + matmul written by hand (benchmarks/models.py
+measures the two). A grouped convolution contracts per group with `einsum`;
+pooling reduces the view's last two axes. Never a Python loop over pixels.
+
+The accumulator (`outs`) is added (max-ed for max pooling) unless it is a fill
+of the neutral value, which is what convert-mindir-to-tensor emits.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation
+
+from mindjit.backend.cpu.errors import unsupported
+from mindjit.backend.cpu.registry import register
+from mindjit.backend.cpu.steps import call_step
+from mindjit.backend.cpu.types import dtype_of, is_tensor
+from mindjit.dialects.linalg_ext import PoolingNchwSumOp
+
+if TYPE_CHECKING:
+    from mindjit.backend.cpu.compiler import FunctionCompiler
+
+
+def _pairs(op: Operation) -> tuple[tuple[int, int], tuple[int, int]]:
+    strides = tuple(int(v) for v in op.strides.get_values())  # type: ignore[attr-defined]
+    dilations = tuple(int(v) for v in op.dilations.get_values())  # type: ignore[attr-defined]
+    if len(strides) != 2 or len(dilations) != 2:
+        raise unsupported(op, "strides and dilations must have two values")
+    return strides, dilations  # type: ignore[return-value]
+
+
+def windows(x: np.ndarray, k: tuple[int, int], stride, dilation, out_hw) -> np.ndarray:
+    """View (..., OH, OW, KH, KW) of `x`'s last two axes: each output's taps."""
+    span = ((k[0] - 1) * dilation[0] + 1, (k[1] - 1) * dilation[1] + 1)
+    v = sliding_window_view(x, span, axis=(-2, -1))
+    v = v[..., :: stride[0], :: stride[1], :: dilation[0], :: dilation[1]]
+    return v[..., : out_hw[0], : out_hw[1], :, :]
+
+
+def _check(op: Operation) -> tuple[np.dtype, tuple[int, ...]]:
+    if len(op.results) != 1 or not is_tensor(op.results[0].type):
+        raise unsupported(op, "only the tensor form with one result is supported")
+    out = op.results[0].type
+    return dtype_of(out, op), tuple(out.get_shape())  # type: ignore[attr-defined]
+
+
+def _with_acc(c: FunctionCompiler, op: Operation, fn, combine, neutral: float) -> None:
+    """Emit `fn(ins)` folded into the accumulator with `combine`, unless it is a
+    fill of `neutral`."""
+    *ins, acc = op.operands
+    slots = [c.read(v) for v in ins]
+    splat = c.splat(acc)
+    if splat is not None and float(splat) == neutral:
+        c.emit(call_step(fn, slots, c.define(op.results[0], fresh=True)))
+        return
+
+    def with_init(*args: Any) -> np.ndarray:
+        *xs, init = args
+        return combine(init, fn(*xs))
+
+    c.emit(call_step(with_init, [*slots, c.read(acc)], c.define(op.results[0], fresh=True)))
+
+
+@register(linalg.Conv2DNchwFchwOp)
+def build_conv_2d_nchw_fchw(c: FunctionCompiler, op: Operation) -> None:
+    dtype, (_, _, oh, ow) = _check(op)
+    stride, dilation = _pairs(op)
+    kh, kw = op.operands[1].type.get_shape()[2:]  # type: ignore[attr-defined]
+
+    def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        cols = windows(x, (kh, kw), stride, dilation, (oh, ow))  # N, C, OH, OW, KH, KW
+        out = np.tensordot(cols, w, axes=([1, 4, 5], [1, 2, 3]))  # N, OH, OW, F
+        return np.ascontiguousarray(out.transpose(0, 3, 1, 2), dtype=dtype)
+
+    _with_acc(c, op, conv, np.add, 0.0)
+
+
+@register(linalg.Conv2DNgchwGfchwOp)
+def build_conv_2d_ngchw_gfchw(c: FunctionCompiler, op: Operation) -> None:
+    dtype, (_, _, _, oh, ow) = _check(op)
+    stride, dilation = _pairs(op)
+    kh, kw = op.operands[1].type.get_shape()[3:]  # type: ignore[attr-defined]
+
+    def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        cols = windows(x, (kh, kw), stride, dilation, (oh, ow))  # N, G, C, OH, OW, KH, KW
+        out = np.einsum("ngchwij,gfcij->ngfhw", cols, w, optimize=True)
+        return np.ascontiguousarray(out, dtype=dtype)
+
+    _with_acc(c, op, conv, np.add, 0.0)
+
+
+def _pool(c: FunctionCompiler, op: Operation, reduce, combine, neutral: float) -> None:
+    dtype, (_, _, oh, ow) = _check(op)
+    stride, dilation = _pairs(op)
+    kh, kw = op.operands[1].type.get_shape()  # type: ignore[attr-defined]
+
+    def pool(x: np.ndarray, _window: np.ndarray) -> np.ndarray:
+        return reduce(windows(x, (kh, kw), stride, dilation, (oh, ow)), axis=(-2, -1)).astype(
+            dtype, copy=False
+        )
+
+    _with_acc(c, op, pool, combine, neutral)
+
+
+@register(linalg.PoolingNchwMaxOp)
+def build_pooling_nchw_max(c: FunctionCompiler, op: Operation) -> None:
+    _pool(c, op, np.max, np.maximum, float("-inf"))
+
+
+@register(PoolingNchwSumOp)
+def build_pooling_nchw_sum(c: FunctionCompiler, op: Operation) -> None:
+    _pool(c, op, np.sum, np.add, 0.0)

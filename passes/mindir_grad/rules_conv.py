@@ -1,0 +1,174 @@
+"""mindir-grad's adjoint rules for convolution, pooling, pad and reverse.
+
+Each adjoint is written with mindir ops, so it is lowered, batched, run and
+compiled for the device like any program (no backward-only kernels):
+
+- conv2d, d input: the output gradient spread by the stride (`pad` with
+  interior padding) and padded by the window, convolved with the weight
+  flipped (`reverse`) and with its in/out channels swapped per group, then the
+  forward padding cropped. d weight: the padded input, channels first, convolved
+  with the output gradient as the filter (stride and dilation trade places),
+  cropped to the kernel and transposed back.
+- max_pool2d: per tap of the window, the gradient goes where the tap held the
+  window's maximum, to the first such tap in row-major order (as MaxPoolGrad),
+  spread back to the input by `pad`.
+- avg_pool2d: the gradient divided by each window's count, spread to every tap.
+- pad: the slice of the gradient the input landed on; reverse: reversed again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import SSAValue
+
+from mindjit.dialects import mindir as M
+from mindjit.passes.mindir_grad.emitter import GradEmitter, element_of, shape_of
+from mindjit.passes.mindir_grad.rules import rule
+
+
+def _crop(e: GradEmitter, g: SSAValue, pads) -> SSAValue:
+    pt, pb, pl, pr = pads
+    if not any(pads):
+        return g
+    return e.v(M.PadOp.get(g, [0, 0, -pt, -pl], [0, 0, -pb, -pr]))
+
+
+def _spread(e: GradEmitter, g: SSAValue, at, stride, padded_hw) -> SSAValue:
+    """`g` (N, C, OH, OW) placed at rows at[0] + i * stride[0] (columns likewise)
+    of a zero (N, C, *padded_hw) tensor."""
+    _, _, oh, ow = shape_of(g)
+    low = [0, 0, at[0], at[1]]
+    high = [
+        0,
+        0,
+        padded_hw[0] - (at[0] + (oh - 1) * stride[0] + 1),
+        padded_hw[1] - (at[1] + (ow - 1) * stride[1] + 1),
+    ]
+    return e.v(M.PadOp.get(g, low, high, [0, 0, stride[0] - 1, stride[1] - 1]))
+
+
+@rule(M.Conv2DOp)
+def _conv2d(e: GradEmitter, op, douts):
+    (g,) = douts
+    x, w = op.input, op.weight
+    stride, dilation, pads, group = op.params()
+    n, c, h, wd = shape_of(x)
+    f, cg, kh, kw = shape_of(w)
+    _, _, oh, ow = shape_of(g)
+    hp, wp = h + pads[0] + pads[1], wd + pads[2] + pads[3]
+
+    # d input
+    reach = ((kh - 1) * dilation[0], (kw - 1) * dilation[1])
+    left = (hp - ((oh - 1) * stride[0] + 1 + reach[0]), wp - ((ow - 1) * stride[1] + 1 + reach[1]))
+    spread = e.v(
+        M.PadOp.get(
+            g,
+            [0, 0, reach[0], reach[1]],
+            [0, 0, reach[0] + left[0], reach[1] + left[1]],
+            [0, 0, stride[0] - 1, stride[1] - 1],
+        )
+    )
+    wt = e.reshape(w, (group, f // group, cg, kh, kw))
+    wt = e.v(M.TransposeOp.get(wt, [0, 2, 1, 3, 4]))
+    wt = e.reshape(wt, (c, f // group, kh, kw))
+    wt = e.v(M.ReverseOp.get(wt, [2, 3]))
+    dxp = e.v(M.Conv2DOp.get(spread, wt, (1, 1), dilation, (0, 0, 0, 0), group))
+    dx = _crop(e, dxp, pads)
+
+    # d weight
+    xp = e.v(M.PadOp.get(x, [0, 0, pads[0], pads[2]], [0, 0, pads[1], pads[3]])) if any(pads) else x
+    xt = e.reshape(xp, (n, group, cg, hp, wp))
+    xt = e.v(M.TransposeOp.get(xt, [2, 1, 0, 3, 4]))
+    xt = e.reshape(xt, (cg, group * n, hp, wp))
+    gt = e.v(M.TransposeOp.get(g, [1, 0, 2, 3]))
+    dw = e.v(M.Conv2DOp.get(xt, gt, dilation, stride, (0, 0, 0, 0), group))
+    _, _, kh2, kw2 = shape_of(dw)
+    if (kh2, kw2) != (kh, kw):
+        dw = e.v(M.PadOp.get(dw, [0, 0, 0, 0], [0, 0, kh - kh2, kw - kw2]))
+    dw = e.v(M.TransposeOp.get(dw, [1, 0, 2, 3]))
+    return [dx, dw]
+
+
+def _taps(kernel, dilation):
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            yield i * dilation[0], j * dilation[1]
+
+
+@rule(M.MaxPool2DOp)
+def _max_pool2d(e: GradEmitter, op, douts):
+    (g,) = douts
+    kernel, stride, dilation, pads = op.params()
+    _, _, h, w = shape_of(op.input)
+    _, _, oh, ow = shape_of(g)
+    padded = (h + pads[0] + pads[1], w + pads[2] + pads[3])
+    xp = e.v(
+        M.PadOp.get(op.input, [0, 0, pads[0], pads[2]], [0, 0, pads[1], pads[3]], None, -np.inf)
+    )
+    out = op.result
+    nchw = shape_of(xp)
+    taken = None
+    total = None
+    for at in _taps(kernel, dilation):
+        tap = e.v(
+            M.GetItemOp.get(
+                xp,
+                [0, 0, at[0], at[1]],
+                [
+                    nchw[0],
+                    nchw[1],
+                    at[0] + (oh - 1) * stride[0] + 1,
+                    at[1] + (ow - 1) * stride[1] + 1,
+                ],
+                [1, 1, stride[0], stride[1]],
+            )
+        )
+        hit = e.compare(M.EqualOp, tap, out)
+        if taken is not None:
+            hit = e.v(M.LogicalAndOp.get(hit, e.unary(M.LogicalNotOp, taken)))
+        taken = hit if taken is None else e.v(M.LogicalOrOp.get(taken, hit))
+        part = _spread(e, e.mask(hit, g), at, stride, padded)
+        total = part if total is None else e.add(total, part)
+    return [_crop(e, total, pads)]
+
+
+@rule(M.AvgPool2DOp)
+def _avg_pool2d(e: GradEmitter, op, douts):
+    (g,) = douts
+    kernel, stride, _, pads = op.params()
+    _, _, h, w = shape_of(op.input)
+    padded = (h + pads[0] + pads[1], w + pads[2] + pads[3])
+    counts = op.window_counts()
+    element = element_of(g)
+    if (counts == counts.flat[0]).all():
+        share = e.div(g, e.scalar(float(counts.flat[0]), element))
+    else:
+        table_type = TensorType(element, [1, 1, *counts.shape])
+        value = DenseIntOrFPElementsAttr.from_list(table_type, [float(v) for v in counts.flat])
+        table = e.v(M.ConstantOp.make([], {"value": value}))
+        share = e.div(g, table)
+    total = None
+    for at in _taps(kernel, (1, 1)):
+        part = _spread(e, share, at, stride, padded)
+        total = part if total is None else e.add(total, part)
+    return [_crop(e, total, pads)]
+
+
+@rule(M.PadOp)
+def _pad(e: GradEmitter, op, douts):
+    (g,) = douts
+    low, high, interior = op.paddings()
+    shape = shape_of(op.input)
+    if min(low + high) < 0:  # put the cropped border back first
+        g = e.v(M.PadOp.get(g, [max(-v, 0) for v in low], [max(-v, 0) for v in high]))
+        low, high = [max(v, 0) for v in low], [max(v, 0) for v in high]
+    starts = low
+    limits = [lo + d + max(d - 1, 0) * it for lo, d, it in zip(low, shape, interior)]
+    return [e.v(M.GetItemOp.get(g, starts, limits, [it + 1 for it in interior]))]
+
+
+@rule(M.ReverseOp)
+def _reverse(e: GradEmitter, op, douts):
+    (g,) = douts
+    return [e.v(M.ReverseOp.get(g, list(op.axis.get_values())))]
