@@ -2,9 +2,11 @@
 
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
+from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
+    Flatten,
     HSwish,
     ReLU,
     Sigmoid,
@@ -21,9 +23,14 @@ from mindjit.frontend.nn.loss import (
 )
 from mindjit.frontend.nn.normalization import LayerNorm
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
+from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 
 __all__ = [
     "Adam",
+    "AvgPool2d",
+    "Conv2d",
+    "Flatten",
+    "MaxPool2d",
     "BCELoss",
     "BCEWithLogitsLoss",
     "LossBase",

@@ -15,6 +15,20 @@ from mindjit.frontend.nn.init import initializer
 from mindjit.frontend.tensor import Parameter
 
 
+class Flatten(Cell):
+    """`nn.Flatten(start_dim=1, end_dim=-1)`: merge those axes into one."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1):
+        super().__init__()
+        for what, v in (("start_dim", start_dim), ("end_dim", end_dim)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"For 'Flatten', '{what}' must be an int, got {v!r}")
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def construct(self, x):
+        return ops.flatten(x, start_dim=self.start_dim, end_dim=self.end_dim)
+
+
 class ReLU(Cell):
     def construct(self, x):
         return ops.relu(x)

@@ -1,0 +1,110 @@
+"""`nn.Conv2d`: MindSpore 2.x's signature and defaults, NCHW.
+
+The weight is (out_channels, in_channels / group, kh, kw), named "weight";
+the bias (`has_bias`, default False) is (out_channels,). With `weight_init`
+None the weight is HeUniform(sqrt(5)) (U(+-1/sqrt(fan_in))) and the bias
+U(+-1/sqrt(fan_in)), as MindSpore 2.3+ does. `pad_mode` is resolved by
+frontend/ops/conv.py when the layer is built or called: the same explicit pads
+in graph mode and PyNative.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from mindjit.frontend import dtype as D
+from mindjit.frontend import ops
+from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.init import HeUniform, Uniform, initializer
+from mindjit.frontend.ops.conv import PAD_MODES, conv2d_padded, four_pads, pair, resolve_pads
+from mindjit.frontend.tensor import Parameter
+
+
+class Conv2d(Cell):
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        pad_mode: str = "same",
+        padding: Any = 0,
+        dilation: Any = 1,
+        group: int = 1,
+        has_bias: bool = False,
+        weight_init: Any = None,
+        bias_init: Any = None,
+        data_format: str = "NCHW",
+        dtype: Any = D.float32,
+    ):
+        super().__init__()
+        name = "Conv2d"
+        for what, v in (("in_channels", in_channels), ("out_channels", out_channels)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"For '{name}', '{what}' must be a positive int, got {v!r}")
+        if isinstance(group, bool) or not isinstance(group, int) or group < 1:
+            raise TypeError(f"For '{name}', 'group' must be a positive int, got {group!r}")
+        if in_channels % group or out_channels % group:
+            raise ValueError(
+                f"For '{name}', the argument 'group' should be divisible by 'in_channels' and "
+                f"'out_channels', but got group {group}, in_channels {in_channels}, "
+                f"out_channels {out_channels}"
+            )
+        if data_format != "NCHW":
+            raise ValueError(f"For '{name}', only data_format 'NCHW' is supported on this device")
+        if not isinstance(pad_mode, str) or pad_mode not in PAD_MODES:
+            raise ValueError(
+                f"For '{name}', 'pad_mode' must be one of {list(PAD_MODES)}, got {pad_mode!r}"
+            )
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = pair(kernel_size, name, "kernel_size")
+        self.stride = pair(stride, name, "stride")
+        self.dilation = pair(dilation, name, "dilation")
+        self.pad_mode = pad_mode
+        self.padding = four_pads(padding, name)
+        if pad_mode != "pad" and self.padding != (0, 0, 0, 0):
+            raise ValueError(
+                f"For '{name}', the 'padding' must be zero when 'pad_mode' is not 'pad', got "
+                f"pad_mode '{pad_mode}' and padding {padding!r}"
+            )
+        self.group = group
+        self.has_bias = bool(has_bias)
+        shape = (out_channels, in_channels // group, *self.kernel_size)
+        fan_in = (in_channels // group) * math.prod(self.kernel_size)
+        self.weight = Parameter(
+            initializer(
+                HeUniform(math.sqrt(5)) if weight_init is None else weight_init, shape, dtype
+            ),
+            name="weight",
+        )
+        self.bias = None
+        if self.has_bias:
+            default = Uniform(1 / math.sqrt(fan_in)) if fan_in else "zeros"
+            self.bias = Parameter(
+                initializer(default if bias_init is None else bias_init, (out_channels,), dtype),
+                name="bias",
+            )
+
+    def construct(self, x):
+        pads = resolve_pads(
+            "Conv2d",
+            self.pad_mode,
+            self.padding,
+            x.shape[2:],
+            self.kernel_size,
+            self.stride,
+            self.dilation,
+        )
+        out = conv2d_padded(x, self.weight, self.stride, self.dilation, pads, self.group, "Conv2d")
+        if self.has_bias:
+            out = out + ops.reshape(self.bias, (1, self.out_channels, 1, 1))
+        return out
+
+    def extend_repr(self) -> str:
+        return (
+            f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+            f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}, "
+            f"padding={self.padding}, dilation={self.dilation}, group={self.group}, "
+            f"has_bias={self.has_bias}"
+        )
