@@ -186,6 +186,16 @@ class Pool2DOp(TypedOp):
         )
         return S.tensor_type((n, c, oh, ow), x.get_element_type())
 
+    @staticmethod
+    def window_props(kernel, stride, pad, pad_extra) -> dict[str, Attribute]:
+        """The properties both pooling ops have."""
+        return {
+            "kernel": i64_array(kernel),
+            "stride": i64_array(stride),
+            "pad": i64_array(pad),
+            "pad_extra": i64_array(pad_extra),
+        }
+
     def params(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, ...]]:
         """(kernel, stride, dilation, pad with pad_extra added to bottom and right)."""
         props = dict(self.properties)
@@ -218,16 +228,8 @@ class MaxPool2DOp(Pool2DOp):
         dilation: Sequence[int] = (1, 1),
         pad_extra: Sequence[int] = (0, 0),
     ) -> MaxPool2DOp:
-        return cls.make(
-            [x],
-            {
-                "kernel": i64_array(kernel),
-                "stride": i64_array(stride),
-                "pad": i64_array(pad),
-                "dilation": i64_array(dilation),
-                "pad_extra": i64_array(pad_extra),
-            },
-        )
+        props = cls.window_props(kernel, stride, pad, pad_extra)
+        return cls.make([x], {**props, "dilation": i64_array(dilation)})
 
 
 @irdl_op_definition
@@ -247,16 +249,8 @@ class AvgPool2DOp(Pool2DOp):
         count_include_pad: bool = True,
         pad_extra: Sequence[int] = (0, 0),
     ) -> AvgPool2DOp:
-        return cls.make(
-            [x],
-            {
-                "kernel": i64_array(kernel),
-                "stride": i64_array(stride),
-                "pad": i64_array(pad),
-                "count_include_pad": BoolAttr.from_bool(count_include_pad),
-                "pad_extra": i64_array(pad_extra),
-            },
-        )
+        props = cls.window_props(kernel, stride, pad, pad_extra)
+        return cls.make([x], {**props, "count_include_pad": BoolAttr.from_bool(count_include_pad)})
 
     def window_counts(self) -> np.ndarray:
         """(OH, OW): how many elements each window's sum is divided by: the input's,

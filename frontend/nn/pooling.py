@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend.nn.cell import Cell
-from mindjit.frontend.ops.conv import avg_pool2d, pair, pool2d, resolve_pads
+from mindjit.frontend.ops.conv import avg_pool2d, pair, pool2d, resolve_pads, symmetric_pads
 
 
 def _mode(pad_mode: Any, name: str) -> str:
@@ -25,18 +25,6 @@ def _mode(pad_mode: Any, name: str) -> str:
             f"For '{name}', 'pad_mode' must be 'VALID', 'SAME' or 'PAD', got '{pad_mode}'"
         )
     return mode
-
-
-def _symmetric(padding: Any, name: str) -> tuple[int, int, int, int]:
-    if isinstance(padding, int) and not isinstance(padding, bool):
-        p = (padding, padding)
-    elif isinstance(padding, tuple | list) and len(padding) in (1, 2):
-        p = (padding[0], padding[-1])
-    else:
-        raise TypeError(f"For '{name}', 'padding' must be an int or (pH, pW), got {padding!r}")
-    if min(p) < 0:
-        raise ValueError(f"For '{name}', 'padding' must be >= 0, got {padding!r}")
-    return p[0], p[0], p[1], p[1]
 
 
 class _Pool2d(Cell):
@@ -84,7 +72,7 @@ class MaxPool2d(_Pool2d):
             raise NotImplementedError(
                 f"For '{self.NAME}', return_indices=True is not supported yet"
             )
-        self.padding = _symmetric(padding, self.NAME)
+        self.padding = symmetric_pads(padding, self.NAME)
         self.dilation = pair(dilation, self.NAME, "dilation")
         self.ceil_mode = bool(ceil_mode)
 
@@ -118,7 +106,7 @@ class AvgPool2d(_Pool2d):
         super().__init__()
         self._common(kernel_size, stride, pad_mode, data_format)
         self.dilation = (1, 1)
-        self.padding = _symmetric(padding, self.NAME)
+        self.padding = symmetric_pads(padding, self.NAME)
         self.ceil_mode = bool(ceil_mode)
         self.count_include_pad = bool(count_include_pad)
         if divisor_override is not None and (

@@ -185,7 +185,7 @@ def pool_output_extra(size: int, k: int, s: int, d: int, lo: int, hi: int, ceil_
     ceil_out = -(-(size + lo + hi - span) // s) + 1
     if (ceil_out - 1) * s >= size + lo:
         ceil_out -= 1
-    return max(0, (ceil_out - floor_out) * s) if ceil_out > floor_out else 0
+    return (ceil_out - floor_out) * s  # 0 or one more stride: one more window
 
 
 def pool2d(
@@ -231,7 +231,8 @@ def pool2d(
     return run(key, one(M.AvgPool2DOp, **props), x)
 
 
-def _symmetric(padding: Any, name: str) -> tuple[int, int, int, int]:
+def symmetric_pads(padding: Any, name: str) -> tuple[int, int, int, int]:
+    """An int or (pH, pW) as (top, bottom, left, right): pooling's symmetric padding."""
     if isinstance(padding, int) and not isinstance(padding, bool):
         p = (padding, padding)
     elif isinstance(padding, tuple | list) and len(padding) in (1, 2):
@@ -258,7 +259,7 @@ def max_pool2d(
         raise NotImplementedError(
             "For 'max_pool2d', return_indices=True is not supported yet (the argmax output)"
         )
-    pads = _symmetric(padding, name)
+    pads = symmetric_pads(padding, name)
     k = pair(kernel_size, name, "kernel_size")
     if max(pads[0], pads[2]) * 2 > max(k):
         raise ValueError(f"For '{name}', 'padding' must be at most half the kernel size")

@@ -231,3 +231,29 @@ def test_lenet5_compiles_for_the_device():
         ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
     ms.set_seed(3)
     np.testing.assert_allclose(out, LeNet5()(x).asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_bad_arguments_are_clear_errors():
+    x = Tensor(np.ones((1, 2, 4, 4), np.float32))
+    with pytest.raises(ValueError, match="4-D"):
+        ops.conv2d(Tensor(np.ones((2, 4, 4), np.float32)), x)
+    with pytest.raises(TypeError, match="float tensor"):
+        ops.max_pool2d(Tensor(np.ones((1, 2, 4, 4), np.int32)), 2)
+    with pytest.raises(ValueError, match="larger than the padded input"):
+        ops.conv2d(x, Tensor(np.ones((3, 2, 5, 5), np.float32)))
+    with pytest.raises(ValueError, match="at most half the kernel size"):
+        ops.max_pool2d(x, 2, padding=2)
+    with pytest.raises(NotImplementedError, match="return_indices"):
+        ops.max_pool2d(x, 2, return_indices=True)
+    with pytest.raises(NotImplementedError, match="ceil_mode"):
+        ops.avg_pool2d(x, 2, 2, ceil_mode=True, divisor_override=3)
+    with pytest.raises(TypeError, match="even number of ints"):
+        ops.pad(x, (1, 2, 3))
+    with pytest.raises(ValueError, match="crops more than axis 3"):
+        ops.pad(x, (-3, -2))
+    with pytest.raises(NotImplementedError, match="only mode 'constant'"):
+        ops.pad(x, (1, 1), mode="reflect")
+    with pytest.raises(ValueError, match="at least one axis"):
+        ops.flip(x, ())
+    with pytest.raises(TypeError, match="'start_dim' must be an int"):
+        nn.Flatten(1.0)
