@@ -17,6 +17,7 @@ from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.program_cache import compile_with_cache
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import signature_of
+from mindjit.frontend.nn.cell import training_token
 from mindjit.support import config
 
 _PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
@@ -74,6 +75,7 @@ def program_for(
         id(closure),
         signature_of((args, tuple(sorted(kwargs.items())))),
         options,
+        training_token(),  # `self.training` is folded: set_train picks another program
     )
     entry = _PROGRAMS.get(key)
     # ids are reused once an object dies: the program must belong to these very objects

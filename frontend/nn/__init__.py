@@ -21,13 +21,15 @@ from mindjit.frontend.nn.loss import (
     MSELoss,
     SoftmaxCrossEntropyWithLogits,
 )
-from mindjit.frontend.nn.normalization import LayerNorm
+from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 
 __all__ = [
     "Adam",
     "AvgPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
     "Conv2d",
     "Flatten",
     "MaxPool2d",

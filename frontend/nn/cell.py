@@ -13,6 +13,8 @@ GRAPH_MODE (or when `construct` is `@jit`) through `mindjit.frontend.graph.api`.
 
 from __future__ import annotations
 
+import itertools
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +22,30 @@ from typing import Any
 from mindjit.frontend.context import JitConfig
 from mindjit.frontend.grad_tape import recording
 from mindjit.frontend.tensor import Parameter
+
+#: the live Cells in training mode, and a counter bumped when a Cell enters or
+#: leaves it: graph mode folds `self.training`, so the set is part of the key of
+#: every compiled program (frontend/graph/api.py) and `set_train(False)` makes the
+#: next call use (or compile) the eval program.
+_TRAINING_CELLS: weakref.WeakSet = weakref.WeakSet()
+_TRAINING_CHANGES = itertools.count()
+_token: list[Any] = [None, -1, -1]  # token, change number, set size
+
+
+def _set_training(cell: Any, mode: bool) -> None:
+    object.__setattr__(cell, "training", mode)
+    if mode != (cell in _TRAINING_CELLS):
+        (_TRAINING_CELLS.add if mode else _TRAINING_CELLS.discard)(cell)
+        _token[1] = -1
+
+
+def training_token() -> frozenset[int]:
+    """The ids of the live Cells in training mode (recomputed only after a change:
+    a train step pays one comparison)."""
+    size = len(_TRAINING_CELLS)  # a dead Cell leaves the set and changes its size
+    if _token[1] == -1 or _token[2] != size:
+        _token[:] = [frozenset(map(id, _TRAINING_CELLS)), next(_TRAINING_CHANGES), size]
+    return _token[0]
 
 
 class Cell:
@@ -54,6 +80,8 @@ class Cell:
             params.pop(name, None)
             self.__dict__.pop(name, None)
             self.insert_child_to_cell(name, value)
+        elif name == "training":
+            _set_training(self, bool(value))
         elif name in params and value is not None:
             raise TypeError(
                 f"For 'Cell', the attribute '{name}' holds a Parameter; assign a Parameter "
@@ -180,7 +208,7 @@ class Cell:
     # --- modes and options -----------------------------------------------------------------------
     def set_train(self, mode: bool = True) -> Cell:
         for _, cell in self.cells_and_names():
-            object.__setattr__(cell, "training", bool(mode))
+            _set_training(cell, bool(mode))
         return self
 
     def set_grad(self, requires_grad: bool = True) -> Cell:

@@ -90,7 +90,7 @@ from mindjit.frontend.ops.math import (
     tanh,
     where,
 )
-from mindjit.frontend.ops.nn_functional import gelu, layer_norm, softmax
+from mindjit.frontend.ops.nn_functional import batch_norm, gelu, layer_norm, softmax
 from mindjit.frontend.ops.primitives import (
     Abs,
     Add,

@@ -1,4 +1,5 @@
-"""Composite neural-network functions (`ops.softmax`, `ops.gelu`, `ops.layer_norm`).
+"""Composite neural-network functions (`ops.softmax`, `ops.gelu`, `ops.layer_norm`,
+`ops.batch_norm`).
 
 They are built from the primitive ops, so graph mode emits their mindir ops
 inline (MindSpore expands these composites the same way before its backend),
@@ -10,10 +11,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from mindjit.frontend.ops.array import cast
+from mindjit.frontend.ops.array import cast, reshape
 from mindjit.frontend.ops.core import float_input, normalize_axes
+from mindjit.frontend.ops.effects import assign
 from mindjit.frontend.ops.math import _tensor, add, div, exp, mul, rsqrt, sub, tanh
 from mindjit.frontend.ops.reduce import reduce_max, reduce_mean, reduce_sum
+from mindjit.frontend.tensor import Parameter
 
 
 def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> Any:
@@ -57,3 +60,60 @@ def layer_norm(input: Any, axes: Any, gamma: Any, beta: Any, epsilon: float) -> 
     variance = reduce_mean(mul(centered, centered), dims, True)
     normed = mul(centered, rsqrt(add(variance, float(epsilon))))
     return add(mul(normed, gamma), beta)
+
+
+def batch_norm(
+    input_x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any,
+    bias: Any,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Any:
+    """`ops.batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
+    momentum=0.1, eps=1e-5)`: normalize per channel (axis 1).
+
+    Training normalizes with the batch's mean and biased variance and, when the
+    running statistics are Parameters, assigns `(1 - momentum) * running +
+    momentum * batch` to them (MindSpore's CPU kernel also keeps the biased
+    variance). The assigns are ordinary `Assign`s: auto-monad orders them after
+    every earlier read, so a network reading `moving_mean` before this layer
+    sees the old value, in graph mode as in PyNative. Not training uses the
+    running statistics.
+    """
+    x = float_input(_tensor(input_x, "batch_norm"))
+    rank = len(x.shape)
+    if rank < 2:
+        raise ValueError(f"For 'batch_norm', input_x must have rank >= 2, got shape {x.shape}")
+    channels = x.shape[1]
+    for what, t in (
+        ("running_mean", running_mean),
+        ("running_var", running_var),
+        ("weight", weight),
+        ("bias", bias),
+    ):
+        if tuple(getattr(t, "shape", ())) != (channels,):
+            raise ValueError(
+                f"For 'batch_norm', '{what}' must have shape ({channels},) for input of shape "
+                f"{tuple(x.shape)}, got {tuple(getattr(t, 'shape', ()))}"
+            )
+    if not isinstance(momentum, int | float) or isinstance(momentum, bool):
+        raise TypeError(f"For 'batch_norm', 'momentum' must be a float, got {momentum!r}")
+    per_channel = (1, channels) + (1,) * (rank - 2)
+    axes = (0, *range(2, rank))
+    if training:
+        mean = reduce_mean(x, axes, True)
+        centered = sub(x, mean)
+        var = reduce_mean(mul(centered, centered), axes, True)
+        m = float(momentum)
+        for stat, batch in ((running_mean, mean), (running_var, var)):
+            if isinstance(stat, Parameter):
+                new = add(mul(stat, 1.0 - m), mul(reshape(batch, (channels,)), m))
+                assign(stat, new)
+    else:
+        centered = sub(x, reshape(running_mean, per_channel))
+        var = reshape(running_var, per_channel)
+    normed = mul(centered, rsqrt(add(var, float(eps))))
+    return add(mul(normed, reshape(weight, per_channel)), reshape(bias, per_channel))
