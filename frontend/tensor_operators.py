@@ -269,6 +269,18 @@ class TensorOperators:
     def tanh(self) -> Any:
         return _ops().tanh(self)
 
+    def erf(self) -> Any:
+        return _ops().erf(self)
+
+    def floor(self) -> Any:
+        return _ops().floor(self)
+
+    def ceil(self) -> Any:
+        return _ops().ceil(self)
+
+    def round(self, decimals: int = 0) -> Any:
+        return _ops().round(self, decimals=decimals)
+
     def sin(self) -> Any:
         return _ops().sin(self)
 

@@ -258,6 +258,38 @@ class CosOp(UnaryOp):
 
 
 @irdl_op_definition
+class ErfOp(UnaryOp):
+    """erf(x), the Gauss error function (exact GELU needs it)"""
+
+    name = "mindir.erf"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
+class FloorOp(UnaryOp):
+    """the largest integer <= x"""
+
+    name = "mindir.floor"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
+class CeilOp(UnaryOp):
+    """the smallest integer >= x"""
+
+    name = "mindir.ceil"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
+class RoundOp(UnaryOp):
+    """x rounded to the nearest integer, halfway cases to even (MindSpore's Round)"""
+
+    name = "mindir.round"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
 class SigmoidOp(UnaryOp):
     """1 / (1 + exp(-x))"""
 
@@ -304,6 +336,10 @@ UNARY_OPS = (
     TanhOp,
     SinOp,
     CosOp,
+    ErfOp,
+    FloorOp,
+    CeilOp,
+    RoundOp,
     SigmoidOp,
     SqrtOp,
     HSwishOp,

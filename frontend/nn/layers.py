@@ -50,16 +50,17 @@ class HSwish(Cell):
 
 
 class GELU(Cell):
-    """`nn.GELU(approximate=True)`: the tanh approximation (the exact form needs erf)."""
+    """`nn.GELU(approximate=True)`: the tanh approximation, or with approximate=False
+    the exact x * (1 + erf(x / sqrt 2)) / 2."""
 
     def __init__(self, approximate: bool = True):
         super().__init__()
-        if not approximate:
-            raise ValueError("For 'GELU', approximate=False needs erf, which mindjit lacks")
-        self.approximate = True
+        self.approximate = bool(approximate)
 
     def construct(self, x):
-        return ops.gelu(x, approximate="tanh")
+        if self.approximate:
+            return ops.gelu(x, approximate="tanh")
+        return ops.gelu(x, approximate="none")
 
 
 class Softmax(Cell):
@@ -71,6 +72,44 @@ class Softmax(Cell):
         return ops.softmax(x, self.axis)
 
 
+class LogSoftmax(Cell):
+    """`nn.LogSoftmax(axis=-1)`."""
+
+    def __init__(self, axis: int = -1):
+        super().__init__()
+        self.axis = axis
+
+    def construct(self, x):
+        return ops.log_softmax(x, self.axis)
+
+
+class LeakyReLU(Cell):
+    """`nn.LeakyReLU(alpha=0.2)`: x where x >= 0, alpha * x elsewhere."""
+
+    def __init__(self, alpha: float = 0.2):
+        super().__init__()
+        if isinstance(alpha, bool) or not isinstance(alpha, int | float):
+            raise TypeError(f"For 'LeakyReLU', 'alpha' must be a number, got {alpha!r}")
+        self.alpha = float(alpha)
+
+    def construct(self, x):
+        return ops.leaky_relu(x, self.alpha)
+
+
+class SiLU(Cell):
+    """`nn.SiLU()`: x * sigmoid(x)."""
+
+    def construct(self, x):
+        return ops.silu(x)
+
+
+class Identity(Cell):
+    """`nn.Identity()`: returns its input."""
+
+    def construct(self, x):
+        return x
+
+
 _ACTIVATIONS: dict[str, type[Cell]] = {
     "relu": ReLU,
     "tanh": Tanh,
@@ -78,6 +117,9 @@ _ACTIVATIONS: dict[str, type[Cell]] = {
     "hswish": HSwish,
     "gelu": GELU,
     "softmax": Softmax,
+    "logsoftmax": LogSoftmax,
+    "leakyrelu": LeakyReLU,
+    "silu": SiLU,
 }
 
 

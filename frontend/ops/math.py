@@ -168,6 +168,36 @@ def cos(input: Any) -> Any:
     return _unary("cos", M.CosOp, input, float_only=True)
 
 
+def erf(input: Any) -> Any:
+    return _unary("erf", M.ErfOp, input, float_only=True)
+
+
+def _rounding(name: str, op_cls: Any, input: Any) -> Any:
+    """floor/ceil/round: integers are already whole (returned as they are)."""
+    x = _tensor(input, name)
+    if x.dtype.is_bool:
+        raise TypeError(f"For '{name}', the input must be a number tensor, got {x.dtype}")
+    return x if not x.dtype.is_float else _unary(name, op_cls, x)
+
+
+def floor(input: Any) -> Any:
+    return _rounding("floor", M.FloorOp, input)
+
+
+def ceil(input: Any) -> Any:
+    return _rounding("ceil", M.CeilOp, input)
+
+
+def round(input: Any, *, decimals: int = 0) -> Any:  # noqa: A001 - MindSpore's name
+    """`ops.round(input, *, decimals=0)`: halfway cases to even, as MindSpore."""
+    if isinstance(decimals, bool) or not isinstance(decimals, int):
+        raise TypeError(f"For 'round', 'decimals' must be an int, got {decimals!r}")
+    if decimals == 0:
+        return _rounding("round", M.RoundOp, input)
+    scale = 10.0**decimals
+    return div(_rounding("round", M.RoundOp, mul(input, scale)), scale)
+
+
 def sigmoid(input: Any) -> Any:
     return _unary("sigmoid", M.SigmoidOp, input, float_only=True)
 

@@ -11,10 +11,24 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from mindjit.frontend.ops.array import cast, reshape
+from mindjit.frontend.ops.array import cast, reshape, squeeze
 from mindjit.frontend.ops.core import float_input, normalize_axes
 from mindjit.frontend.ops.effects import assign
-from mindjit.frontend.ops.math import _tensor, add, div, exp, mul, rsqrt, sub, tanh
+from mindjit.frontend.ops.math import (
+    _tensor,
+    add,
+    div,
+    erf,
+    exp,
+    greater_equal,
+    log,
+    mul,
+    rsqrt,
+    select,
+    sigmoid,
+    sub,
+    tanh,
+)
 from mindjit.frontend.ops.reduce import reduce_max, reduce_mean, reduce_sum
 from mindjit.frontend.tensor import Parameter
 
@@ -32,21 +46,50 @@ def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> Any:
     return div(e, reduce_sum(e, axis, True))
 
 
+def log_softmax(logits: Any, axis: int = -1) -> Any:
+    """`ops.log_softmax(logits, axis=-1)`: x - max - log(sum(exp(x - max)))."""
+    x = float_input(_tensor(logits, "log_softmax"))
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"For 'log_softmax', 'axis' must be an int, got {axis!r}")
+    shifted = sub(x, reduce_max(x, axis, True))
+    return sub(shifted, log(reduce_sum(exp(shifted), axis, True)))
+
+
+def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
+    """`ops.logsumexp(input, dim, keepdim=False)`: log(sum(exp(x))) over `dim`, stably."""
+    x = float_input(_tensor(input, "logsumexp"))
+    dims = normalize_axes(dim, len(x.shape), "logsumexp")
+    top = reduce_max(x, dims, True)
+    out = add(log(reduce_sum(exp(sub(x, top)), dims, True)), top)
+    return out if keepdim else squeeze(out, dims or tuple(range(len(x.shape))))
+
+
+def leaky_relu(input: Any, alpha: float = 0.2) -> Any:
+    """`ops.leaky_relu(input, alpha=0.2)`: x where x >= 0, alpha * x elsewhere."""
+    x = float_input(_tensor(input, "leaky_relu"))
+    return select(greater_equal(x, 0.0), x, mul(x, float(alpha)))
+
+
+def silu(input: Any) -> Any:
+    """`ops.silu(input)`: x * sigmoid(x)."""
+    x = float_input(_tensor(input, "silu"))
+    return mul(x, sigmoid(x))
+
+
 _GELU_C = math.sqrt(2.0 / math.pi)
+_SQRT_HALF = math.sqrt(0.5)
 
 
 def gelu(input_x: Any, approximate: str = "none") -> Any:
-    """`ops.gelu(input_x, approximate)`; only 'tanh' is available.
-
-    0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))). The exact form
-    needs erf, which the mindir dialect does not have yet.
-    """
-    if approximate != "tanh":
+    """`ops.gelu(input_x, approximate='none')`: x * (1 + erf(x / sqrt 2)) / 2, or with
+    approximate='tanh' 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))."""
+    if approximate not in ("none", "tanh"):
         raise ValueError(
-            f"For 'gelu', approximate={approximate!r} is not supported: mindjit has no erf op; "
-            "use approximate='tanh' (nn.GELU() uses it by default)"
+            f"For 'gelu', 'approximate' must be 'none' or 'tanh', got {approximate!r}"
         )
     x = float_input(_tensor(input_x, "gelu"))
+    if approximate == "none":
+        return mul(mul(x, 0.5), add(erf(mul(x, _SQRT_HALF)), 1.0))
     cube = mul(mul(x, x), x)
     inner = mul(add(x, mul(cube, 0.044715)), _GELU_C)
     return mul(mul(x, 0.5), add(tanh(inner), 1.0))

@@ -10,6 +10,8 @@ gives ties to x, `abs` has slope 0 at 0, `relu` too).
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +37,12 @@ RULES.exclude(
     M.LogicalAndOp,
     M.LogicalOrOp,
     M.LogicalNotOp,
+)
+RULES.exclude(
+    "piecewise constant: its gradient is zero (MindSpore's bprop returns zeros)",
+    M.FloorOp,
+    M.CeilOp,
+    M.RoundOp,
 )
 RULES.exclude(
     "a Parameter's handle, an assignment or a state: no gradient flows through it "
@@ -186,6 +194,14 @@ def _sin(e, op, douts):
 @rule(M.CosOp)
 def _cos(e, op, douts):
     return [e.neg(e.mul(douts[0], e.unary(M.SinOp, op.operands[0])))]
+
+
+@rule(M.ErfOp)
+def _erf(e, op, douts):
+    x = op.operands[0]
+    elt = element_of(x)
+    slope = e.mul(e.unary(M.ExpOp, e.neg(e.mul(x, x))), e.scalar(2.0 / math.sqrt(math.pi), elt))
+    return [e.mul(douts[0], slope)]
 
 
 @rule(M.SigmoidOp)

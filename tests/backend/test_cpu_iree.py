@@ -289,7 +289,15 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %t = mindir.tanh %s : tensor<2x3xf32>
   %g = mindir.sigmoid %c : tensor<2x3xf32>
   %m = mindir.mul %t, %g : tensor<2x3xf32>
-  func.return %m : tensor<2x3xf32>
+  %e = mindir.erf %m : tensor<2x3xf32>
+  %x4 = mindir.mul %x, %x : tensor<2x3xf32>
+  %fl = mindir.floor %x4 : tensor<2x3xf32>
+  %ce = mindir.ceil %x4 : tensor<2x3xf32>
+  %ro = mindir.round %x4 : tensor<2x3xf32>
+  %r1 = mindir.add %e, %fl : tensor<2x3xf32>
+  %r2 = mindir.add %ce, %ro : tensor<2x3xf32>
+  %r = mindir.add %r1, %r2 : tensor<2x3xf32>
+  func.return %r : tensor<2x3xf32>
 }
 """
 

@@ -191,6 +191,11 @@ def unary_chain(x):
     return ops.sigmoid(ops.tanh(ops.exp(x) - 1)) + ops.log(ops.abs(x) + 1) + x.sin() * ops.cos(x)
 
 
+def rounding_and_erf(x):
+    y = x * 3
+    return ops.floor(y) + y.ceil() + ops.round(y) + ops.erf(x) + ops.gelu(x)
+
+
 def shape_constants(x):
     n = x.shape[0]
     return x * n + len(x.shape)
@@ -313,6 +318,7 @@ FUNCTIONS = {
     "ifexp": (ifexp, lambda: (f32(3),)),
     "bool_ops": (bool_ops, lambda: (f32(5), f32(5))),
     "unary_chain": (unary_chain, lambda: (f32(6),)),
+    "rounding_and_erf": (rounding_and_erf, lambda: (f32(6),)),
     "shape_constants": (shape_constants, lambda: (f32(3, 2),)),
     "while_float_and_int": (while_float_and_int, lambda: (ms.Tensor([1.0, 2.0]),)),
     "if_one_branch_changes": (if_one_branch_changes, lambda: (f32(4),)),

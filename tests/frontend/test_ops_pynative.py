@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -81,6 +83,10 @@ def test_pow():
         (ops.tanh, np.tanh, A),
         (ops.sin, np.sin, A),
         (ops.cos, np.cos, A),
+        (ops.erf, np.vectorize(math.erf), A),
+        (ops.floor, np.floor, A * 3),
+        (ops.ceil, np.ceil, A * 3),
+        (ops.round, np.round, np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.7], np.float32)),
         (ops.relu, lambda x: np.maximum(x, 0), A),
         (ops.sigmoid, sigmoid, A),
         (ops.sqrt, np.sqrt, POS),

@@ -246,6 +246,7 @@ def _cases() -> list[Case]:
     add("tanh", lambda r: [normal(r, 2, 3)], unary(M.TanhOp))
     add("sin", lambda r: [normal(r, 2, 3) * 2], unary(M.SinOp))
     add("cos", lambda r: [normal(r, 2, 3) * 2], unary(M.CosOp))
+    add("erf", lambda r: [normal(r, 2, 3)], unary(M.ErfOp))
     add("sigmoid", lambda r: [normal(r, 2, 3) * 2], unary(M.SigmoidOp))
     add("sqrt", lambda r: [r.uniform(0.2, 3.0, (2, 3))], unary(M.SqrtOp))
     add("abs", lambda r: [away_from(r, (3, 4), [0.0])], unary(M.AbsOp))

@@ -63,6 +63,14 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %sin = mindir.sin %a : tensor<2x3xf32>
   // CHECK-NEXT: mindir.cos %a : tensor<2x3xf32>
   %cos = mindir.cos %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.erf %a : tensor<2x3xf32>
+  %erf = mindir.erf %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.floor %a : tensor<2x3xf32>
+  %floor = mindir.floor %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.ceil %a : tensor<2x3xf32>
+  %ceil = mindir.ceil %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.round %a : tensor<2x3xf32>
+  %round = mindir.round %a : tensor<2x3xf32>
   // CHECK-NEXT: mindir.relu %i : tensor<2x3xi32>
   %20 = mindir.relu %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.sigmoid %a : tensor<2x3xf32>
