@@ -135,3 +135,13 @@ def test_compat_costs_prints_a_row_per_touchpoint_measured():
     names = {line.split("|")[1].strip() for line in stdout.splitlines() if line.startswith("| ")}
     assert {"linked-ops", "leaf-ops", "block-args", "unchecked-attributes"} <= names
     assert "string-literal-regex" in names
+
+
+def test_models_prints_tables_with_equal_losses():
+    stdout = run_benchmark(
+        "models.py", "--models", "lenet5", "--steps", "1", "--rounds", "1", "--conv", "1,2,8,8"
+    )
+    (row,) = [line for line in stdout.splitlines() if line.startswith("| lenet5 |")]
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[6] == cells[7]  # graph and PyNative losses, to four decimals
+    assert "| conv forward / im2col by hand |" in stdout

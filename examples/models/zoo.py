@@ -1,0 +1,63 @@
+"""The model zoo's networks in one table, for tests/frontend/test_models.py and
+benchmarks/models.py: how to build each (seeded), a synthetic batch, and its
+train step as the model's own file writes it.
+
+A train step is either a function (MindSpore 2.x's `value_and_grad` +
+optimizer style, compiled with `ms.jit` in graph mode) or a Cell
+(`nn.TrainOneStepCell`, compiled by GRAPH_MODE itself); `train_step(net, graph)`
+hides the difference, so both modes run the very same step.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import mindjit as ms  # noqa: E402
+from mindjit import nn  # noqa: E402
+
+
+@dataclass(frozen=True)
+class ZooModel:
+    """One network: `build()` (call after `ms.set_seed`), `batch(n)` -> inputs,
+    `step(net)` -> the train step (a function or a Cell) taking those inputs."""
+
+    name: str
+    build: Callable[[], nn.Cell]
+    batch: Callable[[int], tuple[Any, ...]]
+    step: Callable[[nn.Cell], Any]
+    default_batch: int
+
+    def train_step(self, net: nn.Cell, graph: bool) -> Callable[..., Any]:
+        step = self.step(net)
+        if isinstance(step, nn.Cell):
+            step.set_train()
+            return step
+        return ms.jit(step) if graph else step
+
+
+def _lenet5() -> ZooModel:
+    import lenet5
+
+    return ZooModel("lenet5", lenet5.LeNet5, lenet5.synthetic_batch, lenet5.train_step_fn, 32)
+
+
+def _resnet18() -> ZooModel:
+    import resnet
+
+    return ZooModel("resnet18", resnet.resnet18, resnet.synthetic_batch, resnet.train_net, 8)
+
+
+MODELS: dict[str, Callable[[], ZooModel]] = {
+    "lenet5": _lenet5,
+    "resnet18": _resnet18,
+}
+
+
+def get(name: str) -> ZooModel:
+    return MODELS[name]()
