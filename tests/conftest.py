@@ -44,3 +44,15 @@ def run_tool(
 @pytest.fixture
 def tool():
     return run_tool
+
+
+@pytest.fixture(autouse=True)
+def _restore_mode_and_target():
+    """A test that switches to GRAPH_MODE or the device and fails (or forgets) before
+    switching back must not change how the next test runs."""
+    from mindjit.support.config import get_context, set_context
+
+    mode, target = get_context("mode"), get_context("device_target")
+    yield
+    if (get_context("mode"), get_context("device_target")) != (mode, target):
+        set_context(mode=mode, device_target=target)

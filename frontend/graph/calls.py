@@ -115,7 +115,10 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             return compiler.call(graph, unwrap(callee), None, tuple(args), kwargs, callee.__name__)
         return callee(*args, **kwargs)
     except (FrontendError, TypeError, ValueError) as exc:
-        if isinstance(exc, FrontendError) or _is_ms_error(exc):
+        if isinstance(exc, FrontendError):
+            exc.add_call_site(ev.source.file, getattr(node, "lineno", None))
+            raise
+        if _is_ms_error(exc):
             raise
         error = ev.error(node, f"{type(exc).__name__}: {exc}")
         if isinstance(exc, ValueError):  # still a ValueError, as in PyNative mode

@@ -1,11 +1,18 @@
 """Frontend errors name the user's Python file and line, as MindSpore's do.
 
 frontend error: example.py:12: 'try' is not supported in graph mode
+
+An error raised inside a graph that another graph called (a layer's
+`construct` rejecting its input, reached from the user's network) also lists
+the call sites it came through, outermost first, like MindSpore's "The
+Traceback of Net Construct Code": the user's own line is always there, not
+only the library line that raised.
 """
 
 from __future__ import annotations
 
 import ast
+import linecache
 
 from mindjit.support.errors import MindjitError, SourceLoc
 
@@ -17,11 +24,30 @@ class FrontendError(MindjitError, RuntimeError):
         loc = SourceLoc(file, line, 0) if file is not None and line is not None else file
         super().__init__(message, loc)
         self.file, self.line = file, line
+        self.call_sites: list[tuple[str, int]] = []  # innermost first
+
+    def add_call_site(self, file: str, line: int | None) -> None:
+        """The error passed out of a graph called at `file:line`."""
+        if line is not None and (file, line) != (self.file, self.line):
+            self.call_sites.append((file, line))
 
     def __str__(self) -> str:
         if self.file is not None and self.line is not None:
-            return f"frontend error: {self.file}:{self.line}: {self.message}"
-        return f"frontend error: {self.message}"
+            text = f"frontend error: {self.file}:{self.line}: {self.message}"
+        else:
+            text = f"frontend error: {self.message}"
+        if not self.call_sites:
+            return text
+        frames = [*reversed(self.call_sites)]
+        if self.file is not None and self.line is not None:
+            frames.append((self.file, self.line))
+        lines = [text, "", "The Traceback of Net Construct Code (most recent call last):"]
+        for file, line in frames:
+            lines.append(f'  File "{file}", line {line}')
+            source = linecache.getline(file, line).strip()
+            if source:
+                lines.append(f"    {source}")
+        return "\n".join(lines)
 
 
 class FrontendValueError(FrontendError, ValueError):

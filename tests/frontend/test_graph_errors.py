@@ -60,3 +60,25 @@ def test_tensor_index_is_rejected():
     with pytest.raises(FrontendError) as info:
         ms.jit(cases.uses_tensor_index)(ms.Tensor([1.0, 2.0]), ms.Tensor(0, ms.int32))
     assert f"{cases.__file__}:{line_of(cases.uses_tensor_index, 'index')}:" in str(info.value)
+
+
+def test_an_error_inside_a_layer_names_the_users_line():
+    """A library Cell rejecting its input from inside the user's network: the
+    message names the layer's line and lists the user's call site before it."""
+    from mindjit import Tensor, nn
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3)
+
+        def construct(self, x):
+            return self.conv(x) * 2  # LINE: user
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(ValueError, match="input channels per group") as info:
+        Net()(Tensor([[[[1.0]]] * 4]))
+    text = str(info.value)
+    assert "The Traceback of Net Construct Code" in text
+    user = text.index(f'line {line_of(Net.construct, "user")}\n    return self.conv(x) * 2')
+    assert user < text.index('frontend/nn/conv.py", line')  # outermost first
