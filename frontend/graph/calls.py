@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 import types
+from pathlib import Path
 from typing import Any
 
 from mindjit.frontend.grad import GradFunction
@@ -115,7 +116,12 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             return compiler.call(graph, unwrap(callee), None, tuple(args), kwargs, callee.__name__)
         return callee(*args, **kwargs)
     except (FrontendError, TypeError, ValueError) as exc:
-        if isinstance(exc, FrontendError) or _is_ms_error(exc):
+        if isinstance(exc, FrontendError):
+            moved = _at_user_line(ev, node, exc)
+            if moved is exc:
+                raise
+            raise moved from None
+        if _is_ms_error(exc):
             raise
         error = ev.error(node, f"{type(exc).__name__}: {exc}")
         if isinstance(exc, ValueError):  # still a ValueError, as in PyNative mode
@@ -123,6 +129,19 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
         raise error from None
     except Exception as exc:
         raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
+
+
+_LIBRARY = str(Path(__file__).resolve().parents[1])  # frontend/: mindjit's own Cells
+
+
+def _at_user_line(ev: Any, node: ast.Call, exc: FrontendError) -> FrontendError:
+    """An error located inside mindjit's own Cells (nn.Conv2d's construct rejecting
+    an input with the wrong channel count) is reported at the user's line that
+    called into them, the line MindSpore names."""
+    file = ev.source.file or ""
+    if exc.file is None or not exc.file.startswith(_LIBRARY) or file.startswith(_LIBRARY):
+        return exc
+    return type(exc)(exc.message, file, getattr(node, "lineno", None))
 
 
 def _call_multitype(

@@ -119,9 +119,9 @@ def conv2d_padded(
         )
     if w.shape[1] * group != c:
         raise ValueError(
-            f"For '{name}', the weight has {w.shape[1]} input channels per group, but the input "
-            f"has {c} channels in {group} group(s): expected a weight of shape "
-            f"({f}, {c // group}, kh, kw)"
+            f"For '{name}', the input of shape {tuple(x.shape)} has {c} channels, but the "
+            f"weight of shape {tuple(w.shape)} expects {w.shape[1] * group} input channels "
+            f"({w.shape[1]} per group, {group} group(s))"
         )
     h, wd = x.shape[2] + pads[0] + pads[1], x.shape[3] + pads[2] + pads[3]
     kh, kw = w.shape[2:]
