@@ -255,15 +255,15 @@ def max_pool2d(
 ) -> Any:
     """`ops.max_pool2d`: stride defaults to the kernel; symmetric padding."""
     name = "max_pool2d"
-    if return_indices:
-        raise NotImplementedError(
-            "For 'max_pool2d', return_indices=True is not supported yet (the argmax output)"
-        )
     pads = symmetric_pads(padding, name)
     k = pair(kernel_size, name, "kernel_size")
     if max(pads[0], pads[2]) * 2 > max(k):
         raise ValueError(f"For '{name}', 'padding' must be at most half the kernel size")
     d = pair(dilation, name, "dilation")
+    if return_indices:
+        from mindjit.frontend.ops.pool_argmax import max_pool2d_with_indices  # imports this module
+
+        return max_pool2d_with_indices(x, k, k if stride is None else stride, pads, d, ceil_mode)
     return pool2d("max", x, k, k if stride is None else stride, pads, d, ceil_mode, name=name)
 
 

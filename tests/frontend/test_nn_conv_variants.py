@@ -351,3 +351,75 @@ def test_bad_arguments_are_clear_errors():
         nn.Conv2dTranspose(4, 6, 3, group=4)
     with pytest.raises(ValueError, match="the input has 2 channels but the weight"):
         nn.Conv2dTranspose(3, 2, 3)(img)
+
+
+def _argmax_ref(x, k, s, pads, d, extra=(0, 0)):
+    """Loops over the windows: the first maximum in row-major order, as row * W + column."""
+    n, c, h, w = x.shape
+    oh = (h + pads[0] + pads[1] + extra[0] - (d[0] * (k[0] - 1) + 1)) // s[0] + 1
+    ow = (w + pads[2] + pads[3] + extra[1] - (d[1] * (k[1] - 1) + 1)) // s[1] + 1
+    values = np.full((n, c, oh, ow), -np.inf)
+    index = np.zeros((n, c, oh, ow), np.int64)
+    for i in range(oh):
+        for j in range(ow):
+            for a in range(k[0]):
+                for b in range(k[1]):
+                    r, q = i * s[0] + a * d[0] - pads[0], j * s[1] + b * d[1] - pads[2]
+                    if not (0 <= r < h and 0 <= q < w):
+                        continue
+                    better = x[:, :, r, q] > values[:, :, i, j]
+                    values[:, :, i, j] = np.where(better, x[:, :, r, q], values[:, :, i, j])
+                    index[:, :, i, j] = np.where(better, r * w + q, index[:, :, i, j])
+    return values, index
+
+
+@pytest.mark.parametrize(
+    "kernel, stride, padding, dilation, ceil_mode, pads, extra",
+    [
+        (2, None, 0, 1, False, (0, 0, 0, 0), (0, 0)),
+        (3, 2, 1, 1, True, (1, 1, 1, 1), (0, 1)),
+        (3, 1, 1, 2, False, (1, 1, 1, 1), (0, 0)),
+        ((2, 3), (1, 2), (1, 1), 1, False, (1, 1, 1, 1), (0, 0)),
+    ],
+)
+def test_max_pool2d_return_indices(kernel, stride, padding, dilation, ceil_mode, pads, extra):
+    x = RNG.standard_normal((2, 3, 7, 6)).astype(np.float32)
+    x[0, 0] = 1.0  # ties: the first maximum of each window
+    out, index = ops.max_pool2d(Tensor(x), kernel, stride, padding, dilation, True, ceil_mode)
+    k = (kernel, kernel) if isinstance(kernel, int) else kernel
+    s = k if stride is None else ((stride, stride) if isinstance(stride, int) else stride)
+    want_values, want_index = _argmax_ref(x, k, s, pads, (dilation, dilation), extra)
+    assert index.dtype == ms.int64
+    np.testing.assert_array_equal(out.asnumpy(), want_values)
+    np.testing.assert_array_equal(index.asnumpy(), want_index)
+
+
+def test_max_pool2d_layer_return_indices_in_both_modes():
+    layer = nn.MaxPool2d(3, 2, pad_mode="pad", padding=1, return_indices=True)
+    x = Tensor(RNG.standard_normal((1, 2, 6, 5)).astype(np.float32))
+    eager_out, eager_index = layer(x)
+    want_values, want_index = _argmax_ref(x.asnumpy(), (3, 3), (2, 2), (1, 1, 1, 1), (1, 1))
+    np.testing.assert_array_equal(eager_index.asnumpy(), want_index)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        graph_out, graph_index = layer(x)
+        ms.set_context(device_target="Ascend")
+        device_out, device_index = layer(x)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    for out, index in ((graph_out, graph_index), (device_out, device_index)):
+        np.testing.assert_array_equal(out.asnumpy(), eager_out.asnumpy())
+        np.testing.assert_array_equal(index.asnumpy(), eager_index.asnumpy())
+
+
+def test_even_kernels_with_same_padding_are_accepted():
+    """MindSpore's pad_mode "same" takes even kernels (the odd pad element goes after)."""
+    x = RNG.standard_normal((1, 2, 7, 6)).astype(np.float32)
+    got = nn.MaxPool2d(2, 1, pad_mode="same")(Tensor(x)).asnumpy()
+    assert got.shape == (1, 2, 7, 6)
+    np.testing.assert_array_equal(got, _argmax_ref(x, (2, 2), (1, 1), (0, 1, 0, 1), (1, 1))[0])
+    seq = RNG.standard_normal((1, 2, 9)).astype(np.float32)
+    w = RNG.standard_normal((3, 2, 4)).astype(np.float32)
+    got = ops.conv1d(Tensor(seq), Tensor(w), pad_mode="same").asnumpy()
+    np.testing.assert_allclose(got, _conv1d_ref(seq, w, 1, 1, (1, 2), 1), rtol=1e-4, atol=1e-5)
+    assert nn.Conv2d(2, 2, 4)(Tensor(x)).shape == (1, 2, 7, 6)
