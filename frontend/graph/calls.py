@@ -131,7 +131,7 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
         raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
 
 
-_LIBRARY = str(Path(__file__).resolve().parents[1])  # frontend/: mindjit's own Cells
+_LIBRARY = str(Path(__file__).resolve().parents[1]) + "/"  # frontend/: mindjit's own Cells
 
 
 def _at_user_line(ev: Any, node: ast.Call, exc: FrontendError) -> FrontendError:
