@@ -101,6 +101,10 @@ def test_conv1d_layer():
     w = layer.weight.asnumpy()[:, :, 0]
     want = _conv1d_ref(x, w, 2, 1, (1, 1), 2) + layer.bias.asnumpy().reshape(1, -1, 1)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    given = RNG.standard_normal((6, 2, 3)).astype(np.float32)  # a 3-D Tensor gains the 1 axis
+    np.testing.assert_array_equal(
+        nn.Conv1d(4, 6, 3, group=2, weight_init=Tensor(given)).weight.asnumpy()[:, :, 0], given
+    )
     padded = nn.Conv1d(4, 2, 3, pad_mode="pad", padding=1, dilation=2, weight_init="ones")
     assert padded.weight.shape == (2, 4, 1, 3)
     want = _conv1d_ref(x, np.ones((2, 4, 3)), 1, 2, (1, 1), 1)
