@@ -13,8 +13,13 @@ from __future__ import annotations
 
 import ast
 import linecache
+from pathlib import Path
 
 from mindjit.support.errors import MindjitError, SourceLoc
+
+
+#: mindjit's own Cells and ops: a frame here is not the user's line
+_LIBRARY = str(Path(__file__).resolve().parents[1]) + "/"
 
 
 class FrontendError(MindjitError, RuntimeError):
@@ -31,9 +36,18 @@ class FrontendError(MindjitError, RuntimeError):
         if line is not None and (file, line) != (self.file, self.line):
             self.call_sites.append((file, line))
 
+    def user_location(self) -> tuple[str | None, int | None]:
+        """The innermost frame outside mindjit's own Cells: the line MindSpore names
+        (nn.Conv2d rejecting its input is reported where the user called it)."""
+        for file, line in [(self.file, self.line), *self.call_sites]:
+            if file is not None and not file.startswith(_LIBRARY):
+                return file, line
+        return self.file, self.line
+
     def __str__(self) -> str:
-        if self.file is not None and self.line is not None:
-            text = f"frontend error: {self.file}:{self.line}: {self.message}"
+        file, line = self.user_location()
+        if file is not None and line is not None:
+            text = f"frontend error: {file}:{line}: {self.message}"
         else:
             text = f"frontend error: {self.message}"
         if not self.call_sites:

@@ -3,6 +3,7 @@
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
+from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -28,9 +29,14 @@ from mindjit.frontend.nn.loss import (
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
+from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 
 __all__ = [
+    "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool2d",
+    "Conv1d",
+    "Conv2dTranspose",
     "Adam",
     "AvgPool2d",
     "BatchNorm1d",

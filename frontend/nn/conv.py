@@ -22,6 +22,8 @@ from mindjit.frontend.tensor import Parameter
 
 
 class Conv2d(Cell):
+    NAME = "Conv2d"
+
     def __init__(
         self,
         in_channels: int,
@@ -39,7 +41,7 @@ class Conv2d(Cell):
         dtype: Any = D.float32,
     ):
         super().__init__()
-        name = "Conv2d"
+        name = self.NAME
         for what, v in (("in_channels", in_channels), ("out_channels", out_channels)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"For '{name}', '{what}' must be a positive int, got {v!r}")
@@ -70,8 +72,8 @@ class Conv2d(Cell):
             )
         self.group = group
         self.has_bias = bool(has_bias)
-        shape = (out_channels, in_channels // group, *self.kernel_size)
-        fan_in = (in_channels // group) * math.prod(self.kernel_size)
+        shape = self.weight_shape()
+        fan_in = shape[1] * math.prod(shape[2:])
         self.weight = Parameter(
             initializer(
                 HeUniform(math.sqrt(5)) if weight_init is None else weight_init, shape, dtype
@@ -86,9 +88,17 @@ class Conv2d(Cell):
                 name="bias",
             )
 
+    def weight_shape(self) -> tuple[int, ...]:
+        """(out_channels, in_channels / group, kh, kw)."""
+        return (self.out_channels, self.in_channels // self.group, *self.kernel_size)
+
     def construct(self, x):
+        return self.conv2d(x)
+
+    def conv2d(self, x):
+        """The layer on an NCHW input (Conv1d's construct calls it on its (N, C, 1, W) view)."""
         pads = resolve_pads(
-            "Conv2d",
+            self.NAME,
             self.pad_mode,
             self.padding,
             x.shape[2:],
@@ -96,7 +106,7 @@ class Conv2d(Cell):
             self.stride,
             self.dilation,
         )
-        out = conv2d_padded(x, self.weight, self.stride, self.dilation, pads, self.group, "Conv2d")
+        out = conv2d_padded(x, self.weight, self.stride, self.dilation, pads, self.group, self.NAME)
         if self.has_bias:
             out = out + ops.reshape(self.bias, (1, self.out_channels, 1, 1))
         return out

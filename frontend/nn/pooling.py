@@ -14,6 +14,7 @@ from typing import Any
 
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.ops.conv import avg_pool2d, pair, pool2d, resolve_pads, symmetric_pads
+from mindjit.frontend.ops.pool_argmax import max_pool2d_with_indices
 
 
 def _mode(pad_mode: Any, name: str) -> str:
@@ -68,15 +69,22 @@ class MaxPool2d(_Pool2d):
                 f"For '{self.NAME}', 'padding', 'dilation', 'return_indices' and 'ceil_mode' "
                 f"can only be set with pad_mode 'pad', got pad_mode '{pad_mode}'"
             )
-        if return_indices:
-            raise NotImplementedError(
-                f"For '{self.NAME}', return_indices=True is not supported yet"
-            )
         self.padding = symmetric_pads(padding, self.NAME)
         self.dilation = pair(dilation, self.NAME, "dilation")
         self.ceil_mode = bool(ceil_mode)
+        self.return_indices = bool(return_indices)
 
     def construct(self, x):
+        if self.return_indices:  # (the maximum, its int64 index into H * W)
+            return max_pool2d_with_indices(
+                x,
+                self.kernel_size,
+                self.stride,
+                self._pads(x),
+                self.dilation,
+                self.ceil_mode,
+                self.NAME,
+            )
         return pool2d(
             "max",
             x,

@@ -9,6 +9,7 @@ computes eagerly in PyNative mode and emits mindir while a graph is traced.
 from types import ModuleType as _ModuleType
 
 from mindjit.frontend.grad import GradOperation, grad, value_and_grad
+from mindjit.frontend.ops.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d
 from mindjit.frontend.ops.array import (
     broadcast_to,
     cast,
@@ -36,6 +37,7 @@ from mindjit.frontend.ops.array import (
     zeros_like,
 )
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
+from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.effects import (
     assign,
     depend,

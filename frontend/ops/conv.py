@@ -119,9 +119,9 @@ def conv2d_padded(
         )
     if w.shape[1] * group != c:
         raise ValueError(
-            f"For '{name}', the weight has {w.shape[1]} input channels per group, but the input "
-            f"has {c} channels in {group} group(s): expected a weight of shape "
-            f"({f}, {c // group}, kh, kw)"
+            f"For '{name}', the input of shape {tuple(x.shape)} has {c} channels, but the "
+            f"weight of shape {tuple(w.shape)} expects {w.shape[1] * group} input channels "
+            f"({w.shape[1]} per group, {group} group(s))"
         )
     h, wd = x.shape[2] + pads[0] + pads[1], x.shape[3] + pads[2] + pads[3]
     kh, kw = w.shape[2:]
@@ -255,15 +255,15 @@ def max_pool2d(
 ) -> Any:
     """`ops.max_pool2d`: stride defaults to the kernel; symmetric padding."""
     name = "max_pool2d"
-    if return_indices:
-        raise NotImplementedError(
-            "For 'max_pool2d', return_indices=True is not supported yet (the argmax output)"
-        )
     pads = symmetric_pads(padding, name)
     k = pair(kernel_size, name, "kernel_size")
     if max(pads[0], pads[2]) * 2 > max(k):
         raise ValueError(f"For '{name}', 'padding' must be at most half the kernel size")
     d = pair(dilation, name, "dilation")
+    if return_indices:
+        from mindjit.frontend.ops.pool_argmax import max_pool2d_with_indices  # imports this module
+
+        return max_pool2d_with_indices(x, k, k if stride is None else stride, pads, d, ceil_mode)
     return pool2d("max", x, k, k if stride is None else stride, pads, d, ceil_mode, name=name)
 
 

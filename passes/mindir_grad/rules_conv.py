@@ -3,10 +3,10 @@
 Each adjoint is written with mindir ops, so it is lowered, batched, run and
 compiled for the device like any program (no backward-only kernels):
 
-- conv2d, d input: the output gradient spread by the stride (`pad` with
-  interior padding) and padded by the window, convolved with the weight
-  flipped (`reverse`) and with its in/out channels swapped per group, then the
-  forward padding cropped. d weight: the padded input, channels first, convolved
+- conv2d, d input: the transposed convolution of the output gradient
+  (dialects/mindir/conv_transpose.py: spread by the stride, padded by the
+  window, convolved with the weight flipped and its in/out channels swapped per
+  group, the forward padding cropped). d weight: the padded input, channels first, convolved
   with the output gradient as the filter (stride and dilation trade places),
   cropped to the kernel and transposed back.
 - max_pool2d: per tap of the window, the gradient goes where the tap held the
@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import SSAValue
 
 from mindjit.dialects import mindir as M
+from mindjit.dialects.mindir.conv_transpose import conv2d_input_adjoint
 from mindjit.passes.mindir_grad.emitter import GradEmitter, element_of, shape_of
 from mindjit.passes.mindir_grad.rules import rule
 
@@ -53,28 +54,12 @@ def _conv2d(e: GradEmitter, op, douts):
     (g,) = douts
     x, w = op.input, op.weight
     stride, dilation, pads, group = op.params()
-    n, c, h, wd = shape_of(x)
-    f, cg, kh, kw = shape_of(w)
-    _, _, oh, ow = shape_of(g)
+    n, _, h, wd = shape_of(x)
+    _, cg, kh, kw = shape_of(w)
     hp, wp = h + pads[0] + pads[1], wd + pads[2] + pads[3]
 
-    # d input
-    reach = ((kh - 1) * dilation[0], (kw - 1) * dilation[1])
-    left = (hp - ((oh - 1) * stride[0] + 1 + reach[0]), wp - ((ow - 1) * stride[1] + 1 + reach[1]))
-    spread = e.v(
-        M.PadOp.get(
-            g,
-            [0, 0, reach[0], reach[1]],
-            [0, 0, reach[0] + left[0], reach[1] + left[1]],
-            [0, 0, stride[0] - 1, stride[1] - 1],
-        )
-    )
-    wt = e.reshape(w, (group, f // group, cg, kh, kw))
-    wt = e.v(M.TransposeOp.get(wt, [0, 2, 1, 3, 4]))
-    wt = e.reshape(wt, (c, f // group, kh, kw))
-    wt = e.v(M.ReverseOp.get(wt, [2, 3]))
-    dxp = e.v(M.Conv2DOp.get(spread, wt, (1, 1), dilation, (0, 0, 0, 0), group))
-    dx = _crop(e, dxp, pads)
+    # d input: the transposed convolution of g (shared with the frontend's Conv2dTranspose)
+    dx = conv2d_input_adjoint(e.v, g, w, (h, wd), stride, dilation, pads, group)
 
     # d weight
     xp = e.v(M.PadOp.get(x, [0, 0, pads[0], pads[2]], [0, 0, pads[1], pads[3]])) if any(pads) else x

@@ -288,6 +288,22 @@ class UsesJitClass(nn.Cell):
         return self.scaler.apply(x) + 1
 
 
+class ConvVariants(nn.Cell):
+    """Conv1d, Conv2dTranspose and adaptive pooling (compositions of mindir ops)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1d = nn.Conv1d(2, 4, 3, stride=2, has_bias=True)
+        self.up = nn.Conv2dTranspose(4, 2, 3, stride=2, pad_mode="pad", padding=1, output_padding=1)
+        self.avg = nn.AdaptiveAvgPool2d((3, None))
+        self.max = nn.AdaptiveMaxPool2d(2)
+
+    def construct(self, x):
+        y = self.conv1d(x)
+        up = self.up(ops.reshape(y, (y.shape[0], 4, 1, y.shape[2])))
+        return self.avg(up), self.max(up)
+
+
 FUNCTIONS = {
     "broadcast_add": (broadcast_add, lambda: (f32(2, 3), f32(3))),
     "scalars": (scalars, lambda: (f32(4),)),
@@ -332,4 +348,5 @@ CELLS = {
     "sequential": (Sequential, lambda: (f32(3, 4),)),
     "reuse_sub_cell": (Reuse, lambda: (f32(2, 4),)),
     "jit_class_method": (UsesJitClass, lambda: (f32(3),)),
+    "conv_variants": (ConvVariants, lambda: (f32(2, 2, 9),)),
 }

@@ -76,7 +76,7 @@ def test_an_error_inside_a_layer_names_the_users_line():
             return self.conv(x) * 2  # LINE: user
 
     ms.set_context(mode=ms.GRAPH_MODE)
-    with pytest.raises(ValueError, match="input channels per group") as info:
+    with pytest.raises(ValueError, match="expects 3 input channels") as info:
         Net()(Tensor([[[[1.0]]] * 4]))
     text = str(info.value)
     assert "The Traceback of Net Construct Code" in text

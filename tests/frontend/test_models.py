@@ -25,7 +25,7 @@ def _train(model: zoo.ZooModel, graph: bool, steps: int = 3):
         inputs = model.batch(model.default_batch)
         losses = [float(step(*inputs).asnumpy()) for _ in range(steps)]
         net.set_train(False)
-        eval_out = net(inputs[0]).asnumpy()
+        eval_out = net(*inputs[:-1]).asnumpy()
         return losses, {p.name: p.asnumpy().copy() for p in net.get_parameters()}, eval_out
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
@@ -55,7 +55,7 @@ def test_model_runs_on_the_device_as_on_the_cpu(name):
             ms.set_seed(3)
             net = model.build()
             net.set_train(False)
-            outs.append(net(inputs[0]).asnumpy())
+            outs.append(net(*inputs[:-1]).asnumpy())
         finally:
             ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
     np.testing.assert_allclose(outs[0], outs[1], rtol=1e-5, atol=1e-6)

@@ -243,8 +243,6 @@ def test_bad_arguments_are_clear_errors():
         ops.conv2d(x, Tensor(np.ones((3, 2, 5, 5), np.float32)))
     with pytest.raises(ValueError, match="at most half the kernel size"):
         ops.max_pool2d(x, 2, padding=2)
-    with pytest.raises(NotImplementedError, match="return_indices"):
-        ops.max_pool2d(x, 2, return_indices=True)
     with pytest.raises(NotImplementedError, match="ceil_mode"):
         ops.avg_pool2d(x, 2, 2, ceil_mode=True, divisor_override=3)
     with pytest.raises(TypeError, match="even number of ints"):
