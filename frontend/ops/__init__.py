@@ -173,6 +173,13 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
+from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
+from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.math import bmm
+from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
+from mindjit.frontend.ops.split import chunk, split
+from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
+from mindjit.frontend.ops.primitives import Split, Tile
 from mindjit.frontend.ops.reduce import (
     amax,
     amin,
