@@ -28,6 +28,7 @@ from mindjit.frontend.nn.loss import (
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
+from mindjit.frontend.nn.upsample import Upsample
 
 __all__ = [
     "Adam",
@@ -61,4 +62,5 @@ __all__ = [
     "Sigmoid",
     "Tanh",
     "get_activation",
+    "Upsample",
 ]

@@ -35,6 +35,7 @@ from mindjit.frontend.ops.array import (
     zeros,
     zeros_like,
 )
+from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.effects import (
     assign,
@@ -46,10 +47,12 @@ from mindjit.frontend.ops.effects import (
 )
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.indexing import getitem
+from mindjit.frontend.ops.interpolate import interpolate
 from mindjit.frontend.ops.math import (
     abs,
     add,
     addn,
+    bmm,
     ceil,
     cos,
     div,
@@ -162,24 +165,19 @@ from mindjit.frontend.ops.primitives import (
     Shape,
     Sigmoid,
     Sin,
+    Split,
     Sqrt,
     Square,
     Squeeze,
     Stack,
     Sub,
     Tanh,
+    Tile,
     Transpose,
     Unstack,
     Zeros,
     ZerosLike,
 )
-from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
-from mindjit.frontend.ops.interpolate import interpolate
-from mindjit.frontend.ops.math import bmm
-from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
-from mindjit.frontend.ops.split import chunk, split
-from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
-from mindjit.frontend.ops.primitives import Split, Tile
 from mindjit.frontend.ops.reduce import (
     amax,
     amin,
@@ -192,6 +190,9 @@ from mindjit.frontend.ops.reduce import (
     reduce_sum,
     sum,
 )
+from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
+from mindjit.frontend.ops.split import chunk, split
+from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

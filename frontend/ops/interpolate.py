@@ -74,8 +74,10 @@ def _resize_axis(x: Any, axis: int, m: int, mode: str, align_corners: bool) -> A
 
 
 def _per_axis(value: Any, count: int, name: str, what: str, kind: type) -> tuple[Any, ...]:
-    ok = (lambda v: isinstance(v, int) and not isinstance(v, bool)) if kind is int else (
-        lambda v: isinstance(v, int | float) and not isinstance(v, bool)
+    ok = (
+        (lambda v: isinstance(v, int) and not isinstance(v, bool))
+        if kind is int
+        else (lambda v: isinstance(v, int | float) and not isinstance(v, bool))
     )
     if ok(value):
         return (value,) * count
@@ -114,9 +116,7 @@ def interpolate(
     if mode == "linear" and rank != 3:
         raise ValueError(f"For '{name}', mode 'linear' needs a 3-D input, got shape {x.shape}")
     if mode == "bilinear" and rank != 4:
-        raise ValueError(
-            f"For '{name}', mode 'bilinear' needs a 4-D input, got shape {x.shape}"
-        )
+        raise ValueError(f"For '{name}', mode 'bilinear' needs a 4-D input, got shape {x.shape}")
     if align_corners is not None:
         if not isinstance(align_corners, bool):
             raise TypeError(f"For '{name}', 'align_corners' must be a bool, got {align_corners!r}")

@@ -129,7 +129,13 @@ def expand(input_x: Any, size: Any) -> Any:
     """`ops.expand(input_x, size)`: broadcast to `size` (a tuple or a constant Tensor;
     -1 keeps that axis)."""
     x = require_tensor(input_x, "expand", "input_x")
-    return broadcast_to(x, _shape_tuple(size, "expand"))
+    shape = _shape_tuple(size, "expand")
+    try:
+        return broadcast_to(x, shape)
+    except ValueError:
+        raise ValueError(
+            f"For 'expand', cannot expand a tensor of shape {tuple(x.shape)} to {shape}"
+        ) from None
 
 
 def expand_as(input: Any, other: Any) -> Any:
@@ -137,4 +143,3 @@ def expand_as(input: Any, other: Any) -> Any:
     x = require_tensor(input, "expand_as")
     y = require_tensor(other, "expand_as", "other")
     return broadcast_to(x, tuple(y.shape))
-
