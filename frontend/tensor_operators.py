@@ -337,8 +337,11 @@ class TensorOperators:
     def repeat_interleave(self, repeats: Any, dim: int | None = None) -> Any:
         return _ops().repeat_interleave(self, repeats, dim)
 
-    def expand(self, size: Any) -> Any:
-        return _ops().expand(self, size)
+    def expand(self, *size: Any) -> Any:
+        """`x.expand((2, 3))`, `x.expand(2, 3)` or `x.expand(Tensor([2, 3]))`."""
+        if len(size) == 1 and hasattr(size[0], "shape"):
+            return _ops().expand(self, size[0])
+        return _ops().expand(self, _axes(size))
 
     def expand_as(self, other: Any) -> Any:
         return _ops().broadcast_to(self, tuple(other.shape))

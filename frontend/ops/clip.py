@@ -50,9 +50,10 @@ def clip(input: Any, min: Any = None, max: Any = None) -> Any:  # noqa: A002
 
 
 def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None) -> Any:
-    """`ops.clip_by_value(x, clip_value_min=None, clip_value_max=None)` (one tensor)."""
+    """`ops.clip_by_value(x, clip_value_min=None, clip_value_max=None)`: a Tensor, or a
+    tuple or list of Tensors clipped one by one (the same kind of sequence back)."""
     if isinstance(x, tuple | list):
-        raise TypeError("For 'clip_by_value', a tuple or list of tensors is not supported")
+        return type(x)(clip_by_value(t, clip_value_min, clip_value_max) for t in x)
     return _clamp(
         "clip_by_value", x, clip_value_min, clip_value_max, ("clip_value_min", "clip_value_max")
     )

@@ -5,8 +5,7 @@ Resizing one axis from n to m is linear in the input: out = A @ x with a constan
 (m, n) matrix, so a 4-D resize is A_h @ x @ A_w^T, two `mindir.matmul`s whose
 gradient, batching and lowering every engine already has. A row of A holds the
 interpolation weights of one output position, from MindSpore 2.x's coordinate
-mapping (the source coordinate is computed from the lengths, also when a
-scale_factor gives the size):
+mapping (the source coordinate is computed from the lengths):
 
     align_corners=True:  src = i * (n - 1) / (m - 1)          (0 when m == 1)
     align_corners=False: src = (i + 0.5) * n / m - 0.5         (0 when m == 1)
@@ -15,7 +14,13 @@ clamped to [0, n - 1]; linear weights 1 - t and t on floor(src) and the next
 position. 'nearest' picks floor(i * n / m) (OpenCV's INTER_NEAREST, as MindSpore
 documents). Nearest resizing by an integer factor is exact data movement instead
 (each element repeated k times, or every k-th taken), so it never multiplies:
-a 0/1 matrix would turn one inf into NaNs along its row.
+a 0/1 matrix would turn one inf into NaNs along its row (other nearest resizes
+do use the 0/1 matrix, with that caveat).
+
+A scale_factor s gives the size floor(n * s) and the mapping above from the
+lengths, which is what MindSpore does with recompute_scale_factor=True (some 2.x
+versions reject a scale_factor for these modes without it; versions that map
+with 1 / s agree whenever n * s is whole, e.g. the usual factor 2).
 """
 
 from __future__ import annotations

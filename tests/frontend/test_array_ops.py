@@ -139,6 +139,12 @@ def test_expand_and_expand_as():
         ops.expand(Tensor(x), Tensor(np.array([-1, 5]))).asnumpy(), np.broadcast_to(x, (3, 5))
     )
     np.testing.assert_array_equal(Tensor(x).expand((3, 2)).asnumpy(), np.broadcast_to(x, (3, 2)))
+    np.testing.assert_array_equal(
+        Tensor(x).expand(2, 3, 2).asnumpy(), np.broadcast_to(x, (2, 3, 2))
+    )
+    np.testing.assert_array_equal(
+        Tensor(x).expand(Tensor(np.array([3, 4]))).asnumpy(), np.broadcast_to(x, (3, 4))
+    )
     y = Tensor(rand(3, 6))
     np.testing.assert_array_equal(Tensor(x).expand_as(y).asnumpy(), np.broadcast_to(x, (3, 6)))
 
@@ -180,6 +186,9 @@ def test_clamp_matches_numpy():
     np.testing.assert_array_equal(ops.clamp(t, 1.0, -1.0).asnumpy(), np.full_like(x, -1.0))
     np.testing.assert_array_equal(ops.clip_by_value(t, -0.2, 0.3).asnumpy(), np.clip(x, -0.2, 0.3))
     np.testing.assert_array_equal(t.clip(-0.2, 0.3).asnumpy(), np.clip(x, -0.2, 0.3))
+    pair = ops.clip_by_value([t, Tensor(x * 2)], -0.2, 0.3)
+    assert isinstance(pair, list) and len(pair) == 2
+    np.testing.assert_array_equal(pair[1].asnumpy(), np.clip(x * 2, -0.2, 0.3))
     np.testing.assert_array_equal(t.clamp(None, 0.3).asnumpy(), np.minimum(x, 0.3))
     i = Tensor(np.arange(-3, 4, dtype=np.int32))
     out = ops.clamp(i, -1, 2)
