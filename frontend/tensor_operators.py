@@ -317,6 +317,63 @@ class TensorOperators:
     def minimum(self, other: Any) -> Any:
         return _ops().minimum(self, other)
 
+    # --- array and statistics methods (frontend/ops/split.py, repeat.py, clip.py,
+    # statistics.py) ------------------------------------------------------------------------
+    def split(self, split_size_or_sections: Any, axis: int = 0) -> Any:
+        return _ops().split(self, split_size_or_sections, axis)
+
+    def chunk(self, chunks: int, axis: int = 0) -> Any:
+        return _ops().chunk(self, chunks, axis)
+
+    def tile(self, *dims: Any) -> Any:
+        return _ops().tile(self, _axes(dims))
+
+    def repeat(self, repeats: Any, axis: int | None = None) -> Any:
+        """numpy.repeat, as MindSpore's Tensor.repeat."""
+        from mindjit.frontend.ops.repeat import repeat  # function-level: ops import Tensor
+
+        return repeat(self, repeats, axis)
+
+    def repeat_interleave(self, repeats: Any, dim: int | None = None) -> Any:
+        return _ops().repeat_interleave(self, repeats, dim)
+
+    def expand(self, *size: Any) -> Any:
+        """`x.expand((2, 3))`, `x.expand(2, 3)` or `x.expand(Tensor([2, 3]))`."""
+        if len(size) == 1 and hasattr(size[0], "shape"):
+            return _ops().expand(self, size[0])
+        return _ops().expand(self, _axes(size))
+
+    def expand_as(self, other: Any) -> Any:
+        return _ops().broadcast_to(self, tuple(other.shape))
+
+    def ravel(self) -> Any:
+        return _ops().reshape(self, (-1,))
+
+    def clip(self, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+        return _ops().clip(self, min, max)
+
+    def clamp(self, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+        return _ops().clamp(self, min, max)
+
+    def masked_fill(self, mask: Any, value: Any) -> Any:
+        return _ops().masked_fill(self, mask, value)
+
+    def var(self, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> Any:
+        return _ops().var(self, axis, ddof, keepdims)
+
+    def std(self, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> Any:
+        return _ops().std(self, axis, ddof, keepdims)
+
+    def norm(
+        self,
+        ord: Any = None,  # noqa: A002
+        dim: Any = None,
+        keepdim: bool = False,
+        *,
+        dtype: Any = None,
+    ) -> Any:
+        return _ops().norm(self, ord, dim, keepdim, dtype=dtype)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

@@ -31,6 +31,7 @@ from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
+from mindjit.frontend.nn.upsample import Upsample
 
 __all__ = [
     "AdaptiveAvgPool2d",
@@ -71,4 +72,5 @@ __all__ = [
     "TrainOneStepCell",
     "WithEvalCell",
     "WithLossCell",
+    "Upsample",
 ]

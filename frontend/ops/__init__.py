@@ -36,6 +36,7 @@ from mindjit.frontend.ops.array import (
     zeros,
     zeros_like,
 )
+from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.effects import (
@@ -48,10 +49,12 @@ from mindjit.frontend.ops.effects import (
 )
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.indexing import getitem
+from mindjit.frontend.ops.interpolate import interpolate
 from mindjit.frontend.ops.math import (
     abs,
     add,
     addn,
+    bmm,
     ceil,
     cos,
     div,
@@ -164,12 +167,14 @@ from mindjit.frontend.ops.primitives import (
     Shape,
     Sigmoid,
     Sin,
+    Split,
     Sqrt,
     Square,
     Squeeze,
     Stack,
     Sub,
     Tanh,
+    Tile,
     Transpose,
     Unstack,
     Zeros,
@@ -187,6 +192,9 @@ from mindjit.frontend.ops.reduce import (
     reduce_sum,
     sum,
 )
+from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
+from mindjit.frontend.ops.split import chunk, split
+from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

@@ -322,3 +322,14 @@ def matmul(input: Any, other: Any, transpose_a: bool = False, transpose_b: bool 
             shape = shape[:-1]
         out = reshape(out, shape)
     return out
+
+
+def bmm(input_x: Any, mat2: Any) -> Any:
+    """`ops.bmm(input_x, mat2)`: batched matmul of two tensors of rank >= 3 and one rank."""
+    a, b = _tensor(input_x, "bmm"), _tensor(mat2, "bmm")
+    if len(a.shape) < 3 or len(a.shape) != len(b.shape):
+        raise ValueError(
+            f"For 'bmm', 'input_x' and 'mat2' must have the same rank >= 3, got shapes "
+            f"{tuple(a.shape)} and {tuple(b.shape)}"
+        )
+    return matmul(a, b)

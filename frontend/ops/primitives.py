@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mindjit.frontend.ops import array, effects, math, reduce
+from mindjit.frontend.ops import array, effects, math, reduce, repeat, split
 
 
 class Primitive:
@@ -187,6 +187,21 @@ class Squeeze(Primitive):
 
     def __call__(self, x: Any) -> Any:
         return array.squeeze(x, self.axis if self.axis != () else None)
+
+
+class Split(Primitive):
+    """`Split(axis=0, output_num=1)(x)`: `output_num` equal pieces along `axis`."""
+
+    def __init__(self, axis: int = 0, output_num: int = 1):
+        super().__init__()
+        self.axis = axis
+        self.output_num = output_num
+
+    def __call__(self, x: Any) -> Any:
+        return split.split_equal(x, self.axis, self.output_num)
+
+
+Tile = _simple("Tile", repeat.tile, "Tile()(x, multiples)")
 
 
 PRIMITIVES: tuple[type[Primitive], ...] = tuple(

@@ -350,3 +350,44 @@ CELLS = {
     "jit_class_method": (UsesJitClass, lambda: (f32(3),)),
     "conv_variants": (ConvVariants, lambda: (f32(2, 2, 9),)),
 }
+
+
+# --- array/shape/math ops of issue 23 (split, tile, clamp, var, norm, interpolate) ---
+
+
+def split_unpack_iterate(x):
+    i, f, g, o = ops.split(x, 2, 1)
+    acc = ops.sigmoid(i) * ops.tanh(g) + f * o
+    for piece in ops.chunk(x, 3, 0):
+        acc = acc + piece.sum(0, keepdims=True)[:, :2]
+    a, b = ops.Split(1, 2)(x)
+    return acc, a - b, x.split([1, 2], 0)[1]
+
+
+def tile_repeat_clamp(x):
+    t = ops.tile(x, (2, 1)) + x.repeat(2, axis=0)
+    u = ops.repeat_interleave(x, 2, 1) * ops.expand(x[:, :1], (3, 8))
+    return ops.clamp(t, -0.5, 0.5), ops.masked_fill(u, u > 0.2, 0.0), x.clip(max=0.1)
+
+
+def stats_norms(x):
+    v, m = ops.var_mean(x, 1, 1, True)
+    return v, m, ops.std(x), x.var(0), ops.norm(x), ops.norm(x, 1, 1), x.norm(float("inf"))
+
+
+def interpolate_bmm(x):
+    y = ops.interpolate(x, size=(5, 3), mode="bilinear", align_corners=False)
+    z = ops.interpolate(x, scale_factor=2.0) + ops.interpolate(
+        x, scale_factor=2.0, mode="bilinear", align_corners=True
+    )
+    return y, z, ops.bmm(x[0], x[1].transpose(0, 2, 1))
+
+
+FUNCTIONS.update(
+    {
+        "split_unpack_iterate": (split_unpack_iterate, lambda: (f32(3, 8),)),
+        "tile_repeat_clamp": (tile_repeat_clamp, lambda: (f32(3, 4),)),
+        "stats_norms": (stats_norms, lambda: (f32(3, 4),)),
+        "interpolate_bmm": (interpolate_bmm, lambda: (f32(2, 2, 3, 4),)),
+    }
+)
