@@ -317,6 +317,13 @@ class TensorOperators:
     def minimum(self, other: Any) -> Any:
         return _ops().minimum(self, other)
 
+    # index reductions, sort and scans (frontend/ops/index_reduce.py ...)
+    def argmax(self, axis: Any = None, keepdims: bool = False) -> Any:
+        return _ops().argmax(self, axis, keepdims)
+
+    def argmin(self, axis: Any = None, keepdims: bool = False) -> Any:
+        return _ops().argmin(self, axis, keepdims)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

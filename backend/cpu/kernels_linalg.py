@@ -19,6 +19,7 @@ from xdsl.ir import Operation, SSAValue
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
+from mindjit.backend.cpu.linalg_index_patterns import plan_arg_reduce
 from mindjit.backend.cpu.linalg_spec import (
     Fn,
     Operand,
@@ -53,7 +54,9 @@ def build_structured(c: FunctionCompiler, spec: Spec) -> None:
         raise op_failure(
             op, f"'{op.name}' body yields {len(body.yields)} values for {len(spec.outs)} outputs"
         )
-    if spec.reductions:
+    if spec.reductions and (arg := plan_arg_reduce(c, spec, operands, loop)) is not None:
+        kernel, ins, fresh = arg
+    elif spec.reductions:
         kernel, ins, fresh = plan_reduction(c, spec, operands, body, loop)
     else:
         kernel, ins, fresh = _plan_parallel(spec, operands, body, loop)

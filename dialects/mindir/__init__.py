@@ -27,6 +27,8 @@ from mindjit.dialects.mindir.elementwise import *  # noqa: F403
 from mindjit.dialects.mindir.elementwise import ELEMENTWISE_OPS
 from mindjit.dialects.mindir.grad import *  # noqa: F403
 from mindjit.dialects.mindir.grad import GRAD_OPS
+from mindjit.dialects.mindir.index_reduce import *  # noqa: F403
+from mindjit.dialects.mindir.index_reduce import INDEX_REDUCE_OPS
 from mindjit.dialects.mindir.matmul import MatMulOp
 from mindjit.dialects.mindir.reduce import *  # noqa: F403
 from mindjit.dialects.mindir.reduce import REDUCE_OPS
@@ -44,6 +46,7 @@ VALUE_OPS = (
     *REDUCE_OPS,
     *DATA_MOVEMENT_OPS,
     *TUPLE_OPS,
+    *INDEX_REDUCE_OPS,
 )
 
 ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *GRAD_OPS, *DEVICE_OPS, *CHECK_OPS)

@@ -185,6 +185,13 @@ from mindjit.frontend.ops.reduce import (
     reduce_sum,
     sum,
 )
+from mindjit.frontend.ops.index_primitives import (
+    Argmax,
+    ArgMaxWithValue,
+    Argmin,
+    ArgMinWithValue,
+)
+from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

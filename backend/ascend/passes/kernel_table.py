@@ -181,6 +181,8 @@ def generic_kernel(op: Operation) -> tuple[str, str]:
     names = body_names(op)
     iterators = [a.data for a in getattr(op, "iterator_types", ())]
     reduces = op.name == "linalg.reduce" or "reduction" in [str(i) for i in iterators]
+    if reduces and (arg := _arg_reduce_name(op, names)) is not None:
+        return arg, "vector"
     if reduces and {"Mul", "Add"} <= set(names):
         return "BatchMatMul", "cube"
     if reduces:
@@ -213,3 +215,22 @@ def scalar_kernel(op: Operation) -> tuple[str, str] | None:
     if name is None:
         return None
     return "Scalar" + name, "aicpu"
+
+
+def _arg_reduce_name(op: Operation, names: list[str]) -> str | None:
+    """argmax/argmin's (value, index) reduction (passes/mindir_to_tensor/index_reduce.py):
+    MindSpore's ArgMaxWithValue / ArgMinWithValue, by the direction of its first compare."""
+    if len(op.results) != 2 or "Compare" not in names or "Select" not in names:
+        return None
+    for inner in op.regions[0].block.ops:
+        if isinstance(inner, arith.CmpfOp | arith.CmpiOp):
+            names_of = (
+                arith.CMPF_COMPARISON_OPERATIONS
+                if isinstance(inner, arith.CmpfOp)
+                else arith.CMPI_COMPARISON_OPERATIONS
+            )
+            pred = names_of[inner.predicate.value.data]
+            return {"ogt": "ArgMaxWithValue", "sgt": "ArgMaxWithValue"}.get(
+                pred, "ArgMinWithValue" if pred in ("olt", "slt") else None
+            )
+    return None
