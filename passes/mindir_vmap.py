@@ -437,7 +437,7 @@ def _along_axis(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
     props = dict(op.properties)
     props["axis"] = IntegerAttr(op.axis.value.data % rank + 1, i64)  # type: ignore[attr-defined]
     results = [
-        TensorType([batcher.size, *r.type.get_shape()], r.type.get_element_type())  # type: ignore[attr-defined]
+        TensorType(r.type.get_element_type(), [batcher.size, *r.type.get_shape()])  # type: ignore[attr-defined]
         for r in op.results
     ]
     new = batcher._insert(

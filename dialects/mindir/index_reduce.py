@@ -51,9 +51,7 @@ class ArgReduceOp(TypedOp):
         return S.tensor_type(out, index)
 
     @classmethod
-    def get(
-        cls, x: SSAValue, axis: int = -1, keep_dims: bool = False, index_type: Attribute = i32
-    ):
+    def get(cls, x: SSAValue, axis: int = -1, keep_dims: bool = False, index_type: Attribute = i32):
         return cls.make(
             [x],
             {

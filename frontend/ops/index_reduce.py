@@ -48,9 +48,7 @@ def _arg(name: str, op_cls: Any, x: Any, axis: int, keep: bool, index: D.DType) 
     return run((name, axis, keep, index.name), build, x)
 
 
-def _arg_reduce(
-    name: str, op_cls: Any, input: Any, dim: Any, keepdim: Any, index: D.DType
-) -> Any:
+def _arg_reduce(name: str, op_cls: Any, input: Any, dim: Any, keepdim: Any, index: D.DType) -> Any:
     keep = _check_bool(keepdim, "keepdim" if name == "argmax" else "keepdims", name)
     x = _tensor(input, name)
     rank = len(x.shape)
@@ -95,9 +93,9 @@ def _with_value(
     name: str, op_cls: Any, input: Any, axis: Any, keepdims: Any, initial: Any, where: Any
 ) -> tuple[Any, Any]:
     keep = _check_bool(keepdims, "keepdims", name)
-    x = as_operand(input, f"'{name}' input")
-    if not is_tensor(x):
+    if not is_tensor(input):
         raise TypeError(f"For '{name}', the input must be a Tensor, got {type(input).__name__}")
+    x = input
     if x.dtype.is_bool:
         raise TypeError(f"For '{name}', the input must be a number tensor, got a Bool tensor")
     if initial is not None and (isinstance(initial, bool) or not isinstance(initial, int | float)):
@@ -142,4 +140,3 @@ def min(  # noqa: A001
     """`ops.min(input, axis=None, keepdims=False, *, initial=None, where=None)`:
     (minimum values, their int32 indices) along `axis`."""
     return _with_value("min", M.ArgMinOp, input, axis, keepdims, initial, where)
-

@@ -128,4 +128,3 @@ def lower_arg_reduce(op: mindir.ArgReduceOp, rewriter: PatternRewriter) -> None:
     if op.keep_dims.value.data:
         out = keep_axis(e, out, rank, axis)
     rewriter.replace(op, [], [out])
-

@@ -327,6 +327,26 @@ FUNCTIONS = {
     "int_arith": (int_arith, lambda: (i32(3), i32(3))),
 }
 
+
+# index reductions, sort and scans (i23-indexreduce)
+def index_reductions(x, n):
+    v, i = ops.max(x, 1)
+    w, j = ops.min(x, 0, keepdims=True)
+    return (
+        ops.argmax(x, 1),
+        ops.argmin(x),
+        x.argmax(0, True),
+        ops.Argmax(output_type=ms.int64)(n),
+        ops.ArgMinWithValue(axis=1)(n),
+        v,
+        i,
+        w,
+        j,
+    )
+
+
+FUNCTIONS["index_reductions"] = (index_reductions, lambda: (f32(3, 4), i32(4, 5)))
+
 CELLS = {
     "cell_list": (Stack, lambda: (f32(2, 4),)),
     "sequential": (Sequential, lambda: (f32(3, 4),)),

@@ -233,6 +233,7 @@ def example(cls: type) -> str | None:
         return _elementwise(cls)
     return EXAMPLES.get(cls.name)
 
+
 # index reductions, sort and scans (i23-indexreduce)
 EXAMPLES.update(
     {

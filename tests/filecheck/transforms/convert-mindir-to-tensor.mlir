@@ -447,3 +447,46 @@ func.func @float_status(%x: tensor<2xf16>) -> (tensor<2xf16>, tensor<8xf32>) {
   %g = mindir.npu_get_float_status %s : tensor<8xf32>
   func.return %x1, %g : tensor<2xf16>, tensor<8xf32>
 }
+
+// -----
+
+// argmax: one reduction carrying (best value, its first index); the first NaN wins.
+// CHECK-LABEL: func.func @argmax
+// CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK:         %[[V:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<2xf32>) -> tensor<2xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK:         %[[I:.*]] = linalg.fill ins(%[[ZERO]] : i64) outs(%{{.*}} : tensor<2xi64>) -> tensor<2xi64>
+// CHECK:         %{{.*}}, %[[IDX:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x3xf32>) outs(%[[V]], %[[I]] : tensor<2xf32>, tensor<2xi64>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32, %[[ACCI:.*]]: i64):
+// CHECK-NEXT:      %[[J:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[JC:.*]] = arith.index_cast %[[J]] : index to i64
+// CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[ACC]] : f32
+// CHECK-NEXT:      %[[XNAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK-NEXT:      %[[ACCNUM:.*]] = arith.cmpf ord, %[[ACC]], %[[ACC]] : f32
+// CHECK-NEXT:      %[[FIRSTNAN:.*]] = arith.andi %[[XNAN]], %[[ACCNUM]] : i1
+// CHECK-NEXT:      %[[BETTER:.*]] = arith.ori %[[GT]], %[[FIRSTNAN]] : i1
+// CHECK-NEXT:      %[[NV:.*]] = arith.select %[[BETTER]], %[[X]], %[[ACC]] : f32
+// CHECK-NEXT:      %[[NI:.*]] = arith.select %[[BETTER]], %[[JC]], %[[ACCI]] : i64
+// CHECK-NEXT:      linalg.yield %[[NV]], %[[NI]] : f32, i64
+// CHECK-NEXT:    } -> (tensor<2xf32>, tensor<2xi64>)
+// CHECK-NEXT:    func.return %[[IDX]] : tensor<2xi64>
+func.func @argmax(%x: tensor<2x3xf32>) -> tensor<2xi64> {
+  %i = mindir.argmax %x {axis = 1 : i64, index_type = i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+  func.return %i : tensor<2xi64>
+}
+
+// -----
+
+// argmin of integers along axis 0, keep_dims: the largest integer as the init, a
+// signed compare, and the reduced axis put back as size 1.
+// CHECK-LABEL: func.func @argmin_keep
+// CHECK:         arith.constant 2147483647 : i32
+// CHECK:         iterator_types = ["reduction", "parallel"]
+// CHECK:         arith.cmpi slt
+// CHECK-NOT:     arith.cmpf
+// CHECK:         %[[E:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0 : i64, 1 : i64]] output_shape [1, 3] : tensor<3xi32> into tensor<1x3xi32>
+// CHECK-NEXT:    func.return %[[E]] : tensor<1x3xi32>
+func.func @argmin_keep(%x: tensor<2x3xi32>) -> tensor<1x3xi32> {
+  %i = mindir.argmin %x {axis = 0 : i64, keep_dims = true} : (tensor<2x3xi32>) -> tensor<1x3xi32>
+  func.return %i : tensor<1x3xi32>
+}

@@ -1,0 +1,147 @@
+"""Index reductions, sort and scans from the frontend: PyNative against numpy,
+dtypes and signatures as MindSpore 2.x, gradients against numpy, vmap in graph
+mode, and the errors MindSpore raises."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit import ops
+from mindjit.frontend.graph import api
+
+RNG = np.random.default_rng(23)
+
+
+def _t(*shape: int) -> ms.Tensor:
+    return ms.Tensor(RNG.standard_normal(shape).astype(np.float32))
+
+
+def _graph(fn, *args):  # type: ignore[no-untyped-def]
+    saved = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    api.clear_cache()
+    try:
+        return ms.jit(fn)(*args)
+    finally:
+        ms.set_context(mode=saved)
+
+
+# -- argmax / argmin / max / min ---------------------------------------------------------------
+
+TIES = np.array([[1, 5, 5, 2], [np.nan, 3, np.nan, 9], [-np.inf] * 4, [0, -1, 0, -1]], np.float32)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_argmax_argmin_match_numpy_with_ties_nan_and_inf(axis):
+    x = ms.Tensor(TIES)
+    got = ops.argmax(x, axis)
+    assert got.dtype == ms.int64
+    np.testing.assert_array_equal(got.asnumpy(), np.argmax(TIES, axis))
+    got = ops.argmin(x, axis)
+    assert got.dtype == ms.int32
+    np.testing.assert_array_equal(got.asnumpy(), np.argmin(TIES, axis))
+
+
+def test_keepdim_tensor_methods_ints_and_scalars():
+    n = np.array([[3, 1, 3], [0, -2, -2]], np.int32)
+    got = ops.argmax(ms.Tensor(n), dim=1, keepdim=True)
+    np.testing.assert_array_equal(got.asnumpy(), np.argmax(n, 1, keepdims=True))
+    np.testing.assert_array_equal(ms.Tensor(n).argmin(0, True).asnumpy(), [[1, 1, 1]])
+    np.testing.assert_array_equal(ms.Tensor(n).argmax().asnumpy(), 0)
+    assert ops.argmax(ms.Tensor(2.5)).asnumpy() == 0
+    b = ms.Tensor(np.array([False, True, True]))
+    assert ops.argmax(b).asnumpy() == 1
+
+
+def test_primitives():
+    x = _t(3, 4)
+    xs = x.asnumpy()
+    got = ops.Argmax(output_type=ms.int64)(x)
+    assert got.dtype == ms.int64
+    np.testing.assert_array_equal(got.asnumpy(), xs.argmax(-1))
+    got = ops.Argmin(axis=0)(x)
+    assert got.dtype == ms.int32
+    np.testing.assert_array_equal(got.asnumpy(), xs.argmin(0))
+    index, values = ops.ArgMaxWithValue(axis=1, keep_dims=True)(x)
+    np.testing.assert_array_equal(index.asnumpy(), xs.argmax(1)[:, None])
+    np.testing.assert_array_equal(values.asnumpy(), xs.max(1, keepdims=True))
+    index, values = ops.ArgMinWithValue()(x)
+    np.testing.assert_array_equal(index.asnumpy(), xs.argmin(0))
+    np.testing.assert_array_equal(values.asnumpy(), xs.min(0))
+
+
+def test_max_min_values_and_indices():
+    x = ms.Tensor(TIES)
+    values, index = ops.max(x, 1)
+    assert index.dtype == ms.int32 and values.dtype == ms.float32
+    np.testing.assert_array_equal(index.asnumpy(), np.argmax(TIES, 1))
+    np.testing.assert_array_equal(values.asnumpy(), np.max(TIES, 1))
+    values, index = ops.min(x, 0, keepdims=True)
+    np.testing.assert_array_equal(index.asnumpy(), np.argmin(TIES, 0)[None])
+    np.testing.assert_array_equal(values.asnumpy(), np.min(TIES, 0, keepdims=True))
+    values, index = ops.max(ms.Tensor(np.array([0.0, 0.4, 0.7, 0.1], np.float32)))
+    assert values.shape == () and float(values.asnumpy()) == np.float32(0.7)
+    assert index.asnumpy() == 0  # MindSpore: the index is 0 when axis is None
+    values, _ = ops.max(ms.Tensor(TIES[:1]), 1, initial=6.0)
+    np.testing.assert_array_equal(values.asnumpy(), [6.0])
+    where = ms.Tensor(np.array([[True, False, True, True]]))
+    values, index = ops.min(ms.Tensor(TIES[3:]), 1, initial=-5.0, where=where)
+    np.testing.assert_array_equal(values.asnumpy(), [-5.0])
+    np.testing.assert_array_equal(index.asnumpy(), [1])
+
+
+def _max_sum(x):  # type: ignore[no-untyped-def]
+    values, _ = ops.max(x, 1)
+    return (values * ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32))).sum()
+
+
+def _grad_max_sum(x):  # type: ignore[no-untyped-def]
+    return ms.grad(_max_sum)(x)
+
+
+def test_max_gradient_flows_to_the_first_chosen_element():
+    x = np.array([[1, 5, 5, 2], [7, 3, 7, 7], [0, 0, 0, 0]], np.float32)
+    want = np.zeros_like(x)
+    want[0, 1], want[1, 0], want[2, 0] = 1.0, 2.0, 3.0
+    got = ms.grad(_max_sum)(ms.Tensor(x))
+    np.testing.assert_array_equal(got.asnumpy(), want)
+    got = _graph(_grad_max_sum, ms.Tensor(x))
+    np.testing.assert_array_equal(got.asnumpy(), want)
+
+
+def _row_args(r):  # type: ignore[no-untyped-def]
+    return ops.argmax(r, 0), ops.max(r, 1)[1]
+
+
+def _vm_argmax(x):  # type: ignore[no-untyped-def]
+    return ms.vmap(_row_args, in_axes=1)(x)
+
+
+def test_vmap_moves_the_axis():
+    x = _t(3, 4, 5)
+    a, i = _graph(_vm_argmax, x)
+    xs = x.asnumpy()
+    np.testing.assert_array_equal(a.asnumpy(), xs.transpose(1, 0, 2).argmax(1))
+    np.testing.assert_array_equal(i.asnumpy(), xs.transpose(1, 0, 2).argmax(2))
+
+
+def test_argmax_errors():
+    x = _t(2, 3)
+    with pytest.raises(ValueError, match="argmax"):
+        ops.argmax(x, 2)
+    with pytest.raises(TypeError, match="keepdim"):
+        ops.argmax(x, 1, keepdim=1)
+    with pytest.raises(TypeError, match="axis"):
+        ops.argmin(x, 0.5)
+    with pytest.raises(TypeError, match="output_type"):
+        ops.Argmax(output_type=ms.float32)
+    with pytest.raises(TypeError, match="'axis' must be an int"):
+        ops.max(x, (0, 1))
+    with pytest.raises(TypeError, match="keepdims"):
+        ops.min(x, 0, keepdims=None)
+    with pytest.raises(ValueError, match="initial"):
+        ops.max(x, 0, where=ms.Tensor(np.ones((2, 3), bool)))
+    with pytest.raises(TypeError, match="Tensor"):
+        ops.max([1.0, 2.0], 0)
