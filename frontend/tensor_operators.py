@@ -324,6 +324,12 @@ class TensorOperators:
     def argmin(self, axis: Any = None, keepdims: bool = False) -> Any:
         return _ops().argmin(self, axis, keepdims)
 
+    def sort(self, axis: int = -1, descending: bool = False) -> Any:
+        return _ops().sort(self, axis, descending)
+
+    def topk(self, k: int, dim: Any = None, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+        return _ops().topk(self, k, dim, largest, sorted)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

@@ -17,6 +17,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu.errors import op_failure, unsupported
+from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
 from mindjit.backend.cpu.linalg_index_patterns import plan_arg_reduce
@@ -148,6 +149,8 @@ _NAMED = (
 
 @register(*_NAMED)
 def build_named(c: FunctionCompiler, op: Operation) -> None:
+    if build_library_call(c, op):  # a generic naming its kernel (kernels_library.py)
+        return
     build_structured(c, structured_spec(op))
 
 

@@ -190,8 +190,11 @@ from mindjit.frontend.ops.index_primitives import (
     ArgMaxWithValue,
     Argmin,
     ArgMinWithValue,
+    Sort,
+    TopK,
 )
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
+from mindjit.frontend.ops.sort import sort, topk
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

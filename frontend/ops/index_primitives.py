@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend import dtype as D
-from mindjit.frontend.ops import index_reduce
+from mindjit.frontend.ops import index_reduce, sort
 from mindjit.frontend.ops.primitives import Primitive
 
 
@@ -59,3 +59,26 @@ class ArgMinWithValue(ArgMaxWithValue):
     """`ArgMinWithValue(axis=0, keep_dims=False)(x)` -> (index, values)."""
 
     _fn = staticmethod(index_reduce.min)
+
+
+class Sort(Primitive):
+    """`Sort(axis=-1, descending=False)(x)` -> (values, int32 indices)."""
+
+    def __init__(self, axis: int = -1, descending: bool = False):
+        super().__init__()
+        self.axis = axis
+        self.descending = descending
+
+    def __call__(self, x: Any) -> tuple[Any, Any]:
+        return sort.sort(x, self.axis, self.descending)
+
+
+class TopK(Primitive):
+    """`TopK(sorted=True)(input_x, k)` -> the k largest along the last axis, int32 indices."""
+
+    def __init__(self, sorted: bool = True):  # noqa: A002 - MindSpore's name
+        super().__init__()
+        self.sorted = sorted
+
+    def __call__(self, input_x: Any, k: int) -> tuple[Any, Any]:
+        return sort.topk(input_x, k, None, True, self.sorted)

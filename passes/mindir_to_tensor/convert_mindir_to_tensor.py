@@ -61,6 +61,7 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     matmul,
     reduce,
     shape,
+    sort,
 )
 from mindjit.passes.mindir_to_tensor.effects import (
     erase_dead_state,

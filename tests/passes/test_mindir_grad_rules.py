@@ -537,6 +537,27 @@ def _cases() -> list[Case]:
 CASES = _cases()
 
 
+def _index_cases() -> list[Case]:
+    """Sort and scans (i23-indexreduce): distinct values, so the sort is smooth."""
+
+    def sort(axis: int, descending: bool) -> BuildFn:
+        return lambda b, xs: b.v(M.SortOp.get(xs[0], axis, descending))
+
+    def sort_values_times_indices(b: Body, xs):
+        op = b.op(M.SortOp.get(xs[0], 0))
+        idx = b.v(M.CastOp.get(op.results[1], op.results[0].type.get_element_type()))
+        return b.v(M.MulOp.get(op.results[0], idx))
+
+    return [
+        Case("sort_last_axis", [distinct(_rng("sort1"), 3, 5)], sort(-1, False)),
+        Case("sort_axis0_descending", [distinct(_rng("sort2"), 4, 2, 3)], sort(0, True)),
+        Case("sort_values_and_indices", [distinct(_rng("sort3"), 5, 2)], sort_values_times_indices),
+    ]
+
+
+CASES += _index_cases()
+
+
 @pytest.fixture(scope="module")
 def compiled() -> dict[str, tuple[CpuExecutable, list[type[Operation]], tuple[int, ...]]]:
     return {}

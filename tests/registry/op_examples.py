@@ -245,5 +245,11 @@ EXAMPLES.update(
             f" : ({_F}) -> tensor<1x3xi64>",
             "tensor<1x3xi64>",
         ),
+        "mindir.sort": f"""
+func.func @f(%a: {_F}) -> ({_F}, tensor<2x3xi32>) {{
+  %v, %i = mindir.sort %a {{axis = 0 : i64, descending = true}} : {_F} -> ({_F}, tensor<2x3xi32>)
+  func.return %v, %i : {_F}, tensor<2x3xi32>
+}}
+""",
     }
 )

@@ -130,6 +130,13 @@ TENSOR_KERNELS: dict[type[Operation], tuple[str, str]] = {
     ml_program_ext.GlobalStoreOp: ("Assign", "vector"),
 }
 
+#: linalg.generics naming their kernel with `library_call` (sort's lowering) -> kernel.
+LIBRARY_KERNELS: dict[str, tuple[str, str]] = {
+    "mindjit_sort_rank": ("Sort", "vector"),
+    "mindjit_sort_rank_desc": ("Sort", "vector"),
+    "mindjit_sort_place": ("InvertPermutation", "vector"),
+}
+
 #: Reductions by their combiner.
 REDUCE_NAMES = {
     "Add": "ReduceSum",
@@ -178,6 +185,9 @@ def body_names(op: Operation) -> list[str]:
 
 def generic_kernel(op: Operation) -> tuple[str, str]:
     """A linalg.generic or linalg.reduce: elementwise, reduction or contraction."""
+    library = getattr(op, "library_call", None)
+    if library is not None and library.data in LIBRARY_KERNELS:
+        return LIBRARY_KERNELS[library.data]
     names = body_names(op)
     iterators = [a.data for a in getattr(op, "iterator_types", ())]
     reduces = op.name == "linalg.reduce" or "reduction" in [str(i) for i in iterators]
