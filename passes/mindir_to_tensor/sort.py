@@ -66,9 +66,7 @@ def _counting(
     block = Block(arg_types=types)
     inner = Emitter.at_end(block, e.loc)
     inner.emit(linalg.YieldOp(body(inner, list(block.args))))
-    iterators = [linalg.IteratorTypeAttr.parallel()] * rank + [
-        linalg.IteratorTypeAttr.reduction()
-    ]
+    iterators = [linalg.IteratorTypeAttr.parallel()] * rank + [linalg.IteratorTypeAttr.reduction()]
     identity = AffineMap(rank + 1, 0, tuple(AffineDimExpr(d) for d in range(rank)))
     op = linalg.GenericOp(
         inputs,
@@ -101,7 +99,9 @@ def _ties(b: Emitter, xj: SSAValue, xi: SSAValue) -> SSAValue:
     if not isinstance(xi.type, AnyFloat):
         return b.value(arith.CmpiOp(xj, xi, "eq"))
     equal = b.value(arith.CmpfOp(xj, xi, "oeq"))
-    both_nan = b.value(arith.AndIOp(b.value(arith.CmpfOp(xj, xj, "uno")), b.value(arith.CmpfOp(xi, xi, "uno"))))
+    both_nan = b.value(
+        arith.AndIOp(b.value(arith.CmpfOp(xj, xj, "uno")), b.value(arith.CmpfOp(xi, xi, "uno")))
+    )
     return b.value(arith.OrIOp(equal, both_nan))
 
 

@@ -336,6 +336,19 @@ func.func @f(%x: tensor<3x5xf32>, %n: tensor<4x6xi32>)
   func.return %a, %b, %c, %d : tensor<3xi64>, tensor<1x5xi32>, tensor<4xi32>, tensor<6xi64>
 }
 """
+MINDIR_SORT = """
+func.func @f(%x: tensor<3x5xf32>, %n: tensor<4x6xi32>)
+    -> (tensor<3x5xf32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x6xi32>) {
+  %v, %i = mindir.sort %x {descending = true} : tensor<3x5xf32> -> (tensor<3x5xf32>, tensor<3x5xi32>)
+  %w, %j = mindir.sort %n {axis = 0 : i64} : tensor<4x6xi32> -> (tensor<4x6xi32>, tensor<4x6xi32>)
+  func.return %v, %i, %w, %j : tensor<3x5xf32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x6xi32>
+}
+"""
+LOWERED_CASES["mindir_sort"] = (
+    MINDIR_SORT,
+    "f",
+    [f32(3, 5), np.random.default_rng(5).integers(-2, 3, (4, 6)).astype(np.int32)],
+)
 LOWERED_CASES["mindir_index_ops"] = (
     MINDIR_INDEX,
     "f",

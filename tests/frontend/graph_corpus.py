@@ -347,6 +347,16 @@ def index_reductions(x, n):
 
 FUNCTIONS["index_reductions"] = (index_reductions, lambda: (f32(3, 4), i32(4, 5)))
 
+
+def sorts(x, n):
+    v, i = ops.sort(x, 0, True)
+    w, j = ops.topk(n, 2, largest=False)
+    u, k = ops.TopK()(x, 3)
+    return v, i, w, j, n.sort()[0], u, k
+
+
+FUNCTIONS["sorts"] = (sorts, lambda: (f32(4, 3), i32(3, 5)))
+
 CELLS = {
     "cell_list": (Stack, lambda: (f32(2, 4),)),
     "sequential": (Sequential, lambda: (f32(3, 4),)),

@@ -145,3 +145,95 @@ def test_argmax_errors():
         ops.max(x, 0, where=ms.Tensor(np.ones((2, 3), bool)))
     with pytest.raises(TypeError, match="Tensor"):
         ops.max([1.0, 2.0], 0)
+
+
+# -- sort / topk -------------------------------------------------------------------------------
+
+
+def _stable_desc(x: np.ndarray, axis: int) -> np.ndarray:
+    """Indices of a stable descending sort (ties: the smaller index first, NaN first)."""
+    xm = np.moveaxis(x, axis, -1)
+    n = xm.shape[-1]
+    order = n - 1 - np.argsort(xm[..., ::-1], axis=-1, kind="stable")[..., ::-1]
+    return np.moveaxis(order, -1, axis)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_matches_a_stable_numpy_sort(axis, descending):
+    x = RNG.integers(-3, 4, (5, 7)).astype(np.float32)
+    x[1, 2] = x[3, 4] = np.nan
+    values, indices = ops.sort(ms.Tensor(x), axis, descending)
+    assert indices.dtype == ms.int32 and values.dtype == ms.float32
+    want = _stable_desc(x, axis) if descending else np.argsort(x, axis, kind="stable")
+    np.testing.assert_array_equal(indices.asnumpy(), want)
+    np.testing.assert_array_equal(values.asnumpy(), np.take_along_axis(x, want, axis))
+
+
+def test_sort_integers_and_tensor_methods():
+    n = RNG.integers(-3, 4, (4, 6)).astype(np.int32)
+    values, indices = ms.Tensor(n).sort(0, True)
+    np.testing.assert_array_equal(indices.asnumpy(), _stable_desc(n, 0))
+    np.testing.assert_array_equal(values.asnumpy(), -np.sort(-n, 0))
+    values, indices = ops.Sort()(ms.Tensor(n))
+    np.testing.assert_array_equal(values.asnumpy(), np.sort(n, -1))
+
+
+def test_topk_as_mindspore_documents():
+    x = np.array([[0.5368, 0.2447, 0.4302, 0.9673], [0.4388, 0.6525, 0.4685, 0.1868]], np.float32)
+    values, indices = ops.topk(ms.Tensor(x), 2, dim=1)
+    np.testing.assert_array_equal(indices.asnumpy(), [[3, 0], [1, 2]])
+    np.testing.assert_array_equal(values.asnumpy(), np.take_along_axis(x, indices.asnumpy(), 1))
+    values, indices = ms.Tensor(x).topk(1, 0, largest=False)
+    np.testing.assert_array_equal(indices.asnumpy(), [[1, 0, 0, 1]])
+    values, indices = ops.TopK()(ms.Tensor(np.array([1, 3, 3, 2], np.int32)), 3)
+    np.testing.assert_array_equal(indices.asnumpy(), [1, 2, 3])  # ties: smaller index first
+    np.testing.assert_array_equal(values.asnumpy(), [3, 3, 2])
+
+
+def _top2_weighted(x):  # type: ignore[no-untyped-def]
+    values, _ = ops.topk(x, 2)
+    return (values * ms.Tensor(np.array([3.0, 1.0], np.float32))).sum()
+
+
+def _grad_top2(x):  # type: ignore[no-untyped-def]
+    return ms.grad(_top2_weighted)(x)
+
+
+def test_topk_gradient_goes_back_to_the_chosen_positions():
+    x = np.array([[0.1, 0.9, 0.5, 0.7], [2.0, -1.0, 3.0, 0.0]], np.float32)
+    want = np.array([[0, 3, 0, 1], [1, 0, 3, 0]], np.float32)
+    np.testing.assert_array_equal(ms.grad(_top2_weighted)(ms.Tensor(x)).asnumpy(), want)
+    np.testing.assert_array_equal(_graph(_grad_top2, ms.Tensor(x)).asnumpy(), want)
+
+
+def _row_sort(r):  # type: ignore[no-untyped-def]
+    return ops.sort(r, 0, True)
+
+
+def _vm_sort(x):  # type: ignore[no-untyped-def]
+    return ms.vmap(_row_sort, in_axes=2)(x)
+
+
+def test_sort_vmap_moves_the_axis():
+    x = _t(3, 4, 2)
+    values, indices = _graph(_vm_sort, x)
+    xs = x.asnumpy().transpose(2, 0, 1)
+    np.testing.assert_array_equal(indices.asnumpy(), _stable_desc(xs, 1))
+    np.testing.assert_array_equal(values.asnumpy(), -np.sort(-xs, 1))
+
+
+def test_sort_topk_errors():
+    x = _t(2, 3)
+    with pytest.raises(ValueError, match="sort"):
+        ops.sort(x, 2)
+    with pytest.raises(TypeError, match="descending"):
+        ops.sort(x, descending=1)
+    with pytest.raises(TypeError, match="Bool"):
+        ops.sort(ms.Tensor(np.array([True, False])))
+    with pytest.raises(TypeError, match="'k' must be an int"):
+        ops.topk(x, 1.0)
+    with pytest.raises(ValueError, match="'k' must be in"):
+        ops.topk(x, 4)
+    with pytest.raises(TypeError, match="Tensor"):
+        ops.topk([1.0, 2.0], 1)

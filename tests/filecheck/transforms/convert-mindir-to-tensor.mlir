@@ -490,3 +490,50 @@ func.func @argmin_keep(%x: tensor<2x3xi32>) -> tensor<1x3xi32> {
   %i = mindir.argmin %x {axis = 0 : i64, keep_dims = true} : (tensor<2x3xi32>) -> tensor<1x3xi32>
   func.return %i : tensor<1x3xi32>
 }
+
+// -----
+
+// sort of integers along axis 0: rank by counting over a second loop dim (named
+// kernel mindjit_sort_rank), the inverse permutation (mindjit_sort_place), then a
+// gather of the values.
+// CHECK-LABEL: func.func @sort
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], library_call = "mindjit_sort_rank"} ins(%x, %x : tensor<4x3xi32>, tensor<4x3xi32>) outs(%{{.*}} : tensor<4x3xi32>) {
+// CHECK-NEXT:    ^bb0(%[[XI:.*]]: i32, %[[XJ:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[I0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[I:.*]] = arith.index_cast %[[I0]] : index to i32
+// CHECK-NEXT:      %[[J0:.*]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[J:.*]] = arith.index_cast %[[J0]] : index to i32
+// CHECK-NEXT:      %[[EARLIER:.*]] = arith.cmpi slt, %[[J]], %[[I]] : i32
+// CHECK-NEXT:      %[[TIE:.*]] = arith.cmpi eq, %[[XJ]], %[[XI]] : i32
+// CHECK-NEXT:      %[[TIEFIRST:.*]] = arith.andi %[[TIE]], %[[EARLIER]] : i1
+// CHECK-NEXT:      %[[LESS:.*]] = arith.cmpi slt, %[[XJ]], %[[XI]] : i32
+// CHECK-NEXT:      %[[BEFORE:.*]] = arith.ori %[[LESS]], %[[TIEFIRST]] : i1
+// CHECK-NEXT:      %[[ONE:.*]] = arith.extui %[[BEFORE]] : i1 to i32
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addi %[[ACC]], %[[ONE]] : i32
+// CHECK-NEXT:      linalg.yield %[[SUM]] : i32
+// CHECK:         %[[IDX:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], library_call = "mindjit_sort_place"} ins(%[[R]] : tensor<4x3xi32>)
+// CHECK:           arith.cmpi eq
+// CHECK:           arith.select
+// CHECK:         %[[V:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[IDX]] : tensor<4x3xi32>)
+// CHECK:           %[[AT:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-NEXT:      %[[COL:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      tensor.extract %x[%[[AT]], %[[COL]]] : tensor<4x3xi32>
+// CHECK:         func.return %[[V]], %[[IDX]] : tensor<4x3xi32>, tensor<4x3xi32>
+func.func @sort(%x: tensor<4x3xi32>) -> (tensor<4x3xi32>, tensor<4x3xi32>) {
+  %v, %i = mindir.sort %x {axis = 0 : i64} : tensor<4x3xi32> -> (tensor<4x3xi32>, tensor<4x3xi32>)
+  func.return %v, %i : tensor<4x3xi32>, tensor<4x3xi32>
+}
+
+// -----
+
+// Descending float sort: x_j goes first when larger, or NaN against a number.
+// CHECK-LABEL: func.func @sort_descending
+// CHECK:         library_call = "mindjit_sort_rank_desc"
+// CHECK:         ^bb0(%[[XI:.*]]: f32, %[[XJ:.*]]: f32, %{{.*}}: i32):
+// CHECK:           arith.cmpf olt, %[[XI]], %[[XJ]] : f32
+// CHECK-NEXT:      arith.cmpf uno, %[[XJ]], %[[XJ]] : f32
+// CHECK-NEXT:      arith.cmpf ord, %[[XI]], %[[XI]] : f32
+func.func @sort_descending(%x: tensor<5xf32>) -> tensor<5xf32> {
+  %v, %i = mindir.sort %x {descending = true} : tensor<5xf32> -> (tensor<5xf32>, tensor<5xi32>)
+  func.return %v : tensor<5xf32>
+}

@@ -620,3 +620,27 @@ func.func @f(%x: tensor<2x3xf32>) {
   %y = mindir.argmax %x : (tensor<2x3xf32>) -> tensor<3xi32>
   func.return
 }
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis -3 is out of range for rank 2}}
+  %v, %i = mindir.sort %x {axis = -3 : i64} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{result types (tensor<2x3xf32>, tensor<2x3xi64>) do not match the inferred types (tensor<2x3xf32>, tensor<2x3xi32>)}}
+  %v, %i = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<i32>) {
+  // expected-error @+1 {{mindir.sort needs an input of rank >= 1, got tensor<i32>}}
+  %v, %i = mindir.sort %x : tensor<i32> -> (tensor<i32>, tensor<i32>)
+  func.return
+}

@@ -276,5 +276,10 @@ func.func @index_ops(%x: tensor<2x3xf32>) -> tensor<2xi32> {
   %j = mindir.argmin %x {axis = 0 : i64, keep_dims = true, index_type = i64} : (tensor<2x3xf32>) -> tensor<1x3xi64>
   // CHECK-NEXT: %k = mindir.argmax %x : (tensor<2x3xf32>) -> tensor<2xi32>
   %k = mindir.argmax %x : (tensor<2x3xf32>) -> tensor<2xi32>
+  // CHECK-NEXT: %v, %s = mindir.sort %x {axis = 0 : i64, descending = true} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  // GENERIC: "mindir.sort"(%x) <{axis = 0 : i64, descending = true}> : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  %v, %s = mindir.sort %x {axis = 0 : i64, descending = true} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  // CHECK-NEXT: %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
   func.return %i : tensor<2xi32>
 }
