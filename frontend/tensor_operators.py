@@ -330,6 +330,15 @@ class TensorOperators:
     def topk(self, k: int, dim: Any = None, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
         return _ops().topk(self, k, dim, largest, sorted)
 
+    def cumsum(self, axis: Any = None, dtype: Any = None) -> Any:
+        """MindSpore's `Tensor.cumsum(axis=None, dtype=None)`: `axis=None` scans the
+        flattened tensor."""
+        x = self if axis is not None else self.reshape((-1,))
+        return _ops().cumsum(x, 0 if axis is None else axis, dtype)
+
+    def cumprod(self, dim: int, dtype: Any = None) -> Any:
+        return _ops().cumprod(self, dim, dtype)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

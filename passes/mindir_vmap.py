@@ -451,4 +451,4 @@ def _along_axis(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
         batcher.env[old] = _Value(r, True)
 
 
-BATCHING.register(*mindir.INDEX_REDUCE_OPS, *mindir.SORT_OPS)(_along_axis)
+BATCHING.register(*mindir.INDEX_REDUCE_OPS, *mindir.SORT_OPS, *mindir.SCAN_OPS)(_along_axis)

@@ -335,9 +335,12 @@ def kernel_flops(op: KernelOp) -> int:
 
 
 def _library_flops(op: Operation) -> int:
-    """A generic naming its kernel (sort's rank and place, quadratic as written):
-    the kernel's own cost, n log2 n compares per row of n along the reduced dim."""
+    """A generic naming its kernel (sort's rank and place, the scans: quadratic as
+    written): the kernel's own cost, n log2 n compares per row of n along the
+    reduced dim for sort's, one op per element for a scan."""
     out = math.prod(static_shape(op.results[0].type))
+    if "sort" not in op.library_call.data:  # type: ignore[attr-defined]
+        return out
     n = max(1, _loop_count(op) // max(1, out))
     return out * max(1, math.ceil(math.log2(n))) if n > 1 else out
 

@@ -2,13 +2,16 @@
 
 MLIR's `library_call` attribute says which library function implements a
 structured op. mindjit's lowering sets it on the generics whose loops are
-quadratic as written (sort's rank-by-counting, passes/mindir_to_tensor/sort.py);
+quadratic as written (sort's rank-by-counting and the scans, passes/mindir_to_tensor/
+sort.py and scan.py);
 the executor runs the named kernel instead, in O(n log n):
 
 - `mindjit_sort_rank[_desc]`: each element's position in the stable sort along
   an axis (NaN larger than any number), the inverse of `np.argsort(kind="stable")`;
 - `mindjit_sort_place`: out_k = sum of the i with rank_i == k along an axis
-  (the inverse permutation of a permutation), one `np.bincount`.
+  (the inverse permutation of a permutation), one `np.bincount`;
+- `mindjit_cumsum` / `mindjit_cumprod` (`_exclusive`, `_reverse`): `np.cumsum` /
+  `np.cumprod` along the axis (passes/mindir_to_tensor/scan.py).
 
 Each kernel checks the op is the form the lowering writes (maps, a zero init,
 dtypes); anything else runs through the general linalg planner, which computes
@@ -86,12 +89,48 @@ def _place(axis: int, dtype: np.dtype) -> Kernel:
     return place
 
 
+def _scan(axis: int, product: bool, exclusive: bool, reverse: bool, dtype: np.dtype) -> Kernel:
+    run = np.cumprod if product else np.cumsum
+    neutral = dtype.type(1 if product else 0)
+
+    def scan(x: np.ndarray) -> np.ndarray:
+        xm = np.moveaxis(x, axis, -1)
+        if reverse:
+            xm = xm[..., ::-1]
+        if exclusive:
+            out = np.empty(xm.shape, dtype)
+            out[..., 0] = neutral
+            run(xm[..., :-1], axis=-1, dtype=dtype, out=out[..., 1:])
+        else:
+            out = run(xm, axis=-1, dtype=dtype)
+        if reverse:
+            out = out[..., ::-1]
+        return np.moveaxis(out, -1, axis)
+
+    return scan
+
+
+_SCANS = {
+    f"mindjit_cum{kind}{ex}{rev}": (kind == "prod", bool(ex), bool(rev))
+    for kind in ("sum", "prod")
+    for ex in ("", "_exclusive")
+    for rev in ("", "_reverse")
+}
+
+
 def _plan(op: Operation, c: FunctionCompiler) -> Kernel | None:
     name = op.library_call.data if op.library_call is not None else None  # type: ignore[attr-defined]
-    if name is None or len(op.results) != 1 or c.splat(op.outputs[0]) != 0:  # type: ignore[attr-defined]
+    if name is None or len(op.results) != 1:
         return None
     out = dtype_of(op.results[0].type, op)
-    if out.kind not in "iu":
+    if name in _SCANS and len(op.inputs) == 1:  # type: ignore[attr-defined]
+        product, exclusive, reverse = _SCANS[name]
+        axis = _along_axis(op, 0)
+        same = op.inputs[0].type == op.results[0].type  # type: ignore[attr-defined]
+        if axis is None or not same or c.splat(op.outputs[0]) != (1 if product else 0):  # type: ignore[attr-defined]
+            return None
+        return _scan(axis, product, exclusive, reverse, out)
+    if out.kind not in "iu" or c.splat(op.outputs[0]) != 0:  # type: ignore[attr-defined]
         return None
     if name in ("mindjit_sort_rank", "mindjit_sort_rank_desc") and len(op.inputs) == 2:  # type: ignore[attr-defined]
         axis = _along_axis(op, 1)

@@ -32,6 +32,8 @@ from mindjit.dialects.mindir.index_reduce import INDEX_REDUCE_OPS
 from mindjit.dialects.mindir.matmul import MatMulOp
 from mindjit.dialects.mindir.reduce import *  # noqa: F403
 from mindjit.dialects.mindir.reduce import REDUCE_OPS
+from mindjit.dialects.mindir.scan import *  # noqa: F403
+from mindjit.dialects.mindir.scan import SCAN_OPS
 from mindjit.dialects.mindir.sort import *  # noqa: F403
 from mindjit.dialects.mindir.sort import SORT_OPS
 from mindjit.dialects.mindir.tuples import *  # noqa: F403
@@ -50,6 +52,7 @@ VALUE_OPS = (
     *TUPLE_OPS,
     *INDEX_REDUCE_OPS,
     *SORT_OPS,
+    *SCAN_OPS,
 )
 
 ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *GRAD_OPS, *DEVICE_OPS, *CHECK_OPS)

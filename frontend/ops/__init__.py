@@ -190,10 +190,13 @@ from mindjit.frontend.ops.index_primitives import (
     ArgMaxWithValue,
     Argmin,
     ArgMinWithValue,
+    CumProd,
+    CumSum,
     Sort,
     TopK,
 )
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
+from mindjit.frontend.ops.scan import cumprod, cumsum
 from mindjit.frontend.ops.sort import sort, topk
 
 # MindSpore's spellings

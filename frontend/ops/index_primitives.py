@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend import dtype as D
-from mindjit.frontend.ops import index_reduce, sort
+from mindjit.frontend.ops import index_reduce, scan, sort
 from mindjit.frontend.ops.primitives import Primitive
 
 
@@ -82,3 +82,23 @@ class TopK(Primitive):
 
     def __call__(self, input_x: Any, k: int) -> tuple[Any, Any]:
         return sort.topk(input_x, k, None, True, self.sorted)
+
+
+class CumSum(Primitive):
+    """`CumSum(exclusive=False, reverse=False)(input, axis)`: running sums."""
+
+    _op = "cumsum"
+
+    def __init__(self, exclusive: bool = False, reverse: bool = False):
+        super().__init__()
+        self.exclusive = exclusive
+        self.reverse = reverse
+
+    def __call__(self, x: Any, axis: int) -> Any:
+        return scan.scan(self._op, x, axis, self.exclusive, self.reverse)
+
+
+class CumProd(CumSum):
+    """`CumProd(exclusive=False, reverse=False)(x, axis)`: running products."""
+
+    _op = "cumprod"

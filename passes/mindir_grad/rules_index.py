@@ -47,3 +47,23 @@ def _sort(e, op, douts):
     if g is None:  # only the indices are used
         return [None]
     return [scatter_along(e, g, op.indices, op.sorted_axis())]
+
+
+@rule(M.CumSumOp)
+def _cumsum(e, op, douts):
+    """The adjoint of a running sum is the running sum the other way round."""
+    (g,) = douts
+    return [e.v(M.CumSumOp.get(g, op.scan_axis(), op.is_exclusive(), not op.is_reverse()))]
+
+
+@rule(M.CumProdOp)
+def _cumprod(e, op, douts):
+    """d x_j = sum over the i whose product holds x_j of g_i * out_i / x_j, i.e.
+    cumsum(g * out) the other way round, divided by x. Exact for an input without
+    zeros (MindSpore's CumProd bprop is the same formula); a zero gives inf/NaN."""
+    (g,) = douts
+    x = op.input
+    flow = e.v(
+        M.CumSumOp.get(e.mul(g, op.result), op.scan_axis(), op.is_exclusive(), not op.is_reverse())
+    )
+    return [e.div(flow, x)]

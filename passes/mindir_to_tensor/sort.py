@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -44,24 +44,26 @@ RANK_DESC = "mindjit_sort_rank_desc"
 PLACE = "mindjit_sort_place"
 
 
-def _along(rank: int, axis: int, extra: int) -> AffineMap:
+def along(rank: int, axis: int, extra: int) -> AffineMap:
     """The identity over `rank` dims with `axis` replaced by the extra loop dim."""
     dims = [AffineDimExpr(extra if d == axis else d) for d in range(rank)]
     return AffineMap(rank + 1, 0, tuple(dims))
 
 
-def _counting(
+def counting(
     e: Emitter,
     inputs: list[SSAValue],
     maps: list[AffineMap],
-    out_element: IntegerType,
+    out_element: Attribute,
     out_shape: tuple[int, ...],
     body,
     library_call: str,
+    init: int = 0,
 ) -> SSAValue:
-    """A reduction over one extra loop dim (after the output's), counting into i32."""
+    """A reduction over one extra loop dim (after the output's) into a fill of `init`,
+    the generic naming its kernel `library_call`."""
     rank = len(out_shape)
-    init = e.filled(out_shape, out_element, 0)
+    init_value = e.filled(out_shape, out_element, init)
     types = [S.tensor_of(v.type).get_element_type() for v in inputs] + [out_element]
     block = Block(arg_types=types)
     inner = Emitter.at_end(block, e.loc)
@@ -70,18 +72,20 @@ def _counting(
     identity = AffineMap(rank + 1, 0, tuple(AffineDimExpr(d) for d in range(rank)))
     op = linalg.GenericOp(
         inputs,
-        [init],
+        [init_value],
         Region(block),
         [AffineMapAttr(m) for m in [*maps, identity]],
         iterators,
-        [init.type],
+        [init_value.type],
         library_call=StringAttr(library_call),
     )
     return e.value(op)
 
 
-def _index(b: Emitter, dim: int, element: IntegerType) -> SSAValue:
-    return b.value(arith.IndexCastOp(b.value(linalg.IndexOp(dim)), element))
+def loop_index(b: Emitter, dim: int, element: Attribute | None = None) -> SSAValue:
+    """`linalg.index dim`, cast to `element` (an integer type) unless None."""
+    index = b.value(linalg.IndexOp(dim))
+    return index if element is None else b.value(arith.IndexCastOp(index, element))
 
 
 def _goes_before(b: Emitter, xj: SSAValue, xi: SSAValue, descending: bool) -> SSAValue:
@@ -112,17 +116,17 @@ def sort_ranks(e: Emitter, x: SSAValue, axis: int, descending: bool, out: Intege
 
     def body(b: Emitter, args: list[SSAValue]) -> SSAValue:
         xi, xj, acc = args
-        i, j = _index(b, axis, out), _index(b, rank, out)
+        i, j = loop_index(b, axis, out), loop_index(b, rank, out)
         earlier = b.value(arith.CmpiOp(j, i, "slt"))
         tie_first = b.value(arith.AndIOp(_ties(b, xj, xi), earlier))
         before = b.value(arith.OrIOp(_goes_before(b, xj, xi, descending), tie_first))
         return b.value(arith.AddiOp(acc, b.value(arith.ExtUIOp(before, out))))
 
     identity = AffineMap(rank + 1, 0, tuple(AffineDimExpr(d) for d in range(rank)))
-    return _counting(
+    return counting(
         e,
         [x, x],
-        [identity, _along(rank, axis, rank)],
+        [identity, along(rank, axis, rank)],
         out,
         shape,
         body,
@@ -139,12 +143,12 @@ def place(e: Emitter, ranks: SSAValue, axis: int) -> SSAValue:
 
     def body(b: Emitter, args: list[SSAValue]) -> SSAValue:
         rank_i, acc = args
-        k, i = _index(b, axis, element), _index(b, rank, element)
+        k, i = loop_index(b, axis, element), loop_index(b, rank, element)
         hit = b.value(arith.CmpiOp(rank_i, k, "eq"))
         zero = b.value(arith.ConstantOp(IntegerAttr(0, element)))
         return b.value(arith.AddiOp(acc, b.value(arith.SelectOp(hit, i, zero))))
 
-    return _counting(e, [ranks], [_along(rank, axis, rank)], element, shape, body, PLACE)
+    return counting(e, [ranks], [along(rank, axis, rank)], element, shape, body, PLACE)
 
 
 def gather_along(e: Emitter, x: SSAValue, indices: SSAValue, axis: int) -> SSAValue:

@@ -349,6 +349,21 @@ LOWERED_CASES["mindir_sort"] = (
     "f",
     [f32(3, 5), np.random.default_rng(5).integers(-2, 3, (4, 6)).astype(np.int32)],
 )
+MINDIR_SCANS = """
+func.func @f(%x: tensor<3x5xf32>, %n: tensor<6xi32>)
+    -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<6xi32>, tensor<6xi32>) {
+  %a = mindir.cumsum %x {axis = 1 : i64} : tensor<3x5xf32>
+  %b = mindir.cumprod %x {axis = 0 : i64, exclusive = true, reverse = true} : tensor<3x5xf32>
+  %c = mindir.cumsum %n {reverse = true} : tensor<6xi32>
+  %d = mindir.cumprod %n {exclusive = true} : tensor<6xi32>
+  func.return %a, %b, %c, %d : tensor<3x5xf32>, tensor<3x5xf32>, tensor<6xi32>, tensor<6xi32>
+}
+"""
+LOWERED_CASES["mindir_scans"] = (
+    MINDIR_SCANS,
+    "f",
+    [f32(3, 5), np.random.default_rng(7).integers(-3, 4, 6).astype(np.int32)],
+)
 LOWERED_CASES["mindir_index_ops"] = (
     MINDIR_INDEX,
     "f",

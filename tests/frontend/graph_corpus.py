@@ -357,6 +357,20 @@ def sorts(x, n):
 
 FUNCTIONS["sorts"] = (sorts, lambda: (f32(4, 3), i32(3, 5)))
 
+
+def scans(x, n):
+    return (
+        ops.cumsum(x, 1),
+        ops.cumprod(x, 0),
+        ops.CumSum(exclusive=True, reverse=True)(n, 0),
+        ops.CumProd(exclusive=True)(n, 1),
+        x.cumsum(),
+        ops.cumsum(n, 1, dtype=ms.float32),
+    )
+
+
+FUNCTIONS["scans"] = (scans, lambda: (f32(3, 4), i32(4, 3)))
+
 CELLS = {
     "cell_list": (Stack, lambda: (f32(2, 4),)),
     "sequential": (Sequential, lambda: (f32(3, 4),)),

@@ -237,3 +237,92 @@ def test_sort_topk_errors():
         ops.topk(x, 4)
     with pytest.raises(TypeError, match="Tensor"):
         ops.topk([1.0, 2.0], 1)
+
+
+# -- cumsum / cumprod --------------------------------------------------------------------------
+
+
+def _np_scan(x: np.ndarray, axis: int, product: bool, exclusive: bool, reverse: bool):
+    run = np.cumprod if product else np.cumsum
+    xm = np.moveaxis(x, axis, -1)
+    xm = xm[..., ::-1] if reverse else xm
+    out = run(xm, -1)
+    if exclusive:
+        first = np.ones_like(out[..., :1]) if product else np.zeros_like(out[..., :1])
+        out = np.concatenate([first, out[..., :-1]], -1)
+    out = out[..., ::-1] if reverse else out
+    return np.moveaxis(out, -1, axis)
+
+
+def test_cumsum_cumprod_match_numpy():
+    x = _t(3, 4)
+    xs = x.asnumpy()
+    np.testing.assert_allclose(ops.cumsum(x, 0).asnumpy(), np.cumsum(xs, 0), rtol=1e-6)
+    np.testing.assert_allclose(ops.cumprod(x, -1).asnumpy(), np.cumprod(xs, -1), rtol=1e-6)
+    got = ops.cumsum(x, 1, dtype=ms.float64)
+    assert got.dtype == ms.float64
+    n = ms.Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+    np.testing.assert_array_equal(ops.cumsum(n, 1).asnumpy(), [[1, 3, 6], [4, 9, 15]])
+    assert ops.cumsum(n, 0).dtype == ms.int32
+    np.testing.assert_array_equal(n.cumsum().asnumpy(), np.cumsum(n.asnumpy()))
+    np.testing.assert_array_equal(n.cumprod(0).asnumpy(), np.cumprod(n.asnumpy(), 0))
+    assert float(ops.cumsum(ms.Tensor(2.5), 0).asnumpy()) == 2.5
+
+
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_cum_primitives_exclusive_reverse(exclusive, reverse):
+    x = _t(4, 3)
+    xs = x.asnumpy()
+    got = ops.CumSum(exclusive, reverse)(x, 0).asnumpy()
+    np.testing.assert_allclose(got, _np_scan(xs, 0, False, exclusive, reverse), rtol=1e-5)
+    got = ops.CumProd(exclusive, reverse)(x, 1).asnumpy()
+    np.testing.assert_allclose(got, _np_scan(xs, 1, True, exclusive, reverse), rtol=1e-5)
+
+
+def _scans_loss(x):  # type: ignore[no-untyped-def]
+    w = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    return (ops.cumsum(x, 1) * w).sum() + (ops.cumprod(x, 0) * w).sum()
+
+
+def _grad_scans(x):  # type: ignore[no-untyped-def]
+    return ms.grad(_scans_loss)(x)
+
+
+def test_scan_gradients_against_numpy():
+    xs = np.array([[0.5, -1.5, 2.0, 1.2], [1.1, 0.7, -0.9, 1.3], [-1.4, 0.6, 0.8, 2.1]], np.float32)
+    w = np.arange(12, dtype=np.float64).reshape(3, 4)
+    x64 = xs.astype(np.float64)
+    want = np.cumsum(w[:, ::-1], 1)[:, ::-1]  # d/dx of sum(cumsum(x, 1) * w)
+    out = np.cumprod(x64, 0)
+    want += np.cumsum((w * out)[::-1], 0)[::-1] / x64
+    np.testing.assert_allclose(ms.grad(_scans_loss)(ms.Tensor(xs)).asnumpy(), want, rtol=1e-4)
+    np.testing.assert_allclose(_graph(_grad_scans, ms.Tensor(xs)).asnumpy(), want, rtol=1e-4)
+
+
+def _row_scans(r):  # type: ignore[no-untyped-def]
+    return ops.cumsum(r, 0), ops.CumProd(reverse=True)(r, -1)
+
+
+def _vm_scans(x):  # type: ignore[no-untyped-def]
+    return ms.vmap(_row_scans, in_axes=1)(x)
+
+
+def test_scan_vmap_moves_the_axis():
+    x = _t(3, 4, 2)
+    s, p = _graph(_vm_scans, x)
+    xs = x.asnumpy().transpose(1, 0, 2)
+    np.testing.assert_allclose(s.asnumpy(), np.cumsum(xs, 1), rtol=1e-5)
+    np.testing.assert_allclose(p.asnumpy(), _np_scan(xs, 2, True, False, True), rtol=1e-5)
+
+
+def test_scan_errors():
+    x = _t(2, 3)
+    with pytest.raises(ValueError, match="cumsum"):
+        ops.cumsum(x, 2)
+    with pytest.raises(TypeError, match="axis"):
+        ops.cumprod(x, None)
+    with pytest.raises(TypeError, match="exclusive"):
+        ops.CumSum(exclusive=1)(x, 0)
+    with pytest.raises(TypeError, match="Tensor"):
+        ops.cumsum([1.0, 2.0], 0)

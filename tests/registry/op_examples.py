@@ -251,5 +251,7 @@ func.func @f(%a: {_F}) -> ({_F}, tensor<2x3xi32>) {{
   func.return %v, %i : {_F}, tensor<2x3xi32>
 }}
 """,
+        "mindir.cumsum": _one(f"mindir.cumsum %a {{axis = 1 : i64, exclusive = true}} : {_F}"),
+        "mindir.cumprod": _one(f"mindir.cumprod %a {{axis = 0 : i64, reverse = true}} : {_F}"),
     }
 )

@@ -135,6 +135,12 @@ LIBRARY_KERNELS: dict[str, tuple[str, str]] = {
     "mindjit_sort_rank": ("Sort", "vector"),
     "mindjit_sort_rank_desc": ("Sort", "vector"),
     "mindjit_sort_place": ("InvertPermutation", "vector"),
+    **{
+        f"mindjit_cum{kind}{ex}{rev}": (name, "vector")
+        for kind, name in (("sum", "CumSum"), ("prod", "CumProd"))
+        for ex in ("", "_exclusive")
+        for rev in ("", "_reverse")
+    },
 }
 
 #: Reductions by their combiner.

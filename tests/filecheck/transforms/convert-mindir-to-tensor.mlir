@@ -537,3 +537,31 @@ func.func @sort_descending(%x: tensor<5xf32>) -> tensor<5xf32> {
   %v, %i = mindir.sort %x {descending = true} : tensor<5xf32> -> (tensor<5xf32>, tensor<5xi32>)
   func.return %v : tensor<5xf32>
 }
+
+// -----
+
+// cumsum: a reduction over a second loop dim j adding x_j where j <= i (the
+// named kernel mindjit_cumsum); exclusive reverse cumprod multiplies the x_j with
+// j > i into a fill of 1.
+// CHECK-LABEL: func.func @scans
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[C:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], library_call = "mindjit_cumsum"} ins(%x : tensor<2x3xf32>) outs(%[[INIT]] : tensor<2x3xf32>) {
+// CHECK-NEXT:    ^bb0(%[[XJ:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[J:.*]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[IN:.*]] = arith.cmpi sle, %[[J]], %[[I]] : index
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.select %[[IN]], %[[XJ]], %[[Z]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[T]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         library_call = "mindjit_cumprod_exclusive_reverse"
+// CHECK:           arith.cmpi sgt
+// CHECK:           arith.muli
+// CHECK:         func.return %[[C]], %{{.*}} : tensor<2x3xf32>, tensor<4xi32>
+func.func @scans(%x: tensor<2x3xf32>, %n: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<4xi32>) {
+  %c = mindir.cumsum %x {axis = 1 : i64} : tensor<2x3xf32>
+  %p = mindir.cumprod %n {exclusive = true, reverse = true} : tensor<4xi32>
+  func.return %c, %p : tensor<2x3xf32>, tensor<4xi32>
+}

@@ -644,3 +644,27 @@ func.func @f(%x: tensor<i32>) {
   %v, %i = mindir.sort %x : tensor<i32> -> (tensor<i32>, tensor<i32>)
   func.return
 }
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %y = mindir.cumsum %x {axis = 2 : i64} : tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>) {
+  // expected-error @+1 {{mindir.cumprod needs an input of rank >= 1, got tensor<f32>}}
+  %y = mindir.cumprod %x : tensor<f32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<3xi1>) {
+  // expected-error @+1 {{mindir.cumsum needs int or float elements, got i1}}
+  %y = mindir.cumsum %x : tensor<3xi1>
+  func.return
+}

@@ -281,5 +281,10 @@ func.func @index_ops(%x: tensor<2x3xf32>) -> tensor<2xi32> {
   %v, %s = mindir.sort %x {axis = 0 : i64, descending = true} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
   // CHECK-NEXT: %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
   %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  // CHECK-NEXT: %c = mindir.cumsum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x3xf32>
+  // GENERIC: "mindir.cumsum"(%x) <{axis = 1 : i64, exclusive = true, reverse = true}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %c = mindir.cumsum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x3xf32>
+  // CHECK-NEXT: %p = mindir.cumprod %x : tensor<2x3xf32>
+  %p = mindir.cumprod %x : tensor<2x3xf32>
   func.return %i : tensor<2xi32>
 }
