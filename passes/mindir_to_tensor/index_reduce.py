@@ -12,7 +12,7 @@ Its body, for element `x` at position `j = linalg.index(axis)`:
 An all -inf (or all-extreme-integer) slice never replaces the init, whose
 index 0 is then the right answer. The value accumulator is what
 ArgMaxWithValue returns; argmax drops it. The CPU executor recognises this
-body and runs `np.argmax` / `np.argmin` (backend/cpu/kernels_arg_reduce.py).
+body and runs `np.argmax` / `np.argmin` (backend/cpu/linalg_index_patterns.py).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ so the lowering says what a stable sort computes in plain linalg:
 
 The `library_call` names the kernel implementing the generic (MLIR's meaning
 of the attribute): the CPU executor runs `np.argsort(kind="stable")` and an
-inverse permutation (O(n log n), backend/cpu/kernels_sort.py), the device a
+inverse permutation (O(n log n), backend/cpu/kernels_library.py), the device a
 Sort kernel; IREE compiles the region as written.
 """
 
