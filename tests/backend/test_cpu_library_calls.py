@@ -57,10 +57,10 @@ def test_named_kernels_match_their_regions(seed):
 def test_sort_and_argmax_follow_numpy():
     module = lower_to_tensor(parse_module(PROGRAM))
     a, n = _inputs(2)
-    v, i, w, j, *_, m, k, l = CpuExecutable(module).run("f", a, n)
+    v, _, w, j, *_, m, k, low = CpuExecutable(module).run("f", a, n)
     np.testing.assert_array_equal(j, np.argsort(n, 1, kind="stable"))
     np.testing.assert_array_equal(w, np.sort(n, 1))
     np.testing.assert_array_equal(m, np.argmax(a, 1))
     np.testing.assert_array_equal(k, np.argmin(a, 0))
-    np.testing.assert_array_equal(l, np.argmin(n, 1))
+    np.testing.assert_array_equal(low, np.argmin(n, 1))
     assert np.isnan(v[0, 2]) and np.isnan(v[1, 2])  # NaN first when descending
