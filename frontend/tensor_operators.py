@@ -373,6 +373,27 @@ class TensorOperators:
         dtype: Any = None,
     ) -> Any:
         return _ops().norm(self, ord, dim, keepdim, dtype=dtype)
+    # index reductions, sort and scans (frontend/ops/index_reduce.py ...)
+    def argmax(self, axis: Any = None, keepdims: bool = False) -> Any:
+        return _ops().argmax(self, axis, keepdims)
+
+    def argmin(self, axis: Any = None, keepdims: bool = False) -> Any:
+        return _ops().argmin(self, axis, keepdims)
+
+    def sort(self, axis: int = -1, descending: bool = False) -> Any:
+        return _ops().sort(self, axis, descending)
+
+    def topk(self, k: int, dim: Any = None, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+        return _ops().topk(self, k, dim, largest, sorted)
+
+    def cumsum(self, axis: Any = None, dtype: Any = None) -> Any:
+        """MindSpore's `Tensor.cumsum(axis=None, dtype=None)`: `axis=None` scans the
+        flattened tensor."""
+        x = self if axis is not None else self.reshape((-1,))
+        return _ops().cumsum(x, 0 if axis is None else axis, dtype)
+
+    def cumprod(self, dim: int, dtype: Any = None) -> Any:
+        return _ops().cumprod(self, dim, dtype)
 
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:

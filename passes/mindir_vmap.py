@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -428,3 +428,27 @@ BATCHING.exclude(
     mindir.ParameterOp,
     mindir.VmapOp,
 )
+
+
+def _along_axis(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
+    """Ops working along one `axis` of one input (argmax/argmin, sort, cumsum/cumprod):
+    the same op on the batch, its axis moved by one; every result gains the batch axis."""
+    rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+    props = dict(op.properties)
+    props["axis"] = IntegerAttr(op.axis.value.data % rank + 1, i64)  # type: ignore[attr-defined]
+    results = [
+        TensorType(r.type.get_element_type(), [batcher.size, *r.type.get_shape()])  # type: ignore[attr-defined]
+        for r in op.results
+    ]
+    new = batcher._insert(
+        type(op).create(
+            operands=[batcher._tensor(args[0], op)], result_types=results, properties=props
+        ),
+        op,
+    )
+    for old, r in zip(op.results, new.results):
+        r.name_hint = old.name_hint
+        batcher.env[old] = _Value(r, True)
+
+
+BATCHING.register(*mindir.INDEX_REDUCE_OPS, *mindir.SORT_OPS, *mindir.SCAN_OPS)(_along_axis)

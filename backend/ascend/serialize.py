@@ -321,6 +321,8 @@ def kernel_flops(op: KernelOp) -> int:
             out, window = static_shape(inner.results[0].type), static_shape(inner.operands[1].type)
             taps = math.prod(window[_WINDOWED[inner.name] :])
             total += (1 if inner.name.startswith("linalg.pooling") else 2) * math.prod(out) * taps
+        elif getattr(inner, "library_call", None) is not None:
+            total += _library_flops(inner)
         elif inner.name in ("linalg.generic", "linalg.reduce"):
             loops = _loop_count(inner)
             body_ops = sum(
@@ -330,6 +332,17 @@ def kernel_flops(op: KernelOp) -> int:
             )
             total += loops * max(1, body_ops)
     return total
+
+
+def _library_flops(op: Operation) -> int:
+    """A generic naming its kernel (sort's rank and place, the scans: quadratic as
+    written): the kernel's own cost, n log2 n compares per row of n along the
+    reduced dim for sort's, one op per element for a scan."""
+    out = math.prod(static_shape(op.results[0].type))
+    if "sort" not in op.library_call.data:  # type: ignore[attr-defined]
+        return out
+    n = max(1, _loop_count(op) // max(1, out))
+    return out * max(1, math.ceil(math.log2(n))) if n > 1 else out
 
 
 def _loop_count(op: Operation) -> int:

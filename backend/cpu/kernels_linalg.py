@@ -17,8 +17,10 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu.errors import op_failure, unsupported
+from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
+from mindjit.backend.cpu.linalg_index_patterns import plan_arg_reduce
 from mindjit.backend.cpu.linalg_spec import (
     Fn,
     Operand,
@@ -53,7 +55,9 @@ def build_structured(c: FunctionCompiler, spec: Spec) -> None:
         raise op_failure(
             op, f"'{op.name}' body yields {len(body.yields)} values for {len(spec.outs)} outputs"
         )
-    if spec.reductions:
+    if spec.reductions and (arg := plan_arg_reduce(c, spec, operands, loop)) is not None:
+        kernel, ins, fresh = arg
+    elif spec.reductions:
         kernel, ins, fresh = plan_reduction(c, spec, operands, body, loop)
     else:
         kernel, ins, fresh = _plan_parallel(spec, operands, body, loop)
@@ -145,6 +149,8 @@ _NAMED = (
 
 @register(*_NAMED)
 def build_named(c: FunctionCompiler, op: Operation) -> None:
+    if build_library_call(c, op):  # a generic naming its kernel (kernels_library.py)
+        return
     build_structured(c, structured_spec(op))
 
 

@@ -27,9 +27,15 @@ from mindjit.dialects.mindir.elementwise import *  # noqa: F403
 from mindjit.dialects.mindir.elementwise import ELEMENTWISE_OPS
 from mindjit.dialects.mindir.grad import *  # noqa: F403
 from mindjit.dialects.mindir.grad import GRAD_OPS
+from mindjit.dialects.mindir.index_reduce import *  # noqa: F403
+from mindjit.dialects.mindir.index_reduce import INDEX_REDUCE_OPS
 from mindjit.dialects.mindir.matmul import MatMulOp
 from mindjit.dialects.mindir.reduce import *  # noqa: F403
 from mindjit.dialects.mindir.reduce import REDUCE_OPS
+from mindjit.dialects.mindir.scan import *  # noqa: F403
+from mindjit.dialects.mindir.scan import SCAN_OPS
+from mindjit.dialects.mindir.sort import *  # noqa: F403
+from mindjit.dialects.mindir.sort import SORT_OPS
 from mindjit.dialects.mindir.tuples import *  # noqa: F403
 from mindjit.dialects.mindir.tuples import TUPLE_OPS
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401
@@ -44,6 +50,9 @@ VALUE_OPS = (
     *REDUCE_OPS,
     *DATA_MOVEMENT_OPS,
     *TUPLE_OPS,
+    *INDEX_REDUCE_OPS,
+    *SORT_OPS,
+    *SCAN_OPS,
 )
 
 ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *GRAD_OPS, *DEVICE_OPS, *CHECK_OPS)

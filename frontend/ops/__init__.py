@@ -195,6 +195,19 @@ from mindjit.frontend.ops.reduce import (
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
+from mindjit.frontend.ops.index_primitives import (
+    Argmax,
+    ArgMaxWithValue,
+    Argmin,
+    ArgMinWithValue,
+    CumProd,
+    CumSum,
+    Sort,
+    TopK,
+)
+from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
+from mindjit.frontend.ops.scan import cumprod, cumsum
+from mindjit.frontend.ops.sort import sort, topk
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

@@ -25,6 +25,7 @@ from types import ModuleType
 
 from mindjit.ir.compat import (
     block_args,
+    generic_results,
     hex_float_literals,
     leaf_ops,
     linked_ops,
@@ -35,7 +36,7 @@ from mindjit.ir.compat import (
 from mindjit.ir.compat.touchpoint import Touchpoint
 
 #: the modules that change xDSL's behaviour once installed
-PATCHES: tuple[ModuleType, ...] = (hex_float_literals, string_literals)
+PATCHES: tuple[ModuleType, ...] = (hex_float_literals, string_literals, generic_results)
 #: every touchpoint, patches first
 TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(
     m.TOUCHPOINT

@@ -57,9 +57,12 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     control,
     conv,
     elementwise,
+    index_reduce,
     matmul,
     reduce,
+    scan,
     shape,
+    sort,
 )
 from mindjit.passes.mindir_to_tensor.effects import (
     erase_dead_state,

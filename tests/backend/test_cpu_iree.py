@@ -325,6 +325,51 @@ LOWERED_CASES = {
     "mindir_conv_pool_pad": (MINDIR_CONV, "f", [f32(2, 4, 9, 8), f32(6, 4, 3, 3), f32(4, 2, 2, 3)]),
 }
 
+# index reductions, sort and scans (argmax ties: integers with repeats)
+MINDIR_INDEX = """
+func.func @f(%x: tensor<3x5xf32>, %n: tensor<4x6xi32>)
+    -> (tensor<3xi64>, tensor<1x5xi32>, tensor<4xi32>, tensor<6xi64>) {
+  %a = mindir.argmax %x {axis = 1 : i64, index_type = i64} : (tensor<3x5xf32>) -> tensor<3xi64>
+  %b = mindir.argmin %x {axis = 0 : i64, keep_dims = true} : (tensor<3x5xf32>) -> tensor<1x5xi32>
+  %c = mindir.argmax %n : (tensor<4x6xi32>) -> tensor<4xi32>
+  %d = mindir.argmin %n {axis = 0 : i64, index_type = i64} : (tensor<4x6xi32>) -> tensor<6xi64>
+  func.return %a, %b, %c, %d : tensor<3xi64>, tensor<1x5xi32>, tensor<4xi32>, tensor<6xi64>
+}
+"""
+MINDIR_SORT = """
+func.func @f(%x: tensor<3x5xf32>, %n: tensor<4x6xi32>)
+    -> (tensor<3x5xf32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x6xi32>) {
+  %v, %i = mindir.sort %x {descending = true} : tensor<3x5xf32> -> (tensor<3x5xf32>, tensor<3x5xi32>)
+  %w, %j = mindir.sort %n {axis = 0 : i64} : tensor<4x6xi32> -> (tensor<4x6xi32>, tensor<4x6xi32>)
+  func.return %v, %i, %w, %j : tensor<3x5xf32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x6xi32>
+}
+"""
+LOWERED_CASES["mindir_sort"] = (
+    MINDIR_SORT,
+    "f",
+    [f32(3, 5), np.random.default_rng(5).integers(-2, 3, (4, 6)).astype(np.int32)],
+)
+MINDIR_SCANS = """
+func.func @f(%x: tensor<3x5xf32>, %n: tensor<6xi32>)
+    -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<6xi32>, tensor<6xi32>) {
+  %a = mindir.cumsum %x {axis = 1 : i64} : tensor<3x5xf32>
+  %b = mindir.cumprod %x {axis = 0 : i64, exclusive = true, reverse = true} : tensor<3x5xf32>
+  %c = mindir.cumsum %n {reverse = true} : tensor<6xi32>
+  %d = mindir.cumprod %n {exclusive = true} : tensor<6xi32>
+  func.return %a, %b, %c, %d : tensor<3x5xf32>, tensor<3x5xf32>, tensor<6xi32>, tensor<6xi32>
+}
+"""
+LOWERED_CASES["mindir_scans"] = (
+    MINDIR_SCANS,
+    "f",
+    [f32(3, 5), np.random.default_rng(7).integers(-3, 4, 6).astype(np.int32)],
+)
+LOWERED_CASES["mindir_index_ops"] = (
+    MINDIR_INDEX,
+    "f",
+    [f32(3, 5), np.random.default_rng(3).integers(-2, 3, (4, 6)).astype(np.int32)],
+)
+
 
 @pytest.mark.parametrize("case", sorted(LOWERED_CASES))
 def test_lowered_mindir_matches_iree(case, tmp_path):

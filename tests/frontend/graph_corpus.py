@@ -343,6 +343,50 @@ FUNCTIONS = {
     "int_arith": (int_arith, lambda: (i32(3), i32(3))),
 }
 
+
+# index reductions, sort and scans (i23-indexreduce)
+def index_reductions(x, n):
+    v, i = ops.max(x, 1)
+    w, j = ops.min(x, 0, keepdims=True)
+    return (
+        ops.argmax(x, 1),
+        ops.argmin(x),
+        x.argmax(0, True),
+        ops.Argmax(output_type=ms.int64)(n),
+        ops.ArgMinWithValue(axis=1)(n),
+        v,
+        i,
+        w,
+        j,
+    )
+
+
+FUNCTIONS["index_reductions"] = (index_reductions, lambda: (f32(3, 4), i32(4, 5)))
+
+
+def sorts(x, n):
+    v, i = ops.sort(x, 0, True)
+    w, j = ops.topk(n, 2, largest=False)
+    u, k = ops.TopK()(x, 3)
+    return v, i, w, j, n.sort()[0], u, k
+
+
+FUNCTIONS["sorts"] = (sorts, lambda: (f32(4, 3), i32(3, 5)))
+
+
+def scans(x, n):
+    return (
+        ops.cumsum(x, 1),
+        ops.cumprod(x, 0),
+        ops.CumSum(exclusive=True, reverse=True)(n, 0),
+        ops.CumProd(exclusive=True)(n, 1),
+        x.cumsum(),
+        ops.cumsum(n, 1, dtype=ms.float32),
+    )
+
+
+FUNCTIONS["scans"] = (scans, lambda: (f32(3, 4), i32(4, 3)))
+
 CELLS = {
     "cell_list": (Stack, lambda: (f32(2, 4),)),
     "sequential": (Sequential, lambda: (f32(3, 4),)),

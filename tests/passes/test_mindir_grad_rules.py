@@ -537,6 +537,45 @@ def _cases() -> list[Case]:
 CASES = _cases()
 
 
+def _index_cases() -> list[Case]:
+    """Sort and scans (i23-indexreduce): distinct values, so the sort is smooth; cumprod
+    away from 0, where its adjoint divides by the input."""
+
+    def sort(axis: int, descending: bool) -> BuildFn:
+        return lambda b, xs: b.v(M.SortOp.get(xs[0], axis, descending))
+
+    def scan(cls: type, axis: int, exclusive: bool, reverse: bool) -> BuildFn:
+        return lambda b, xs: b.v(cls.get(xs[0], axis, exclusive, reverse))
+
+    def sort_values_times_indices(b: Body, xs):
+        op = b.op(M.SortOp.get(xs[0], 0))
+        idx = b.v(M.CastOp.get(op.results[1], op.results[0].type.get_element_type()))
+        return b.v(M.MulOp.get(op.results[0], idx))
+
+    return [
+        Case("sort_last_axis", [distinct(_rng("sort1"), 3, 5)], sort(-1, False)),
+        Case("sort_axis0_descending", [distinct(_rng("sort2"), 4, 2, 3)], sort(0, True)),
+        Case("sort_values_and_indices", [distinct(_rng("sort3"), 5, 2)], sort_values_times_indices),
+        Case("cumsum_axis1", [normal(_rng("cs1"), 3, 4)], scan(M.CumSumOp, 1, False, False)),
+        Case(
+            "cumsum_exclusive_reverse", [normal(_rng("cs2"), 4, 3)], scan(M.CumSumOp, 0, True, True)
+        ),
+        Case(
+            "cumprod_axis0",
+            [away_from(_rng("cp1"), (4, 3), [0.0], 0.3)],
+            scan(M.CumProdOp, 0, False, False),
+        ),
+        Case(
+            "cumprod_exclusive_reverse",
+            [away_from(_rng("cp2"), (2, 5), [0.0], 0.3)],
+            scan(M.CumProdOp, -1, True, True),
+        ),
+    ]
+
+
+CASES += _index_cases()
+
+
 @pytest.fixture(scope="module")
 def compiled() -> dict[str, tuple[CpuExecutable, list[type[Operation]], tuple[int, ...]]]:
     return {}

@@ -232,3 +232,26 @@ def example(cls: type) -> str | None:
     if issubclass(cls, M.ElementwiseOp) and cls.name not in EXAMPLES:
         return _elementwise(cls)
     return EXAMPLES.get(cls.name)
+
+
+# index reductions, sort and scans (i23-indexreduce)
+EXAMPLES.update(
+    {
+        "mindir.argmax": _one(
+            f"mindir.argmax %a {{axis = 1 : i64}} : ({_F}) -> tensor<2xi32>", "tensor<2xi32>"
+        ),
+        "mindir.argmin": _one(
+            f"mindir.argmin %a {{axis = 0 : i64, keep_dims = true, index_type = i64}}"
+            f" : ({_F}) -> tensor<1x3xi64>",
+            "tensor<1x3xi64>",
+        ),
+        "mindir.sort": f"""
+func.func @f(%a: {_F}) -> ({_F}, tensor<2x3xi32>) {{
+  %v, %i = mindir.sort %a {{axis = 0 : i64, descending = true}} : {_F} -> ({_F}, tensor<2x3xi32>)
+  func.return %v, %i : {_F}, tensor<2x3xi32>
+}}
+""",
+        "mindir.cumsum": _one(f"mindir.cumsum %a {{axis = 1 : i64, exclusive = true}} : {_F}"),
+        "mindir.cumprod": _one(f"mindir.cumprod %a {{axis = 0 : i64, reverse = true}} : {_F}"),
+    }
+)

@@ -130,6 +130,19 @@ TENSOR_KERNELS: dict[type[Operation], tuple[str, str]] = {
     ml_program_ext.GlobalStoreOp: ("Assign", "vector"),
 }
 
+#: linalg.generics naming their kernel with `library_call` (sort's lowering) -> kernel.
+LIBRARY_KERNELS: dict[str, tuple[str, str]] = {
+    "mindjit_sort_rank": ("Sort", "vector"),
+    "mindjit_sort_rank_desc": ("Sort", "vector"),
+    "mindjit_sort_place": ("InvertPermutation", "vector"),
+    **{
+        f"mindjit_cum{kind}{ex}{rev}": (name, "vector")
+        for kind, name in (("sum", "CumSum"), ("prod", "CumProd"))
+        for ex in ("", "_exclusive")
+        for rev in ("", "_reverse")
+    },
+}
+
 #: Reductions by their combiner.
 REDUCE_NAMES = {
     "Add": "ReduceSum",
@@ -178,9 +191,14 @@ def body_names(op: Operation) -> list[str]:
 
 def generic_kernel(op: Operation) -> tuple[str, str]:
     """A linalg.generic or linalg.reduce: elementwise, reduction or contraction."""
+    library = getattr(op, "library_call", None)
+    if library is not None and library.data in LIBRARY_KERNELS:
+        return LIBRARY_KERNELS[library.data]
     names = body_names(op)
     iterators = [a.data for a in getattr(op, "iterator_types", ())]
     reduces = op.name == "linalg.reduce" or "reduction" in [str(i) for i in iterators]
+    if reduces and (arg := _arg_reduce_name(op, names)) is not None:
+        return arg, "vector"
     if reduces and {"Mul", "Add"} <= set(names):
         return "BatchMatMul", "cube"
     if reduces:
@@ -213,3 +231,22 @@ def scalar_kernel(op: Operation) -> tuple[str, str] | None:
     if name is None:
         return None
     return "Scalar" + name, "aicpu"
+
+
+def _arg_reduce_name(op: Operation, names: list[str]) -> str | None:
+    """argmax/argmin's (value, index) reduction (passes/mindir_to_tensor/index_reduce.py):
+    MindSpore's ArgMaxWithValue / ArgMinWithValue, by the direction of its first compare."""
+    if len(op.results) != 2 or "Compare" not in names or "Select" not in names:
+        return None
+    for inner in op.regions[0].block.ops:
+        if isinstance(inner, arith.CmpfOp | arith.CmpiOp):
+            names_of = (
+                arith.CMPF_COMPARISON_OPERATIONS
+                if isinstance(inner, arith.CmpfOp)
+                else arith.CMPI_COMPARISON_OPERATIONS
+            )
+            pred = names_of[inner.predicate.value.data]
+            return {"ogt": "ArgMaxWithValue", "sgt": "ArgMaxWithValue"}.get(
+                pred, "ArgMinWithValue" if pred in ("olt", "slt") else None
+            )
+    return None

@@ -447,3 +447,121 @@ func.func @float_status(%x: tensor<2xf16>) -> (tensor<2xf16>, tensor<8xf32>) {
   %g = mindir.npu_get_float_status %s : tensor<8xf32>
   func.return %x1, %g : tensor<2xf16>, tensor<8xf32>
 }
+
+// -----
+
+// argmax: one reduction carrying (best value, its first index); the first NaN wins.
+// CHECK-LABEL: func.func @argmax
+// CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK:         %[[V:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<2xf32>) -> tensor<2xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK:         %[[I:.*]] = linalg.fill ins(%[[ZERO]] : i64) outs(%{{.*}} : tensor<2xi64>) -> tensor<2xi64>
+// CHECK:         %{{.*}}, %[[IDX:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x3xf32>) outs(%[[V]], %[[I]] : tensor<2xf32>, tensor<2xi64>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32, %[[ACCI:.*]]: i64):
+// CHECK-NEXT:      %[[J:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[JC:.*]] = arith.index_cast %[[J]] : index to i64
+// CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[ACC]] : f32
+// CHECK-NEXT:      %[[XNAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK-NEXT:      %[[ACCNUM:.*]] = arith.cmpf ord, %[[ACC]], %[[ACC]] : f32
+// CHECK-NEXT:      %[[FIRSTNAN:.*]] = arith.andi %[[XNAN]], %[[ACCNUM]] : i1
+// CHECK-NEXT:      %[[BETTER:.*]] = arith.ori %[[GT]], %[[FIRSTNAN]] : i1
+// CHECK-NEXT:      %[[NV:.*]] = arith.select %[[BETTER]], %[[X]], %[[ACC]] : f32
+// CHECK-NEXT:      %[[NI:.*]] = arith.select %[[BETTER]], %[[JC]], %[[ACCI]] : i64
+// CHECK-NEXT:      linalg.yield %[[NV]], %[[NI]] : f32, i64
+// CHECK-NEXT:    } -> (tensor<2xf32>, tensor<2xi64>)
+// CHECK-NEXT:    func.return %[[IDX]] : tensor<2xi64>
+func.func @argmax(%x: tensor<2x3xf32>) -> tensor<2xi64> {
+  %i = mindir.argmax %x {axis = 1 : i64, index_type = i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+  func.return %i : tensor<2xi64>
+}
+
+// -----
+
+// argmin of integers along axis 0, keep_dims: the largest integer as the init, a
+// signed compare, and the reduced axis put back as size 1.
+// CHECK-LABEL: func.func @argmin_keep
+// CHECK:         arith.constant 2147483647 : i32
+// CHECK:         iterator_types = ["reduction", "parallel"]
+// CHECK:         arith.cmpi slt
+// CHECK-NOT:     arith.cmpf
+// CHECK:         %[[E:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0 : i64, 1 : i64]] output_shape [1, 3] : tensor<3xi32> into tensor<1x3xi32>
+// CHECK-NEXT:    func.return %[[E]] : tensor<1x3xi32>
+func.func @argmin_keep(%x: tensor<2x3xi32>) -> tensor<1x3xi32> {
+  %i = mindir.argmin %x {axis = 0 : i64, keep_dims = true} : (tensor<2x3xi32>) -> tensor<1x3xi32>
+  func.return %i : tensor<1x3xi32>
+}
+
+// -----
+
+// sort of integers along axis 0: rank by counting over a second loop dim (named
+// kernel mindjit_sort_rank), the inverse permutation (mindjit_sort_place), then a
+// gather of the values.
+// CHECK-LABEL: func.func @sort
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], library_call = "mindjit_sort_rank"} ins(%x, %x : tensor<4x3xi32>, tensor<4x3xi32>) outs(%{{.*}} : tensor<4x3xi32>) {
+// CHECK-NEXT:    ^bb0(%[[XI:.*]]: i32, %[[XJ:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[I0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[I:.*]] = arith.index_cast %[[I0]] : index to i32
+// CHECK-NEXT:      %[[J0:.*]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[J:.*]] = arith.index_cast %[[J0]] : index to i32
+// CHECK-NEXT:      %[[EARLIER:.*]] = arith.cmpi slt, %[[J]], %[[I]] : i32
+// CHECK-NEXT:      %[[TIE:.*]] = arith.cmpi eq, %[[XJ]], %[[XI]] : i32
+// CHECK-NEXT:      %[[TIEFIRST:.*]] = arith.andi %[[TIE]], %[[EARLIER]] : i1
+// CHECK-NEXT:      %[[LESS:.*]] = arith.cmpi slt, %[[XJ]], %[[XI]] : i32
+// CHECK-NEXT:      %[[BEFORE:.*]] = arith.ori %[[LESS]], %[[TIEFIRST]] : i1
+// CHECK-NEXT:      %[[ONE:.*]] = arith.extui %[[BEFORE]] : i1 to i32
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addi %[[ACC]], %[[ONE]] : i32
+// CHECK-NEXT:      linalg.yield %[[SUM]] : i32
+// CHECK:         %[[IDX:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], library_call = "mindjit_sort_place"} ins(%[[R]] : tensor<4x3xi32>)
+// CHECK:           arith.cmpi eq
+// CHECK:           arith.select
+// CHECK:         %[[V:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[IDX]] : tensor<4x3xi32>)
+// CHECK:           %[[AT:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-NEXT:      %[[COL:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      tensor.extract %x[%[[AT]], %[[COL]]] : tensor<4x3xi32>
+// CHECK:         func.return %[[V]], %[[IDX]] : tensor<4x3xi32>, tensor<4x3xi32>
+func.func @sort(%x: tensor<4x3xi32>) -> (tensor<4x3xi32>, tensor<4x3xi32>) {
+  %v, %i = mindir.sort %x {axis = 0 : i64} : tensor<4x3xi32> -> (tensor<4x3xi32>, tensor<4x3xi32>)
+  func.return %v, %i : tensor<4x3xi32>, tensor<4x3xi32>
+}
+
+// -----
+
+// Descending float sort: x_j goes first when larger, or NaN against a number.
+// CHECK-LABEL: func.func @sort_descending
+// CHECK:         library_call = "mindjit_sort_rank_desc"
+// CHECK:         ^bb0(%[[XI:.*]]: f32, %[[XJ:.*]]: f32, %{{.*}}: i32):
+// CHECK:           arith.cmpf olt, %[[XI]], %[[XJ]] : f32
+// CHECK-NEXT:      arith.cmpf uno, %[[XJ]], %[[XJ]] : f32
+// CHECK-NEXT:      arith.cmpf ord, %[[XI]], %[[XI]] : f32
+func.func @sort_descending(%x: tensor<5xf32>) -> tensor<5xf32> {
+  %v, %i = mindir.sort %x {descending = true} : tensor<5xf32> -> (tensor<5xf32>, tensor<5xi32>)
+  func.return %v : tensor<5xf32>
+}
+
+// -----
+
+// cumsum: a reduction over a second loop dim j adding x_j where j <= i (the
+// named kernel mindjit_cumsum); exclusive reverse cumprod multiplies the x_j with
+// j > i into a fill of 1.
+// CHECK-LABEL: func.func @scans
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[C:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], library_call = "mindjit_cumsum"} ins(%x : tensor<2x3xf32>) outs(%[[INIT]] : tensor<2x3xf32>) {
+// CHECK-NEXT:    ^bb0(%[[XJ:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[J:.*]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[IN:.*]] = arith.cmpi sle, %[[J]], %[[I]] : index
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.select %[[IN]], %[[XJ]], %[[Z]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[T]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         library_call = "mindjit_cumprod_exclusive_reverse"
+// CHECK:           arith.cmpi sgt
+// CHECK:           arith.muli
+// CHECK:         func.return %[[C]], %{{.*}} : tensor<2x3xf32>, tensor<4xi32>
+func.func @scans(%x: tensor<2x3xf32>, %n: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<4xi32>) {
+  %c = mindir.cumsum %x {axis = 1 : i64} : tensor<2x3xf32>
+  %p = mindir.cumprod %n {exclusive = true, reverse = true} : tensor<4xi32>
+  func.return %c, %p : tensor<2x3xf32>, tensor<4xi32>
+}

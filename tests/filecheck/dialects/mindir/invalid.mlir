@@ -580,3 +580,91 @@ func.func @f(%x: tensor<2x3xf32>) {
   %y = mindir.reverse %x {axis = array<i64: 1, 1>} : tensor<2x3xf32>
   func.return
 }
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %y = mindir.argmax %x {axis = 2 : i64} : (tensor<2x3xf32>) -> tensor<2xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>) {
+  // expected-error @+1 {{mindir.argmin needs an input of rank >= 1, got tensor<f32>}}
+  %y = mindir.argmin %x {axis = 0 : i64} : (tensor<f32>) -> tensor<i32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{mindir.argmax index_type must be i32 or i64, got i16}}
+  %y = mindir.argmax %x {index_type = i16} : (tensor<2x3xf32>) -> tensor<2xi16>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xi1>) {
+  // expected-error @+1 {{mindir.argmax needs int or float elements, got i1}}
+  %y = mindir.argmax %x : (tensor<2x3xi1>) -> tensor<2xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{result type tensor<3xi32> does not match the inferred type tensor<2xi32>}}
+  %y = mindir.argmax %x : (tensor<2x3xf32>) -> tensor<3xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis -3 is out of range for rank 2}}
+  %v, %i = mindir.sort %x {axis = -3 : i64} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{result types (tensor<2x3xf32>, tensor<2x3xi64>) do not match the inferred types (tensor<2x3xf32>, tensor<2x3xi32>)}}
+  %v, %i = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<i32>) {
+  // expected-error @+1 {{mindir.sort needs an input of rank >= 1, got tensor<i32>}}
+  %v, %i = mindir.sort %x : tensor<i32> -> (tensor<i32>, tensor<i32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %y = mindir.cumsum %x {axis = 2 : i64} : tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>) {
+  // expected-error @+1 {{mindir.cumprod needs an input of rank >= 1, got tensor<f32>}}
+  %y = mindir.cumprod %x : tensor<f32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<3xi1>) {
+  // expected-error @+1 {{mindir.cumsum needs int or float elements, got i1}}
+  %y = mindir.cumsum %x : tensor<3xi1>
+  func.return
+}

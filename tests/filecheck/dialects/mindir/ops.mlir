@@ -265,3 +265,26 @@ func.func @conv_pool_pad(%x: tensor<2x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> te
   %r = mindir.reverse %p {axis = array<i64: 2, 3>} : tensor<2x6x4x3xf32>
   func.return %m : tensor<2x6x2x2xf32>
 }
+
+// Index reductions, sort and scans.
+// CHECK-LABEL: func.func @index_ops
+func.func @index_ops(%x: tensor<2x3xf32>) -> tensor<2xi32> {
+  // CHECK-NEXT: %i = mindir.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2xi32>
+  // GENERIC: "mindir.argmax"(%x) <{axis = 1 : i64, keep_dims = false, index_type = i32}> : (tensor<2x3xf32>) -> tensor<2xi32>
+  %i = mindir.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2xi32>
+  // CHECK-NEXT: %j = mindir.argmin %x {axis = 0 : i64, keep_dims = true, index_type = i64} : (tensor<2x3xf32>) -> tensor<1x3xi64>
+  %j = mindir.argmin %x {axis = 0 : i64, keep_dims = true, index_type = i64} : (tensor<2x3xf32>) -> tensor<1x3xi64>
+  // CHECK-NEXT: %k = mindir.argmax %x : (tensor<2x3xf32>) -> tensor<2xi32>
+  %k = mindir.argmax %x : (tensor<2x3xf32>) -> tensor<2xi32>
+  // CHECK-NEXT: %v, %s = mindir.sort %x {axis = 0 : i64, descending = true} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  // GENERIC: "mindir.sort"(%x) <{axis = 0 : i64, descending = true}> : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  %v, %s = mindir.sort %x {axis = 0 : i64, descending = true} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  // CHECK-NEXT: %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  // CHECK-NEXT: %c = mindir.cumsum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x3xf32>
+  // GENERIC: "mindir.cumsum"(%x) <{axis = 1 : i64, exclusive = true, reverse = true}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %c = mindir.cumsum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x3xf32>
+  // CHECK-NEXT: %p = mindir.cumprod %x : tensor<2x3xf32>
+  %p = mindir.cumprod %x : tensor<2x3xf32>
+  func.return %i : tensor<2xi32>
+}
