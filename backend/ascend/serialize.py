@@ -32,6 +32,7 @@ from xdsl.printer import Printer
 from mindjit.backend.ascend.model import Blob as BlobEntry
 from mindjit.backend.ascend.model import DeviceModel, Graph, Step, Tensor
 from mindjit.backend.ascend.passes.ascend_plan_memory import called_graphs
+from mindjit.backend.ascend.passes.kernel_table import is_segment_sum
 from mindjit.backend.ascend.passes.graph import (
     FLOAT_STATUS_KERNELS,
     bound_param,
@@ -321,6 +322,8 @@ def kernel_flops(op: KernelOp) -> int:
             out, window = static_shape(inner.results[0].type), static_shape(inner.operands[1].type)
             taps = math.prod(window[_WINDOWED[inner.name] :])
             total += (1 if inner.name.startswith("linalg.pooling") else 2) * math.prod(out) * taps
+        elif is_segment_sum(inner):  # one add per input element, not segments x inputs
+            total += math.prod(static_shape(inner.operands[1].type))
         elif inner.name in ("linalg.generic", "linalg.reduce"):
             loops = _loop_count(inner)
             body_ops = sum(

@@ -19,6 +19,7 @@ from xdsl.ir import Operation, SSAValue
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
+from mindjit.backend.cpu.linalg_segment import segment_sum_kernel
 from mindjit.backend.cpu.linalg_spec import (
     Fn,
     Operand,
@@ -145,7 +146,12 @@ _NAMED = (
 
 @register(*_NAMED)
 def build_named(c: FunctionCompiler, op: Operation) -> None:
-    build_structured(c, structured_spec(op))
+    spec = structured_spec(op)
+    if isinstance(op, linalg.GenericOp) and (segment := segment_sum_kernel(spec)) is not None:
+        kernel, ins = segment  # a scatter-add, not the literal segments x N reduction
+        _emit(c, spec, kernel, ins, [True])
+        return
+    build_structured(c, spec)
 
 
 @register(linalg.CopyOp)

@@ -57,6 +57,7 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     control,
     conv,
     elementwise,
+    gather,
     matmul,
     reduce,
     shape,
