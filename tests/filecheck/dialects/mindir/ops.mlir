@@ -265,3 +265,16 @@ func.func @conv_pool_pad(%x: tensor<2x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> te
   %r = mindir.reverse %p {axis = array<i64: 2, 3>} : tensor<2x6x4x3xf32>
   func.return %m : tensor<2x6x2x2xf32>
 }
+
+// CHECK-LABEL: func.func @gather
+func.func @gather(%p: tensor<4x5x6xf32>, %i: tensor<2x3xi32>, %j: tensor<i64>, %t: tensor<2x3x6xf32>) -> (tensor<4x2x3x6xf32>, tensor<5x6xf32>, tensor<7x6xf32>) {
+  // CHECK-NEXT: %g = mindir.gather %p, %i {axis = 1 : i64} : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
+  // GENERIC: "mindir.gather"(%p, %i) <{axis = 1 : i64}> : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
+  %g = mindir.gather %p, %i {axis = 1 : i64} : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
+  // CHECK-NEXT: %h = mindir.gather %p, %j : (tensor<4x5x6xf32>, tensor<i64>) -> tensor<5x6xf32>
+  %h = mindir.gather %p, %j : (tensor<4x5x6xf32>, tensor<i64>) -> tensor<5x6xf32>
+  // CHECK-NEXT: %s = mindir.unsorted_segment_sum %t, %i {num_segments = 7 : i64} : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<7x6xf32>
+  // GENERIC: "mindir.unsorted_segment_sum"(%t, %i) <{num_segments = 7 : i64}> : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<7x6xf32>
+  %s = mindir.unsorted_segment_sum %t, %i {num_segments = 7 : i64} : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<7x6xf32>
+  func.return %g, %h, %s : tensor<4x2x3x6xf32>, tensor<5x6xf32>, tensor<7x6xf32>
+}
