@@ -317,6 +317,15 @@ class TensorOperators:
     def minimum(self, other: Any) -> Any:
         return _ops().minimum(self, other)
 
+    def gather(self, input_indices: Any, axis: Any, batch_dims: int = 0) -> Any:
+        return _ops().gather(self, input_indices, axis, batch_dims)
+
+    def gather_elements(self, dim: int, index: Any) -> Any:
+        return _ops().gather_elements(self, dim, index)
+
+    def gather_nd(self, indices: Any) -> Any:
+        return _ops().gather_nd(self, indices)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

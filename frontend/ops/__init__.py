@@ -44,6 +44,15 @@ from mindjit.frontend.ops.effects import (
     npu_get_float_status,
     print_,
 )
+from mindjit.frontend.ops.gather_ops import (
+    gather,
+    gather_elements,
+    gather_nd,
+    one_hot,
+    scatter,
+    tensor_scatter_elements,
+    unsorted_segment_sum,
+)
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.math import (
@@ -124,6 +133,10 @@ from mindjit.frontend.ops.primitives import (
     Fill,
     Floor,
     FloorDiv,
+    Gather,
+    GatherD,
+    GatherNd,
+    GatherV2,
     Greater,
     GreaterEqual,
     HSwish,
@@ -142,6 +155,7 @@ from mindjit.frontend.ops.primitives import (
     NPUAllocFloatStatus,
     NPUClearFloatStatus,
     NPUGetFloatStatus,
+    OneHot,
     Ones,
     OnesLike,
     Pow,
@@ -169,6 +183,7 @@ from mindjit.frontend.ops.primitives import (
     Sub,
     Tanh,
     Transpose,
+    UnsortedSegmentSum,
     Unstack,
     Zeros,
     ZerosLike,
