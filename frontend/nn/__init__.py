@@ -3,6 +3,7 @@
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
+from mindjit.frontend.nn.embedding import Embedding
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -35,6 +36,7 @@ __all__ = [
     "BatchNorm1d",
     "BatchNorm2d",
     "Conv2d",
+    "Embedding",
     "Flatten",
     "MaxPool2d",
     "BCELoss",

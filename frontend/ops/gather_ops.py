@@ -97,7 +97,20 @@ def gather(input_params: Any, input_indices: Any, axis: Any, batch_dims: int = 0
         raise ValueError("For 'gather', 'input_params' must have rank >= 1, got a scalar")
     a = normalize_axis(axis, rank, "gather")
     check_in_range("gather", "input_indices", indices, params.shape[a])
-    return run(("gather", a), lambda e, v: e.value(M.GatherOp.get(v[0], v[1], a)), params, indices)
+    return _gather(params, indices, a)
+
+
+def _gather(params: Any, indices: Any, axis: int) -> Any:
+    """mindir.gather, no range check: an out-of-range index gathers zeros."""
+    return run(
+        ("gather", axis), lambda e, v: e.value(M.GatherOp.get(v[0], v[1], axis)), params, indices
+    )
+
+
+def lookup_rows(table: Any, ids: Any) -> Any:
+    """The rows of `table` at `ids` (shape ids.shape + table.shape[1:]); an id out of
+    range gives a row of zeros, as MindSpore's nn.Embedding documents."""
+    return _gather(table, _indices(ids, "Embedding", "x"), 0)
 
 
 def unsorted_segment_sum(input_x: Any, segment_ids: Any, num_segments: Any) -> Any:
