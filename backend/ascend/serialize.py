@@ -32,13 +32,13 @@ from xdsl.printer import Printer
 from mindjit.backend.ascend.model import Blob as BlobEntry
 from mindjit.backend.ascend.model import DeviceModel, Graph, Step, Tensor
 from mindjit.backend.ascend.passes.ascend_plan_memory import called_graphs
-from mindjit.backend.ascend.passes.kernel_table import is_segment_sum
 from mindjit.backend.ascend.passes.graph import (
     FLOAT_STATUS_KERNELS,
     bound_param,
     graphs_of,
     value_bytes,
 )
+from mindjit.backend.ascend.passes.kernel_table import is_segment_sum
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
 from mindjit.dialects.ascend import (
     OFFSETS_ATTR,

@@ -27,7 +27,8 @@ import numpy as np
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
-from mindjit.frontend.ops import array, math as fmath, reduce
+from mindjit.frontend.ops import array, reduce
+from mindjit.frontend.ops import math as fmath
 from mindjit.frontend.ops.core import normalize_axis, run
 from mindjit.frontend.ops.promotion import as_operand, is_tensor
 from mindjit.frontend.tensor import Parameter, Tensor
@@ -145,7 +146,8 @@ def _elementwise_linear(name: str, shape: tuple[int, ...], index: Any, dim: int)
     strides = [math.prod(shape[k + 1 :]) for k in range(len(shape))]
     grid = np.indices(tuple(index.shape), dtype=np.int64)
     base = sum(
-        (grid[k] * strides[k] for k in range(len(shape)) if k != dim), np.zeros(index.shape, np.int64)
+        (grid[k] * strides[k] for k in range(len(shape)) if k != dim),
+        np.zeros(index.shape, np.int64),
     )
     dtype = D.int64 if math.prod(shape) >= 2**31 else index.dtype
     idx = index if index.dtype == dtype else array.cast(index, dtype)
@@ -289,9 +291,7 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axi
         raise TypeError(
             f"For 'one_hot', 'on_value' must be int32, int64, float16 or float32, got {dtype}"
         )
-    iota = np.arange(depth, dtype=index.dtype.numpy).reshape(
-        (depth,) + (1,) * (rank - a)
-    )
+    iota = np.arange(depth, dtype=index.dtype.numpy).reshape((depth,) + (1,) * (rank - a))
     hit = fmath.equal(array.expand_dims(index, a), Tensor(iota))
     on = on_value if is_tensor(on_value) else _iconst(on_value, dtype)
     off = array.cast(off_value, dtype) if is_tensor(off_value) else _iconst(off_value, dtype)

@@ -189,7 +189,6 @@ class Squeeze(Primitive):
         return array.squeeze(x, self.axis if self.axis != () else None)
 
 
-
 class Gather(Primitive):
     """`Gather(batch_dims=0)(input_params, input_indices, axis)`."""
 

@@ -37,7 +37,9 @@ def test_gather_matches_numpy_take(axis: int) -> None:
     got = ops.gather(Tensor(p), Tensor(idx), axis)
     np.testing.assert_array_equal(got.asnumpy(), np.take(p, idx, axis=axis))
     np.testing.assert_array_equal(Tensor(p).gather(Tensor(idx), axis).asnumpy(), got.asnumpy())
-    np.testing.assert_array_equal(ops.Gather()(Tensor(p), Tensor(idx), axis).asnumpy(), got.asnumpy())
+    np.testing.assert_array_equal(
+        ops.Gather()(Tensor(p), Tensor(idx), axis).asnumpy(), got.asnumpy()
+    )
 
 
 def test_gather_scalar_index_and_int_params() -> None:
@@ -75,7 +77,9 @@ def test_tensor_scatter_elements_and_scatter() -> None:
     np.put_along_axis(want, index, updates, axis=0)
     got = ops.tensor_scatter_elements(Tensor(x), Tensor(index), Tensor(updates), 0)
     np.testing.assert_allclose(got.asnumpy(), want)
-    np.testing.assert_allclose(ops.scatter(Tensor(x), 0, Tensor(index), Tensor(updates)).asnumpy(), want)
+    np.testing.assert_allclose(
+        ops.scatter(Tensor(x), 0, Tensor(index), Tensor(updates)).asnumpy(), want
+    )
     dup = np.array([[1, 1, 3]], np.int32)  # 'add' sums duplicates
     upd = f32(1, 3)
     want_add = x.copy()
@@ -123,7 +127,9 @@ def test_errors_are_mindspore_exceptions() -> None:
         ops.gather(p, i32([0]), 0, batch_dims=1)
     with pytest.raises(ValueError, match="axis 2 is out of range"):
         ops.gather(p, i32([0]), 2)
-    with pytest.raises(RuntimeError, match=r"'input_indices' must be in the range \[0, 3\), but got 3"):
+    with pytest.raises(
+        RuntimeError, match=r"'input_indices' must be in the range \[0, 3\), but got 3"
+    ):
         ops.gather(p, i32([0, 3]), 0)
     with pytest.raises(RuntimeError, match="must be in the range"):
         ops.gather_elements(p, 0, i32([[0, -1, 0, 0]]))
@@ -168,6 +174,7 @@ def test_graph_mode_equals_pynative() -> None:
 
 def test_runtime_indices_out_of_range_gather_zeros_in_graph_mode(graph_mode) -> None:
     p = f32(3, 2)
+
     def take(t, i):
         return ops.gather(t, i, 0)
 
@@ -276,6 +283,7 @@ def _train(mode: int, steps: int = 3):
         net = _Bag()
         before = net.embed.embedding_table.asnumpy().copy()
         opt = nn.SGD(net.trainable_params(), learning_rate=0.5)
+
         def forward(i, y):
             return ops.reduce_mean((net(i) - y) ** 2)
 

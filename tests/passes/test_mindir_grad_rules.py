@@ -559,7 +559,11 @@ def _cases() -> list[Case]:
     def segment_sum(values, n: int) -> BuildFn:
         return lambda b, xs: b.v(M.UnsortedSegmentSumOp.get(xs[0], int_const(b, values, i64), n))
 
-    add("unsorted_segment_sum", lambda r: [normal(r, 2, 3, 2)], segment_sum([[1, 4, 1], [0, -2, 3]], 4))
+    add(
+        "unsorted_segment_sum",
+        lambda r: [normal(r, 2, 3, 2)],
+        segment_sum([[1, 4, 1], [0, -2, 3]], 4),
+    )
     return cases
 
 

@@ -231,8 +231,7 @@ func.func @f(%a: {_F}) -> tensor<3xf32> {{
 # num_segments 4 and for an axis of 3: the defined "zeros / adds nowhere" path)
 EXAMPLES |= {
     "mindir.gather": _one(
-        f"mindir.gather %a, %i {{axis = 1 : i64}} : ({_F}, tensor<2x2xi32>) -> "
-        "tensor<2x2x2xf32>",
+        f"mindir.gather %a, %i {{axis = 1 : i64}} : ({_F}, tensor<2x2xi32>) -> tensor<2x2x2xf32>",
         "tensor<2x2x2xf32>",
         args=f"%a: {_F}, %i: tensor<2x2xi32>",
     ),
