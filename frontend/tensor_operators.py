@@ -394,6 +394,14 @@ class TensorOperators:
 
     def cumprod(self, dim: int, dtype: Any = None) -> Any:
         return _ops().cumprod(self, dim, dtype)
+    def gather(self, input_indices: Any, axis: Any, batch_dims: int = 0) -> Any:
+        return _ops().gather(self, input_indices, axis, batch_dims)
+
+    def gather_elements(self, dim: int, index: Any) -> Any:
+        return _ops().gather_elements(self, dim, index)
+
+    def gather_nd(self, indices: Any) -> Any:
+        return _ops().gather_nd(self, indices)
 
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:

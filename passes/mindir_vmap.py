@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -452,3 +452,67 @@ def _along_axis(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
 
 
 BATCHING.register(*mindir.INDEX_REDUCE_OPS, *mindir.SORT_OPS, *mindir.SCAN_OPS)(_along_axis)
+# --- gather / unsorted_segment_sum -------------------------------------------------------
+# A batched table with shared indices is one op on a shifted axis. Batched indices
+# address one flat table of every example's rows: index i of example b becomes
+# b * n + i, an out-of-range index -1 (still out of range: zeros / adds nowhere).
+
+
+def _flat_index(b: _Batcher, idx: SSAValue, n: int, like: Operation) -> SSAValue:
+    """[B, *I] indices into n rows each -> indices into B * n rows (-1 when out of range)."""
+    t = idx.type
+    shape, element = list(t.get_shape()), t.get_element_type()  # type: ignore[attr-defined]
+
+    def const(values: list[int], dims: list[int]) -> SSAValue:
+        attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, dims), values)
+        return b._emit(V.ConstantOp.make([], {"value": attr}), like)
+
+    offsets = const([k * n for k in range(b.size)], [b.size, *[1] * (len(shape) - 1)])
+    zero, top, none = const([0], []), const([n], []), const([-1], [])
+    inside = b._emit(
+        V.LogicalAndOp.get(
+            b._emit(V.GreaterEqualOp.get(idx, zero), like), b._emit(V.LessOp.get(idx, top), like)
+        ),
+        like,
+    )
+    shifted = b._emit(V.AddOp.get(idx, offsets), like)
+    return b._emit(V.SelectOp.get(inside, shifted, none), like)
+
+
+def _gather_batched(b: _Batcher, op: Operation, args: list[_Value]) -> SSAValue:
+    axis = op.gather_axis  # type: ignore[attr-defined]
+    params, idx = (b._tensor(a, op) for a in args)
+    if not args[1].batched:
+        return b._emit(V.GatherOp.get(params, idx, axis + 1), op)
+    if not args[0].batched:
+        params = b._broadcast(params, op)
+    shape = list(params.type.get_shape())  # type: ignore[attr-defined]
+    rank, n, k = len(shape), shape[axis + 1], len(idx.type.get_shape()) - 1  # type: ignore[attr-defined]
+    front = [0, axis + 1, *range(1, axis + 1), *range(axis + 2, rank)]
+    table = b._emit(V.TransposeOp.get(params, front), op)
+    rest = [shape[d] for d in front[2:]]
+    table = b._emit(V.ReshapeOp.get(table, [b.size * n, *rest]), op)
+    out = b._emit(V.GatherOp.get(table, _flat_index(b, idx, n, op), 0), op)
+    back = [0, *range(1 + k, 1 + k + axis), *range(1, 1 + k), *range(1 + k + axis, rank - 1 + k)]
+    return b._emit(V.TransposeOp.get(out, back), op)
+
+
+def _segment_sum_batched(b: _Batcher, op: Operation, args: list[_Value]) -> SSAValue:
+    x, ids = (b._tensor(a, op) for a in args)
+    segments = op.segments  # type: ignore[attr-defined]
+    if not args[0].batched:
+        x = b._broadcast(x, op)
+    if not args[1].batched:
+        k = len(ids.type.get_shape())  # type: ignore[attr-defined]
+        x = b._move_axis(x, 0, k)
+        out = b._emit(V.UnsortedSegmentSumOp.get(x, ids, segments), op)
+        return b._move_axis(out, 1, 0)
+    flat = b._emit(
+        V.UnsortedSegmentSumOp.get(x, _flat_index(b, ids, segments, op), b.size * segments), op
+    )
+    rest = list(flat.type.get_shape()[1:])  # type: ignore[attr-defined]
+    return b._emit(V.ReshapeOp.get(flat, [b.size, segments, *rest]), op)
+
+
+BATCHING.register(mindir.GatherOp)(_batched_result(_gather_batched))
+BATCHING.register(mindir.UnsortedSegmentSumOp)(_batched_result(_segment_sum_batched))

@@ -38,6 +38,7 @@ from mindjit.backend.ascend.passes.graph import (
     graphs_of,
     value_bytes,
 )
+from mindjit.backend.ascend.passes.kernel_table import is_segment_sum
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
 from mindjit.dialects.ascend import (
     OFFSETS_ATTR,
@@ -323,6 +324,8 @@ def kernel_flops(op: KernelOp) -> int:
             total += (1 if inner.name.startswith("linalg.pooling") else 2) * math.prod(out) * taps
         elif getattr(inner, "library_call", None) is not None:
             total += _library_flops(inner)
+        elif is_segment_sum(inner):  # one add per input element, not segments x inputs
+            total += math.prod(static_shape(inner.operands[1].type))
         elif inner.name in ("linalg.generic", "linalg.reduce"):
             loops = _loop_count(inner)
             body_ops = sum(

@@ -21,6 +21,7 @@ from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import plan_reduction
 from mindjit.backend.cpu.linalg_index_patterns import plan_arg_reduce
+from mindjit.backend.cpu.linalg_segment import segment_sum_kernel
 from mindjit.backend.cpu.linalg_spec import (
     Fn,
     Operand,
@@ -151,7 +152,12 @@ _NAMED = (
 def build_named(c: FunctionCompiler, op: Operation) -> None:
     if build_library_call(c, op):  # a generic naming its kernel (kernels_library.py)
         return
-    build_structured(c, structured_spec(op))
+    spec = structured_spec(op)
+    if isinstance(op, linalg.GenericOp) and (segment := segment_sum_kernel(spec)) is not None:
+        kernel, ins = segment  # a scatter-add, not the literal segments x N reduction
+        _emit(c, spec, kernel, ins, [True])
+        return
+    build_structured(c, spec)
 
 
 @register(linalg.CopyOp)

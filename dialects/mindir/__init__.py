@@ -25,6 +25,8 @@ from mindjit.dialects.mindir.effects import *  # noqa: F403
 from mindjit.dialects.mindir.effects import EFFECT_OPS
 from mindjit.dialects.mindir.elementwise import *  # noqa: F403
 from mindjit.dialects.mindir.elementwise import ELEMENTWISE_OPS
+from mindjit.dialects.mindir.gather import *  # noqa: F403
+from mindjit.dialects.mindir.gather import GATHER_OPS
 from mindjit.dialects.mindir.grad import *  # noqa: F403
 from mindjit.dialects.mindir.grad import GRAD_OPS
 from mindjit.dialects.mindir.index_reduce import *  # noqa: F403
@@ -53,6 +55,7 @@ VALUE_OPS = (
     *INDEX_REDUCE_OPS,
     *SORT_OPS,
     *SCAN_OPS,
+    *GATHER_OPS,
 )
 
 ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *GRAD_OPS, *DEVICE_OPS, *CHECK_OPS)

@@ -4,6 +4,7 @@ from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
+from mindjit.frontend.nn.embedding import Embedding
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -13,8 +14,8 @@ from mindjit.frontend.nn.layers import (
     LeakyReLU,
     LogSoftmax,
     ReLU,
-    SiLU,
     Sigmoid,
+    SiLU,
     Softmax,
     Tanh,
     get_activation,
@@ -43,6 +44,7 @@ __all__ = [
     "BatchNorm1d",
     "BatchNorm2d",
     "Conv2d",
+    "Embedding",
     "Flatten",
     "MaxPool2d",
     "BCELoss",

@@ -154,9 +154,10 @@ def _one_hot(labels: Any, classes: int, dtype: Any) -> Any:
             "For 'SoftmaxCrossEntropyWithLogits', with sparse=True the labels must be "
             f"class indices (an int tensor), got {labels.dtype}"
         )
-    ids = Tensor(np.arange(classes, dtype=labels.dtype.numpy))
-    hit = ops.equal(ops.expand_dims(labels, -1), ids)
-    return ops.cast(hit, dtype)
+    if labels.dtype not in (D.int32, D.int64):
+        labels = ops.cast(labels, D.int32)
+    on, off = (Tensor(np.array(v, dtype.numpy)) for v in (1, 0))
+    return ops.one_hot(labels, classes, on, off)
 
 
 def _log_softmax(logits: Any, axis: int) -> Any:

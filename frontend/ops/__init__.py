@@ -47,6 +47,15 @@ from mindjit.frontend.ops.effects import (
     npu_get_float_status,
     print_,
 )
+from mindjit.frontend.ops.gather_ops import (
+    gather,
+    gather_elements,
+    gather_nd,
+    one_hot,
+    scatter,
+    tensor_scatter_elements,
+    unsorted_segment_sum,
+)
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
@@ -58,8 +67,8 @@ from mindjit.frontend.ops.math import (
     ceil,
     cos,
     div,
-    erf,
     equal,
+    erf,
     exp,
     floor,
     floor_divide,
@@ -129,6 +138,10 @@ from mindjit.frontend.ops.primitives import (
     Fill,
     Floor,
     FloorDiv,
+    Gather,
+    GatherD,
+    GatherNd,
+    GatherV2,
     Greater,
     GreaterEqual,
     HSwish,
@@ -147,6 +160,7 @@ from mindjit.frontend.ops.primitives import (
     NPUAllocFloatStatus,
     NPUClearFloatStatus,
     NPUGetFloatStatus,
+    OneHot,
     Ones,
     OnesLike,
     Pow,
@@ -176,6 +190,7 @@ from mindjit.frontend.ops.primitives import (
     Tanh,
     Tile,
     Transpose,
+    UnsortedSegmentSum,
     Unstack,
     Zeros,
     ZerosLike,

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mindjit.frontend.ops import array, effects, math, reduce, repeat, split
+from mindjit.frontend.ops import array, effects, gather_ops, math, reduce
 
 
 class Primitive:
@@ -203,6 +204,36 @@ class Split(Primitive):
 
 Tile = _simple("Tile", repeat.tile, "Tile()(x, multiples)")
 
+class Gather(Primitive):
+    """`Gather(batch_dims=0)(input_params, input_indices, axis)`."""
+
+    def __init__(self, batch_dims: int = 0):
+        super().__init__()
+        self.batch_dims = batch_dims
+
+    def __call__(self, input_params: Any, input_indices: Any, axis: Any) -> Any:
+        return gather_ops.gather(input_params, input_indices, axis, self.batch_dims)
+
+
+class OneHot(Primitive):
+    """`OneHot(axis=-1)(indices, depth, on_value, off_value)`."""
+
+    def __init__(self, axis: int = -1):
+        super().__init__()
+        self.axis = axis
+
+    def __call__(self, indices: Any, depth: Any, on_value: Any, off_value: Any) -> Any:
+        return gather_ops.one_hot(indices, depth, on_value, off_value, self.axis)
+
+
+GatherV2 = Gather
+GatherD = _simple("GatherD", gather_ops.gather_elements, "GatherD()(x, dim, index)")
+GatherNd = _simple("GatherNd", gather_ops.gather_nd, "GatherNd()(input_x, indices)")
+UnsortedSegmentSum = _simple(
+    "UnsortedSegmentSum",
+    gather_ops.unsorted_segment_sum,
+    "UnsortedSegmentSum()(input_x, segment_ids, num_segments)",
+)
 
 PRIMITIVES: tuple[type[Primitive], ...] = tuple(
     v for v in list(globals().values()) if isinstance(v, type) and issubclass(v, Primitive)

@@ -314,6 +314,19 @@ func.func @f(%x: tensor<2x4x9x8xf32>, %w: tensor<6x4x3x3xf32>, %wg: tensor<4x2x2
 }
 """
 
+MINDIR_GATHER = """
+func.func @f(%p: tensor<5x4xf32>, %i: tensor<2x3xi32>, %x: tensor<2x3x4xf32>)
+    -> (tensor<2x3x4xf32>, tensor<4x2x3xf32>, tensor<5x4xf32>) {
+  %g = mindir.gather %p, %i : (tensor<5x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  %t = mindir.transpose %p {perm = array<i64: 1, 0>} : (tensor<5x4xf32>) -> tensor<4x5xf32>
+  %h = mindir.gather %t, %i {axis = 1 : i64} : (tensor<4x5xf32>, tensor<2x3xi32>) -> tensor<4x2x3xf32>
+  %a = mindir.add %g, %x : tensor<2x3x4xf32>
+  %s = mindir.unsorted_segment_sum %a, %i {num_segments = 5 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi32>) -> tensor<5x4xf32>
+  %o = mindir.gather %s, %i : (tensor<5x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  func.return %o, %h, %s : tensor<2x3x4xf32>, tensor<4x2x3xf32>, tensor<5x4xf32>
+}
+"""
+
 LOWERED_CASES = {
     "mlp_example": (
         (Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir").read_text(),
@@ -323,6 +336,12 @@ LOWERED_CASES = {
     "mindir_if_while": (MINDIR_CONTROL, "f", [f32(4), np.array(5.5, np.float32)]),
     "mindir_unary": (MINDIR_UNARY, "f", [f32(2, 3) * 4]),
     "mindir_conv_pool_pad": (MINDIR_CONV, "f", [f32(2, 4, 9, 8), f32(6, 4, 3, 3), f32(4, 2, 2, 3)]),
+    # repeated and out-of-range (-1, 5, 7) indices
+    "mindir_gather_segment_sum": (
+        MINDIR_GATHER,
+        "f",
+        [f32(5, 4), np.array([[0, 4, 2], [4, -1, 7]], np.int32), f32(2, 3, 4)],
+    ),
 }
 
 # index reductions, sort and scans (argmax ties: integers with repeats)

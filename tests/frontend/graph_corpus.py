@@ -435,3 +435,29 @@ FUNCTIONS.update(
         "interpolate_bmm": (interpolate_bmm, lambda: (f32(2, 2, 3, 4),)),
     }
 )
+# --- gather / one_hot / embedding lookups ----------------------------------------------------
+
+
+def ids(*shape, high=5):
+    return ms.Tensor(RNG.integers(0, high, size=shape).astype(np.int32))
+
+
+def gather_lookups(table, idx):
+    rows = ops.gather(table, idx, 0)
+    cols = table.gather(idx, 1)
+    hot = ops.one_hot(idx, 5, ms.Tensor(1.0, ms.float32), ms.Tensor(0.0, ms.float32))
+    picked = ops.gather_elements(table, 1, idx)
+    return ops.reduce_sum(rows, 1) + ops.reduce_sum(cols) + ops.matmul(hot, table) - picked
+
+
+class EmbeddingBag(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(7, 3, embedding_table="ones", padding_idx=0)
+
+    def construct(self, x):
+        return ops.reduce_mean(self.embed(x), 1) + ops.reduce_sum(self.embed(x)[:, 0], 0)
+
+
+FUNCTIONS["gather_lookups"] = (gather_lookups, lambda: (f32(5, 5), ids(5, 5)))
+CELLS["embedding_bag"] = (EmbeddingBag, lambda: (ids(2, 4, high=7),))

@@ -24,7 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType, f32, f64, i1
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    TensorType,
+    f32,
+    f64,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 import mindjit.passes.mindir_grad.mindir_grad  # noqa: F401  (registers every rule)
@@ -531,6 +540,30 @@ def _cases() -> list[Case]:
         return b.v(M.AddOp.get(b.v(M.MulOp.get(s, s)), b.v(M.ReduceSumOp.get(x, (1,), True))))
 
     add("chain_shared_values", lambda r: [normal(r, 3, 4), normal(r, 2, 4)], chain)
+
+    # gather / unsorted_segment_sum: repeated and out-of-range indices (constants)
+    def int_const(b: Body, values, element=i32) -> SSAValue:
+        a = np.asarray(values)
+        attr = DenseIntOrFPElementsAttr.from_list(
+            TensorType(element, list(a.shape)), [int(v) for v in a.flat]
+        )
+        return b.v(M.ConstantOp.make([], {"value": attr}))
+
+    def gather(values, axis: int) -> BuildFn:
+        return lambda b, xs: b.v(M.GatherOp.get(xs[0], int_const(b, values), axis))
+
+    add("gather_axis0_repeats", lambda r: [normal(r, 4, 3)], gather([[3, 0], [3, 9]], 0))
+    add("gather_axis1", lambda r: [normal(r, 2, 5, 3)], gather([[4, 1, 4], [0, -1, 2]], 1))
+    add("gather_scalar_index_last", lambda r: [normal(r, 3, 4)], gather(2, 1))
+
+    def segment_sum(values, n: int) -> BuildFn:
+        return lambda b, xs: b.v(M.UnsortedSegmentSumOp.get(xs[0], int_const(b, values, i64), n))
+
+    add(
+        "unsorted_segment_sum",
+        lambda r: [normal(r, 2, 3, 2)],
+        segment_sum([[1, 4, 1], [0, -2, 3]], 4),
+    )
     return cases
 
 

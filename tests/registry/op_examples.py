@@ -227,6 +227,22 @@ func.func @f(%a: {_F}) -> tensor<3xf32> {{
     ),
 }
 
+# gather and its adjoint (ids 1..4 from the random inputs; 4 is out of range for
+# num_segments 4 and for an axis of 3: the defined "zeros / adds nowhere" path)
+EXAMPLES |= {
+    "mindir.gather": _one(
+        f"mindir.gather %a, %i {{axis = 1 : i64}} : ({_F}, tensor<2x2xi32>) -> tensor<2x2x2xf32>",
+        "tensor<2x2x2xf32>",
+        args=f"%a: {_F}, %i: tensor<2x2xi32>",
+    ),
+    "mindir.unsorted_segment_sum": _one(
+        f"mindir.unsorted_segment_sum %a, %i {{num_segments = 4 : i64}} : ({_F}, "
+        "tensor<2xi64>) -> tensor<4x3xf32>",
+        "tensor<4x3xf32>",
+        args=f"%a: {_F}, %i: tensor<2xi64>",
+    ),
+}
+
 
 def example(cls: type) -> str | None:
     if issubclass(cls, M.ElementwiseOp) and cls.name not in EXAMPLES:

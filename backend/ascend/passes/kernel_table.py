@@ -199,6 +199,8 @@ def generic_kernel(op: Operation) -> tuple[str, str]:
     reduces = op.name == "linalg.reduce" or "reduction" in [str(i) for i in iterators]
     if reduces and (arg := _arg_reduce_name(op, names)) is not None:
         return arg, "vector"
+    if (indexed := indexed_kernel(op, reduces)) is not None:
+        return indexed
     if reduces and {"Mul", "Add"} <= set(names):
         return "BatchMatMul", "cube"
     if reduces:
@@ -209,6 +211,30 @@ def generic_kernel(op: Operation) -> tuple[str, str]:
     if names == ["Maximum"] and _relu_body(op):
         return "ReLU", "vector"
     return "_".join(names), "vector"
+
+
+def is_segment_sum(op: Operation) -> bool:
+    """mindir.unsorted_segment_sum's generic: a reduction whose body compares an
+    index with a loop index (linalg.index) to pick what it adds."""
+    iterators = [str(a.data) for a in getattr(op, "iterator_types", ())]
+    if op.name != "linalg.generic" or "reduction" not in iterators:
+        return False
+    kinds = {type(inner) for inner in op.regions[0].block.ops}
+    return {linalg.IndexOp, arith.CmpiOp, arith.SelectOp} <= kinds
+
+
+def indexed_kernel(op: Operation, reduces: bool) -> tuple[str, str] | None:
+    """Generics that move data by computed indices: a `tensor.extract` in the body
+    at an index read from an input is MindSpore's Gather, at loop indices only
+    (mindir.reverse) ReverseV2; the segment-sum reduction is UnsortedSegmentSum."""
+    if reduces:
+        return ("UnsortedSegmentSum", "vector") if is_segment_sum(op) else None
+    block = op.regions[0].block if op.regions and op.regions[0].blocks else None
+    extracts = [o for o in block.ops if isinstance(o, tensor.ExtractOp)] if block else []
+    if not extracts:
+        return None
+    reads_input = any(isinstance(o, arith.IndexCastOp) for o in block.ops)  # type: ignore[union-attr]
+    return ("Gather", "vector") if reads_input else ("ReverseV2", "vector")
 
 
 def _relu_body(op: Operation) -> bool:

@@ -668,3 +668,43 @@ func.func @f(%x: tensor<3xi1>) {
   %y = mindir.cumsum %x : tensor<3xi1>
   func.return
 }
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi32>) {
+  // expected-error @+1 {{mindir.gather axis must be in [0, 2) for params of rank 2, got 2}}
+  %y = "mindir.gather"(%x, %i) <{axis = 2 : i64}> : (tensor<2x3xf32>, tensor<4xi32>) -> tensor<2x3x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %i: tensor<4xf32>) {
+  // expected-error @+1 {{mindir.gather indices must have integer elements, got f32}}
+  %y = mindir.gather %x, %i : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi32>) {
+  // expected-error @+1 {{result type tensor<4x2xf32> does not match the inferred type tensor<4x3xf32>}}
+  %y = mindir.gather %x, %i : (tensor<2x3xf32>, tensor<4xi32>) -> tensor<4x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %i: tensor<3xi32>) {
+  // expected-error @+1 {{mindir.unsorted_segment_sum segment_ids shape [3] must be a prefix of the input shape [2, 3]}}
+  %y = mindir.unsorted_segment_sum %x, %i {num_segments = 4 : i64} : (tensor<2x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %i: tensor<2xi32>) {
+  // expected-error @+1 {{mindir.unsorted_segment_sum num_segments must be positive, got 0}}
+  %y = mindir.unsorted_segment_sum %x, %i {num_segments = 0 : i64} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<0x3xf32>
+  func.return
+}

@@ -288,3 +288,16 @@ func.func @index_ops(%x: tensor<2x3xf32>) -> tensor<2xi32> {
   %p = mindir.cumprod %x : tensor<2x3xf32>
   func.return %i : tensor<2xi32>
 }
+
+// CHECK-LABEL: func.func @gather
+func.func @gather(%p: tensor<4x5x6xf32>, %i: tensor<2x3xi32>, %j: tensor<i64>, %t: tensor<2x3x6xf32>) -> (tensor<4x2x3x6xf32>, tensor<5x6xf32>, tensor<7x6xf32>) {
+  // CHECK-NEXT: %g = mindir.gather %p, %i {axis = 1 : i64} : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
+  // GENERIC: "mindir.gather"(%p, %i) <{axis = 1 : i64}> : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
+  %g = mindir.gather %p, %i {axis = 1 : i64} : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
+  // CHECK-NEXT: %h = mindir.gather %p, %j : (tensor<4x5x6xf32>, tensor<i64>) -> tensor<5x6xf32>
+  %h = mindir.gather %p, %j : (tensor<4x5x6xf32>, tensor<i64>) -> tensor<5x6xf32>
+  // CHECK-NEXT: %s = mindir.unsorted_segment_sum %t, %i {num_segments = 7 : i64} : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<7x6xf32>
+  // GENERIC: "mindir.unsorted_segment_sum"(%t, %i) <{num_segments = 7 : i64}> : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<7x6xf32>
+  %s = mindir.unsorted_segment_sum %t, %i {num_segments = 7 : i64} : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<7x6xf32>
+  func.return %g, %h, %s : tensor<4x2x3x6xf32>, tensor<5x6xf32>, tensor<7x6xf32>
+}
