@@ -30,6 +30,8 @@ from mindjit.dialects.mindir.grad import GRAD_OPS
 from mindjit.dialects.mindir.matmul import MatMulOp
 from mindjit.dialects.mindir.reduce import *  # noqa: F403
 from mindjit.dialects.mindir.reduce import REDUCE_OPS
+from mindjit.dialects.mindir.random import *  # noqa: F403
+from mindjit.dialects.mindir.random import RANDOM_OPS
 from mindjit.dialects.mindir.tuples import *  # noqa: F403
 from mindjit.dialects.mindir.tuples import TUPLE_OPS
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401
@@ -44,6 +46,7 @@ VALUE_OPS = (
     *REDUCE_OPS,
     *DATA_MOVEMENT_OPS,
     *TUPLE_OPS,
+    *RANDOM_OPS,
 )
 
 ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *GRAD_OPS, *DEVICE_OPS, *CHECK_OPS)

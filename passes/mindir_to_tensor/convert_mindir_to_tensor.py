@@ -58,6 +58,7 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     conv,
     elementwise,
     matmul,
+    random,
     reduce,
     shape,
 )

@@ -314,6 +314,14 @@ func.func @f(%x: tensor<2x4x9x8xf32>, %w: tensor<6x4x3x3xf32>, %wg: tensor<4x2x2
 }
 """
 
+MINDIR_RANDOM = """
+func.func @f(%k: tensor<i32>, %o: tensor<i32>) -> (tensor<3x5x7xf32>, tensor<f32>) {
+  %u = mindir.uniform_real %k, %o {seed = 3 : i64, seed2 = 7 : i64, shape = array<i64: 3, 5, 7>} : (tensor<i32>, tensor<i32>) -> tensor<3x5x7xf32>
+  %s = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64>} : (tensor<i32>, tensor<i32>) -> tensor<f32>
+  func.return %u, %s : tensor<3x5x7xf32>, tensor<f32>
+}
+"""
+
 LOWERED_CASES = {
     "mlp_example": (
         (Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir").read_text(),
@@ -323,6 +331,12 @@ LOWERED_CASES = {
     "mindir_if_while": (MINDIR_CONTROL, "f", [f32(4), np.array(5.5, np.float32)]),
     "mindir_unary": (MINDIR_UNARY, "f", [f32(2, 3) * 4]),
     "mindir_conv_pool_pad": (MINDIR_CONV, "f", [f32(2, 4, 9, 8), f32(6, 4, 3, 3), f32(4, 2, 2, 3)]),
+    # bit-exact: the same 24 random bits on both engines (the tolerance is moot)
+    "mindir_uniform_real": (
+        MINDIR_RANDOM,
+        "f",
+        [np.array(-123456789, np.int32), np.array(2**31 - 1, np.int32)],
+    ),
 }
 
 

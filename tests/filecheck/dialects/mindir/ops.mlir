@@ -265,3 +265,13 @@ func.func @conv_pool_pad(%x: tensor<2x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> te
   %r = mindir.reverse %p {axis = array<i64: 2, 3>} : tensor<2x6x4x3xf32>
   func.return %m : tensor<2x6x2x2xf32>
 }
+
+// CHECK-LABEL: func.func @uniform_real
+func.func @uniform_real(%k: tensor<i32>, %o: tensor<i32>) -> tensor<4x5xf32> {
+  // CHECK-NEXT: %u = mindir.uniform_real %k, %o {seed = 1 : i64, seed2 = 2 : i64, shape = array<i64: 4, 5>} : (tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  // GENERIC: "mindir.uniform_real"(%k, %o) <{seed = 1 : i64, seed2 = 2 : i64, shape = array<i64: 4, 5>}> : (tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  %u = mindir.uniform_real %k, %o {seed = 1 : i64, seed2 = 2 : i64, shape = array<i64: 4, 5>} : (tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  // CHECK-NEXT: %s = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64>} : (tensor<i32>, tensor<i32>) -> tensor<f32>
+  %s = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64>} : (tensor<i32>, tensor<i32>) -> tensor<f32>
+  func.return %u : tensor<4x5xf32>
+}
