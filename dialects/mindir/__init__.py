@@ -28,10 +28,10 @@ from mindjit.dialects.mindir.elementwise import ELEMENTWISE_OPS
 from mindjit.dialects.mindir.grad import *  # noqa: F403
 from mindjit.dialects.mindir.grad import GRAD_OPS
 from mindjit.dialects.mindir.matmul import MatMulOp
-from mindjit.dialects.mindir.reduce import *  # noqa: F403
-from mindjit.dialects.mindir.reduce import REDUCE_OPS
 from mindjit.dialects.mindir.random import *  # noqa: F403
 from mindjit.dialects.mindir.random import RANDOM_OPS
+from mindjit.dialects.mindir.reduce import *  # noqa: F403
+from mindjit.dialects.mindir.reduce import REDUCE_OPS
 from mindjit.dialects.mindir.tuples import *  # noqa: F403
 from mindjit.dialects.mindir.tuples import TUPLE_OPS
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401

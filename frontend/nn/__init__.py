@@ -3,6 +3,7 @@
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
+from mindjit.frontend.nn.dropout import Dropout
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -61,4 +62,5 @@ __all__ = [
     "Sigmoid",
     "Tanh",
     "get_activation",
+    "Dropout",
 ]

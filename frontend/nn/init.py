@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.ops.random import reset_generator
 from mindjit.frontend.tensor import Tensor
 
 DEFAULT_SEED = 0
@@ -20,8 +21,15 @@ _rng = np.random.default_rng(DEFAULT_SEED)
 
 
 def set_seed(seed: int) -> None:
+    """`ms.set_seed(seed)`: the initializers' generator and the random ops'
+    default generator (ops.dropout, nn.Dropout) restart from `seed`."""
     global _rng
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"The argument 'seed' must be type of int, but got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"The argument 'seed' must be greater than or equal to 0, but got {seed}")
     _rng = np.random.default_rng(seed)
+    reset_generator(seed)
 
 
 def _fans(shape: tuple[int, ...]) -> tuple[int, int]:

@@ -117,6 +117,7 @@ from mindjit.frontend.ops.primitives import (
     Cos,
     Depend,
     Div,
+    Dropout,
     Equal,
     Erf,
     Exp,
@@ -173,6 +174,7 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
+from mindjit.frontend.ops.random import dropout
 from mindjit.frontend.ops.reduce import (
     amax,
     amin,

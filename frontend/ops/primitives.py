@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mindjit.frontend.ops import array, effects, math, reduce
+from mindjit.frontend.ops import random as _random
 
 
 class Primitive:
@@ -192,3 +193,17 @@ class Squeeze(Primitive):
 PRIMITIVES: tuple[type[Primitive], ...] = tuple(
     v for v in list(globals().values()) if isinstance(v, type) and issubclass(v, Primitive)
 )
+
+
+class Dropout(Primitive):
+    """`Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x) -> (output, mask)`: the mask has
+    x's shape and dtype (MindSpore's CPU/GPU form, 1 where kept); always drops
+    (a primitive has no training switch)."""
+
+    def __init__(self, keep_prob: float = 0.5, Seed0: int = 0, Seed1: int = 0):  # noqa: N803
+        super().__init__()
+        self.keep_prob = keep_prob
+        self.seed0, self.seed1 = Seed0, Seed1
+
+    def __call__(self, x: Any) -> Any:
+        return _random.dropout_with_mask(x, self.keep_prob, self.seed0, self.seed1)

@@ -57,7 +57,9 @@ class _Body:
         lin = e.value(linalg.IndexOp(0))
         for d in range(1, len(shape)):
             size = e.value(arith.ConstantOp(IntegerAttr(shape[d], IndexType())))
-            lin = e.value(arith.AddiOp(e.value(arith.MuliOp(lin, size)), e.value(linalg.IndexOp(d))))
+            lin = e.value(
+                arith.AddiOp(e.value(arith.MuliOp(lin, size)), e.value(linalg.IndexOp(d)))
+            )
         return e.value(arith.IndexCastOp(lin, i32))
 
 

@@ -288,6 +288,25 @@ class UsesJitClass(nn.Cell):
         return self.scaler.apply(x) + 1
 
 
+def dropouts(x):
+    a = ops.dropout(x, 0.5)
+    b = ops.dropout(x * 2, p=0.2, seed=4)
+    c = ops.dropout(x, 0.9, training=False)
+    out, mask = ops.Dropout(keep_prob=0.7, Seed0=1, Seed1=2)(x)
+    return a + b + c, out, mask
+
+
+class DropoutCell(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 6)
+        self.drop = nn.Dropout(p=0.3)
+        self.drop.set_train()
+
+    def construct(self, x):
+        return self.drop(self.fc(x)) + self.drop(x).sum()
+
+
 FUNCTIONS = {
     "broadcast_add": (broadcast_add, lambda: (f32(2, 3), f32(3))),
     "scalars": (scalars, lambda: (f32(4),)),
@@ -325,6 +344,7 @@ FUNCTIONS = {
     "chained_constants": (chained_constants, lambda: (f32(2),)),
     "maximum_minimum": (maximum_minimum, lambda: (f32(4), f32(4))),
     "int_arith": (int_arith, lambda: (i32(3), i32(3))),
+    "dropouts": (dropouts, lambda: (f32(5, 6),)),
 }
 
 CELLS = {
@@ -332,4 +352,5 @@ CELLS = {
     "sequential": (Sequential, lambda: (f32(3, 4),)),
     "reuse_sub_cell": (Reuse, lambda: (f32(2, 4),)),
     "jit_class_method": (UsesJitClass, lambda: (f32(3),)),
+    "dropout_cell": (DropoutCell, lambda: (f32(3, 4),)),
 }

@@ -222,7 +222,9 @@ def _uniform_real_body(op: Operation) -> bool:
     if not isinstance(mul, arith.MulfOp):
         return False
     conv = mul.operands[0].owner
-    if not isinstance(conv, arith.SIToFPOp) or not isinstance(conv.operands[0].owner, arith.ShRUIOp):
+    if not isinstance(conv, arith.SIToFPOp) or not isinstance(
+        conv.operands[0].owner, arith.ShRUIOp
+    ):
         return False
     return any(isinstance(inner, linalg.IndexOp) for inner in block.ops)
 
