@@ -22,8 +22,12 @@ from mindjit.frontend.nn.layers import (
 from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    L1Loss,
     LossBase,
     MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
 )
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
@@ -63,4 +67,8 @@ __all__ = [
     "Tanh",
     "get_activation",
     "Dropout",
+    "CrossEntropyLoss",
+    "L1Loss",
+    "NLLLoss",
+    "SmoothL1Loss",
 ]

@@ -46,6 +46,7 @@ from mindjit.frontend.ops.effects import (
 )
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.indexing import getitem
+from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
     abs,
     add,
@@ -163,6 +164,7 @@ from mindjit.frontend.ops.primitives import (
     Shape,
     Sigmoid,
     Sin,
+    SmoothL1Loss,
     Sqrt,
     Square,
     Squeeze,

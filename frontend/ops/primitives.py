@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mindjit.frontend.ops import array, effects, math, reduce
+from mindjit.frontend.ops import losses as _losses
 from mindjit.frontend.ops import random as _random
 
 
@@ -207,3 +208,15 @@ class Dropout(Primitive):
 
     def __call__(self, x: Any) -> Any:
         return _random.dropout_with_mask(x, self.keep_prob, self.seed0, self.seed1)
+
+
+class SmoothL1Loss(Primitive):
+    """`SmoothL1Loss(beta=1.0, reduction='none')(logits, labels)`."""
+
+    def __init__(self, beta: float = 1.0, reduction: str = "none"):
+        super().__init__()
+        self.beta = _losses.check_beta(beta, "SmoothL1Loss")
+        self.reduction = _losses.check_reduction(reduction, "SmoothL1Loss")
+
+    def __call__(self, logits: Any, labels: Any) -> Any:
+        return _losses.smooth_l1_loss(logits, labels, self.beta, self.reduction)

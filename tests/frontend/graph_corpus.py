@@ -307,6 +307,14 @@ class DropoutCell(nn.Cell):
         return self.drop(self.fc(x)) + self.drop(x).sum()
 
 
+def losses(x, t, y):
+    ce = ops.cross_entropy(x, t, label_smoothing=0.1)
+    ce_w = ops.cross_entropy(x, t, ms.Tensor(np.arange(1, 5, dtype=np.float32)), 2, "none")
+    nll = ops.nll_loss(ops.log_softmax(x, 1), t, reduction="sum")
+    soft = ops.cross_entropy(x, ops.softmax(y, 1), reduction="none")
+    return ce, ce_w, nll, soft, ops.l1_loss(x, y), ops.smooth_l1_loss(x, y, 0.5, "mean")
+
+
 FUNCTIONS = {
     "broadcast_add": (broadcast_add, lambda: (f32(2, 3), f32(3))),
     "scalars": (scalars, lambda: (f32(4),)),
@@ -345,6 +353,10 @@ FUNCTIONS = {
     "maximum_minimum": (maximum_minimum, lambda: (f32(4), f32(4))),
     "int_arith": (int_arith, lambda: (i32(3), i32(3))),
     "dropouts": (dropouts, lambda: (f32(5, 6),)),
+    "losses": (
+        losses,
+        lambda: (f32(5, 4), ms.Tensor(np.array([0, 3, 2, 2, 1], np.int32)), f32(5, 4)),
+    ),
 }
 
 CELLS = {
