@@ -8,6 +8,7 @@ script builds the same weights on every run (MindSpore's are seeded too);
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -24,12 +25,12 @@ def set_seed(seed: int) -> None:
     """`ms.set_seed(seed)`: the initializers' generator and the random ops'
     default generator (ops.dropout, nn.Dropout) restart from `seed`."""
     global _rng
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"The argument 'seed' must be type of int, but got {type(seed).__name__}")
     if seed < 0:
         raise ValueError(f"The argument 'seed' must be greater than or equal to 0, but got {seed}")
-    _rng = np.random.default_rng(seed)
-    reset_generator(seed)
+    _rng = np.random.default_rng(int(seed))
+    reset_generator(int(seed))
 
 
 def _fans(shape: tuple[int, ...]) -> tuple[int, int]:

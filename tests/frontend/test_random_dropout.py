@@ -290,3 +290,100 @@ def test_initializers_are_deterministic_under_set_seed(make):
     w1 = nn.Dense(8, 4, weight_init="he_normal").weight.asnumpy()
     ms.set_seed(9)
     np.testing.assert_array_equal(nn.Dense(8, 4, weight_init="he_normal").weight.asnumpy(), w1)
+
+
+class Block(nn.Cell):
+    @ms.lazy_inline
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(8, 8)
+        self.drop = nn.Dropout(p=0.5)
+
+    def construct(self, x):
+        return self.drop(ops.relu(self.fc(x)))
+
+
+class Stack(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.CellList([Block() for _ in range(3)])
+
+    def construct(self, x):
+        for b in self.blocks:
+            x = b(x) + x
+        return x
+
+
+@pytest.mark.parametrize("reuse", ["0", "1", "2"])
+def test_lazy_inline_shared_graph_draws_new_masks_per_block(reuse, monkeypatch):
+    """One graph shared by the three Blocks still draws three masks (the state, not
+    the traced instance, decides the mask), equal to PyNative's."""
+    from mindjit.frontend.graph import api
+
+    monkeypatch.setenv("MS_DEV_CELL_REUSE", reuse)
+    ms.set_seed(2)
+    net = Stack().set_train()
+    x = Tensor(np.ones((2, 8), np.float32))
+    ms.set_seed(2)
+    eager = net(x).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    api.clear_cache()
+    try:
+        ms.set_seed(2)
+        graph = net(x).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(graph, eager)
+    assert generator_state() == (2, 3)
+
+
+def test_dropout_on_the_simulated_device_equals_the_cpu():
+    from mindjit.frontend.graph import api
+
+    x = Tensor(RNG.standard_normal((16, 6)).astype(np.float32))
+    net = DropNet().set_train()
+    results = {}
+    for target in ("CPU", "Ascend"):
+        ms.set_context(mode=ms.GRAPH_MODE, device_target=target)
+        api.clear_cache()
+        try:
+            ms.set_seed(8)
+            results[target] = [net(x).asnumpy() for _ in range(2)]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+            api.clear_cache()
+    for a, b in zip(results["CPU"], results["Ascend"]):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(*results["CPU"])
+
+
+def test_vmap_of_a_shared_draw_copies_it_and_a_batched_offset_is_refused():
+    from mindjit.dialects.parsing import parse_module
+    from mindjit.passes.mindir_vmap import vmap_module
+    from mindjit.support.errors import MindjitError
+
+    shared = """
+func.func @f(%x: tensor<3x4xf32>, %k: tensor<i32>, %o: tensor<i32>) -> tensor<3x4xf32> {
+  %r = mindir.vmap (%a = %x) in_axes [0] out_axes [0] : (tensor<3x4xf32>) -> tensor<3x4xf32> {
+    %u = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64: 4>} : (tensor<i32>, tensor<i32>) -> tensor<4xf32>
+    %m = mindir.mul %a, %u : tensor<4xf32>
+    mindir.yield %m : tensor<4xf32>
+  }
+  func.return %r : tensor<3x4xf32>
+}
+"""
+    module = parse_module(shared)
+    vmap_module(module)
+    text = str(module)
+    assert "mindir.vmap" not in text and text.count("mindir.uniform_real") == 1
+    batched = """
+func.func @f(%k: tensor<i32>, %o: tensor<3xi32>) -> tensor<3x4xf32> {
+  %r = mindir.vmap (%b = %o) in_axes [0] out_axes [0] : (tensor<3xi32>) -> tensor<3x4xf32> {
+    %u = mindir.uniform_real %k, %b {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64: 4>} : (tensor<i32>, tensor<i32>) -> tensor<4xf32>
+    mindir.yield %u : tensor<4xf32>
+  }
+  func.return %r : tensor<3x4xf32>
+}
+"""
+    with pytest.raises(MindjitError, match="batched key or offset"):
+        vmap_module(parse_module(batched))
