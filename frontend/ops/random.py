@@ -48,6 +48,12 @@ def reset_generator(seed: int) -> None:
     _OFFSET.set_data(np.array(0, np.int32))
 
 
+def generator_parameters() -> tuple[Parameter, Parameter]:
+    """The default generator's Parameters (key, offset): the compile cache lists them,
+    since graphs reach them through library code the dependency walk does not follow."""
+    return _KEY, _OFFSET
+
+
 def generator_state() -> tuple[int, int]:
     """(key, offset) of the default generator, as Python ints."""
     return int(_KEY.asnumpy()), int(_OFFSET.asnumpy())
@@ -127,4 +133,11 @@ def dropout_with_mask(x: Any, keep_prob: float, seed0: int = 0, seed1: int = 0) 
     return mul(x, mul(mask, 1.0 / float(keep_prob))), mask
 
 
-__all__ = ["dropout", "dropout_with_mask", "generator_state", "reset_generator", "uniform_real"]
+__all__ = [
+    "dropout",
+    "dropout_with_mask",
+    "generator_parameters",
+    "generator_state",
+    "reset_generator",
+    "uniform_real",
+]

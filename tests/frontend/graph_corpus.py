@@ -308,6 +308,7 @@ class DropoutCell(nn.Cell):
 
 
 def losses(x, t, y):
+    t = ops.minimum(ops.abs(t), 3)  # class indices in [0, 4) for any int input
     ce = ops.cross_entropy(x, t, label_smoothing=0.1)
     ce_w = ops.cross_entropy(x, t, ms.Tensor(np.arange(1, 5, dtype=np.float32)), 2, "none")
     nll = ops.nll_loss(ops.log_softmax(x, 1), t, reduction="sum")

@@ -387,3 +387,35 @@ func.func @f(%k: tensor<i32>, %o: tensor<3xi32>) -> tensor<3x4xf32> {
 """
     with pytest.raises(MindjitError, match="batched key or offset"):
         vmap_module(parse_module(batched))
+
+
+def _cached_drop(x):
+    return ops.dropout(x, 0.5)
+
+
+def test_compile_cache_hit_binds_the_generator_state(tmp_path, capsys):
+    """A graph reaches the generator's Parameters through library code only; the
+    cache key lists them, so a dropout graph is cached and a hit draws the same
+    masks from this process's state."""
+    from mindjit.frontend import context as C
+    from mindjit.frontend.graph import api
+    from mindjit.frontend.graph.program_cache import HIT
+
+    x = Tensor(np.ones((4, 6), np.float32))
+    C.reset_context()
+    ms.set_context(mode=ms.GRAPH_MODE, enable_compile_cache=True, compile_cache_path=str(tmp_path))
+    try:
+        runs = []
+        for _ in range(2):
+            api.clear_cache()  # as a new process would
+            ms.set_seed(4)
+            fn = ms.jit(_cached_drop)
+            runs.append([fn(x).asnumpy() for _ in range(2)])
+        assert HIT in capsys.readouterr().err
+    finally:
+        C.reset_context()
+        api.clear_cache()
+    assert len(list(tmp_path.glob("*.mjc"))) == 1
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(*runs[0])
