@@ -219,6 +219,7 @@ def nll_loss(
     ignore = check_ignore_index(ignore_index, name)
     classes = x.shape[0 if len(x.shape) == 1 else 1]
     w = _weight(weight, classes, name)
+    w = None if w is None else cast(w, x.dtype)  # the loss keeps the input's dtype
     return _indexed_loss(x, target, w, ignore, reduction, eps, name)
 
 
@@ -248,6 +249,7 @@ def cross_entropy(
     axis = 0 if rank == 1 else 1
     classes = x.shape[axis]
     w = _weight(weight, classes, name)
+    w = None if w is None else cast(w, x.dtype)  # the loss keeps the input's dtype
     logp = log_softmax(x, axis)
     if not target.dtype.is_float:
         _check_index_target(target, name)

@@ -288,3 +288,19 @@ def test_class_index_out_of_range_is_a_clear_error(mode, bad):
         _run(ce, mode, x, t).asnumpy()
     with pytest.raises(RuntimeCheckError, match=r"class indices in \[0, 3\)"):
         nn.NLLLoss()(x, t).asnumpy()
+
+
+def test_losses_keep_the_input_dtype():
+    x = Tensor(RNG.standard_normal((4, 3)).astype(np.float16))
+    t = Tensor(np.array([0, 1, 2, 1], np.int32))
+    w = Tensor(np.ones(3, np.float32))
+    p = ops.softmax(x, 1)
+    for out in (
+        ops.cross_entropy(x, t),
+        ops.cross_entropy(x, t, w, label_smoothing=0.1),
+        ops.nll_loss(x, t, w, reduction="none"),
+        ops.cross_entropy(x, p, w),
+        nn.L1Loss()(x, x),
+        ops.smooth_l1_loss(x, x),
+    ):
+        assert out.dtype == ms.float16
