@@ -424,6 +424,12 @@ BATCHING.exclude(
     refused=True,
 )
 BATCHING.exclude(
+    "random numbers from a batched key or offset: every example would need its own "
+    "stream (a draw from shared operands is copied as it is: one mask for the batch)",
+    mindir.UniformRealOp,
+    refused=True,
+)
+BATCHING.exclude(
     "a module-level declaration or an inner vmap (rewritten first): never in a vmap's body",
     mindir.ParameterOp,
     mindir.VmapOp,

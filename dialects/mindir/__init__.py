@@ -32,6 +32,8 @@ from mindjit.dialects.mindir.grad import GRAD_OPS
 from mindjit.dialects.mindir.index_reduce import *  # noqa: F403
 from mindjit.dialects.mindir.index_reduce import INDEX_REDUCE_OPS
 from mindjit.dialects.mindir.matmul import MatMulOp
+from mindjit.dialects.mindir.random import *  # noqa: F403
+from mindjit.dialects.mindir.random import RANDOM_OPS
 from mindjit.dialects.mindir.reduce import *  # noqa: F403
 from mindjit.dialects.mindir.reduce import REDUCE_OPS
 from mindjit.dialects.mindir.scan import *  # noqa: F403
@@ -56,6 +58,7 @@ VALUE_OPS = (
     *SORT_OPS,
     *SCAN_OPS,
     *GATHER_OPS,
+    *RANDOM_OPS,
 )
 
 ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *GRAD_OPS, *DEVICE_OPS, *CHECK_OPS)

@@ -35,6 +35,7 @@ from mindjit.frontend.graph.module_builder import parameter_value_attr
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import Leaf, Piece, flatten
+from mindjit.frontend.ops.random import generator_parameters
 from mindjit.support import config
 
 
@@ -96,6 +97,9 @@ def cache_key(
     deps.add("arguments", template)
     deps.add("function", unwrap(fn))
     deps.add("self", self_obj)
+    # reachable from every graph through library code (ops.dropout): listed so that a
+    # cache hit binds this process's generator state
+    deps.add("random_state", generator_parameters())
     return deps.hexdigest(), deps
 
 

@@ -5,6 +5,7 @@ from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
 from mindjit.frontend.nn.embedding import Embedding
+from mindjit.frontend.nn.dropout import Dropout
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -23,8 +24,12 @@ from mindjit.frontend.nn.layers import (
 from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    L1Loss,
     LossBase,
     MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
 )
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
@@ -75,4 +80,9 @@ __all__ = [
     "WithEvalCell",
     "WithLossCell",
     "Upsample",
+    "Dropout",
+    "CrossEntropyLoss",
+    "L1Loss",
+    "NLLLoss",
+    "SmoothL1Loss",
 ]

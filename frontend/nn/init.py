@@ -8,11 +8,13 @@ script builds the same weights on every run (MindSpore's are seeded too);
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.ops.random import reset_generator
 from mindjit.frontend.tensor import Tensor
 
 DEFAULT_SEED = 0
@@ -20,8 +22,15 @@ _rng = np.random.default_rng(DEFAULT_SEED)
 
 
 def set_seed(seed: int) -> None:
+    """`ms.set_seed(seed)`: the initializers' generator and the random ops'
+    default generator (ops.dropout, nn.Dropout) restart from `seed`."""
     global _rng
-    _rng = np.random.default_rng(seed)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"The argument 'seed' must be type of int, but got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"The argument 'seed' must be greater than or equal to 0, but got {seed}")
+    _rng = np.random.default_rng(int(seed))
+    reset_generator(int(seed))
 
 
 def _fans(shape: tuple[int, ...]) -> tuple[int, int]:

@@ -20,6 +20,9 @@ over mindir differentiates it. The forms are the numerically stable ones:
 - SoftmaxCrossEntropyWithLogits: -sum(y * log_softmax(x), -1), log_softmax
   with the max subtracted; `sparse=True` takes class indices, one-hot encoded
   by comparing them with the class numbers 0 .. C-1.
+- CrossEntropyLoss, NLLLoss, L1Loss, SmoothL1Loss: the functional forms of
+  mindjit.frontend.ops.losses (class axis 1, weights, ignore_index, label
+  smoothing, MindSpore's 'mean' over the weights of the counted targets).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import numpy as np
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.ops import losses
 from mindjit.frontend.ops.checks import check_range
 from mindjit.frontend.tensor import Tensor
 
@@ -190,10 +194,75 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         return f"sparse={self.sparse}, reduction={self.reduction}"
 
 
+class CrossEntropyLoss(LossBase):
+    """`nn.CrossEntropyLoss(weight=None, ignore_index=-100, reduction='mean',
+    label_smoothing=0.0)`: `ops.cross_entropy` of logits (N, C, d1...) or (C,)
+    against class indices or class probabilities."""
+
+    def __init__(
+        self,
+        weight: Any = None,
+        ignore_index: int = -100,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ):
+        super().__init__(reduction)
+        self.weight = _optional_tensor(weight, "weight", "CrossEntropyLoss")
+        losses.check_ignore_index(ignore_index, "CrossEntropyLoss")
+        self.ignore_index = ignore_index
+        self.label_smoothing = losses.check_smoothing(label_smoothing, "CrossEntropyLoss")
+
+    def construct(self, logits, labels):
+        return ops.cross_entropy(
+            logits, labels, self.weight, self.ignore_index, self.reduction, self.label_smoothing
+        )
+
+
+class NLLLoss(LossBase):
+    """`nn.NLLLoss(weight=None, ignore_index=-100, reduction='mean')`: `ops.nll_loss`
+    of log-probabilities against class indices."""
+
+    def __init__(self, weight: Any = None, ignore_index: int = -100, reduction: str = "mean"):
+        super().__init__(reduction)
+        self.weight = _optional_tensor(weight, "weight", "NLLLoss")
+        losses.check_ignore_index(ignore_index, "NLLLoss")
+        self.ignore_index = ignore_index
+
+    def construct(self, logits, labels):
+        return ops.nll_loss(logits, labels, self.weight, self.ignore_index, self.reduction)
+
+
+class L1Loss(LossBase):
+    """`nn.L1Loss(reduction='mean')`: |logits - labels|, then the reduction."""
+
+    def construct(self, logits, labels):
+        x, y = losses.loss_pair(logits, labels, "L1Loss")
+        return self.get_loss(ops.abs(ops.sub(x, y)))
+
+
+class SmoothL1Loss(LossBase):
+    """`nn.SmoothL1Loss(beta=1.0, reduction='none')`: 0.5 d^2 / beta where |d| < beta,
+    else |d| - 0.5 beta (d = logits - labels); MindSpore's default keeps every element."""
+
+    def __init__(self, beta: float = 1.0, reduction: str = "none"):
+        super().__init__(reduction)
+        self.beta = losses.check_beta(beta, "SmoothL1Loss")
+
+    def construct(self, logits, labels):
+        return ops.smooth_l1_loss(logits, labels, self.beta, self.reduction)
+
+    def extend_repr(self) -> str:
+        return f"beta={self.beta}, reduction={self.reduction}"
+
+
 __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
+    "CrossEntropyLoss",
+    "L1Loss",
     "LossBase",
+    "NLLLoss",
+    "SmoothL1Loss",
     "MSELoss",
     "SoftmaxCrossEntropyWithLogits",
 ]

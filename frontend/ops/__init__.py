@@ -59,6 +59,7 @@ from mindjit.frontend.ops.gather_ops import (
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
     abs,
     add,
@@ -131,6 +132,7 @@ from mindjit.frontend.ops.primitives import (
     Cos,
     Depend,
     Div,
+    Dropout,
     Equal,
     Erf,
     Exp,
@@ -182,6 +184,7 @@ from mindjit.frontend.ops.primitives import (
     Sigmoid,
     Sin,
     Split,
+    SmoothL1Loss,
     Sqrt,
     Square,
     Squeeze,
@@ -195,6 +198,7 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
+from mindjit.frontend.ops.random import dropout
 from mindjit.frontend.ops.reduce import (
     amax,
     amin,

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mindjit.frontend.ops import array, effects, math, reduce, repeat, split
-from mindjit.frontend.ops import array, effects, gather_ops, math, reduce
+from mindjit.frontend.ops import array, effects, gather_ops, math, reduce, repeat, split
+from mindjit.frontend.ops import losses as _losses
+from mindjit.frontend.ops import random as _random
 
 
 class Primitive:
@@ -238,3 +239,29 @@ UnsortedSegmentSum = _simple(
 PRIMITIVES: tuple[type[Primitive], ...] = tuple(
     v for v in list(globals().values()) if isinstance(v, type) and issubclass(v, Primitive)
 )
+
+
+class Dropout(Primitive):
+    """`Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x) -> (output, mask)`: the mask has
+    x's shape and dtype (MindSpore's CPU/GPU form, 1 where kept); always drops
+    (a primitive has no training switch)."""
+
+    def __init__(self, keep_prob: float = 0.5, Seed0: int = 0, Seed1: int = 0):  # noqa: N803
+        super().__init__()
+        self.keep_prob = keep_prob
+        self.seed0, self.seed1 = Seed0, Seed1
+
+    def __call__(self, x: Any) -> Any:
+        return _random.dropout_with_mask(x, self.keep_prob, self.seed0, self.seed1)
+
+
+class SmoothL1Loss(Primitive):
+    """`SmoothL1Loss(beta=1.0, reduction='none')(logits, labels)`."""
+
+    def __init__(self, beta: float = 1.0, reduction: str = "none"):
+        super().__init__()
+        self.beta = _losses.check_beta(beta, "SmoothL1Loss")
+        self.reduction = _losses.check_reduction(reduction, "SmoothL1Loss")
+
+    def __call__(self, logits: Any, labels: Any) -> Any:
+        return _losses.smooth_l1_loss(logits, labels, self.beta, self.reduction)

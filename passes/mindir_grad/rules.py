@@ -39,6 +39,11 @@ RULES.exclude(
     M.LogicalNotOp,
 )
 RULES.exclude(
+    "random numbers: a function of integer operands (seed key, offset) only, so "
+    "nothing differentiable flows in (a dropout's gradient reuses the mask's SSA value)",
+    M.UniformRealOp,
+)
+RULES.exclude(
     "piecewise constant: its gradient is zero (MindSpore's bprop returns zeros)",
     M.FloorOp,
     M.CeilOp,

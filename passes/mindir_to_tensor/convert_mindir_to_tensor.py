@@ -60,6 +60,7 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     index_reduce,
     gather,
     matmul,
+    random,
     reduce,
     scan,
     shape,

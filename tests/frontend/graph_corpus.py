@@ -302,6 +302,32 @@ class ConvVariants(nn.Cell):
         y = self.conv1d(x)
         up = self.up(ops.reshape(y, (y.shape[0], 4, 1, y.shape[2])))
         return self.avg(up), self.max(up)
+def dropouts(x):
+    a = ops.dropout(x, 0.5)
+    b = ops.dropout(x * 2, p=0.2, seed=4)
+    c = ops.dropout(x, 0.9, training=False)
+    out, mask = ops.Dropout(keep_prob=0.7, Seed0=1, Seed1=2)(x)
+    return a + b + c, out, mask
+
+
+class DropoutCell(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 6)
+        self.drop = nn.Dropout(p=0.3)
+        self.drop.set_train()
+
+    def construct(self, x):
+        return self.drop(self.fc(x)) + self.drop(x).sum()
+
+
+def losses(x, t, y):
+    t = ops.minimum(ops.abs(t), 3)  # class indices in [0, 4) for any int input
+    ce = ops.cross_entropy(x, t, label_smoothing=0.1)
+    ce_w = ops.cross_entropy(x, t, ms.Tensor(np.arange(1, 5, dtype=np.float32)), 2, "none")
+    nll = ops.nll_loss(ops.log_softmax(x, 1), t, reduction="sum")
+    soft = ops.cross_entropy(x, ops.softmax(y, 1), reduction="none")
+    return ce, ce_w, nll, soft, ops.l1_loss(x, y), ops.smooth_l1_loss(x, y, 0.5, "mean")
 
 
 FUNCTIONS = {
@@ -341,6 +367,11 @@ FUNCTIONS = {
     "chained_constants": (chained_constants, lambda: (f32(2),)),
     "maximum_minimum": (maximum_minimum, lambda: (f32(4), f32(4))),
     "int_arith": (int_arith, lambda: (i32(3), i32(3))),
+    "dropouts": (dropouts, lambda: (f32(5, 6),)),
+    "losses": (
+        losses,
+        lambda: (f32(5, 4), ms.Tensor(np.array([0, 3, 2, 2, 1], np.int32)), f32(5, 4)),
+    ),
 }
 
 
@@ -393,6 +424,7 @@ CELLS = {
     "reuse_sub_cell": (Reuse, lambda: (f32(2, 4),)),
     "jit_class_method": (UsesJitClass, lambda: (f32(3),)),
     "conv_variants": (ConvVariants, lambda: (f32(2, 2, 9),)),
+    "dropout_cell": (DropoutCell, lambda: (f32(3, 4),)),
 }
 
 

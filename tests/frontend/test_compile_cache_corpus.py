@@ -66,7 +66,10 @@ def check(cold, warm, inputs, rng) -> bool:
     used captured plans (the module was not decoded)."""
     captured = warm._module is None  # noqa: SLF001
     for args in (inputs, fresh_like(inputs, rng), fresh_like(inputs, rng)):
-        assert_same(leaves(cold(tuple(args), {})), leaves(warm(tuple(args), {})))
+        ms.set_seed(0)  # random ops (dropout) draw the same masks in both runs
+        cold_out = leaves(cold(tuple(args), {}))
+        ms.set_seed(0)
+        assert_same(cold_out, leaves(warm(tuple(args), {})))
     return captured
 
 

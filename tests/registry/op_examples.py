@@ -219,6 +219,11 @@ func.func @f(%a: {_F}) -> tensor<3xf32> {{
         "    mindir.yield %n : tensor<3xf32>\n"
         "  }"
     ),
+    "mindir.uniform_real": _one(
+        "mindir.uniform_real %k, %o {seed = 1 : i64, seed2 = 2 : i64, shape = array<i64: 2, 3>}"
+        f" : (tensor<i32>, tensor<i32>) -> {_F}",
+        args="%k: tensor<i32>, %o: tensor<i32>",
+    ),
     "mindir.grad": _one(
         "mindir.grad (%x = %a) wrt [0] weights [] : (tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
         "    %s = mindir.reduce_sum %x : (tensor<2x3xf32>) -> tensor<f32>\n"

@@ -55,6 +55,9 @@ BODY_NAMES: dict[type[Operation], str] = {
     arith.AndIOp: "LogicalAnd",
     arith.OrIOp: "LogicalOr",
     arith.XOrIOp: "LogicalXor",
+    arith.ShLIOp: "LeftShift",
+    arith.ShRUIOp: "RightShift",
+    arith.ShRSIOp: "RightShift",
     arith.SIToFPOp: "Cast",
     arith.UIToFPOp: "Cast",
     arith.FPToSIOp: "Cast",
@@ -210,6 +213,8 @@ def generic_kernel(op: Operation) -> tuple[str, str]:
         return "Identity", "vector"
     if names == ["Maximum"] and _relu_body(op):
         return "ReLU", "vector"
+    if _uniform_real_body(op):
+        return "UniformReal", "vector"
     return "_".join(names), "vector"
 
 
@@ -247,6 +252,25 @@ def _relu_body(op: Operation) -> bool:
                 if owner is not None and getattr(owner, "name", "") == "arith.constant":
                     return float(value.value.data) == 0.0  # type: ignore[union-attr]
     return False
+
+
+def _uniform_real_body(op: Operation) -> bool:
+    """mindir.uniform_real's lowering: it yields `sitofp(h >> 8) * 2**-24` of an
+    integer hash of `linalg.index` (the counter-based generator, one vector kernel
+    like MindSpore's UniformReal / DropoutGenMask)."""
+    block = op.regions[0].block
+    last = block.last_op
+    if last is None or not last.operands:
+        return False
+    mul = last.operands[0].owner
+    if not isinstance(mul, arith.MulfOp):
+        return False
+    conv = mul.operands[0].owner
+    if not isinstance(conv, arith.SIToFPOp) or not isinstance(
+        conv.operands[0].owner, arith.ShRUIOp
+    ):
+        return False
+    return any(isinstance(inner, linalg.IndexOp) for inner in block.ops)
 
 
 def scalar_kernel(op: Operation) -> tuple[str, str] | None:

@@ -234,3 +234,28 @@ func.func @inits(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   %cast = tensor.cast %x : tensor<2xf32> to tensor<2xf32>
   func.return %fill, %cast : tensor<2xf32>, tensor<2xf32>
 }
+
+// mindir.uniform_real's lowering (an integer hash of linalg.index whose top 24
+// bits become a float: sitofp(h >> 8) * 2**-24) is one UniformReal vector kernel.
+
+// CHECK-LABEL: func.func @uniform_real
+// CHECK-NEXT:    %u = ascend.kernel "UniformReal" vector f32 ND (%{{.*}} = %k, %{{.*}} = %o) : (tensor<i32>, tensor<i32>) -> tensor<8xf32> {
+func.func @uniform_real(%k: tensor<i32>, %o: tensor<i32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %u = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%k, %o : tensor<i32>, tensor<i32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%key: i32, %off: i32, %out: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %g = arith.constant -1640531527 : i32
+    %m = arith.muli %ii, %g : i32
+    %x = arith.xori %m, %key : i32
+    %y = arith.xori %x, %off : i32
+    %c8 = arith.constant 8 : i32
+    %s = arith.shrui %y, %c8 : i32
+    %f = arith.sitofp %s : i32 to f32
+    %unit = arith.constant 5.96046448e-08 : f32
+    %r = arith.mulf %f, %unit : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  func.return %u : tensor<8xf32>
+}

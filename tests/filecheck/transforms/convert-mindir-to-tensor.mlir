@@ -565,3 +565,30 @@ func.func @scans(%x: tensor<2x3xf32>, %n: tensor<4xi32>) -> (tensor<2x3xf32>, te
   %p = mindir.cumprod %n {exclusive = true, reverse = true} : tensor<4xi32>
   func.return %c, %p : tensor<2x3xf32>, tensor<4xi32>
 }
+
+// -----
+
+// uniform_real: one generic numbering its elements with linalg.index, hashing in
+// wrapping i32 arithmetic (xori/shrui/muli) and keeping the top 24 bits as a float.
+// CHECK-LABEL: func.func @uniform_real
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<3x4xf32>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%k, %o : tensor<i32>, tensor<i32>) outs(%[[E]] : tensor<3x4xf32>) {
+// CHECK:           arith.xori
+// CHECK:           arith.shrui
+// CHECK:           arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK:           %[[I0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[N:.*]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[R:.*]] = arith.muli %[[I0]], %[[N]] : index
+// CHECK-NEXT:      %[[I1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[L:.*]] = arith.addi %[[R]], %[[I1]] : index
+// CHECK-NEXT:      %{{.*}} = arith.index_cast %[[L]] : index to i32
+// CHECK:           %[[EIGHT:.*]] = arith.constant 8 : i32
+// CHECK-NEXT:      %[[B:.*]] = arith.shrui %{{.*}}, %[[EIGHT]] : i32
+// CHECK-NEXT:      %[[F:.*]] = arith.sitofp %[[B]] : i32 to f32
+// CHECK-NEXT:      %[[U:.*]] = arith.constant 5.96046448e-08 : f32
+// CHECK-NEXT:      %[[V:.*]] = arith.mulf %[[F]], %[[U]] : f32
+// CHECK-NEXT:      linalg.yield %[[V]] : f32
+func.func @uniform_real(%k: tensor<i32>, %o: tensor<i32>) -> tensor<3x4xf32> {
+  %u = mindir.uniform_real %k, %o {seed = 5 : i64, seed2 = 0 : i64, shape = array<i64: 3, 4>} : (tensor<i32>, tensor<i32>) -> tensor<3x4xf32>
+  func.return %u : tensor<3x4xf32>
+}

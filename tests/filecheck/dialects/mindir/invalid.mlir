@@ -708,3 +708,35 @@ func.func @f(%x: tensor<2x3xf32>, %i: tensor<2xi32>) {
   %y = mindir.unsorted_segment_sum %x, %i {num_segments = 0 : i64} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<0x3xf32>
   func.return
 }
+
+// -----
+
+func.func @f(%k: tensor<i64>, %o: tensor<i32>) {
+  // expected-error @+1 {{mindir.uniform_real key must be a tensor<i32> scalar, got tensor<i64>}}
+  %u = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64: 2>} : (tensor<i64>, tensor<i32>) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%k: tensor<i32>, %o: tensor<2xi32>) {
+  // expected-error @+1 {{mindir.uniform_real offset must be a tensor<i32> scalar, got tensor<2xi32>}}
+  %u = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64: 2>} : (tensor<i32>, tensor<2xi32>) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%k: tensor<i32>, %o: tensor<i32>) {
+  // expected-error @+1 {{property 'seed2' must be >= 0, got -1}}
+  %u = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = -1 : i64, shape = array<i64: 2>} : (tensor<i32>, tensor<i32>) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%k: tensor<i32>, %o: tensor<i32>) {
+  // expected-error @+1 {{result type tensor<3xf32> does not match the inferred type tensor<2xf32>}}
+  %u = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64: 2>} : (tensor<i32>, tensor<i32>) -> tensor<3xf32>
+  func.return
+}

@@ -301,3 +301,13 @@ func.func @gather(%p: tensor<4x5x6xf32>, %i: tensor<2x3xi32>, %j: tensor<i64>, %
   %s = mindir.unsorted_segment_sum %t, %i {num_segments = 7 : i64} : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<7x6xf32>
   func.return %g, %h, %s : tensor<4x2x3x6xf32>, tensor<5x6xf32>, tensor<7x6xf32>
 }
+
+// CHECK-LABEL: func.func @uniform_real
+func.func @uniform_real(%k: tensor<i32>, %o: tensor<i32>) -> tensor<4x5xf32> {
+  // CHECK-NEXT: %u = mindir.uniform_real %k, %o {seed = 1 : i64, seed2 = 2 : i64, shape = array<i64: 4, 5>} : (tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  // GENERIC: "mindir.uniform_real"(%k, %o) <{seed = 1 : i64, seed2 = 2 : i64, shape = array<i64: 4, 5>}> : (tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  %u = mindir.uniform_real %k, %o {seed = 1 : i64, seed2 = 2 : i64, shape = array<i64: 4, 5>} : (tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  // CHECK-NEXT: %s = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64>} : (tensor<i32>, tensor<i32>) -> tensor<f32>
+  %s = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64>} : (tensor<i32>, tensor<i32>) -> tensor<f32>
+  func.return %u : tensor<4x5xf32>
+}

@@ -1,0 +1,62 @@
+"""`nn.Dropout` with MindSpore 2.x's signature (`keep_prob` deprecated, `p` preferred).
+
+In training mode (`set_train()`; a Cell starts in eval mode, as in MindSpore)
+each element is zeroed with probability p and the rest are scaled by 1 / (1 - p),
+through `ops.dropout` and its default generator (see mindjit.frontend.ops.random:
+`ms.set_seed` makes the masks reproducible, graph mode and PyNative draw the
+same ones). In eval mode, or with p = 0, it is the identity. `training` is a
+Python attribute, folded when a graph is traced, like BatchNorm's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mindjit.frontend import dtype as D
+from mindjit.frontend import ops
+from mindjit.frontend.nn.cell import Cell
+
+
+class Dropout(Cell):
+    """`nn.Dropout(keep_prob=0.5, p=None, dtype=mstype.float32)`: `p` (the drop
+    probability, in [0, 1)) wins when given; otherwise keep_prob (in (0, 1])."""
+
+    def __init__(self, keep_prob: float = 0.5, p: float | None = None, dtype: Any = D.float32):
+        super().__init__()
+        if p is None:
+            if isinstance(keep_prob, bool) or not isinstance(keep_prob, float | int):
+                raise TypeError(
+                    "For 'Dropout', the 'keep_prob' must be a float, but got "
+                    f"{type(keep_prob).__name__}"
+                )
+            if not 0.0 < keep_prob <= 1.0:
+                raise ValueError(
+                    f"For 'Dropout', the 'keep_prob' must be a number in range (0, 1], "
+                    f"but got {keep_prob}."
+                )
+            self.p = 1.0 - float(keep_prob)
+        else:
+            if isinstance(p, bool) or not isinstance(p, float | int):
+                raise TypeError(
+                    f"For 'Dropout', the 'p' must be a float or int, but got {type(p).__name__}"
+                )
+            if not 0.0 <= p < 1.0:
+                raise ValueError(
+                    f"For 'Dropout', the 'p' must be a number in range [0, 1), but got {p}."
+                )
+            self.p = float(p)
+        self.keep_prob = 1.0 - self.p
+
+    def construct(self, x):
+        if x.dtype not in (D.float16, D.float32):
+            raise TypeError(
+                f"For 'Dropout', the dtype of 'x' must be float16 or float32, but got {x.dtype}"
+            )
+        if len(x.shape) < 1:
+            raise ValueError("For 'Dropout', the rank of 'x' must be at least 1, but got 0")
+        if not self.training or self.p == 0.0:
+            return x
+        return ops.dropout(x, self.p, True)
+
+    def extend_repr(self) -> str:
+        return f"p={self.p}"
