@@ -168,9 +168,17 @@ class Simulator:
             t = self.model.tensors[tid]
         return tid
 
-    def _value(self, tid: int) -> Any:
-        """A resolved tensor's value as a kernel takes it (a scalar as a numpy scalar)."""
-        v = self.view(tid)
+    def _shaped(self, tid: int, frame: dict[int, int]) -> np.ndarray:
+        """Tensor `tid` resolved through the frame, in `tid`'s own shape: a view
+        (`ascend.view`) of a graph argument aliases the caller's tensor, whose
+        shape may differ (a reshape of the attention mask inside a reused layer)."""
+        v = self.view(self._resolve(tid, frame))
+        shape = self.model.tensors[tid].shape
+        return v if list(v.shape) == list(shape) else v.reshape(shape)
+
+    def _value(self, tid: int, frame: dict[int, int]) -> Any:
+        """A tensor's value as a kernel takes it (a scalar as a numpy scalar)."""
+        v = self._shaped(tid, frame)
         return v[()] if self.model.tensors[tid].scalar else v
 
     def _graph(self, g: Graph, frame: dict[int, int]) -> None:
@@ -186,7 +194,7 @@ class Simulator:
 
     def _kernel(self, s: Step, frame: dict[int, int]) -> None:
         sources = [self._resolve(t, frame) for t in s.inputs]
-        args = [self._value(t) for t in sources]
+        args = [self._value(t, frame) for t in s.inputs]
         targets = [s.writes] if s.writes != -1 else [self._resolve(t, frame) for t in s.outputs]
         if s.code == -1:
             results = self._builtin(s.name)
@@ -241,7 +249,7 @@ class Simulator:
         self._graph(callee, inner)
         for src, dst in zip(callee.outputs, s.outputs):
             src_id, dst_id = self._resolve(src, inner), self._resolve(dst, frame)
-            self.view(dst_id)[...] = self.view(src_id)
+            self.view(dst_id)[...] = self._shaped(src, inner).reshape(self.view(dst_id).shape)
             self.clock.copy(src_id, dst_id, self.model.tensors[dst_id], s.stream)
         self.clock.barrier()
 

@@ -167,3 +167,40 @@ def test_a_graph_with_an_input_it_never_reads_runs_on_the_device():
 
     x, y = Tensor(np.array([1.0, -2.0], np.float32)), Tensor(np.zeros(2, np.float32))
     assert twice(x, y).asnumpy().tolist() == [2.0, -4.0]
+
+
+class _MaskedBlock(ms.nn.Cell):
+    @ms.lazy_inline
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, x, mask):
+        m = mask.reshape(mask.shape[0], 1, mask.shape[1])  # a view of a graph argument
+        return ms.ops.masked_fill(x, m == 0, -1.0) + m
+
+
+class _TwoMaskedBlocks(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = ms.nn.CellList([_MaskedBlock(), _MaskedBlock()])
+
+    def construct(self, x, mask):
+        for block in self.blocks:
+            x = block(x, mask)
+        return x
+
+
+@pytest.mark.parametrize("reuse", ["1", "2"])
+def test_a_reused_graph_reshaping_its_argument(reuse, monkeypatch):
+    """A view of a reused graph's argument takes the view's shape, not the caller's
+    (BERT's attention-mask reshape inside its lazy-inline layer)."""
+    monkeypatch.setenv("MS_DEV_CELL_REUSE", reuse)
+    x = Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    mask = Tensor(np.array([[1, 0, 1, 1], [0, 1, 1, 0]], np.int32))
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    try:
+        api.clear_cache()
+        got = _TwoMaskedBlocks()(x, mask).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    np.testing.assert_array_equal(got, _TwoMaskedBlocks()(x, mask).asnumpy())
