@@ -68,7 +68,7 @@ def train_times(model: zoo.ZooModel, batch: int, steps: int, rounds: int) -> dic
         first = float(step(*inputs).asnumpy())
         first_s = time.perf_counter() - start
         losses = [first] + [float(step(*inputs).asnumpy()) for _ in range(2)]
-        seconds = _median_step(lambda: float(step(*inputs).asnumpy()), steps, rounds)
+        seconds = _median_step(lambda s=step: float(s(*inputs).asnumpy()), steps, rounds)
         row[f"{mode}_ms"] = seconds * 1e3
         row[f"{mode}_losses"] = losses
         if graph:
@@ -87,7 +87,7 @@ def device_memory(model: zoo.ZooModel, batch: int) -> tuple[int, int]:
         net.set_train(False)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            net(model.batch(batch)[0])
+            net(*model.batch(batch)[:-1])
         (program,) = api.cached_programs()
         report = program.executable.report
         return report["peak_memory_bytes"], report["lower_bound_bytes"]

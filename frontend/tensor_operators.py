@@ -373,6 +373,7 @@ class TensorOperators:
         dtype: Any = None,
     ) -> Any:
         return _ops().norm(self, ord, dim, keepdim, dtype=dtype)
+
     # index reductions, sort and scans (frontend/ops/index_reduce.py ...)
     def argmax(self, axis: Any = None, keepdims: bool = False) -> Any:
         return _ops().argmax(self, axis, keepdims)
@@ -394,6 +395,7 @@ class TensorOperators:
 
     def cumprod(self, dim: int, dtype: Any = None) -> Any:
         return _ops().cumprod(self, dim, dtype)
+
     def gather(self, input_indices: Any, axis: Any, batch_dims: int = 0) -> Any:
         return _ops().gather(self, input_indices, axis, batch_dims)
 

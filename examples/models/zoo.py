@@ -24,8 +24,9 @@ from mindjit import nn  # noqa: E402
 
 @dataclass(frozen=True)
 class ZooModel:
-    """One network: `build()` (call after `ms.set_seed`), `batch(n)` -> inputs,
-    `step(net)` -> the train step (a function or a Cell) taking those inputs."""
+    """One network: `build()` (call after `ms.set_seed`), `batch(n)` -> the
+    network's inputs then the label, `step(net)` -> the train step (a function or
+    a Cell) taking that whole batch."""
 
     name: str
     build: Callable[[], nn.Cell]
@@ -53,9 +54,32 @@ def _resnet18() -> ZooModel:
     return ZooModel("resnet18", resnet.resnet18, resnet.synthetic_batch, resnet.train_net, 8)
 
 
+def _quickstart() -> ZooModel:
+    import quickstart
+
+    return ZooModel(
+        "quickstart", quickstart.Network, quickstart.synthetic_batch, quickstart.train_step_fn, 64
+    )
+
+
+def _bert() -> ZooModel:
+    import bert
+
+    return ZooModel("bert", bert.bert, bert.synthetic_batch, bert.train_net, 8)
+
+
+def _lstm() -> ZooModel:
+    import lstm
+
+    return ZooModel("lstm", lstm.LSTMClassifier, lstm.synthetic_batch, lstm.train_net, 16)
+
+
 MODELS: dict[str, Callable[[], ZooModel]] = {
+    "quickstart": _quickstart,
     "lenet5": _lenet5,
     "resnet18": _resnet18,
+    "bert": _bert,
+    "lstm": _lstm,
 }
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from mindjit.support.errors import MindjitError, SourceLoc
 
-
 #: mindjit's own Cells and ops: a frame here is not the user's line
 _LIBRARY = str(Path(__file__).resolve().parents[1]) + "/"
 

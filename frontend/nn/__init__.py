@@ -4,8 +4,8 @@ from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
-from mindjit.frontend.nn.embedding import Embedding
 from mindjit.frontend.nn.dropout import Dropout
+from mindjit.frontend.nn.embedding import Embedding
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -36,8 +36,8 @@ from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNor
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
-from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 from mindjit.frontend.nn.upsample import Upsample
+from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 
 __all__ = [
     "AdaptiveAvgPool2d",

@@ -74,9 +74,7 @@ class TrainOneStepCell(Cell):
     returns the loss (and the gradients with `return_grad=True`).
     """
 
-    def __init__(
-        self, network: Cell, optimizer: Cell, sens: Any = None, return_grad: bool = False
-    ):
+    def __init__(self, network: Cell, optimizer: Cell, sens: Any = None, return_grad: bool = False):
         super().__init__(auto_prefix=False)
         self.network = _cell(network, "TrainOneStepCell", "network")
         self.network.set_grad()

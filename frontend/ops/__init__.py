@@ -57,6 +57,17 @@ from mindjit.frontend.ops.gather_ops import (
     unsorted_segment_sum,
 )
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
+from mindjit.frontend.ops.index_primitives import (
+    Argmax,
+    ArgMaxWithValue,
+    Argmin,
+    ArgMinWithValue,
+    CumProd,
+    CumSum,
+    Sort,
+    TopK,
+)
+from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
@@ -183,8 +194,8 @@ from mindjit.frontend.ops.primitives import (
     Shape,
     Sigmoid,
     Sin,
-    Split,
     SmoothL1Loss,
+    Split,
     Sqrt,
     Square,
     Squeeze,
@@ -212,21 +223,10 @@ from mindjit.frontend.ops.reduce import (
     sum,
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
-from mindjit.frontend.ops.split import chunk, split
-from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
-from mindjit.frontend.ops.index_primitives import (
-    Argmax,
-    ArgMaxWithValue,
-    Argmin,
-    ArgMinWithValue,
-    CumProd,
-    CumSum,
-    Sort,
-    TopK,
-)
-from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.scan import cumprod, cumsum
 from mindjit.frontend.ops.sort import sort, topk
+from mindjit.frontend.ops.split import chunk, split
+from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

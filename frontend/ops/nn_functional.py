@@ -84,9 +84,7 @@ def gelu(input_x: Any, approximate: str = "none") -> Any:
     """`ops.gelu(input_x, approximate='none')`: x * (1 + erf(x / sqrt 2)) / 2, or with
     approximate='tanh' 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))."""
     if approximate not in ("none", "tanh"):
-        raise ValueError(
-            f"For 'gelu', 'approximate' must be 'none' or 'tanh', got {approximate!r}"
-        )
+        raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', got {approximate!r}")
     x = float_input(_tensor(input_x, "gelu"))
     if approximate == "none":
         return mul(mul(x, 0.5), add(erf(mul(x, _SQRT_HALF)), 1.0))

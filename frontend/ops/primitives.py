@@ -205,6 +205,7 @@ class Split(Primitive):
 
 Tile = _simple("Tile", repeat.tile, "Tile()(x, multiples)")
 
+
 class Gather(Primitive):
     """`Gather(batch_dims=0)(input_params, input_indices, axis)`."""
 

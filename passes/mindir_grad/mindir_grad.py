@@ -47,8 +47,8 @@ from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_grad import (  # noqa: F401  (register their rules)
     rules_conv,
-    rules_index,
     rules_gather,
+    rules_index,
     rules_shape,
 )
 from mindjit.passes.mindir_grad.adjoints import (

@@ -11,7 +11,6 @@ gives ties to x, `abs` has slope 0 at 0, `relu` too).
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable
 from typing import Any
 

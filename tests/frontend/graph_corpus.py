@@ -302,6 +302,8 @@ class ConvVariants(nn.Cell):
         y = self.conv1d(x)
         up = self.up(ops.reshape(y, (y.shape[0], 4, 1, y.shape[2])))
         return self.avg(up), self.max(up)
+
+
 def dropouts(x):
     a = ops.dropout(x, 0.5)
     b = ops.dropout(x * 2, p=0.2, seed=4)

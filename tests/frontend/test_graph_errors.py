@@ -80,5 +80,5 @@ def test_an_error_inside_a_layer_names_the_users_line():
         Net()(Tensor([[[[1.0]]] * 4]))
     text = str(info.value)
     assert "The Traceback of Net Construct Code" in text
-    user = text.index(f'line {line_of(Net.construct, "user")}\n    return self.conv(x) * 2')
+    user = text.index(f"line {line_of(Net.construct, 'user')}\n    return self.conv(x) * 2")
     assert user < text.index('frontend/nn/conv.py", line')  # outermost first

@@ -108,6 +108,4 @@ def test_wrappers_check_their_arguments():
     loss_net = nn.WithLossCell(net, LOSS)
     assert loss_net.backbone_network is net
     # auto_prefix=False: the wrapped Parameters keep their names, as in MindSpore
-    assert [p.name for p in loss_net.trainable_params()] == [
-        p.name for p in net.trainable_params()
-    ]
+    assert [p.name for p in loss_net.trainable_params()] == [p.name for p in net.trainable_params()]
