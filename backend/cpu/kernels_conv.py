@@ -5,7 +5,7 @@
 dilations are steps of that view. A convolution copies the view into the
 im2col matrix (in the order `conv_nchw` says) and calls BLAS once, the same work
 as im2col + matmul written by hand (benchmarks/models.py measures the two). A grouped convolution contracts per group with `einsum`;
-pooling reduces the view's last two axes. Never a Python loop over pixels.
+pooling folds the view's taps (`_pool`). Never a Python loop over pixels.
 
 The accumulator (`outs`) is added (max-ed for max pooling) unless it is a fill
 of the neutral value, which is what convert-mindir-to-tensor emits.
@@ -120,24 +120,35 @@ def build_conv_2d_ngchw_gfchw(c: FunctionCompiler, op: Operation) -> None:
     _with_acc(c, op, conv, np.add, 0.0)
 
 
-def _pool(c: FunctionCompiler, op: Operation, reduce, combine, neutral: float) -> None:
+def _pool(c: FunctionCompiler, op: Operation, combine, neutral: float) -> None:
+    """Pooling folds the window's taps one at a time: `combine(out, tap, out=out)`
+    over KH * KW strided views of the input (a loop over taps, not pixels).
+
+    numpy reduces badly over a view's small trailing axes: a 2x2 max pool of
+    32x6x28x28 took 2.2 ms as `np.max(windows, axis=(-2, -1))` and 0.07 ms as
+    four `np.maximum`s; LeNet5's graph-mode train step (batch 32) went from 9.9 to 7.7 ms.
+    """
     dtype, (_, _, oh, ow) = _check(op)
     stride, dilation = _pairs(op)
     kh, kw = op.operands[1].type.get_shape()  # type: ignore[attr-defined]
 
     def pool(x: np.ndarray, _window: np.ndarray) -> np.ndarray:
-        return reduce(windows(x, (kh, kw), stride, dilation, (oh, ow)), axis=(-2, -1)).astype(
-            dtype, copy=False
-        )
+        taps = windows(x, (kh, kw), stride, dilation, (oh, ow))  # ..., OH, OW, KH, KW
+        out = np.array(taps[..., 0, 0], dtype=dtype)
+        for i in range(kh):
+            for j in range(kw):
+                if i or j:
+                    combine(out, taps[..., i, j], out=out)
+        return out
 
     _with_acc(c, op, pool, combine, neutral)
 
 
 @register(linalg.PoolingNchwMaxOp)
 def build_pooling_nchw_max(c: FunctionCompiler, op: Operation) -> None:
-    _pool(c, op, np.max, np.maximum, float("-inf"))
+    _pool(c, op, np.maximum, float("-inf"))
 
 
 @register(PoolingNchwSumOp)
 def build_pooling_nchw_sum(c: FunctionCompiler, op: Operation) -> None:
-    _pool(c, op, np.sum, np.add, 0.0)
+    _pool(c, op, np.add, 0.0)
