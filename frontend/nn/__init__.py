@@ -32,6 +32,17 @@ from mindjit.frontend.nn.loss import (
     SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
 )
+from mindjit.frontend.nn.nonlinear import (
+    ELU,
+    FastGelu,
+    Hardtanh,
+    HSigmoid,
+    Mish,
+    PReLU,
+    ReLU6,
+    Softmin,
+    Softplus,
+)
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
@@ -80,6 +91,15 @@ __all__ = [
     "WithEvalCell",
     "WithLossCell",
     "Upsample",
+    "ELU",
+    "FastGelu",
+    "Hardtanh",
+    "HSigmoid",
+    "Mish",
+    "PReLU",
+    "ReLU6",
+    "Softmin",
+    "Softplus",
     "Dropout",
     "CrossEntropyLoss",
     "L1Loss",

@@ -228,6 +228,68 @@ from mindjit.frontend.ops.sort import sort, topk
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
 
+from mindjit.frontend.ops.activation_primitives import (
+    ACos,
+    Asin,
+    Atan,
+    Atan2,
+    Cosh,
+    Einsum,
+    Elu,
+    Exp2,
+    Expm1,
+    FastGeLU,
+    GeLU,
+    HSigmoid,
+    IsFinite,
+    IsInf,
+    IsNan,
+    Log1p,
+    Log2,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReduceAll,
+    ReduceAny,
+    ReduceProd,
+    ReLU6,
+    Sign,
+    Sinh,
+    Softmax,
+    Softplus,
+    Tan,
+)
+from mindjit.frontend.ops.activations import (
+    elu,
+    fast_gelu,
+    hardsigmoid,
+    hardtanh,
+    mish,
+    prelu,
+    relu6,
+    softmin,
+    softplus,
+)
+from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
+from mindjit.frontend.ops.math_functions import (
+    acos,
+    asin,
+    atan,
+    atan2,
+    cosh,
+    exp2,
+    expm1,
+    isfinite,
+    isinf,
+    isnan,
+    log1p,
+    log2,
+    nan_to_num,
+    sign,
+    sinh,
+    tan,
+)
+
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name
 tensor_add = add
@@ -237,6 +299,8 @@ subtract = sub
 negative = neg
 absolute = abs
 concatenate = concat
+arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
+hard_sigmoid = hardsigmoid
 
 __all__ = [
     name

@@ -495,3 +495,55 @@ class EmbeddingBag(nn.Cell):
 
 FUNCTIONS["gather_lookups"] = (gather_lookups, lambda: (f32(5, 5), ids(5, 5)))
 CELLS["embedding_bag"] = (EmbeddingBag, lambda: (ids(2, 4, high=7),))
+# --- activations, elementwise math, products (frontend/ops/activations.py ...) ------------
+
+
+def activation_fns(x):
+    a = ops.relu6(x * 4) + ops.hardsigmoid(x) + ops.elu(x) + ops.elu(x, 0.5)
+    b = ops.softplus(x) + ops.softplus(x * 30, 2, 10) + ops.mish(x) + ops.hardtanh(x, -0.5, 0.5)
+    c = ops.softmin(x, -1) + ops.fast_gelu(x) + ops.prelu(x, ms.Tensor([0.1, 0.2, 0.3], ms.float32))
+    return a + b + c, ops.Softmax(axis=(0, 1))(x), ops.LogSoftmax(0)(x), ops.GeLU()(x)
+
+
+def math_fns(x, y):
+    s = x / 4  # in (-1, 1) for asin/acos
+    a = ops.log1p(ops.abs(x)) + ops.expm1(x) + ops.log2(ops.abs(x) + 1) + ops.exp2(x)
+    b = ops.tan(s) + ops.atan(x) + ops.atan2(x, y) + ops.asin(s) + ops.acos(s)
+    c = ops.sinh(x) + x.cosh() + ops.sign(x) + x.atan2(y)
+    bad = ops.log(x)  # NaN for negatives
+    flags = ops.isnan(bad), ops.isinf(bad / 0), ops.isfinite(bad), ops.nan_to_num(bad, 2.0)
+    return a + b + c, flags
+
+
+def products(x, y):
+    return (
+        ops.prod(x),
+        ops.prod(x, 1, True),
+        x.prod((0,)),
+        ops.outer(x[0], y[:, 0]),
+        ops.einsum("ij,kj->ik", x, y),
+        ops.einsum("ij->j", x),
+        ops.all(x > -3, 1),
+        ops.any(x > 1),
+    )
+
+
+class ActivationNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 4, weight_init="ones", activation="relu6")
+        self.prelu = nn.PReLU(4, 0.1)
+        self.acts = nn.SequentialCell([nn.ELU(), nn.Softplus(), nn.Hardtanh(-2, 2), nn.Mish()])
+        self.hsig = nn.get_activation("hsigmoid")
+        self.softmax = ops.Softmax()
+        self.relu6 = ops.ReLU6()
+
+    def construct(self, x):
+        h = self.prelu(self.dense(x) - 1)
+        return self.softmax(self.acts(h)) + self.hsig(h) + self.relu6(h * 3)
+
+
+FUNCTIONS["activation_fns"] = (activation_fns, lambda: (f32(4, 3),))
+FUNCTIONS["math_fns"] = (math_fns, lambda: (f32(3, 4), f32(4)))
+FUNCTIONS["products"] = (products, lambda: (f32(3, 4), f32(5, 4)))
+CELLS["activation_net"] = (ActivationNet, lambda: (f32(5, 3),))
