@@ -10,9 +10,9 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
-from mindjit.frontend.nn.nonlinear import ACTIVATION_NAMES
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.init import initializer
+from mindjit.frontend.nn.nonlinear import ACTIVATION_NAMES
 from mindjit.frontend.tensor import Parameter
 
 

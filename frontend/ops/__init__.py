@@ -9,6 +9,48 @@ computes eagerly in PyNative mode and emits mindir while a graph is traced.
 from types import ModuleType as _ModuleType
 
 from mindjit.frontend.grad import GradOperation, grad, value_and_grad
+from mindjit.frontend.ops.activation_primitives import (
+    ACos,
+    Asin,
+    Atan,
+    Atan2,
+    Cosh,
+    Einsum,
+    Elu,
+    Exp2,
+    Expm1,
+    FastGeLU,
+    GeLU,
+    HSigmoid,
+    IsFinite,
+    IsInf,
+    IsNan,
+    Log1p,
+    Log2,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReduceAll,
+    ReduceAny,
+    ReduceProd,
+    ReLU6,
+    Sign,
+    Sinh,
+    Softmax,
+    Softplus,
+    Tan,
+)
+from mindjit.frontend.ops.activations import (
+    elu,
+    fast_gelu,
+    hardsigmoid,
+    hardtanh,
+    mish,
+    prelu,
+    relu6,
+    softmin,
+    softplus,
+)
 from mindjit.frontend.ops.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d
 from mindjit.frontend.ops.array import (
     broadcast_to,
@@ -37,6 +79,7 @@ from mindjit.frontend.ops.array import (
     zeros_like,
 )
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
+from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.effects import (
@@ -119,6 +162,24 @@ from mindjit.frontend.ops.math import (
     sub,
     tanh,
     where,
+)
+from mindjit.frontend.ops.math_functions import (
+    acos,
+    asin,
+    atan,
+    atan2,
+    cosh,
+    exp2,
+    expm1,
+    isfinite,
+    isinf,
+    isnan,
+    log1p,
+    log2,
+    nan_to_num,
+    sign,
+    sinh,
+    tan,
 )
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
@@ -227,68 +288,6 @@ from mindjit.frontend.ops.scan import cumprod, cumsum
 from mindjit.frontend.ops.sort import sort, topk
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
-
-from mindjit.frontend.ops.activation_primitives import (
-    ACos,
-    Asin,
-    Atan,
-    Atan2,
-    Cosh,
-    Einsum,
-    Elu,
-    Exp2,
-    Expm1,
-    FastGeLU,
-    GeLU,
-    HSigmoid,
-    IsFinite,
-    IsInf,
-    IsNan,
-    Log1p,
-    Log2,
-    LogSoftmax,
-    Mish,
-    PReLU,
-    ReduceAll,
-    ReduceAny,
-    ReduceProd,
-    ReLU6,
-    Sign,
-    Sinh,
-    Softmax,
-    Softplus,
-    Tan,
-)
-from mindjit.frontend.ops.activations import (
-    elu,
-    fast_gelu,
-    hardsigmoid,
-    hardtanh,
-    mish,
-    prelu,
-    relu6,
-    softmin,
-    softplus,
-)
-from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
-from mindjit.frontend.ops.math_functions import (
-    acos,
-    asin,
-    atan,
-    atan2,
-    cosh,
-    exp2,
-    expm1,
-    isfinite,
-    isinf,
-    isnan,
-    log1p,
-    log2,
-    nan_to_num,
-    sign,
-    sinh,
-    tan,
-)
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

@@ -189,4 +189,3 @@ def nan_to_num(
     out = select(not_equal(x, x), float(0.0 if nan is None else nan), x)
     out = select(equal(x, float("inf")), hi, out)
     return select(equal(x, float("-inf")), lo, out)
-
