@@ -33,15 +33,22 @@ from mindjit.frontend.nn.loss import (
     SoftmaxCrossEntropyWithLogits,
 )
 from mindjit.frontend.nn.nonlinear import (
+    CELU,
     ELU,
     FastGelu,
     Hardtanh,
+    HShrink,
     HSigmoid,
+    LogSigmoid,
     Mish,
     PReLU,
     ReLU6,
+    SeLU,
     Softmin,
     Softplus,
+    SoftShrink,
+    Tanhshrink,
+    Threshold,
 )
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
@@ -100,6 +107,13 @@ __all__ = [
     "ReLU6",
     "Softmin",
     "Softplus",
+    "CELU",
+    "HShrink",
+    "LogSigmoid",
+    "SeLU",
+    "SoftShrink",
+    "Tanhshrink",
+    "Threshold",
     "Dropout",
     "CrossEntropyLoss",
     "L1Loss",

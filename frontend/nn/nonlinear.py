@@ -155,3 +155,85 @@ ACTIVATION_NAMES: dict[str, type[Cell]] = {
     "softmin": Softmin,
     "fast_gelu": FastGelu,
 }
+
+
+class LogSigmoid(Cell):
+    """`nn.LogSigmoid()`: log(sigmoid(x))."""
+
+    def construct(self, input_x):
+        return ops.logsigmoid(input_x)
+
+
+class SeLU(Cell):
+    """`nn.SeLU()`: the self-normalizing ELU."""
+
+    def construct(self, input_x):
+        return ops.selu(input_x)
+
+
+class CELU(Cell):
+    """`nn.CELU(alpha=1.0)`."""
+
+    def __init__(self, alpha: float = 1.0):
+        super().__init__()
+        self.alpha = _number(alpha, "CELU", "alpha")
+        if self.alpha == 0:
+            raise ValueError("For 'CELU', 'alpha' must not be 0")
+
+    def construct(self, x):
+        return ops.celu(x, self.alpha)
+
+
+class _Shrink(Cell):
+    _cell = "SoftShrink"
+
+    def __init__(self, lambd: float = 0.5):
+        super().__init__()
+        self.lambd = _number(lambd, self._cell, "lambd")
+        if self.lambd < 0:
+            raise ValueError(f"For '{self._cell}', 'lambd' must be >= 0, got {lambd}")
+
+
+class SoftShrink(_Shrink):
+    """`nn.SoftShrink(lambd=0.5)`."""
+
+    def construct(self, input_x):
+        return ops.softshrink(input_x, self.lambd)
+
+
+class HShrink(_Shrink):
+    """`nn.HShrink(lambd=0.5)`: x where |x| > lambd, 0 elsewhere."""
+
+    _cell = "HShrink"
+
+    def construct(self, input_x):
+        return ops.hardshrink(input_x, self.lambd)
+
+
+class Tanhshrink(Cell):
+    """`nn.Tanhshrink()`: x - tanh(x)."""
+
+    def construct(self, x):
+        return ops.tanhshrink(x)
+
+
+class Threshold(Cell):
+    """`nn.Threshold(threshold, value)`: x where x > threshold, `value` elsewhere."""
+
+    def __init__(self, threshold: float, value: float):
+        super().__init__()
+        self.threshold = _number(threshold, "Threshold", "threshold")
+        self.value = _number(value, "Threshold", "value")
+
+    def construct(self, input_x):
+        return ops.threshold(input_x, self.threshold, self.value)
+
+
+ACTIVATION_NAMES.update(
+    {
+        "logsigmoid": LogSigmoid,
+        "softshrink": SoftShrink,
+        "hshrink": HShrink,
+        "tanhshrink": Tanhshrink,
+    }
+)

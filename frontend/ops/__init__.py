@@ -41,15 +41,22 @@ from mindjit.frontend.ops.activation_primitives import (
     Tan,
 )
 from mindjit.frontend.ops.activations import (
+    celu,
     elu,
     fast_gelu,
+    hardshrink,
     hardsigmoid,
     hardtanh,
+    logsigmoid,
     mish,
     prelu,
     relu6,
+    selu,
     softmin,
     softplus,
+    softshrink,
+    tanhshrink,
+    threshold,
 )
 from mindjit.frontend.ops.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d
 from mindjit.frontend.ops.array import (

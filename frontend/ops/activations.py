@@ -155,3 +155,69 @@ def fast_gelu(x: Any) -> Any:
     t = _float_tensor(x, "fast_gelu")
     a = abs(t)
     return mul(div(t, add(exp(mul(a, -1.702)), 1.0)), exp(mul(sub(t, a), 0.851)))
+
+
+# --- the rest of MindSpore's activation family ---------------------------------------------
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def logsigmoid(x: Any) -> Any:
+    """`ops.logsigmoid(x)`: log(sigmoid(x)) = -softplus(-x), finite for large |x|."""
+    t = _float_tensor(x, "logsigmoid")
+    return neg(softplus(neg(t)))
+
+
+def selu(input_x: Any) -> Any:
+    """`ops.selu(input_x)`: scale * elu(x, alpha) with SELU's fixed alpha and scale."""
+    x = _float_tensor(input_x, "selu")
+    return mul(elu(x, _SELU_ALPHA), _SELU_SCALE)
+
+
+def celu(x: Any, alpha: float = 1.0) -> Any:
+    """`ops.celu(x, alpha=1.0)`: max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    t = _float_tensor(x, "celu")
+    a = _number(alpha, "celu", "alpha")
+    if a == 0:
+        raise ValueError("For 'celu', 'alpha' must not be 0")
+    return select(greater(t, 0.0), t, mul(expm1(minimum(div(t, a), 0.0)), a))
+
+
+def _lambd(lambd: Any, name: str) -> float:
+    v = _number(lambd, name, "lambd")
+    if v < 0:
+        raise ValueError(f"For '{name}', 'lambd' must be >= 0, got {lambd}")
+    return v
+
+
+def softshrink(x: Any, lambd: float = 0.5) -> Any:
+    """`ops.softshrink(x, lambd=0.5)`: x - lambd above lambd, x + lambd below -lambd,
+    0 between."""
+    t = _float_tensor(x, "softshrink")
+    v = _lambd(lambd, "softshrink")
+    inside = select(less(t, -v), add(t, v), 0.0)
+    return select(greater(t, v), sub(t, v), inside)
+
+
+def hardshrink(x: Any, lambd: float = 0.5) -> Any:
+    """`ops.hardshrink(x, lambd=0.5)`: x where |x| > lambd, 0 elsewhere."""
+    t = _float_tensor(x, "hardshrink")
+    v = _lambd(lambd, "hardshrink")
+    return select(greater(abs(t), v), t, 0.0)
+
+
+def tanhshrink(input: Any) -> Any:
+    """`ops.tanhshrink(input)`: x - tanh(x)."""
+    t = _float_tensor(input, "tanhshrink")
+    return sub(t, tanh(t))
+
+
+def threshold(input: Any, thr: float, value: float) -> Any:
+    """`ops.threshold(input, thr, value)`: x where x > thr, `value` elsewhere."""
+    x = require_tensor(input, "threshold")
+    if x.dtype.is_bool:
+        raise TypeError(f"For 'threshold', the input must be a number tensor, got {x.dtype}")
+    lo = _number(thr, "threshold", "thr")
+    v = _number(value, "threshold", "value")
+    return select(greater(x, lo), x, v)

@@ -547,3 +547,11 @@ FUNCTIONS["activation_fns"] = (activation_fns, lambda: (f32(4, 3),))
 FUNCTIONS["math_fns"] = (math_fns, lambda: (f32(3, 4), f32(4)))
 FUNCTIONS["products"] = (products, lambda: (f32(3, 4), f32(5, 4)))
 CELLS["activation_net"] = (ActivationNet, lambda: (f32(5, 3),))
+
+
+def more_activations(x):
+    y = ops.logsigmoid(x) + ops.selu(x) + ops.celu(x, 0.5) + ops.softshrink(x) + x.sign()
+    return y + ops.hardshrink(x) + ops.tanhshrink(x) + ops.threshold(x, 0.2, -1) + x.log1p()
+
+
+FUNCTIONS["more_activations"] = (more_activations, lambda: (f32(3, 5),))

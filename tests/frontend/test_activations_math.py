@@ -32,6 +32,10 @@ def t(a):
     return ms.Tensor(np.asarray(a))
 
 
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
 def sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
@@ -75,6 +79,13 @@ ACTIVATIONS = [
     ("Softmax", ops.Softmax(), lambda x: np_softmax(x, -1)),
     ("Softmax_tuple", ops.Softmax(axis=(0, 1)), lambda x: np_softmax(x, (0, 1))),
     ("LogSoftmax", ops.LogSoftmax(0), lambda x: np.log(np_softmax(x, 0))),
+    ("logsigmoid", ops.logsigmoid, lambda x: -np.logaddexp(0, -x)),
+    ("selu", ops.selu, lambda x: SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(x))),
+    ("celu", lambda x: ops.celu(x, 2.0), lambda x: np.where(x > 0, x, 2 * np.expm1(x / 2))),
+    ("softshrink", ops.softshrink, lambda x: np.sign(x) * np.maximum(np.abs(x) - 0.5, 0)),
+    ("hardshrink", lambda x: ops.hardshrink(x, 1.0), lambda x: np.where(np.abs(x) > 1, x, 0)),
+    ("tanhshrink", ops.tanhshrink, lambda x: x - np.tanh(x)),
+    ("threshold", lambda x: ops.threshold(x, 0.3, -4), lambda x: np.where(x > 0.3, x, -4)),
 ]
 
 
@@ -115,6 +126,13 @@ CELLS = [
     (nn.Softmin, (0,), lambda x: np_softmax(-x, 0)),
     (nn.FastGelu, (), lambda x: x * sigmoid(1.702 * x)),
     (nn.PReLU, (), lambda x: np.where(x > 0, x, 0.25 * x)),
+    (nn.LogSigmoid, (), lambda x: -np.logaddexp(0, -x)),
+    (nn.SeLU, (), lambda x: SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(x))),
+    (nn.CELU, (0.5,), lambda x: np.where(x > 0, x, 0.5 * np.expm1(x / 0.5))),
+    (nn.SoftShrink, (0.2,), lambda x: np.sign(x) * np.maximum(np.abs(x) - 0.2, 0)),
+    (nn.HShrink, (), lambda x: np.where(np.abs(x) > 0.5, x, 0)),
+    (nn.Tanhshrink, (), lambda x: x - np.tanh(x)),
+    (nn.Threshold, (1.0, 2.0), lambda x: np.where(x > 1, x, 2.0)),
 ]
 
 
@@ -137,7 +155,21 @@ def test_prelu_cell_parameter_trains():
 
 @pytest.mark.parametrize(
     "name",
-    ["relu6", "hsigmoid", "elu", "softplus", "prelu", "mish", "hardtanh", "softmin", "fast_gelu"],
+    [
+        "relu6",
+        "hsigmoid",
+        "elu",
+        "softplus",
+        "prelu",
+        "mish",
+        "hardtanh",
+        "softmin",
+        "fast_gelu",
+        "logsigmoid",
+        "softshrink",
+        "hshrink",
+        "tanhshrink",
+    ],
 )
 def test_get_activation_names(name):
     cell = nn.get_activation(name)
@@ -345,6 +377,11 @@ def act_b(x, r):
     return (y + ops.elu(x, 0.3)) * r
 
 
+def act_c(x, r):
+    y = ops.logsigmoid(x) + ops.selu(x) + ops.celu(x, 0.7) + ops.softshrink(x, 0.3)
+    return (y + ops.hardshrink(x, 0.2) + ops.tanhshrink(x) + ops.threshold(x, 0.1, 3)) * r
+
+
 def prelu_fn(x, w, r):
     return ops.prelu(x, w) * r
 
@@ -375,6 +412,11 @@ def grad_act_b(x, r):
 
 
 @ms.jit
+def grad_act_c(x, r):
+    return ms.grad(act_c)(x, r)
+
+
+@ms.jit
 def grad_prelu_fn(x, w, r):
     return ms.grad(prelu_fn, (0, 1))(x, w, r)
 
@@ -401,6 +443,7 @@ def _normal(*shape):
 GRADS = {
     "act_a": (act_a, grad_act_a, (0,), [_normal(3, 4)], (3, 4)),
     "act_b": (act_b, grad_act_b, (0,), [_normal(3, 4)], (3, 4)),
+    "act_c": (act_c, grad_act_c, (0,), [_normal(3, 4)], (3, 4)),
     "prelu": (
         prelu_fn,
         grad_prelu_fn,
@@ -512,6 +555,13 @@ F32 = np.ones((2, 3), np.float32)
         (lambda: nn.PReLU(channel=3, w=t(np.ones(2, np.float32))), ValueError),
         (lambda: nn.Hardtanh(2.0, 1.0), ValueError),
         (lambda: nn.ELU(alpha="a"), TypeError),
+        (lambda: ops.celu(t(F32), 0.0), ValueError),
+        (lambda: nn.CELU(0), ValueError),
+        (lambda: ops.softshrink(t(F32), -1.0), ValueError),
+        (lambda: nn.HShrink(-0.5), ValueError),
+        (lambda: nn.SoftShrink("a"), TypeError),
+        (lambda: ops.threshold(t(F32), "a", 1.0), TypeError),
+        (lambda: ops.logsigmoid(t(np.array([1, 2], np.int32))), TypeError),
         (lambda: nn.get_activation(3), TypeError),
         (lambda: nn.Dense(2, 2, activation=3), TypeError),
         (lambda: ops.isnan(1.0), TypeError),
@@ -536,3 +586,36 @@ F32 = np.ones((2, 3), np.float32)
 def test_errors(call, exc):
     with pytest.raises(exc):
         call()
+
+
+# --- on the simulated Ascend device ----------------------------------------------------------
+
+
+class _DeviceNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(4, 3, weight_init="ones", activation="prelu")
+        self.acts = nn.SequentialCell([nn.ELU(), nn.Softplus(), nn.Mish(), nn.HSigmoid()])
+        self.softmax = ops.Softmax()
+
+    def construct(self, x):
+        h = self.acts(self.dense(x) - 2)
+        m = ops.log1p(ops.abs(x)) + ops.expm1(x) + ops.atan2(x, 2.0) + ops.asin(x * 0.1)
+        return self.softmax(h), ops.prod(m, 1), ops.einsum("ij,kj->ik", h, h)
+
+
+def test_graph_on_the_device_matches_pynative():
+    from mindjit.frontend.graph import api
+
+    x = t(RNG.standard_normal((5, 4)).astype(np.float32))
+    net = _DeviceNet()
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager = net(x)
+    try:
+        ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+        device = net(x)
+    finally:
+        ms.set_context(device_target="CPU")
+        api.clear_cache()
+    for a, b in zip(eager, device, strict=True):
+        np.testing.assert_allclose(b.asnumpy(), a.asnumpy(), rtol=1e-5, atol=1e-6)
