@@ -619,3 +619,23 @@ def test_graph_on_the_device_matches_pynative():
         api.clear_cache()
     for a, b in zip(eager, device, strict=True):
         np.testing.assert_allclose(b.asnumpy(), a.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def _vmapped_math(a, b):
+    return ops.log1p(ops.abs(a)) + ops.atan2(a, b) + ops.expm1(a) + ops.prod(a, 0)
+
+
+@ms.jit
+def _graph_vmapped_math(a, b):
+    return ms.vmap(_vmapped_math, in_axes=(0, None))(a, b)
+
+
+def test_vmap_of_the_new_mindir_ops():
+    """PyNative (one example at a time) and graph mode (mindir-vmap batches the ops)."""
+    a = RNG.standard_normal((4, 3)).astype(np.float32)
+    b = RNG.uniform(0.5, 2.0, 3).astype(np.float32)
+    want = np.log1p(np.abs(a)) + np.arctan2(a, b) + np.expm1(a) + np.prod(a, 1, keepdims=True)
+    eager = ms.vmap(_vmapped_math, in_axes=(0, None))(t(a), t(b)).asnumpy()
+    graph = _graph_vmapped_math(t(a), t(b)).asnumpy()
+    for got in (eager, graph):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
