@@ -65,12 +65,15 @@ class GELU(Cell):
 
 
 class Softmax(Cell):
-    def __init__(self, axis: int = -1):
+    """`nn.Softmax(axis=-1)`: over an int axis or a tuple of axes."""
+
+    def __init__(self, axis: Any = -1):
         super().__init__()
         self.axis = axis
+        self.softmax = ops.Softmax(axis)
 
     def construct(self, x):
-        return ops.softmax(x, self.axis)
+        return self.softmax(x)
 
 
 class LogSoftmax(Cell):

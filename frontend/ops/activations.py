@@ -39,6 +39,7 @@ from mindjit.frontend.ops.math import (
 )
 from mindjit.frontend.ops.math_functions import expm1, log1p
 from mindjit.frontend.ops.nn_functional import softmax
+from mindjit.frontend.ops.promotion import cast_to
 from mindjit.frontend.ops.reduce import reduce_max, reduce_sum
 from mindjit.frontend.ops.split import require_tensor
 
@@ -126,7 +127,8 @@ def hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
         raise TypeError(f"For 'hardtanh', the input must be a number tensor, got {x.dtype}")
     lo = _number(min_val, "hardtanh", "min_val")
     hi = _number(max_val, "hardtanh", "max_val")
-    return minimum(maximum(x, lo), hi)
+    # the result keeps x's dtype (an integer tensor is clipped to integer bounds)
+    return minimum(maximum(x, cast_to(lo, x.dtype)), cast_to(hi, x.dtype))
 
 
 def softmax_axes(x: Any, axis: Any, name: str) -> Any:

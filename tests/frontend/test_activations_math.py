@@ -96,6 +96,15 @@ def test_activation_values(name, fn, want):
     np.testing.assert_allclose(got.asnumpy(), want(X.astype(np.float64)), rtol=2e-6, atol=1e-6)
 
 
+def test_hardtanh_keeps_int_dtype_and_nn_softmax_takes_a_tuple():
+    got = ops.hardtanh(t(np.array([-3, 0, 9], np.int32)))
+    assert got.dtype == ms.int32
+    np.testing.assert_array_equal(got.asnumpy(), [-1, 0, 1])
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    got = nn.Softmax(axis=(1, 2))(t(x)).asnumpy()
+    np.testing.assert_allclose(got, np_softmax(x, (1, 2)), rtol=1e-5)
+
+
 def test_relu6_keeps_int_dtype():
     got = ops.relu6(t(np.array([-3, 2, 9], np.int32)))
     assert got.dtype == ms.int32
