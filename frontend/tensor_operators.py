@@ -405,6 +405,13 @@ class TensorOperators:
     def gather_nd(self, indices: Any) -> Any:
         return _ops().gather_nd(self, indices)
 
+    # --- triangles (frontend/ops/creation.py) ---------------------------------------
+    def tril(self, diagonal: int = 0) -> Any:
+        return _ops().tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Any:
+        return _ops().triu(self, diagonal)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

@@ -39,6 +39,7 @@ from mindjit.frontend.ops.array import (
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
+from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
 from mindjit.frontend.ops.effects import (
     assign,
     depend,
@@ -209,6 +210,7 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
+from mindjit.frontend.ops.primitives_creation import Eye, Range, Tril, Triu
 from mindjit.frontend.ops.random import dropout
 from mindjit.frontend.ops.reduce import (
     amax,

@@ -495,3 +495,13 @@ class EmbeddingBag(nn.Cell):
 
 FUNCTIONS["gather_lookups"] = (gather_lookups, lambda: (f32(5, 5), ids(5, 5)))
 CELLS["embedding_bag"] = (EmbeddingBag, lambda: (ids(2, 4, high=7),))
+# --- creation: arange / linspace / eye / tril / triu -----------------------------------------
+
+
+def creation_triangles(x):
+    n, m = x.shape
+    base = ops.arange(m) * 0.5 + ops.eye(n, m) + ops.linspace(-1.0, 1.0, m)
+    return ops.tril(x + base, -1), x.triu(1), ops.Tril(1)(x) - ops.Triu()(x)
+
+
+FUNCTIONS["creation_triangles"] = (creation_triangles, lambda: (f32(4, 5),))
