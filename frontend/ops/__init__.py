@@ -137,7 +137,6 @@ from mindjit.frontend.ops.primitives import (
     AddN,
     Assign,
     BatchMatMul,
-    BiasAdd,
     Cast,
     Ceil,
     Concat,
@@ -211,7 +210,31 @@ from mindjit.frontend.ops.primitives import (
     ZerosLike,
 )
 from mindjit.frontend.ops.primitives_creation import Eye, Range, Tril, Triu
+from mindjit.frontend.ops.primitives_nn import (
+    AssignAdd,
+    AvgPool,
+    BatchNorm,
+    BiasAdd,
+    Conv2D,
+    Identity,
+    L2Normalize,
+    LayerNorm,
+    MaxPool,
+    SoftmaxCrossEntropyWithLogits,
+    SparseSoftmaxCrossEntropyWithLogits,
+    assign_add,
+)
 from mindjit.frontend.ops.random import dropout
+from mindjit.frontend.ops.random_sampling import (
+    StandardNormal,
+    UniformReal,
+    normal,
+    rand,
+    randint,
+    randn,
+    standard_normal,
+    uniform,
+)
 from mindjit.frontend.ops.reduce import (
     amax,
     amin,
@@ -226,6 +249,7 @@ from mindjit.frontend.ops.reduce import (
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
+from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import sort, topk
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
@@ -239,6 +263,7 @@ subtract = sub
 negative = neg
 absolute = abs
 concatenate = concat
+slice = slice_  # noqa: A001 - `ops.slice` is MindSpore's name
 
 __all__ = [
     name

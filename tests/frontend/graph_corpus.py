@@ -505,3 +505,22 @@ def creation_triangles(x):
 
 
 FUNCTIONS["creation_triangles"] = (creation_triangles, lambda: (f32(4, 5),))
+# --- nn primitives, slicing, sampling (frontend/ops/primitives_nn.py, slicing.py, random_sampling.py)
+
+
+def nn_primitives(x, w):
+    y = ops.BiasAdd()(ops.Conv2D(4, 3, pad_mode="same")(x, w), ops.ones((4,)))
+    pooled = ops.MaxPool(2, 2, "same")(y) + ops.AvgPool(2, 2, "same")(y)
+    flat = ops.reshape(pooled, (2, -1))
+    loss, dlogits = ops.SoftmaxCrossEntropyWithLogits()(flat, ops.softmax(flat * 0.5))
+    out, mean, var = ops.LayerNorm(1, 1)(flat, ops.ones(flat.shape[1:]), ops.zeros(flat.shape[1:]))
+    sliced = ops.StridedSlice(shrink_axis_mask=1)(x, (1, 0, 0), (2, 2, 5), (1, 1, -2))
+    return loss, dlogits, out, mean, var, sliced, ops.slice(x, (0, 1, 0, 0), (1, 1, -1, 3))
+
+
+def samplings(x):
+    return x + ops.randn(*x.shape), ops.randint(0, 5, x.shape), ops.normal(x.shape, x, 2.0)
+
+
+FUNCTIONS["nn_primitives"] = (nn_primitives, lambda: (f32(2, 3, 5, 5), f32(4, 3, 3, 3)))
+FUNCTIONS["samplings"] = (samplings, lambda: (f32(3, 4),))
