@@ -36,6 +36,7 @@ from mindjit.frontend.ops.array import (
     zeros,
     zeros_like,
 )
+from mindjit.frontend.ops.array_views import index_select, meshgrid, narrow, roll
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
@@ -71,6 +72,7 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
     abs,
@@ -130,6 +132,13 @@ from mindjit.frontend.ops.nn_functional import (
     logsumexp,
     silu,
     softmax,
+)
+from mindjit.frontend.ops.pointwise_losses import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    huber_loss,
+    kl_div,
+    mse_loss,
 )
 from mindjit.frontend.ops.primitives import (
     Abs,

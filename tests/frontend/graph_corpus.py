@@ -524,3 +524,24 @@ def samplings(x):
 
 FUNCTIONS["nn_primitives"] = (nn_primitives, lambda: (f32(2, 3, 5, 5), f32(4, 3, 3, 3)))
 FUNCTIONS["samplings"] = (samplings, lambda: (f32(3, 4),))
+# --- products, views, pointwise losses (frontend/ops/linear.py, array_views.py, pointwise_losses.py)
+
+
+def products_views_losses(x, w):
+    y = ops.dense(x, w, ops.ones((3,))) + ops.addmm(ops.zeros((2, 3)), x, w.T, beta=0.5)
+    v = ops.roll(ops.narrow(x, 1, 1, 3), (1, -1), (0, 1)) + ops.index_select(
+        x, 1, ms.Tensor(np.array([3, 0, 1], np.int32))
+    )
+    gx, gy = ops.meshgrid(x[0], x[1, :2])
+    p = ops.sigmoid(x)
+    losses = (
+        ops.mse_loss(x, p),
+        ops.binary_cross_entropy(p, ops.ones_like(p) * 0.3),
+        ops.binary_cross_entropy_with_logits(x, p, reduction="sum"),
+        ops.kl_div(ops.log_softmax(x, 1), ops.softmax(x * 2, 1), "batchmean"),
+        nn.HuberLoss(delta=0.5)(x, p),
+    )
+    return y, v, gx * gy, ops.cosine_similarity(x, p), losses
+
+
+FUNCTIONS["products_views_losses"] = (products_views_losses, lambda: (f32(2, 4), f32(3, 4)))
