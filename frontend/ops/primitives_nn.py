@@ -18,11 +18,11 @@ import numpy as np
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops import conv, nn_functional
-from mindjit.frontend.ops.array import cast, reshape
+from mindjit.frontend.ops.array import cast, expand_dims, reshape
+from mindjit.frontend.ops.checks import check_range
 from mindjit.frontend.ops.core import normalize_axes
 from mindjit.frontend.ops.effects import assign
-from mindjit.frontend.ops.gather_ops import one_hot
-from mindjit.frontend.ops.math import _tensor, add, div, maximum, mul, neg, rsqrt, sub
+from mindjit.frontend.ops.math import _tensor, add, div, equal, maximum, mul, neg, rsqrt, sub
 from mindjit.frontend.ops.primitives import Primitive
 from mindjit.frontend.ops.promotion import as_operand, is_tensor
 from mindjit.frontend.ops.reduce import reduce_mean, reduce_sum
@@ -323,8 +323,16 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
                 f"For '{name}', the 'labels' must have shape {tuple(x.shape[:-1])} for logits "
                 f"of shape {tuple(x.shape)}, but got {tuple(t.shape)}"
             )
-        on, off = (Tensor._wrap(np.array(v, x.dtype.numpy)) for v in (1, 0))
-        hot = one_hot(t, x.shape[-1], on, off)
+        classes = x.shape[-1]
+        checked = check_range(
+            cast(t, D.float32),
+            0.0,
+            float(classes - 1),
+            f"For '{name}', the 'labels' must be class indices in [0, {classes}), "
+            "but got a value outside this range",
+        )
+        ids = Tensor._wrap(np.arange(classes, dtype=np.float32))
+        hot = cast(equal(expand_dims(checked, -1), ids), x.dtype)
         batch = 1
         for d in x.shape[:-1]:
             batch *= d
@@ -366,6 +374,8 @@ class L2Normalize(Primitive):
         t = _tensor(x, "L2Normalize")
         if t.dtype not in _FLOATS:
             raise TypeError(f"For 'L2Normalize', the input must be a float tensor, got {t.dtype}")
+        if not t.shape:
+            raise ValueError("For 'L2Normalize', the input must have rank > 0, got a scalar")
         axes = normalize_axes(self.axis, len(t.shape), "L2Normalize")
         sq = reduce_sum(mul(t, t), axes, True)
         return mul(t, rsqrt(maximum(sq, self.epsilon)))

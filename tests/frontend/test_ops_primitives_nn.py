@@ -10,6 +10,7 @@ import pytest
 
 import mindjit as ms
 from mindjit import Parameter, Tensor, nn, ops
+from mindjit.backend.cpu.errors import RuntimeCheckError
 
 RNG = np.random.default_rng(11)
 
@@ -168,6 +169,10 @@ def test_softmax_cross_entropy_primitives(mode):
     np.testing.assert_allclose(auto.asnumpy(), grad.asnumpy(), rtol=1e-5, atol=1e-7)
     with pytest.raises(TypeError, match="'labels' must be int32 or int64"):
         ops.SparseSoftmaxCrossEntropyWithLogits()(Tensor(x), Tensor(p))
+    with pytest.raises(RuntimeCheckError, match="class indices in \\[0, 5\\)"):
+        ops.SparseSoftmaxCrossEntropyWithLogits()(
+            Tensor(x), Tensor(np.array([0, 1, 5, 2], np.int32))
+        )
     with pytest.raises(ValueError, match="same 2-D shape"):
         ops.SoftmaxCrossEntropyWithLogits()(Tensor(x), Tensor(p[:, :3]))
 
@@ -278,3 +283,5 @@ def test_primitive_argument_errors():
         ops.SparseSoftmaxCrossEntropyWithLogits(1)
     with pytest.raises(TypeError, match="'axis' must be an int or tuple"):
         ops.L2Normalize(axis=1.0)
+    with pytest.raises(ValueError, match="rank > 0"):
+        ops.L2Normalize()(Tensor(np.float32(1.0)))
