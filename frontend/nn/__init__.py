@@ -25,6 +25,8 @@ from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
     L1Loss,
     LossBase,
     MSELoss,
@@ -85,4 +87,6 @@ __all__ = [
     "L1Loss",
     "NLLLoss",
     "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
 ]
