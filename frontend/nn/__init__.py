@@ -25,6 +25,8 @@ from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
     L1Loss,
     LossBase,
     MSELoss,
@@ -119,4 +121,6 @@ __all__ = [
     "L1Loss",
     "NLLLoss",
     "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
 ]
