@@ -11,8 +11,9 @@ it does not, it is a mindir op of its own:
 - atan2 is `mindir.atan2`; atan(x) = atan2(x, 1) exactly, and asin / acos are
   atan2(x, sqrt((1 - x)(1 + x))) / atan2(sqrt((1 - x)(1 + x)), x), whose
   (1 - x)(1 + x) keeps the digits 1 - x * x loses near |x| = 1;
-- sinh = (expm1(x) - expm1(-x)) / 2 (no cancellation for tiny x), cosh =
-  (exp(x) + exp(-x)) / 2, tan = sin / cos, log2 = log(x) / ln 2, exp2 = 2 ** x;
+- sinh = (expm1(x) - expm1(-x)) / 2 (no cancellation for tiny x) and cosh =
+  (exp(x) + exp(-x)) / 2, with exp(|x|) / 2 computed as exp(|x| / 2)^2 / 2 so
+  both stay finite up to float's true overflow; tan = sin / cos, log2 = log(x) / ln 2, exp2 = 2 ** x;
 - isnan is x != x (unordered compare), isinf is |x| == inf, isfinite is
   |x| < inf (false for NaN); an integer tensor is never NaN or infinite;
 - sign is (x > 0) - (x < 0) in x's dtype, NaN kept where x is NaN.
@@ -43,6 +44,8 @@ from mindjit.frontend.ops.math import (
     greater,
     less,
     log,
+    maximum,
+    minimum,
     mul,
     neg,
     not_equal,
@@ -110,16 +113,29 @@ def tan(input: Any) -> Any:
     return div(sin(x), cos(x))
 
 
+def _half_exp(a: Any) -> tuple[Any, Any]:
+    """exp(a) / 2 and exp(-a) / 2 for a >= 0, as (h / 2) * h and (1 / 2) / (h * h) with
+    h = exp(a / 2): exp(a) / 2 stays finite up to a = ln(2 * max), not ln(max)."""
+    h = exp(mul(a, 0.5))
+    return mul(mul(h, 0.5), h), div(0.5, mul(h, h))
+
+
 def sinh(input: Any) -> Any:
-    """`ops.sinh(input)`: (expm1(x) - expm1(-x)) / 2."""
+    """`ops.sinh(input)`: (expm1(x) - expm1(-x)) / 2 for |x| < 1 (no cancellation),
+    sign(x) (exp(|x|) - exp(-|x|)) / 2 beyond (finite as far as sinh is). The small
+    branch sees x clamped to [-1, 1], so the branch select drops never overflows."""
     x = _float(input, "sinh")
-    return mul(sub(expm1(x), expm1(neg(x))), 0.5)
+    a = abs(x)
+    inner = minimum(maximum(x, -1.0), 1.0)
+    small = mul(sub(expm1(inner), expm1(neg(inner))), 0.5)
+    up, down = _half_exp(a)
+    return select(less(a, 1.0), small, mul(sign(x), sub(up, down)))
 
 
 def cosh(input: Any) -> Any:
-    """`ops.cosh(input)`: (exp(x) + exp(-x)) / 2."""
-    x = _float(input, "cosh")
-    return mul(add(exp(x), exp(neg(x))), 0.5)
+    """`ops.cosh(input)`: (exp(|x|) + exp(-|x|)) / 2, finite as far as cosh is."""
+    up, down = _half_exp(abs(_float(input, "cosh")))
+    return add(up, down)
 
 
 _INV_LN2 = 1.0 / _math.log(2.0)

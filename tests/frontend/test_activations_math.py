@@ -269,6 +269,16 @@ def test_sinh_and_asin_accuracy_at_the_edges():
     assert np.isnan(ops.asin(t(np.array([1.5], np.float32))).asnumpy()).all()
 
 
+def test_sinh_cosh_finite_as_far_as_float32_is():
+    """exp(89) overflows float32 but sinh(89) and cosh(89) (2.2e38) do not."""
+    x = np.array([-89.3, -89.0, 88.9, 89.3, -20.0, 15.0], np.float32)
+    for fn, want in ((ops.sinh, np.sinh), (ops.cosh, np.cosh)):
+        got = fn(t(x)).asnumpy()
+        assert np.isfinite(got).all()
+        np.testing.assert_allclose(got, want(x.astype(np.float64)), rtol=2e-6)
+    assert np.isinf(ops.cosh(t(np.array([90.0], np.float32))).asnumpy()).all()
+
+
 def test_exp2_and_log2_exact_at_integers():
     n = np.arange(-3, 10, dtype=np.float32)
     np.testing.assert_array_equal(ops.exp2(t(n)).asnumpy(), np.exp2(n))
