@@ -6,8 +6,11 @@
   tuple or any iterable of them; kept as the tuple `self.parameters` (they belong
   to the network, not to the optimizer). Parameter groups (lists of dicts) are
   not supported.
-- `learning_rate`: a number >= 0 (or a one-element Tensor), a constant of the
-  compiled graph. Dynamic learning rates (lists, schedules) are not supported.
+- `learning_rate` (see lr.py): a number >= 0 or a 0-d Tensor is fixed, a
+  constant of the compiled graph; a list/tuple of per-step values, a 1-D
+  Tensor, or a `LearningRateSchedule` Cell is dynamic: `get_lr()` evaluates it
+  on `global_step` (the list is indexed by it, the last value kept once the
+  steps run past its end).
 - `weight_decay`: added to each gradient as `weight_decay * param`, for the
   Parameters whose name has neither 'beta' nor 'gamma' in it (MindSpore's filter
   when parameters are not grouped).
@@ -36,6 +39,7 @@ import numpy as np
 
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.optim.lr import preprocess_lr
 from mindjit.frontend.tensor import Parameter, Tensor
 
 
@@ -101,7 +105,7 @@ class Optimizer(Cell):
         owner = self.cls_name
         params = _parameter_tuple(parameters, owner)
         self.parameters = params
-        self.learning_rate = non_negative(learning_rate, "learning_rate", owner)
+        self.learning_rate, self.dynamic_lr = preprocess_lr(learning_rate, owner)
         self.weight_decay = non_negative(weight_decay, "weight_decay", owner)
         self.loss_scale = _number(loss_scale, "loss_scale", owner)
         if not self.loss_scale > 0.0:
@@ -127,7 +131,12 @@ class Optimizer(Cell):
         )
 
     # --- what every step does --------------------------------------------------------
-    def get_lr(self) -> float:
+    def get_lr(self) -> Any:
+        """The learning rate of the current step: the float, or the schedule's value
+        at `global_step` (a 0-d Tensor). Unlike MindSpore's, calling it does not
+        advance `global_step` (each step does, in `finish_step`)."""
+        if self.dynamic_lr:
+            return ops.reshape(self.learning_rate(self.global_step), ())
         return self.learning_rate
 
     def check_gradients(self, gradients: Any) -> tuple[Any, ...]:
@@ -196,4 +205,5 @@ class Optimizer(Cell):
         )
 
     def extend_repr(self) -> str:
-        return f"learning_rate={self.learning_rate}, weight_decay={self.weight_decay}"
+        lr = type(self.learning_rate).__name__ if self.dynamic_lr else self.learning_rate
+        return f"learning_rate={lr}, weight_decay={self.weight_decay}"
