@@ -122,10 +122,17 @@ class Optimizer(Cell):
         self.insert_param_to_cell(name, param, check_name_contain_dot=False)
         return param
 
-    def clone_state(self, prefix: str, init: str = "zeros") -> tuple[Parameter, ...]:
+    def clone_state(self, prefix: str, init: str | float = "zeros") -> tuple[Parameter, ...]:
         """One state Parameter per parameter, `prefix.<name>`, of its shape and
-        dtype, filled with zeros or ones (MindSpore's `ParameterTuple.clone`)."""
-        fill: Callable[..., np.ndarray] = {"zeros": np.zeros_like, "ones": np.ones_like}[init]
+        dtype, filled with zeros, ones or a number (MindSpore's `ParameterTuple.clone`)."""
+        if isinstance(init, str):
+            fill: Callable[..., np.ndarray] = {"zeros": np.zeros_like, "ones": np.ones_like}[init]
+        else:
+            value = float(init)
+
+            def fill(a: np.ndarray) -> np.ndarray:
+                return np.full_like(a, value)
+
         return tuple(
             self._state_parameter(fill(p.asnumpy()), f"{prefix}.{p.name}") for p in self.parameters
         )
