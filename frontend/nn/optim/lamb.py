@@ -52,11 +52,11 @@ class Lamb(Optimizer):
         """Checked only: the decay is applied in the update, not to the gradient."""
         return self.check_gradients(gradients)
 
-    def step_lr(self) -> Any:
+    def step_lr(self, lr: Any) -> Any:
         """(lr, 1 - beta1 ** t, 1 - beta2 ** t) of this step, t = global_step + 1."""
         t = ops.reshape(ops.cast(ops.add(self.global_step, 1), D.float32), ())
         return (
-            self.get_lr(),
+            super().step_lr(lr),
             ops.sub(1.0, ops.pow(self.beta1, t)),
             ops.sub(1.0, ops.pow(self.beta2, t)),
         )

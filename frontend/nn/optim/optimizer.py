@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend import ops
+from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.optim.lr import preprocess_lr
 from mindjit.frontend.tensor import Parameter, Tensor
@@ -141,10 +142,15 @@ class Optimizer(Cell):
     def get_lr(self) -> Any:
         """The learning rate of the current step: the float, or the schedule's value
         at `global_step` (a 0-d Tensor). Unlike MindSpore's, calling it does not
-        advance `global_step` (each step does, in `finish_step`)."""
-        if self.dynamic_lr:
-            return ops.reshape(self.learning_rate(self.global_step), ())
-        return self.learning_rate
+        advance `global_step` (each step does, in `finish_step`). While a graph is
+        traced (a user's `construct` calling it), the schedule's construct runs
+        inline as Python on the traced step (a Cell call from here would compile
+        and run a graph of its own at trace time)."""
+        if not self.dynamic_lr:
+            return self.learning_rate
+        if current_graph() is not None:
+            return ops.reshape(type(self.learning_rate).construct(self.learning_rate, self.global_step), ())
+        return ops.reshape(self.learning_rate(self.global_step), ())
 
     def check_gradients(self, gradients: Any) -> tuple[Any, ...]:
         """One gradient per Parameter, each of its shape, as a tuple."""
@@ -196,14 +202,20 @@ class Optimizer(Cell):
 
     def construct(self, gradients):
         gradients = self.prepare_gradients(gradients)
-        lr = self.step_lr()
+        lr = self.learning_rate
+        if self.dynamic_lr:  # the schedule's Cell call, traced in graph mode
+            lr = self.learning_rate(self.global_step)
+        lr = self.step_lr(lr)
         for i in range(len(self.parameters)):
             self.update(i, gradients[i], lr)
         return self.finish_step()
 
-    def step_lr(self) -> Any:
-        """The learning rate of this step (Adam also advances its beta powers here)."""
-        return self.get_lr()
+    def step_lr(self, lr: Any) -> Any:
+        """The learning rate of this step from the float or the schedule's value
+        (Adam also advances its beta powers here)."""
+        if self.dynamic_lr:
+            return ops.reshape(lr, ())
+        return lr
 
     def update(self, i: int, grad: Any, lr: Any) -> None:
         """Update Parameter `i` (and its state) with its gradient."""
