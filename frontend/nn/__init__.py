@@ -132,4 +132,4 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
-from mindjit.frontend.nn.optim import AdamWeightDecay, Adagrad, Lamb, RMSProp  # noqa: E402
+from mindjit.frontend.nn.optim import Adagrad, AdamWeightDecay, Lamb, RMSProp  # noqa: E402

@@ -30,13 +30,19 @@ E = math.e
         # epochs 0 0 1 1 2 2, decay_epoch 1: 0.1 * 0.9^epoch
         (nn.exponential_decay_lr(0.1, 0.9, 6, 2, 1), [0.1, 0.1, 0.09, 0.09, 0.081, 0.081]),
         # decay_epoch 2: exponent epoch / 2, floored with is_stair
-        (nn.exponential_decay_lr(0.1, 0.9, 6, 2, 2), [0.1, 0.1, 0.1 * 0.9**0.5] * 1 + [0.1 * 0.9**0.5, 0.09, 0.09]),
+        (
+            nn.exponential_decay_lr(0.1, 0.9, 6, 2, 2),
+            [0.1, 0.1, 0.1 * 0.9**0.5] * 1 + [0.1 * 0.9**0.5, 0.09, 0.09],
+        ),
         (nn.exponential_decay_lr(0.1, 0.9, 6, 2, 2, True), [0.1] * 4 + [0.09] * 2),
         (nn.natural_exp_decay_lr(0.1, 0.5, 4, 1, 2), [0.1 * E ** (-0.5 * e) for e in range(4)]),
         # is_stair: the epoch rounded down to a multiple of decay_epoch (0 0 2 2)
         (nn.natural_exp_decay_lr(0.1, 0.5, 4, 1, 2, True), [0.1, 0.1, 0.1 / E, 0.1 / E]),
         (nn.inverse_decay_lr(0.1, 0.5, 4, 1, 2), [0.1 / (1 + 0.5 * e / 2) for e in range(4)]),
-        (nn.inverse_decay_lr(0.1, 0.5, 6, 1, 2, True), [0.1, 0.1, 0.1 / 1.5, 0.1 / 1.5, 0.05, 0.05]),
+        (
+            nn.inverse_decay_lr(0.1, 0.5, 6, 1, 2, True),
+            [0.1, 0.1, 0.1 / 1.5, 0.1 / 1.5, 0.05, 0.05],
+        ),
         # min + (max - min)/2 (1 + cos(pi min(epoch, 2) / 2)): epochs 0 0 1 1 2 2 then capped
         (nn.cosine_decay_lr(0.01, 0.1, 8, 2, 2), [0.1, 0.1, 0.055, 0.055, 0.01, 0.01, 0.01, 0.01]),
         # (0.1 - 0.01)(1 - min(epoch, 2)/2)^0.5 + 0.01
@@ -88,7 +94,10 @@ class Evaluate(nn.Cell):
 
 
 SCHEDULES = [  # (the Cell, the list it equals with one step per epoch)
-    (lambda: nn.ExponentialDecayLR(0.1, 0.9, 2), lambda n: nn.exponential_decay_lr(0.1, 0.9, n, 1, 2)),
+    (
+        lambda: nn.ExponentialDecayLR(0.1, 0.9, 2),
+        lambda n: nn.exponential_decay_lr(0.1, 0.9, n, 1, 2),
+    ),
     (
         lambda: nn.ExponentialDecayLR(0.1, 0.9, 2, True),
         lambda n: nn.exponential_decay_lr(0.1, 0.9, n, 1, 2, True),
@@ -148,7 +157,11 @@ def test_schedule_cells_equal_the_lists_in_both_modes(make, listed):
         (lambda: nn.inverse_decay_lr(0.1, 0.9, 6, 2, True), TypeError, "'decay_epoch'"),
         (lambda: nn.cosine_decay_lr(0, 0.1, 6, 2, 1), TypeError, "'min_lr'"),
         (lambda: nn.cosine_decay_lr(0.1, 0.1, 6, 2, 1), ValueError, "greater than the 'min_lr'"),
-        (lambda: nn.polynomial_decay_lr(0.1, -0.1, 6, 2, 1, 1.0), ValueError, "'end_learning_rate'"),
+        (
+            lambda: nn.polynomial_decay_lr(0.1, -0.1, 6, 2, 1, 1.0),
+            ValueError,
+            "'end_learning_rate'",
+        ),
         (lambda: nn.polynomial_decay_lr(0.1, 0.0, 6, 2, 1, 0.0), ValueError, "'power'"),
         (lambda: nn.warmup_lr(0.1, 6, 2, 0), ValueError, "'warmup_epoch'"),
         (lambda: nn.ExponentialDecayLR(0.1, 0.9, 0), ValueError, "'decay_steps'"),

@@ -41,6 +41,5 @@ class Adagrad(Optimizer):
 
     def extend_repr(self) -> str:
         return (
-            f"{super().extend_repr()}, accum={self.initial_accum}, "
-            f"update_slots={self.update_slots}"
+            f"{super().extend_repr()}, accum={self.initial_accum}, update_slots={self.update_slots}"
         )

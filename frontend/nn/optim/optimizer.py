@@ -149,7 +149,9 @@ class Optimizer(Cell):
         if not self.dynamic_lr:
             return self.learning_rate
         if current_graph() is not None:
-            return ops.reshape(type(self.learning_rate).construct(self.learning_rate, self.global_step), ())
+            return ops.reshape(
+                type(self.learning_rate).construct(self.learning_rate, self.global_step), ()
+            )
         return ops.reshape(self.learning_rate(self.global_step), ())
 
     def check_gradients(self, gradients: Any) -> tuple[Any, ...]:
