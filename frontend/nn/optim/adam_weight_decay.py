@@ -57,8 +57,8 @@ class AdamWeightDecay(Optimizer):
         next_m = ops.add(ops.mul(m, b1), ops.mul(grad, 1.0 - b1))
         next_v = ops.add(ops.mul(v, b2), ops.mul(ops.square(grad), 1.0 - b2))
         step = ops.div(next_m, ops.add(ops.sqrt(next_v), self.eps))
-        if self.decay_flags[i] and self.weight_decay != 0.0:
-            step = ops.add(step, ops.mul(param, self.weight_decay))
+        if self.decay_flags[i] and self.weight_decays[i] != 0.0:
+            step = ops.add(step, ops.mul(param, self.weight_decays[i]))
         ops.assign(param, ops.sub(param, ops.mul(step, lr)))
         ops.assign(m, next_m)
         ops.assign(v, next_v)

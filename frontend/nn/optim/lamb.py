@@ -52,19 +52,18 @@ class Lamb(Optimizer):
         """Checked only: the decay is applied in the update, not to the gradient."""
         return self.check_gradients(gradients)
 
-    def step_lr(self, lr: Any) -> Any:
-        """(lr, 1 - beta1 ** t, 1 - beta2 ** t) of this step, t = global_step + 1."""
+    def begin_step(self) -> Any:
+        """(1 - beta1 ** t, 1 - beta2 ** t) of this step, t = global_step + 1."""
         t = ops.reshape(ops.cast(ops.add(self.global_step, 1), D.float32), ())
-        return (
-            super().step_lr(lr),
-            ops.sub(1.0, ops.pow(self.beta1, t)),
-            ops.sub(1.0, ops.pow(self.beta2, t)),
-        )
+        return ops.sub(1.0, ops.pow(self.beta1, t)), ops.sub(1.0, ops.pow(self.beta2, t))
+
+    def step_lr(self, lr: Any, state: Any) -> Any:
+        return (super().step_lr(lr, state), *state)
 
     def update(self, i: int, grad: Any, lr: Any) -> None:
         lr, correction1, correction2 = lr
         param, m, v = self.parameters[i], self.moments1[i], self.moments2[i]
-        b1, b2, wd = self.beta1, self.beta2, self.weight_decay
+        b1, b2, wd = self.beta1, self.beta2, self.weight_decays[i]
         next_m = ops.add(ops.mul(m, b1), ops.mul(grad, 1.0 - b1))
         next_v = ops.add(ops.mul(v, b2), ops.mul(ops.square(grad), 1.0 - b2))
         m_hat = ops.div(next_m, correction1)

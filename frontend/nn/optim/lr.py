@@ -51,17 +51,17 @@ def _fixed(value: Any, owner: str) -> float:
     return v
 
 
-def _dynamic(values: np.ndarray, owner: str) -> IteratorLearningRate:
+def _dynamic(values: np.ndarray, owner: str, name: str) -> IteratorLearningRate:
     if values.size == 0:
         raise ValueError(f"For '{owner}', the dynamic 'learning_rate' must not be empty.")
     if not np.issubdtype(values.dtype, np.number) or np.issubdtype(values.dtype, np.bool_):
         raise TypeError(
             f"For '{owner}', the dynamic 'learning_rate' must hold numbers, got {values.dtype}"
         )
-    return IteratorLearningRate(values.astype(np.float32))
+    return IteratorLearningRate(values.astype(np.float32), name)
 
 
-def preprocess_lr(value: Any, owner: str) -> tuple[Any, bool]:
+def preprocess_lr(value: Any, owner: str, name: str = "learning_rate") -> tuple[Any, bool]:
     """(the float or the schedule Cell, whether it is dynamic)."""
     if isinstance(value, LearningRateSchedule):
         return value, True
@@ -69,7 +69,7 @@ def preprocess_lr(value: Any, owner: str) -> tuple[Any, bool]:
         if value.ndim == 0:
             return _fixed(value.item(), owner), False
         if value.ndim == 1:
-            return _dynamic(value.asnumpy(), owner), True
+            return _dynamic(value.asnumpy(), owner, name), True
         raise ValueError(
             f"For '{owner}', the dimension of the Tensor 'learning_rate' must be 0 or 1, "
             f"but got {value.ndim}."
@@ -81,7 +81,7 @@ def preprocess_lr(value: Any, owner: str) -> tuple[Any, bool]:
                     f"For '{owner}', every value of the dynamic 'learning_rate' must be a "
                     f"float, got {type(v).__name__}"
                 )
-        return _dynamic(np.array(value, np.float64), owner), True
+        return _dynamic(np.array(value, np.float64), owner, name), True
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(
             f"For '{owner}', 'learning_rate' must be a float, an int, a Tensor, a list or "
