@@ -398,3 +398,40 @@ def test_a_user_optimizer_calling_get_lr(mode):
     for _ in range(3):
         opt((Tensor(np.ones(1, np.float32)),))
     np.testing.assert_allclose(p.asnumpy(), [-(0.0 + 0.1 + 0.2)], rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: nn.AdamWeightDecay(p, [0.02, 0.01, 0.005], weight_decay=0.01),
+        lambda p: nn.RMSProp(p, nn.CosineDecayLR(0.001, 0.01, 3), momentum=0.5, centered=True),
+        lambda p: nn.Adagrad(p, learning_rate=nn.WarmUpLR(0.1, 2)),
+        lambda p: nn.Lamb(p, nn.PolynomialDecayLR(0.02, 0.001, 3, 1.0), weight_decay=0.01),
+    ],
+)
+def test_on_the_device_as_on_the_cpu(make):
+    """A TrainOneStepCell with each optimizer and a dynamic learning rate, in graph
+    mode on the simulated Ascend device and on the CPU."""
+    from mindjit.frontend.graph import api
+
+    results = {}
+    try:
+        for device in ("CPU", "Ascend"):
+            ms.set_context(mode=ms.GRAPH_MODE, device_target=device)
+            ms.set_seed(5)
+            net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
+            train = nn.TrainOneStepCell(
+                nn.WithLossCell(net, nn.MSELoss()), make(net.trainable_params())
+            )
+            r = np.random.default_rng(1)
+            x = Tensor(r.normal(size=(6, 3)).astype(np.float32))
+            y = Tensor(r.normal(size=(6, 2)).astype(np.float32))
+            losses = [float(train(x, y).asnumpy()) for _ in range(4)]
+            results[device] = (losses, T._values(net.trainable_params()))
+    finally:
+        ms.set_context(device_target="CPU")
+        api.clear_cache()
+    np.testing.assert_allclose(results["Ascend"][0], results["CPU"][0], rtol=1e-5)
+    assert results["CPU"][0][-1] < results["CPU"][0][0]
+    for a, b in zip(results["Ascend"][1], results["CPU"][1], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
