@@ -27,7 +27,17 @@ by auto-monad), with the same results.
 
 `construct(gradients)` takes one gradient per Parameter, in order (a wrong count
 or shape is a ValueError), and returns a tuple of True, one per Parameter, as
-MindSpore's optimizers do.
+MindSpore's optimizers do. A step is: `prepare_gradients` (loss scale, weight
+decay), the schedules called on `global_step` (Cell calls in construct, so graph
+mode traces them), `begin_step()` once (Adam's beta powers), `step_lr(lr, state)`
+once per distinct learning rate, `update(i, grad, lr)` per Parameter, and
+`finish_step()` (global_step += 1). Subclasses define `update` and, if needed,
+the other hooks.
+
+Differences from MindSpore: a fixed learning rate is a float folded into the
+graph, not a `learning_rate` Parameter one could assign; `get_lr()` does not
+advance `global_step`; a dynamic weight decay (a Cell) and gradient
+centralization are not supported.
 """
 
 from __future__ import annotations
