@@ -405,6 +405,23 @@ class TensorOperators:
     def gather_nd(self, indices: Any) -> Any:
         return _ops().gather_nd(self, indices)
 
+    # --- triangles (frontend/ops/creation.py) ---------------------------------------
+    def tril(self, diagonal: int = 0) -> Any:
+        return _ops().tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Any:
+        return _ops().triu(self, diagonal)
+
+    # --- picking and rolling (frontend/ops/array_views.py) ---------------------------
+    def index_select(self, axis: int, index: Any) -> Any:
+        return _ops().index_select(self, axis, index)
+
+    def narrow(self, axis: int, start: int, length: int) -> Any:
+        return _ops().narrow(self, axis, start, length)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Any:
+        return _ops().roll(self, shifts, dims)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

@@ -25,6 +25,8 @@ from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
     L1Loss,
     LossBase,
     MSELoss,
@@ -85,6 +87,8 @@ __all__ = [
     "L1Loss",
     "NLLLoss",
     "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
     # optimizers, learning-rate schedules, loss scaling (issue 23, optim slice)
     "AdamWeightDecay",
     "RMSProp",

@@ -36,9 +36,11 @@ from mindjit.frontend.ops.array import (
     zeros,
     zeros_like,
 )
+from mindjit.frontend.ops.array_views import index_select, meshgrid, narrow, roll
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
+from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
 from mindjit.frontend.ops.effects import (
     assign,
     depend,
@@ -70,6 +72,7 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
     abs,
@@ -130,13 +133,19 @@ from mindjit.frontend.ops.nn_functional import (
     silu,
     softmax,
 )
+from mindjit.frontend.ops.pointwise_losses import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    huber_loss,
+    kl_div,
+    mse_loss,
+)
 from mindjit.frontend.ops.primitives import (
     Abs,
     Add,
     AddN,
     Assign,
     BatchMatMul,
-    BiasAdd,
     Cast,
     Ceil,
     Concat,
@@ -209,7 +218,32 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
+from mindjit.frontend.ops.primitives_creation import Eye, Range, Tril, Triu
+from mindjit.frontend.ops.primitives_nn import (
+    AssignAdd,
+    AvgPool,
+    BatchNorm,
+    BiasAdd,
+    Conv2D,
+    Identity,
+    L2Normalize,
+    LayerNorm,
+    MaxPool,
+    SoftmaxCrossEntropyWithLogits,
+    SparseSoftmaxCrossEntropyWithLogits,
+    assign_add,
+)
 from mindjit.frontend.ops.random import dropout
+from mindjit.frontend.ops.random_sampling import (
+    StandardNormal,
+    UniformReal,
+    normal,
+    rand,
+    randint,
+    randn,
+    standard_normal,
+    uniform,
+)
 from mindjit.frontend.ops.reduce import (
     amax,
     amin,
@@ -224,6 +258,7 @@ from mindjit.frontend.ops.reduce import (
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
+from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import sort, topk
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
@@ -237,6 +272,7 @@ subtract = sub
 negative = neg
 absolute = abs
 concatenate = concat
+slice = slice_  # noqa: A001 - `ops.slice` is MindSpore's name
 
 __all__ = [
     name

@@ -495,3 +495,53 @@ class EmbeddingBag(nn.Cell):
 
 FUNCTIONS["gather_lookups"] = (gather_lookups, lambda: (f32(5, 5), ids(5, 5)))
 CELLS["embedding_bag"] = (EmbeddingBag, lambda: (ids(2, 4, high=7),))
+# --- creation: arange / linspace / eye / tril / triu -----------------------------------------
+
+
+def creation_triangles(x):
+    n, m = x.shape
+    base = ops.arange(m) * 0.5 + ops.eye(n, m) + ops.linspace(-1.0, 1.0, m)
+    return ops.tril(x + base, -1), x.triu(1), ops.Tril(1)(x) - ops.Triu()(x)
+
+
+FUNCTIONS["creation_triangles"] = (creation_triangles, lambda: (f32(4, 5),))
+# --- nn primitives, slicing, sampling (frontend/ops/primitives_nn.py, slicing.py, random_sampling.py)
+
+
+def nn_primitives(x, w):
+    y = ops.BiasAdd()(ops.Conv2D(4, 3, pad_mode="same")(x, w), ops.ones((4,)))
+    pooled = ops.MaxPool(2, 2, "same")(y) + ops.AvgPool(2, 2, "same")(y)
+    flat = ops.reshape(pooled, (2, -1))
+    loss, dlogits = ops.SoftmaxCrossEntropyWithLogits()(flat, ops.softmax(flat * 0.5))
+    out, mean, var = ops.LayerNorm(1, 1)(flat, ops.ones(flat.shape[1:]), ops.zeros(flat.shape[1:]))
+    sliced = ops.StridedSlice(shrink_axis_mask=1)(x, (1, 0, 0), (2, 2, 5), (1, 1, -2))
+    return loss, dlogits, out, mean, var, sliced, ops.slice(x, (0, 1, 0, 0), (1, 1, -1, 3))
+
+
+def samplings(x):
+    return x + ops.randn(*x.shape), ops.randint(0, 5, x.shape), ops.normal(x.shape, x, 2.0)
+
+
+FUNCTIONS["nn_primitives"] = (nn_primitives, lambda: (f32(2, 3, 5, 5), f32(4, 3, 3, 3)))
+FUNCTIONS["samplings"] = (samplings, lambda: (f32(3, 4),))
+# --- products, views, pointwise losses (frontend/ops/linear.py, array_views.py, pointwise_losses.py)
+
+
+def products_views_losses(x, w):
+    y = ops.dense(x, w, ops.ones((3,))) + ops.addmm(ops.zeros((2, 3)), x, w.T, beta=0.5)
+    v = ops.roll(ops.narrow(x, 1, 1, 3), (1, -1), (0, 1)) + ops.index_select(
+        x, 1, ms.Tensor(np.array([3, 0, 1], np.int32))
+    )
+    gx, gy = ops.meshgrid(x[0], x[1, :2])
+    p = ops.sigmoid(x)
+    losses = (
+        ops.mse_loss(x, p),
+        ops.binary_cross_entropy(p, ops.ones_like(p) * 0.3),
+        ops.binary_cross_entropy_with_logits(x, p, reduction="sum"),
+        ops.kl_div(ops.log_softmax(x, 1), ops.softmax(x * 2, 1), "batchmean"),
+        nn.HuberLoss(delta=0.5)(x, p),
+    )
+    return y, v, gx * gy, ops.cosine_similarity(x, p), losses
+
+
+FUNCTIONS["products_views_losses"] = (products_views_losses, lambda: (f32(2, 4), f32(3, 4)))
