@@ -123,4 +123,51 @@ __all__ = [
     "SmoothL1Loss",
     "HuberLoss",
     "KLDivLoss",
+    # optimizers, learning-rate schedules, loss scaling (issue 23, optim slice)
+    "AdamWeightDecay",
+    "RMSProp",
+    "Adagrad",
+    "Lamb",
+    "LearningRateSchedule",
+    "ExponentialDecayLR",
+    "NaturalExpDecayLR",
+    "InverseDecayLR",
+    "CosineDecayLR",
+    "PolynomialDecayLR",
+    "WarmUpLR",
+    "piecewise_constant_lr",
+    "exponential_decay_lr",
+    "natural_exp_decay_lr",
+    "inverse_decay_lr",
+    "cosine_decay_lr",
+    "polynomial_decay_lr",
+    "warmup_lr",
+    "FixedLossScaleUpdateCell",
+    "DynamicLossScaleUpdateCell",
+    "TrainOneStepWithLossScaleCell",
 ]
+
+from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
+    cosine_decay_lr,
+    exponential_decay_lr,
+    inverse_decay_lr,
+    natural_exp_decay_lr,
+    piecewise_constant_lr,
+    polynomial_decay_lr,
+    warmup_lr,
+)
+from mindjit.frontend.nn.learning_rate_schedule import (  # noqa: E402
+    CosineDecayLR,
+    ExponentialDecayLR,
+    InverseDecayLR,
+    LearningRateSchedule,
+    NaturalExpDecayLR,
+    PolynomialDecayLR,
+    WarmUpLR,
+)
+from mindjit.frontend.nn.loss_scale import (  # noqa: E402
+    DynamicLossScaleUpdateCell,
+    FixedLossScaleUpdateCell,
+    TrainOneStepWithLossScaleCell,
+)
+from mindjit.frontend.nn.optim import Adagrad, AdamWeightDecay, Lamb, RMSProp  # noqa: E402
