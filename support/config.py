@@ -201,6 +201,17 @@ def get_context(key: str) -> Any:
     return dict(value) if isinstance(value, dict) else value
 
 
+def context_snapshot() -> dict[str, Any]:
+    """Every context key's value, for `restore_context` (tests keep one test's
+    `set_context` from reaching the next)."""
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in _context.items()}
+
+
+def restore_context(snapshot: dict[str, Any]) -> None:
+    _context.clear()
+    _context.update(snapshot)
+
+
 def reset_context() -> None:
     """Back to the defaults (tests use this; MindSpore has no public equivalent)."""
     _context.clear()

@@ -47,12 +47,12 @@ def tool():
 
 
 @pytest.fixture(autouse=True)
-def _restore_mode_and_target():
-    """A test that switches to GRAPH_MODE or the device and fails (or forgets) before
-    switching back must not change how the next test runs."""
-    from mindjit.support.config import get_context, set_context
+def _restore_context():
+    """A test that calls `set_context` (GRAPH_MODE, the device, save_graphs=False ...)
+    and fails or forgets to switch back must not change how the next test runs."""
+    from mindjit.support.config import context_snapshot, restore_context
 
-    mode, target = get_context("mode"), get_context("device_target")
+    before = context_snapshot()
     yield
-    if (get_context("mode"), get_context("device_target")) != (mode, target):
-        set_context(mode=mode, device_target=target)
+    if context_snapshot() != before:
+        restore_context(before)
