@@ -6,8 +6,8 @@ Per model, two train steps from one seed, compared with PyNative's (rtol 1e-5):
 every Parameter the step reaches (the network's, moving statistics included, the
 optimizer's moments, the default generator's `random_key` / `random_offset`):
 
-- at JitConfig jit_level O0, O1 and O2 (set in the context, which reaches both
-  the `ms.jit` function steps and the TrainOneStepCell ones);
+- at JitConfig jit_level O0, O1 and O2 (given to `ms.jit` for the function
+  steps, to `set_jit_config` for the TrainOneStepCell ones);
 - at MS_DEV_SIDE_EFFECT_LOAD_ELIM=0/1/2 (3 is documented unsafe) and
   MS_DEV_CELL_REUSE=0/1/2 (which changes only models with @lazy_inline Cells);
 - through the compile cache, cold (compiled and stored) and warm (read back
@@ -119,9 +119,9 @@ def parameters(net: nn.Cell, step: Any) -> dict[str, Any]:
     return found
 
 
-def train(name: str, graph: bool = True) -> Run:
+def train(name: str, graph: bool = True, jit_config: ms.JitConfig | None = None) -> Run:
     """STEPS train steps of `name` from seed 3, in graph mode (the context's device
-    and options) or PyNative."""
+    and options; `jit_config` given to `ms.jit` or the train Cell) or PyNative."""
     m = model(name)
     ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE)
     try:
@@ -129,11 +129,14 @@ def train(name: str, graph: bool = True) -> Run:
         net = m.build()
         step = m.step(net)
         params = parameters(net, step)
-        runner = (
-            m.train_step(net, graph)
-            if isinstance(step, nn.Cell)
-            else (ms.jit(step) if graph else step)
-        )
+        assert len(params) > len(list(net.get_parameters())) + 2  # the optimizer's too
+        if isinstance(step, nn.Cell):  # as ZooModel.train_step, on this very step
+            step.set_train()
+            runner = step
+            if jit_config is not None:
+                step.set_jit_config(jit_config)
+        else:
+            runner = ms.jit(step, jit_config=jit_config) if graph else step
         inputs = m.batch(BATCH)
         losses = [float(runner(*inputs).asnumpy()) for _ in range(STEPS)]
         values = {key: p.asnumpy().copy() for key, p in params.items()}
@@ -150,10 +153,11 @@ def pynative(name: str) -> Run:
 
 @functools.cache
 def cpu_graph(name: str) -> Run:
-    """Graph mode on the CPU at the defaults (O1, load-elim 1, cell reuse 1)."""
+    """Graph mode on the CPU at the defaults: O1 (here given as a JitConfig),
+    load-elim 1, cell reuse 1."""
     C.reset_context()
     api.clear_cache()
-    return train(name)
+    return train(name, jit_config=ms.JitConfig(jit_level="O1"))
 
 
 def assert_same(got: Run, want: Run) -> None:
@@ -175,11 +179,9 @@ def mindir_stages(program: Any) -> list[str]:
 @pytest.mark.parametrize("name", NAMES)
 def test_train_step_at_each_jit_level(name, level):
     want = pynative(name)
-    if level == "O1":
-        run = cpu_graph(name)
-    else:
-        ms.set_context(jit_config={"jit_level": level})
-        run = train(name)
+    run = (
+        cpu_graph(name) if level == "O1" else train(name, jit_config=ms.JitConfig(jit_level=level))
+    )
     assert_same(run, want)
     assert run.programs
     for program in run.programs:  # the level was the one compiled
