@@ -36,6 +36,8 @@ from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNor
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
+from mindjit.frontend.nn.rnn import GRU, LSTM, RNN
+from mindjit.frontend.nn.rnn_cells import GRUCell, LSTMCell, RNNCell
 from mindjit.frontend.nn.upsample import Upsample
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 
@@ -85,4 +87,10 @@ __all__ = [
     "L1Loss",
     "NLLLoss",
     "SmoothL1Loss",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "RNNCell",
 ]

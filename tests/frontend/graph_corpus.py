@@ -495,3 +495,23 @@ class EmbeddingBag(nn.Cell):
 
 FUNCTIONS["gather_lookups"] = (gather_lookups, lambda: (f32(5, 5), ids(5, 5)))
 CELLS["embedding_bag"] = (EmbeddingBag, lambda: (ids(2, 4, high=7),))
+# --- recurrent layers (nn.LSTM/GRU/RNN and their cells) --------------------------------------
+
+
+class RecurrentStack(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(3, 4, 2, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(8, 3)
+        self.cell = nn.RNNCell(3, 3, nonlinearity="relu")
+
+    def construct(self, x, lengths):
+        y, (h, c) = self.lstm(x, seq_length=lengths)
+        z, g = self.gru(ops.transpose(y, (1, 0, 2)))
+        return self.cell(z[-1], g[0]), ops.reduce_sum(h * c, 0)
+
+
+CELLS["recurrent_stack"] = (
+    RecurrentStack,
+    lambda: (f32(2, 4, 3), ms.Tensor(np.array([4, 2], np.int32))),
+)
