@@ -1,5 +1,6 @@
 """`mindjit.nn`: Cell, containers, layers, losses and optimizers with MindSpore's names."""
 
+from mindjit.frontend.nn.attention import MultiheadAttention
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
@@ -38,6 +39,13 @@ from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
 from mindjit.frontend.nn.rnn import GRU, LSTM, RNN
 from mindjit.frontend.nn.rnn_cells import GRUCell, LSTMCell, RNNCell
+from mindjit.frontend.nn.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from mindjit.frontend.nn.upsample import Upsample
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 
@@ -93,4 +101,10 @@ __all__ = [
     "LSTMCell",
     "RNN",
     "RNNCell",
+    "MultiheadAttention",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]

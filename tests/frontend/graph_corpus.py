@@ -515,3 +515,23 @@ CELLS["recurrent_stack"] = (
     RecurrentStack,
     lambda: (f32(2, 4, 3), ms.Tensor(np.array([4, 2], np.int32))),
 )
+# --- attention (nn.MultiheadAttention, nn.TransformerEncoder) --------------------------------
+
+
+class AttentionBlock(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(8, 2, batch_first=True, add_zero_attn=True)
+        layer = nn.TransformerEncoderLayer(8, 2, 16, 0.0, "gelu", batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, nn.LayerNorm((8,)))
+
+    def construct(self, x, pad):
+        y, w = self.attn(x, x, x, key_padding_mask=pad, average_attn_weights=False)
+        causal = ms.Tensor(np.triu(np.ones((4, 4), np.bool_), 1))
+        return self.enc(y, causal, pad), w
+
+
+CELLS["attention_block"] = (
+    AttentionBlock,
+    lambda: (f32(2, 4, 8), ms.Tensor(np.array([[False] * 4, [False, False, True, True]]))),
+)
