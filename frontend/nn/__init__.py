@@ -1,6 +1,5 @@
 """`mindjit.nn`: Cell, containers, layers, losses and optimizers with MindSpore's names."""
 
-from mindjit.frontend.nn.attention import MultiheadAttention
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
@@ -33,9 +32,27 @@ from mindjit.frontend.nn.loss import (
     SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
 )
+from mindjit.frontend.nn.multihead_attention import MultiheadAttention
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from mindjit.frontend.nn.normalization_groups import (
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+)
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
+from mindjit.frontend.nn.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    Pad,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
+from mindjit.frontend.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
+from mindjit.frontend.nn.pooling1d import AvgPool1d, MaxPool1d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
 from mindjit.frontend.nn.rnn import GRU, LSTM, RNN
 from mindjit.frontend.nn.rnn_cells import GRUCell, LSTMCell, RNNCell
@@ -107,4 +124,19 @@ __all__ = [
     "TransformerDecoderLayer",
     "TransformerEncoder",
     "TransformerEncoderLayer",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "AvgPool1d",
+    "MaxPool1d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "Pad",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "PixelShuffle",
+    "PixelUnshuffle",
 ]

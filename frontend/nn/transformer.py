@@ -27,7 +27,7 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
-from mindjit.frontend.nn.attention import MultiheadAttention, check_mask_dtype
+from mindjit.frontend.nn.multihead_attention import MultiheadAttention, check_mask_dtype
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList
 from mindjit.frontend.nn.dropout import Dropout

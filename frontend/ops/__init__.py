@@ -56,6 +56,7 @@ from mindjit.frontend.ops.gather_ops import (
     tensor_scatter_elements,
     unsorted_segment_sum,
 )
+from mindjit.frontend.ops.group_norm import group_norm
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.index_primitives import (
     Argmax,
@@ -209,6 +210,7 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
+from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from mindjit.frontend.ops.random import dropout
 from mindjit.frontend.ops.reduce import (
     amax,
