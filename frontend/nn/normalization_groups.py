@@ -27,7 +27,9 @@ _FLOATS = (D.float16, D.float32, D.float64)
 
 def _check_float(value: Any, name: str, cls: str) -> float:
     if not isinstance(value, float):
-        raise TypeError(f"For '{cls}', the '{name}' must be a float, but got {type(value).__name__}.")
+        raise TypeError(
+            f"For '{cls}', the '{name}' must be a float, but got {type(value).__name__}."
+        )
     return value
 
 

@@ -24,7 +24,9 @@ class Pad(Cell):
                 f"but got {mode}."
             )
         if mode.upper() != "CONSTANT":
-            raise NotImplementedError(f"For 'Pad', mindjit implements mode 'CONSTANT' only, got {mode}")
+            raise NotImplementedError(
+                f"For 'Pad', mindjit implements mode 'CONSTANT' only, got {mode}"
+            )
         if not isinstance(paddings, tuple):
             raise TypeError(
                 f"For 'Pad', the type of 'paddings' must be tuple, but got "

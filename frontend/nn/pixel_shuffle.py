@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.ops.pixel_shuffle import _factor, pixel_shuffle, pixel_unshuffle
 

@@ -19,7 +19,9 @@ def _one(value: Any, name: str, what: str, minimum: int = 1) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(f"For '{name}', the '{what}' must be an int, but got {value!r}.")
     if v < minimum:
-        raise ValueError(f"For '{name}', the '{what}' must be at least {minimum}, but got {value!r}.")
+        raise ValueError(
+            f"For '{name}', the '{what}' must be at least {minimum}, but got {value!r}."
+        )
     return v
 
 

@@ -27,12 +27,12 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
-from mindjit.frontend.nn.multihead_attention import MultiheadAttention, check_mask_dtype
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList
 from mindjit.frontend.nn.dropout import Dropout
 from mindjit.frontend.nn.init import HeUniform, Uniform, XavierUniform, initializer
 from mindjit.frontend.nn.layers import GELU, Dense, ReLU
+from mindjit.frontend.nn.multihead_attention import MultiheadAttention, check_mask_dtype
 from mindjit.frontend.nn.normalization import LayerNorm
 
 

@@ -131,6 +131,7 @@ from mindjit.frontend.ops.nn_functional import (
     silu,
     softmax,
 )
+from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from mindjit.frontend.ops.primitives import (
     Abs,
     Add,
@@ -210,7 +211,6 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
-from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from mindjit.frontend.ops.random import dropout
 from mindjit.frontend.ops.reduce import (
     amax,

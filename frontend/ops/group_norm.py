@@ -22,8 +22,7 @@ def _channel_view(p: Any, rank: int, dtype: D.DType) -> Any:
 
 def normalize_groups(x: Any, groups: int, eps: float) -> Any:
     """(x - mean) / sqrt(var + eps) over each sample's `groups` channel groups."""
-    n, c = x.shape[0], x.shape[1]
-    flat = reshape(x, (n, groups, -1))
+    flat = reshape(x, (x.shape[0], groups, -1))
     mean = reduce_mean(flat, 2, True)
     centred = flat - mean
     var = reduce_mean(centred * centred, 2, True)

@@ -12,7 +12,9 @@ from mindjit.frontend.ops.split import require_tensor
 
 def _factor(value: Any, what: str, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{name}', the '{what}' must be an int, but got {type(value).__name__}.")
+        raise TypeError(
+            f"For '{name}', the '{what}' must be an int, but got {type(value).__name__}."
+        )
     if value < 1:
         raise ValueError(f"For '{name}', the '{what}' must be a positive int, but got {value}.")
     return value
@@ -24,7 +26,9 @@ def pixel_shuffle(input: Any, upscale_factor: int) -> Any:
     x = require_tensor(input, name)
     r = _factor(upscale_factor, "upscale_factor", name)
     if len(x.shape) < 3:
-        raise ValueError(f"For '{name}', the rank of 'input' must be at least 3, but got {x.shape}.")
+        raise ValueError(
+            f"For '{name}', the rank of 'input' must be at least 3, but got {x.shape}."
+        )
     *lead, c, h, w = x.shape
     if c % (r * r):
         raise ValueError(
@@ -44,12 +48,13 @@ def pixel_unshuffle(input: Any, downscale_factor: int) -> Any:
     x = require_tensor(input, name)
     r = _factor(downscale_factor, "downscale_factor", name)
     if len(x.shape) < 3:
-        raise ValueError(f"For '{name}', the rank of 'input' must be at least 3, but got {x.shape}.")
+        raise ValueError(
+            f"For '{name}', the rank of 'input' must be at least 3, but got {x.shape}."
+        )
     *lead, c, h, w = x.shape
     if h % r or w % r:
         raise ValueError(
-            f"For '{name}', the height {h} and width {w} must be divisible by "
-            f"downscale_factor {r}."
+            f"For '{name}', the height {h} and width {w} must be divisible by downscale_factor {r}."
         )
     b = math.prod(lead)
     y = reshape(x, (b, c, h // r, r, w // r, r))

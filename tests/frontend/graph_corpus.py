@@ -535,3 +535,23 @@ CELLS["attention_block"] = (
     AttentionBlock,
     lambda: (f32(2, 4, 8), ms.Tensor(np.array([[False] * 4, [False, False, True, True]]))),
 )
+# --- GroupNorm / InstanceNorm / 1-D pooling / padding / pixel shuffle -------------------------
+
+
+class NormPoolPad(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.gn = nn.GroupNorm(2, 4)
+        self.inorm = nn.InstanceNorm2d(1)
+        self.shuffle = nn.PixelShuffle(2)
+        self.pad = nn.ZeroPad2d((1, 0, 0, 1))
+        self.maxp = nn.MaxPool1d(3, 2, "same")
+        self.avgp = nn.AvgPool1d(2, 1, "pad", 1)
+
+    def construct(self, x):
+        y = self.pad(self.inorm(self.shuffle(self.gn(x))))
+        seq = ops.reshape(y, (y.shape[0], 1, -1))
+        return self.maxp(seq), self.avgp(seq), ops.pixel_unshuffle(y[:, :, :4, :4], 2)
+
+
+CELLS["norm_pool_pad"] = (NormPoolPad, lambda: (f32(2, 4, 3, 3),))

@@ -218,11 +218,13 @@ def ref_encoder_layer(layer, x, mask=None, kpm=None):
     def p(name):
         return _p(layer, name)
 
-    act = (
-        (lambda t: np.maximum(t, 0))
-        if layer.activation is ops.relu or isinstance(layer.activation, nn.ReLU)
-        else (lambda t: 0.5 * t * (1 + _erf(t / math.sqrt(2))))
-    )
+    def act(t):
+        if layer.activation is ops.relu or isinstance(layer.activation, nn.ReLU):
+            return np.maximum(t, 0)
+        if isinstance(layer.activation, nn.GELU) and layer.activation.approximate:
+            return 0.5 * t * (1 + np.tanh(math.sqrt(2 / math.pi) * (t + 0.044715 * t**3)))
+        return 0.5 * t * (1 + _erf(t / math.sqrt(2)))
+
     eps = layer.layernorm_eps
 
     def norm(i, t):
