@@ -448,3 +448,17 @@ def test_call_errors():
         )
     with pytest.raises(ValueError, match="d_model"):
         nn.Transformer(8, 2, 1, 1, 16)(q, Tensor(_f32(3, 2, 4)))
+
+
+def test_network_runs_on_the_simulated_device():
+    x, mem = Tensor(_f32(2, 3, 6)), Tensor(_f32(2, 4, 4))
+    kpm = Tensor(np.array([[False, False, True, True], [False] * 4]))
+    ms.set_seed(8)
+    want = AttnNet()(x, mem, kpm).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    try:
+        ms.set_seed(8)
+        got = AttnNet()(x, mem, kpm).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -348,3 +348,16 @@ def test_call_errors():
         nn.Pad(((1, 1),))(Tensor(_f32(2, 3)))
     with pytest.raises(ValueError, match="rank"):
         nn.ZeroPad2d(1)(Tensor(_f32(4, 4)))
+
+
+def test_network_runs_on_the_simulated_device():
+    x = Tensor(_f32(2, 3, 4, 4))
+    ms.set_seed(7)
+    want = Mixed()(x).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    try:
+        ms.set_seed(7)
+        got = Mixed()(x).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -405,3 +405,17 @@ def test_graph_mode_error_is_a_value_error():
             net(Tensor(np.ones((5, 2, 3), np.float32)), Tensor(np.zeros((2, 2, 4), np.float32)))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_network_runs_on_the_simulated_device():
+    x = Tensor(RNG.standard_normal((2, 4, 3)).astype(np.float32))
+    lengths = Tensor(np.array([4, 3], np.int32))
+    ms.set_seed(6)
+    want = SeqModel()(x, lengths).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    try:
+        ms.set_seed(6)
+        got = SeqModel()(x, lengths).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
