@@ -49,6 +49,8 @@ def group_norm(
         raise TypeError(
             f"For '{name}', the 'num_groups' must be an int, but got {type(num_groups).__name__}."
         )
+    if not isinstance(eps, float):
+        raise TypeError(f"For '{name}', the 'eps' must be a float, but got {type(eps).__name__}.")
     if not x.dtype.is_float:
         raise TypeError(f"For '{name}', the dtype of 'input' must be float, but got {x.dtype}.")
     if len(x.shape) < 2:
@@ -56,7 +58,11 @@ def group_norm(
             f"For '{name}', the rank of 'input' must be at least 2, but got shape {x.shape}."
         )
     c = x.shape[1]
-    if num_groups <= 0 or c % num_groups:
+    if num_groups < 1:
+        raise ValueError(
+            f"For '{name}', the 'num_groups' must be at least 1, but got {num_groups}."
+        )
+    if c % num_groups:
         raise ValueError(
             f"For '{name}', the channel (the second dim of 'input') {c} must be divisible by "
             f"'num_groups' {num_groups}."

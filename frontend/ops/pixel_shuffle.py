@@ -11,12 +11,11 @@ from mindjit.frontend.ops.split import require_tensor
 
 
 def _factor(value: Any, what: str, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(
-            f"For '{name}', the '{what}' must be an int, but got {type(value).__name__}."
+    """A positive int; anything else is a ValueError, as MindSpore documents."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(
+            f"For '{name}', the '{what}' must be a positive integer, but got {value!r}."
         )
-    if value < 1:
-        raise ValueError(f"For '{name}', the '{what}' must be a positive int, but got {value}.")
     return value
 
 

@@ -186,6 +186,9 @@ def test_pixel_shuffle_and_unshuffle():
     y = _f32(1, 2, 9, 3, 3)
     np.testing.assert_array_equal(ops.pixel_shuffle(Tensor(y), 3).asnumpy(), _shuffle_ref(y, 3))
     assert ops.pixel_unshuffle(Tensor(_f32(1, 4, 6)), 2).shape == (4, 2, 3)
+    # MindSpore's example: int32, 5-D
+    ints = Tensor(np.arange(3 * 2 * 9 * 4 * 4).reshape((3, 2, 9, 4, 4)).astype(np.int32))
+    assert ops.pixel_shuffle(ints, 3).shape == (3, 2, 1, 12, 12)
 
 
 def _fd_check(fn, arrays, eps=1e-6):
@@ -321,7 +324,7 @@ def test_training_reduces_the_loss(mode):
         (lambda: nn.ZeroPad2d((1, 1)), ValueError),
         (lambda: nn.ZeroPad2d(1.0), TypeError),
         (lambda: nn.PixelShuffle(0), ValueError),
-        (lambda: nn.PixelShuffle(2.0), TypeError),
+        (lambda: nn.PixelShuffle(2.0), ValueError),
     ],
 )
 def test_constructor_errors(make, exc):
@@ -342,6 +345,12 @@ def test_call_errors():
         ops.pixel_shuffle(Tensor(_f32(4, 2)), 2)
     with pytest.raises(ValueError, match="divisible"):
         ops.group_norm(Tensor(_f32(2, 6, 3)), 4)
+    with pytest.raises(ValueError, match="at least 1"):
+        ops.group_norm(Tensor(_f32(2, 6, 3)), 0)
+    with pytest.raises(TypeError, match="eps"):
+        ops.group_norm(Tensor(_f32(2, 6, 3)), 2, eps=1)
+    with pytest.raises(TypeError, match="num_groups"):
+        ops.group_norm(Tensor(_f32(2, 6, 3)), 2.0)
     with pytest.raises(ValueError, match=r"\(N, C, L\)"):
         nn.MaxPool1d(2)(Tensor(_f32(1, 2, 3, 4)))
     with pytest.raises(ValueError, match="one pair per input dimension"):
