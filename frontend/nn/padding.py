@@ -1,16 +1,35 @@
 """Padding layers (MindSpore 2.x): `nn.Pad(paddings, mode='CONSTANT')` with one
 (before, after) pair per input axis, and `nn.ConstantPad1d/2d/3d(padding, value)`,
 `nn.ZeroPad1d/2d/3d(padding)` with (left, right[, top, bottom[, front, back]])
-from the last axis backwards. All are `ops.pad` (mindir.pad) in constant mode;
-negative amounts crop. nn.Pad's REFLECT and SYMMETRIC modes are not implemented
-(NotImplementedError)."""
+from the last axis backwards. Constant padding is `ops.pad` (mindir.pad), where
+negative amounts crop; nn.Pad's REFLECT (mirror without the edge) and SYMMETRIC
+(mirror with the edge) modes concatenate flipped slices of each axis.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mindjit.frontend.nn.cell import Cell
-from mindjit.frontend.ops.conv import pad
+from mindjit.frontend.ops.array import concat
+from mindjit.frontend.ops.conv import flip, pad
+from mindjit.frontend.ops.split import slice_axis
+
+
+def mirror_pad(x: Any, paddings: tuple, symmetric: bool) -> Any:
+    """REFLECT / SYMMETRIC padding: per axis, flipped slices before and after."""
+    edge = 0 if symmetric else 1
+    for axis, (before, after) in enumerate(paddings):
+        size = x.shape[axis]
+        pieces = []
+        if before:
+            pieces.append(flip(slice_axis(x, axis, edge, edge + before), (axis,)))
+        pieces.append(x)
+        if after:
+            pieces.append(flip(slice_axis(x, axis, size - after - edge, size - edge), (axis,)))
+        if len(pieces) > 1:
+            x = concat(tuple(pieces), axis)
+    return x
 
 
 class Pad(Cell):
@@ -18,14 +37,10 @@ class Pad(Cell):
 
     def __init__(self, paddings: Any, mode: str = "CONSTANT"):
         super().__init__()
-        if not isinstance(mode, str) or mode.upper() not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        if not isinstance(mode, str) or mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
             raise ValueError(
                 f"For 'Pad', the 'mode' must be in ['CONSTANT', 'REFLECT', 'SYMMETRIC'], "
                 f"but got {mode}."
-            )
-        if mode.upper() != "CONSTANT":
-            raise NotImplementedError(
-                f"For 'Pad', mindjit implements mode 'CONSTANT' only, got {mode}"
             )
         if not isinstance(paddings, tuple):
             raise TypeError(
@@ -40,7 +55,7 @@ class Pad(Cell):
             if any(isinstance(v, bool) or not isinstance(v, int) for v in item):
                 raise TypeError(f"For 'Pad', 'paddings' must hold ints, but got {paddings}.")
         self.paddings = paddings
-        self.mode = mode.upper()
+        self.mode = mode
 
     def construct(self, x):
         return self._forward(x)
@@ -51,6 +66,16 @@ class Pad(Cell):
                 f"For 'Pad', 'paddings' must have one pair per input dimension, but got "
                 f"{len(self.paddings)} pairs for an input of rank {len(x.shape)}."
             )
+        if self.mode != "CONSTANT":
+            symmetric = self.mode == "SYMMETRIC"
+            for axis, (before, after) in enumerate(self.paddings):
+                limit = x.shape[axis] if symmetric else x.shape[axis] - 1
+                if min(before, after) < 0 or max(before, after) > limit:
+                    raise ValueError(
+                        f"For 'Pad', in mode {self.mode} the paddings of axis {axis} must be in "
+                        f"[0, {limit}], but got {(before, after)}."
+                    )
+            return mirror_pad(x, self.paddings, symmetric)
         flat: list[int] = []
         for before, after in reversed(self.paddings):
             flat += [before, after]

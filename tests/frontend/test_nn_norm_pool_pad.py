@@ -159,6 +159,35 @@ def test_padding_layers():
         nn.ConstantPad3d(1, -1.0)(Tensor(x)).asnumpy(),
         np.pad(x, ((0, 0), (1, 1), (1, 1), (1, 1)), constant_values=-1.0),
     )
+    # MindSpore's examples of the three modes, and numpy's reflect/symmetric
+    m = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.float32))
+    np.testing.assert_array_equal(
+        nn.Pad(((1, 1), (2, 2)), "REFLECT")(m).asnumpy(),
+        [
+            [6, 5, 4, 5, 6, 5, 4],
+            [3, 2, 1, 2, 3, 2, 1],
+            [6, 5, 4, 5, 6, 5, 4],
+            [9, 8, 7, 8, 9, 8, 7],
+            [6, 5, 4, 5, 6, 5, 4],
+        ],
+    )
+    np.testing.assert_array_equal(
+        nn.Pad(((1, 1), (2, 2)), "SYMMETRIC")(m).asnumpy(),
+        [
+            [2, 1, 1, 2, 3, 3, 2],
+            [2, 1, 1, 2, 3, 3, 2],
+            [5, 4, 4, 5, 6, 6, 5],
+            [8, 7, 7, 8, 9, 9, 8],
+            [8, 7, 7, 8, 9, 9, 8],
+        ],
+    )
+    pads = ((0, 0), (2, 0), (3, 1), (0, 4))
+    for mode, np_mode in (("REFLECT", "reflect"), ("SYMMETRIC", "symmetric")):
+        np.testing.assert_array_equal(
+            nn.Pad(pads, mode)(Tensor(x)).asnumpy(), np.pad(x, pads, mode=np_mode)
+        )
+    with pytest.raises(ValueError, match="REFLECT"):
+        nn.Pad(((0, 0), (0, 0), (4, 0), (0, 0)), "REFLECT")(Tensor(x))
     # negative amounts crop
     np.testing.assert_array_equal(
         nn.ZeroPad2d((-1, 0, 1, -2))(Tensor(x)).asnumpy(),
@@ -221,6 +250,8 @@ def test_gradients_match_finite_differences_in_float64():
     _fd_check(lambda a: nn.MaxPool1d(3, 2, "pad", 1)(a), [y])
     _fd_check(lambda a: nn.AvgPool1d(3, 2, "same")(a), [y])
     _fd_check(lambda a: nn.ZeroPad2d((1, 0, -1, 2))(a), [x])
+    _fd_check(lambda a: nn.Pad(((0, 0), (1, 2), (2, 1)), "REFLECT")(a), [x])
+    _fd_check(lambda a: nn.Pad(((1, 0), (0, 1), (0, 3)), "SYMMETRIC")(a), [x])
     _fd_check(lambda a: ops.pixel_shuffle(a, 2), [RNG.standard_normal((1, 4, 2, 3))])
 
 
@@ -233,12 +264,13 @@ class Mixed(nn.Cell):
         self.inorm = nn.InstanceNorm2d(2)
         self.pad = nn.ZeroPad2d((1, 1, 0, 1))
         self.full = nn.Pad(((0, 0), (0, 0), (1, 0), (0, 0)))
+        self.mirror = nn.Pad(((0, 0), (0, 0), (1, 1), (2, 0)), "REFLECT")
         self.maxp = nn.MaxPool1d(3, 2, "pad", 1)
         self.avgp = nn.AvgPool1d(2, 2)
 
     def construct(self, x):
         y = self.shuffle(ops.relu(self.gn(self.conv(x))))  # (N, 2, 8, 8)
-        y = self.full(self.pad(self.inorm(y)))  # (N, 2, 10, 10)
+        y = self.mirror(self.full(self.pad(self.inorm(y))))  # (N, 2, 12, 12)
         seq = ops.reshape(y, (y.shape[0], 2, -1))
         return ops.reduce_sum(self.maxp(seq)) + ops.reduce_sum(self.avgp(seq) ** 2)
 
@@ -320,7 +352,7 @@ def test_training_reduces_the_loss(mode):
         (lambda: nn.Pad([(1, 1)]), TypeError),
         (lambda: nn.Pad(((1, 1, 1),)), ValueError),
         (lambda: nn.Pad(((1, 1),), mode="WRAP"), ValueError),
-        (lambda: nn.Pad(((1, 1),), mode="REFLECT"), NotImplementedError),
+        (lambda: nn.Pad(((1, 1),), mode="constant"), ValueError),
         (lambda: nn.ZeroPad2d((1, 1)), ValueError),
         (lambda: nn.ZeroPad2d(1.0), TypeError),
         (lambda: nn.PixelShuffle(0), ValueError),
