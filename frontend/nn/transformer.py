@@ -238,8 +238,10 @@ class TransformerDecoderLayer(_LayerBase):
 
 
 def _copies(layer: Cell, num_layers: int) -> list[Cell]:
-    if isinstance(num_layers, bool) or not isinstance(num_layers, int) or num_layers <= 0:
-        raise ValueError(f"The 'num_layers' must be a positive int, but got {num_layers!r}.")
+    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
+        raise TypeError(f"The 'num_layers' must be an int, but got {type(num_layers).__name__}.")
+    if num_layers < 0:
+        raise ValueError(f"The 'num_layers' must be at least 0, but got {num_layers}.")
     return [copy.deepcopy(layer) for _ in range(num_layers)]
 
 

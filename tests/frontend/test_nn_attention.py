@@ -423,7 +423,8 @@ def test_attention_dropout_only_in_training():
         (lambda: nn.TransformerEncoderLayer(8, 2, activation=nn.Tanh()), ValueError),
         (lambda: nn.TransformerEncoderLayer(8, 2, activation=ops.tanh), ValueError),
         (lambda: nn.TransformerEncoderLayer(8, 2, activation=3), ValueError),
-        (lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2), 0), ValueError),
+        (lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2), -1), ValueError),
+        (lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2), 2.0), TypeError),
     ],
 )
 def test_constructor_errors(make, exc):
@@ -446,6 +447,10 @@ def test_call_errors():
         nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1)(
             q, src_key_padding_mask=Tensor(np.zeros((2, 3), np.int32))
         )
+    # no layers: the identity (then the norm, if any), as MindSpore's empty CellList
+    np.testing.assert_array_equal(
+        nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 0)(q).asnumpy(), q.asnumpy()
+    )
     with pytest.raises(ValueError, match="d_model"):
         nn.Transformer(8, 2, 1, 1, 16)(q, Tensor(_f32(3, 2, 4)))
 
