@@ -405,6 +405,81 @@ class TensorOperators:
     def gather_nd(self, indices: Any) -> Any:
         return _ops().gather_nd(self, indices)
 
+    # --- triangles (frontend/ops/creation.py) ---------------------------------------
+    def tril(self, diagonal: int = 0) -> Any:
+        return _ops().tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Any:
+        return _ops().triu(self, diagonal)
+
+    # --- picking and rolling (frontend/ops/array_views.py) ---------------------------
+    def index_select(self, axis: int, index: Any) -> Any:
+        return _ops().index_select(self, axis, index)
+
+    def narrow(self, axis: int, start: int, length: int) -> Any:
+        return _ops().narrow(self, axis, start, length)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Any:
+        return _ops().roll(self, shifts, dims)
+
+    # elementwise math and products (frontend/ops/math_functions.py, contract.py)
+
+    def log1p(self) -> Any:
+        return _ops().log1p(self)
+
+    def expm1(self) -> Any:
+        return _ops().expm1(self)
+
+    def log2(self) -> Any:
+        return _ops().log2(self)
+
+    def exp2(self) -> Any:
+        return _ops().exp2(self)
+
+    def tan(self) -> Any:
+        return _ops().tan(self)
+
+    def atan(self) -> Any:
+        return _ops().atan(self)
+
+    def atan2(self, other: Any) -> Any:
+        return _ops().atan2(self, other)
+
+    def asin(self) -> Any:
+        return _ops().asin(self)
+
+    def acos(self) -> Any:
+        return _ops().acos(self)
+
+    def sinh(self) -> Any:
+        return _ops().sinh(self)
+
+    def cosh(self) -> Any:
+        return _ops().cosh(self)
+
+    arctan, arctan2, arcsin, arccos = atan, atan2, asin, acos
+
+    def isnan(self) -> Any:
+        return _ops().isnan(self)
+
+    def isinf(self) -> Any:
+        return _ops().isinf(self)
+
+    def isfinite(self) -> Any:
+        return _ops().isfinite(self)
+
+    def sign(self) -> Any:
+        return _ops().sign(self)
+
+    def nan_to_num(self, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+        return _ops().nan_to_num(self, nan, posinf, neginf)
+
+    def prod(self, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> Any:
+        return _ops().prod(self, axis, keep_dims, dtype)
+
+    def outer(self, vec2: Any) -> Any:
+        return _ops().outer(self, vec2)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

@@ -50,6 +50,13 @@ class AscendExecutable:
         self._written = {
             s.writes for g in self.simulator.model.graphs for s in g.sequence if s.writes != -1
         }
+        # ... or its code stores (an Assign inside an `if` or `while` kernel)
+        self._written |= {
+            self._params[name]
+            for code in self.simulator.codes.values()
+            for name in code.stored_globals
+            if name in self._params
+        }
         self._sent: dict[str, Any] = {}
 
     def plan_for(self, name: str) -> None:  # the CPU executable's interface

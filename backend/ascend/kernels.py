@@ -59,6 +59,12 @@ class LoadedCode:
             for op in module.body.block.ops
             if op.name == "ml_program.global"
         ]  # type: ignore[union-attr]
+        # the globals the code stores (a control-flow kernel assigning Parameters)
+        self.stored_globals = {
+            op.properties["global"].root_reference.data  # type: ignore[union-attr]
+            for op in module.walk()
+            if op.name == "ml_program.global_store"
+        }
 
     def check(self, name: str, ins: list[Tensor], outs: list[Tensor]) -> None:
         sig = lambda ts: [(t.dtype, t.shape) for t in ts]  # noqa: E731

@@ -208,6 +208,12 @@ class Simulator:
                 results = code.plan.invoke(args)
             except MindjitError as err:
                 raise SimulationError(f"kernel '{s.name}' failed: {err.message}", err.loc) from None
+            # the executable keeps a view of device memory as one global's buffer only
+            # (views of one byte array share a root): write the others' stores back
+            for name in code.stored_globals:
+                view, buf = self._param_view(name, s.name), code.exe.get_global(name)
+                if buf is not view:
+                    view[...] = buf
         if len(results) != len(targets):
             raise SimulationError(
                 f"kernel '{s.name}' gave {len(results)} results for {len(targets)} outputs"

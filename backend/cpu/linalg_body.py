@@ -220,8 +220,24 @@ class Body:
 
 
 def _gather(t: np.ndarray, *indices: Any) -> Any:
-    """`tensor.extract %t[%i, ...]` over index arrays: numpy's advanced indexing."""
-    return t[indices]
+    """`tensor.extract %t[%i, ...]` over index arrays, as one `take` at the flat
+    (row-major) indices.
+
+    numpy's advanced indexing with one array per axis is slow: reversing a
+    64x64x3x3 weight (conv2d's input gradient flips it every step) took 780 us
+    as `t[i, j, k, l]` and 130 us as one `take`; an embedding lookup 214 -> 165
+    us. The lowering keeps every index in range (mindir.gather clamps before
+    its extract), so the flat index is exact.
+    """
+    if len(indices) <= 1:
+        return t[indices]
+    flat: Any = None
+    stride = 1
+    for axis in range(len(indices) - 1, -1, -1):
+        term = indices[axis] if stride == 1 else indices[axis] * stride
+        flat = term if flat is None else flat + term
+        stride *= t.shape[axis]
+    return np.ravel(t).take(flat)
 
 
 def _body_fn(op: Operation) -> BodyFn:

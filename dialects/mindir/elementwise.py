@@ -313,6 +313,30 @@ class HSwishOp(UnaryOp):
     ALLOWED: ClassVar[str] = "float"
 
 
+@irdl_op_definition
+class Log1pOp(UnaryOp):
+    """log(1 + x), accurate for tiny x (where 1 + x rounds to 1)"""
+
+    name = "mindir.log1p"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
+class Expm1Op(UnaryOp):
+    """exp(x) - 1, accurate for tiny x"""
+
+    name = "mindir.expm1"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
+class Atan2Op(BinaryOp):
+    """atan2(y, x): the angle of the point (x, y), in [-pi, pi] (lhs is y)"""
+
+    name = "mindir.atan2"
+    ALLOWED: ClassVar[str] = "float"
+
+
 COMPARE_OPS = (LessOp, LessEqualOp, GreaterOp, GreaterEqualOp, EqualOp, NotEqualOp)
 BINARY_OPS = (
     AddOp,
@@ -325,6 +349,7 @@ BINARY_OPS = (
     *COMPARE_OPS,
     LogicalAndOp,
     LogicalOrOp,
+    Atan2Op,
 )
 UNARY_OPS = (
     LogicalNotOp,
@@ -343,6 +368,8 @@ UNARY_OPS = (
     SigmoidOp,
     SqrtOp,
     HSwishOp,
+    Log1pOp,
+    Expm1Op,
 )
 
 

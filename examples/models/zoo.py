@@ -92,5 +92,16 @@ MODELS: dict[str, Callable[[], ZooModel]] = {
 }
 
 
+def _mobilenet() -> ZooModel:
+    import mobilenet
+
+    return ZooModel(
+        "mobilenet", mobilenet.MobileNetV2, mobilenet.synthetic_batch, mobilenet.train_net, 8
+    )
+
+
+MODELS["mobilenet"] = _mobilenet
+
+
 def get(name: str) -> ZooModel:
     return MODELS[name]()

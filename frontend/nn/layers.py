@@ -12,6 +12,7 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.init import initializer
+from mindjit.frontend.nn.nonlinear import ACTIVATION_NAMES
 from mindjit.frontend.tensor import Parameter
 
 
@@ -64,12 +65,15 @@ class GELU(Cell):
 
 
 class Softmax(Cell):
-    def __init__(self, axis: int = -1):
+    """`nn.Softmax(axis=-1)`: over an int axis or a tuple of axes."""
+
+    def __init__(self, axis: Any = -1):
         super().__init__()
         self.axis = axis
+        self.softmax = ops.Softmax(axis)
 
     def construct(self, x):
-        return ops.softmax(x, self.axis)
+        return self.softmax(x)
 
 
 class LogSoftmax(Cell):
@@ -120,10 +124,17 @@ _ACTIVATIONS: dict[str, type[Cell]] = {
     "logsoftmax": LogSoftmax,
     "leakyrelu": LeakyReLU,
     "silu": SiLU,
+    **ACTIVATION_NAMES,
 }
 
 
-def get_activation(name: str) -> Cell:
+def get_activation(name: str | None) -> Cell | None:
+    """The activation Cell MindSpore names `name` ('relu', 'relu6', 'prelu' ...), None
+    for None."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise TypeError(f"For 'get_activation', 'name' must be a str, got {name!r}")
     cls = _ACTIVATIONS.get(name.lower())
     if cls is None:
         raise KeyError(f"unknown activation '{name}'; known: {', '.join(sorted(_ACTIVATIONS))}")
@@ -168,8 +179,10 @@ class Dense(Cell):
             )
         if isinstance(activation, str):
             activation = get_activation(activation)
-        if activation is not None and not isinstance(activation, Cell):
-            raise TypeError(f"Dense activation must be a str or a Cell, got {activation!r}")
+        if activation is not None and not isinstance(activation, Cell | ops.Primitive):
+            raise TypeError(
+                f"Dense activation must be a str, a Cell or a Primitive, got {activation!r}"
+            )
         self.activation = activation
         self.activation_flag = activation is not None
         self.matmul = ops.MatMul(transpose_b=True)

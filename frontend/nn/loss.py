@@ -35,16 +35,11 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.ops import losses
-from mindjit.frontend.ops.checks import check_range
+from mindjit.frontend.ops import pointwise_losses as pointwise
+from mindjit.frontend.ops.pointwise_losses import BCE_RANGE_MESSAGE  # noqa: F401 - re-export
 from mindjit.frontend.tensor import Tensor
 
 REDUCTIONS = ("mean", "sum", "none")
-
-#: What MindSpore's BinaryCrossEntropy kernel says about logits outside [0, 1].
-BCE_RANGE_MESSAGE = (
-    "For 'BinaryCrossEntropy', the elements of 'logits' must be in [0, 1], "
-    "but got a value outside this range (or NaN)"
-)
 
 
 class LossBase(Cell):
@@ -101,13 +96,7 @@ class MSELoss(LossBase):
     """`nn.MSELoss(reduction='mean')`: (logits - labels)^2, then the reduction."""
 
     def construct(self, logits, labels):
-        x = ops.square(ops.sub(logits, labels))
-        return self.get_loss(x)
-
-
-def _check_probabilities(logits: Any) -> Any:
-    """`logits`, checked to be in [0, 1] when the loss runs."""
-    return check_range(logits, 0.0, 1.0, BCE_RANGE_MESSAGE)
+        return self.get_loss(pointwise.mse_elementwise(logits, labels))
 
 
 class BCELoss(LossBase):
@@ -119,10 +108,7 @@ class BCELoss(LossBase):
         self.weight = _optional_tensor(weight, "weight", "BCELoss")
 
     def construct(self, logits, labels):
-        logits = _check_probabilities(logits)
-        log_p = ops.maximum(ops.log(logits), -100.0)
-        log_q = ops.maximum(ops.log(1.0 - logits), -100.0)
-        loss = ops.neg(labels * log_p + (1.0 - labels) * log_q)
+        loss = pointwise.bce_elementwise(logits, labels)
         if self.weight is not None:
             loss = loss * self.weight
         return self.get_loss(loss)
@@ -138,13 +124,7 @@ class BCEWithLogitsLoss(LossBase):
         self.pos_weight = _optional_tensor(pos_weight, "pos_weight", "BCEWithLogitsLoss")
 
     def construct(self, logits, labels):
-        log_term = ops.log(1.0 + ops.exp(ops.neg(ops.abs(logits))))  # log(1 + exp(-|x|))
-        if self.pos_weight is None:
-            loss = ops.maximum(logits, 0.0) - logits * labels + log_term
-        else:
-            log_weight = (self.pos_weight - 1.0) * labels + 1.0
-            softplus_neg = log_term + ops.maximum(ops.neg(logits), 0.0)  # -log(sigmoid(x))
-            loss = (1.0 - labels) * logits + log_weight * softplus_neg
+        loss = pointwise.bce_with_logits_elementwise(logits, labels, self.pos_weight)
         if self.weight is not None:
             loss = loss * self.weight
         return self.get_loss(loss)
@@ -255,10 +235,43 @@ class SmoothL1Loss(LossBase):
         return f"beta={self.beta}, reduction={self.reduction}"
 
 
+class HuberLoss(LossBase):
+    """`nn.HuberLoss(reduction='mean', delta=1.0)`: 0.5 d^2 where |d| < delta, else
+    delta (|d| - 0.5 delta) (d = logits - labels), then the reduction."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0):
+        super().__init__(reduction)
+        self.delta = pointwise.check_delta(delta, "HuberLoss")
+
+    def construct(self, logits, labels):
+        x, y = losses.loss_pair(logits, labels, "HuberLoss")
+        return self.get_loss(pointwise.huber_elementwise(ops.sub(x, y), self.delta))
+
+    def extend_repr(self) -> str:
+        return f"reduction={self.reduction}, delta={self.delta}"
+
+
+class KLDivLoss(Cell):
+    """`nn.KLDivLoss(reduction='mean')`: `ops.kl_div` of log-probabilities `logits`
+    against probabilities `labels` ('none', 'mean', 'sum' or 'batchmean')."""
+
+    def __init__(self, reduction: str = "mean"):
+        super().__init__()
+        self.reduction = pointwise.check_kl_reduction(reduction, "KLDivLoss")
+
+    def construct(self, logits, labels):
+        return pointwise.kl_div(logits, labels, self.reduction)
+
+    def extend_repr(self) -> str:
+        return f"reduction={self.reduction}"
+
+
 __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
     "CrossEntropyLoss",
+    "HuberLoss",
+    "KLDivLoss",
     "L1Loss",
     "LossBase",
     "NLLLoss",

@@ -9,6 +9,55 @@ computes eagerly in PyNative mode and emits mindir while a graph is traced.
 from types import ModuleType as _ModuleType
 
 from mindjit.frontend.grad import GradOperation, grad, value_and_grad
+from mindjit.frontend.ops.activation_primitives import (
+    ACos,
+    Asin,
+    Atan,
+    Atan2,
+    Cosh,
+    Einsum,
+    Elu,
+    Exp2,
+    Expm1,
+    FastGeLU,
+    GeLU,
+    HSigmoid,
+    IsFinite,
+    IsInf,
+    IsNan,
+    Log1p,
+    Log2,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReduceAll,
+    ReduceAny,
+    ReduceProd,
+    ReLU6,
+    Sign,
+    Sinh,
+    Softmax,
+    Softplus,
+    Tan,
+)
+from mindjit.frontend.ops.activations import (
+    celu,
+    elu,
+    fast_gelu,
+    hardshrink,
+    hardsigmoid,
+    hardtanh,
+    logsigmoid,
+    mish,
+    prelu,
+    relu6,
+    selu,
+    softmin,
+    softplus,
+    softshrink,
+    tanhshrink,
+    threshold,
+)
 from mindjit.frontend.ops.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d
 from mindjit.frontend.ops.array import (
     broadcast_to,
@@ -36,9 +85,12 @@ from mindjit.frontend.ops.array import (
     zeros,
     zeros_like,
 )
+from mindjit.frontend.ops.array_views import index_select, meshgrid, narrow, roll
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
+from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
+from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
 from mindjit.frontend.ops.effects import (
     assign,
     depend,
@@ -71,6 +123,7 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
     abs,
@@ -121,6 +174,24 @@ from mindjit.frontend.ops.math import (
     tanh,
     where,
 )
+from mindjit.frontend.ops.math_functions import (
+    acos,
+    asin,
+    atan,
+    atan2,
+    cosh,
+    exp2,
+    expm1,
+    isfinite,
+    isinf,
+    isnan,
+    log1p,
+    log2,
+    nan_to_num,
+    sign,
+    sinh,
+    tan,
+)
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
     gelu,
@@ -132,13 +203,19 @@ from mindjit.frontend.ops.nn_functional import (
     softmax,
 )
 from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
+from mindjit.frontend.ops.pointwise_losses import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    huber_loss,
+    kl_div,
+    mse_loss,
+)
 from mindjit.frontend.ops.primitives import (
     Abs,
     Add,
     AddN,
     Assign,
     BatchMatMul,
-    BiasAdd,
     Cast,
     Ceil,
     Concat,
@@ -211,7 +288,32 @@ from mindjit.frontend.ops.primitives import (
     Zeros,
     ZerosLike,
 )
+from mindjit.frontend.ops.primitives_creation import Eye, Range, Tril, Triu
+from mindjit.frontend.ops.primitives_nn import (
+    AssignAdd,
+    AvgPool,
+    BatchNorm,
+    BiasAdd,
+    Conv2D,
+    Identity,
+    L2Normalize,
+    LayerNorm,
+    MaxPool,
+    SoftmaxCrossEntropyWithLogits,
+    SparseSoftmaxCrossEntropyWithLogits,
+    assign_add,
+)
 from mindjit.frontend.ops.random import dropout
+from mindjit.frontend.ops.random_sampling import (
+    StandardNormal,
+    UniformReal,
+    normal,
+    rand,
+    randint,
+    randn,
+    standard_normal,
+    uniform,
+)
 from mindjit.frontend.ops.reduce import (
     amax,
     amin,
@@ -226,6 +328,7 @@ from mindjit.frontend.ops.reduce import (
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
+from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import sort, topk
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
@@ -239,6 +342,9 @@ subtract = sub
 negative = neg
 absolute = abs
 concatenate = concat
+slice = slice_  # noqa: A001 - `ops.slice` is MindSpore's name
+arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
+hard_sigmoid = hardsigmoid
 
 __all__ = [
     name

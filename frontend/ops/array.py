@@ -17,6 +17,7 @@ import numpy as np
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
+from mindjit.frontend.grad_tape import recording
 from mindjit.frontend.ops.core import normalize_axes, normalize_axis, one, run
 from mindjit.frontend.ops.promotion import as_operand, default_dtype, is_tensor, promote
 from mindjit.frontend.tensor import Parameter, Tensor
@@ -35,8 +36,10 @@ def cast(input: Any, dtype: Any) -> Any:
     """`ops.cast(x, ms.float16)`: convert the elements (same tensor if already that dtype)."""
     x = _tensor(input, "cast")
     target = D.to_dtype(dtype)
-    if x.dtype == target:
+    if x.dtype == target and not (isinstance(x, Parameter) and recording()):
         return _snapshot(x)
+    # a no-op cast of a Parameter on the PyNative grad tape is a real (identity) cast:
+    # its snapshot would be a new tensor the tape cannot trace back to the Parameter
     return run(("cast", target.name), one(M.CastOp, to=target.mlir), x)
 
 

@@ -95,12 +95,21 @@ def gelu(input_x: Any, approximate: str = "none") -> Any:
 
 def layer_norm(input: Any, axes: Any, gamma: Any, beta: Any, epsilon: float) -> Any:
     """Normalize over `axes` (mean 0, variance 1, biased), then scale and shift."""
+    return layer_norm_with_stats(input, axes, gamma, beta, epsilon)[0]
+
+
+def layer_norm_with_stats(
+    input: Any, axes: Any, gamma: Any, beta: Any, epsilon: float
+) -> tuple[Any, Any, Any]:
+    """(output, mean, variance) of `layer_norm`, the statistics kept with size-1 `axes`
+    (the `ops.LayerNorm` primitive returns all three)."""
     x = float_input(_tensor(input, "layer_norm"))
     dims = normalize_axes(axes, len(x.shape), "layer_norm")
-    centered = sub(x, reduce_mean(x, dims, True))
+    mean = reduce_mean(x, dims, True)
+    centered = sub(x, mean)
     variance = reduce_mean(mul(centered, centered), dims, True)
     normed = mul(centered, rsqrt(add(variance, float(epsilon))))
-    return add(mul(normed, gamma), beta)
+    return add(mul(normed, gamma), beta), mean, variance
 
 
 def batch_norm(
@@ -124,6 +133,23 @@ def batch_norm(
     sees the old value, in graph mode as in PyNative. Not training uses the
     running statistics.
     """
+    return batch_norm_with_stats(
+        input_x, running_mean, running_var, weight, bias, training, momentum, eps
+    )[0]
+
+
+def batch_norm_with_stats(
+    input_x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any,
+    bias: Any,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> tuple[Any, Any, Any]:
+    """(output, mean, variance) of `batch_norm`: the (C,) statistics it normalized with
+    (the batch's in training, the running ones otherwise; `ops.BatchNorm` returns them)."""
     x = float_input(_tensor(input_x, "batch_norm"))
     rank = len(x.shape)
     if rank < 2:
@@ -157,4 +183,7 @@ def batch_norm(
         centered = sub(x, reshape(running_mean, per_channel))
         var = reshape(running_var, per_channel)
     normed = mul(centered, rsqrt(add(var, float(eps))))
-    return add(mul(normed, reshape(weight, per_channel)), reshape(bias, per_channel))
+    out = add(mul(normed, reshape(weight, per_channel)), reshape(bias, per_channel))
+    if training:
+        return out, reshape(mean, (channels,)), reshape(var, (channels,))
+    return out, running_mean, running_var

@@ -49,6 +49,7 @@ from mindjit.passes.mindir_grad import (  # noqa: F401  (register their rules)
     rules_conv,
     rules_gather,
     rules_index,
+    rules_math,
     rules_shape,
 )
 from mindjit.passes.mindir_grad.adjoints import (

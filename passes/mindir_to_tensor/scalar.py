@@ -49,6 +49,7 @@ FLOAT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] =
     M.PowOp: math.PowFOp,
     M.MaximumOp: arith.MaximumfOp,
     M.MinimumOp: arith.MinimumfOp,
+    M.Atan2Op: math.Atan2Op,
 }
 #: integer (and i1) semantics of the same, and the logical ops
 INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
@@ -71,8 +72,8 @@ COMPARES: dict[type[Operation], tuple[str, str, str]] = {
     M.EqualOp: ("oeq", "eq", "eq"),
     M.NotEqualOp: ("une", "ne", "ne"),
 }
-#: every binary op with a scalar semantics here
-BINARY: tuple[type[Operation], ...] = (*INT_BINARY, *COMPARES)
+#: every binary op with a scalar semantics here (atan2 is float-only: no int entry)
+BINARY: tuple[type[Operation], ...] = (*dict.fromkeys([*INT_BINARY, *FLOAT_BINARY]), *COMPARES)
 
 
 def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
@@ -114,6 +115,8 @@ _unary(M.FloorOp)(lambda e, x: e.value(math.FloorOp(x)))
 _unary(M.CeilOp)(lambda e, x: e.value(math.CeilOp(x)))
 _unary(M.RoundOp)(lambda e, x: e.value(math.RoundEvenOp(x)))
 _unary(M.SqrtOp)(lambda e, x: e.value(math.SqrtOp(x)))
+_unary(M.Log1pOp)(lambda e, x: e.value(math.Log1pOp(x)))
+_unary(M.Expm1Op)(lambda e, x: e.value(math.ExpM1Op(x)))
 _unary(M.LogicalNotOp)(lambda e, x: e.value(arith.XOrIOp(x, e.scalar(i1, True))))
 _unary(M.AbsOp)(lambda e, x: e.value(math.AbsFOp(x) if _is_float(x.type) else math.AbsIOp(x)))
 _unary(M.ReluOp)(lambda e, x: binary(M.MaximumOp, e, x, e.scalar(x.type, 0)))

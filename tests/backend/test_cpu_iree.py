@@ -403,6 +403,22 @@ LOWERED_CASES["mindir_index_ops"] = (
     [f32(3, 5), np.random.default_rng(3).integers(-2, 3, (4, 6)).astype(np.int32)],
 )
 
+# log1p/expm1 at tiny and ordinary x, atan2 in every quadrant (broadcast operands)
+MINDIR_MATH = """
+func.func @f(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %a = mindir.abs %x : tensor<2x3xf32>
+  %l = mindir.log1p %a : tensor<2x3xf32>
+  %e = mindir.expm1 %x : tensor<2x3xf32>
+  %t = mindir.atan2 %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return %l, %e, %t : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+"""
+LOWERED_CASES["mindir_math"] = (
+    MINDIR_MATH,
+    "f",
+    [np.array([[1e-6, -2.0, 0.5], [3.0, -1e-5, -0.7]], np.float32), f32(3)],
+)
+
 
 @pytest.mark.parametrize("case", sorted(LOWERED_CASES))
 def test_lowered_mindir_matches_iree(case, tmp_path):

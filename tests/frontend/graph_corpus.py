@@ -555,3 +555,114 @@ class NormPoolPad(nn.Cell):
 
 
 CELLS["norm_pool_pad"] = (NormPoolPad, lambda: (f32(2, 4, 3, 3),))
+# --- creation: arange / linspace / eye / tril / triu -----------------------------------------
+
+
+def creation_triangles(x):
+    n, m = x.shape
+    base = ops.arange(m) * 0.5 + ops.eye(n, m) + ops.linspace(-1.0, 1.0, m)
+    return ops.tril(x + base, -1), x.triu(1), ops.Tril(1)(x) - ops.Triu()(x)
+
+
+FUNCTIONS["creation_triangles"] = (creation_triangles, lambda: (f32(4, 5),))
+# --- nn primitives, slicing, sampling (frontend/ops/primitives_nn.py, slicing.py, random_sampling.py)
+
+
+def nn_primitives(x, w):
+    y = ops.BiasAdd()(ops.Conv2D(4, 3, pad_mode="same")(x, w), ops.ones((4,)))
+    pooled = ops.MaxPool(2, 2, "same")(y) + ops.AvgPool(2, 2, "same")(y)
+    flat = ops.reshape(pooled, (2, -1))
+    loss, dlogits = ops.SoftmaxCrossEntropyWithLogits()(flat, ops.softmax(flat * 0.5))
+    out, mean, var = ops.LayerNorm(1, 1)(flat, ops.ones(flat.shape[1:]), ops.zeros(flat.shape[1:]))
+    sliced = ops.StridedSlice(shrink_axis_mask=1)(x, (1, 0, 0), (2, 2, 5), (1, 1, -2))
+    return loss, dlogits, out, mean, var, sliced, ops.slice(x, (0, 1, 0, 0), (1, 1, -1, 3))
+
+
+def samplings(x):
+    return x + ops.randn(*x.shape), ops.randint(0, 5, x.shape), ops.normal(x.shape, x, 2.0)
+
+
+FUNCTIONS["nn_primitives"] = (nn_primitives, lambda: (f32(2, 3, 5, 5), f32(4, 3, 3, 3)))
+FUNCTIONS["samplings"] = (samplings, lambda: (f32(3, 4),))
+# --- products, views, pointwise losses (frontend/ops/linear.py, array_views.py, pointwise_losses.py)
+
+
+def products_views_losses(x, w):
+    y = ops.dense(x, w, ops.ones((3,))) + ops.addmm(ops.zeros((2, 3)), x, w.T, beta=0.5)
+    v = ops.roll(ops.narrow(x, 1, 1, 3), (1, -1), (0, 1)) + ops.index_select(
+        x, 1, ms.Tensor(np.array([3, 0, 1], np.int32))
+    )
+    gx, gy = ops.meshgrid(x[0], x[1, :2])
+    p = ops.sigmoid(x)
+    losses = (
+        ops.mse_loss(x, p),
+        ops.binary_cross_entropy(p, ops.ones_like(p) * 0.3),
+        ops.binary_cross_entropy_with_logits(x, p, reduction="sum"),
+        ops.kl_div(ops.log_softmax(x, 1), ops.softmax(x * 2, 1), "batchmean"),
+        nn.HuberLoss(delta=0.5)(x, p),
+    )
+    return y, v, gx * gy, ops.cosine_similarity(x, p), losses
+
+
+FUNCTIONS["products_views_losses"] = (products_views_losses, lambda: (f32(2, 4), f32(3, 4)))
+
+# --- activations, elementwise math, products (frontend/ops/activations.py ...) ------------
+
+
+def activation_fns(x):
+    a = ops.relu6(x * 4) + ops.hardsigmoid(x) + ops.elu(x) + ops.elu(x, 0.5)
+    b = ops.softplus(x) + ops.softplus(x * 30, 2, 10) + ops.mish(x) + ops.hardtanh(x, -0.5, 0.5)
+    c = ops.softmin(x, -1) + ops.fast_gelu(x) + ops.prelu(x, ms.Tensor([0.1, 0.2, 0.3], ms.float32))
+    return a + b + c, ops.Softmax(axis=(0, 1))(x), ops.LogSoftmax(0)(x), ops.GeLU()(x)
+
+
+def math_fns(x, y):
+    s = x / 4  # in (-1, 1) for asin/acos
+    a = ops.log1p(ops.abs(x)) + ops.expm1(x) + ops.log2(ops.abs(x) + 1) + ops.exp2(x)
+    b = ops.tan(s) + ops.atan(x) + ops.atan2(x, y) + ops.asin(s) + ops.acos(s)
+    c = ops.sinh(x) + x.cosh() + ops.sign(x) + x.atan2(y)
+    bad = ops.log(x)  # NaN for negatives
+    flags = ops.isnan(bad), ops.isinf(bad / 0), ops.isfinite(bad), ops.nan_to_num(bad, 2.0)
+    return a + b + c, flags
+
+
+def products(x, y):
+    return (
+        ops.prod(x),
+        ops.prod(x, 1, True),
+        x.prod((0,)),
+        ops.outer(x[0], y[:, 0]),
+        ops.einsum("ij,kj->ik", x, y),
+        ops.einsum("ij->j", x),
+        ops.all(x > -3, 1),
+        ops.any(x > 1),
+    )
+
+
+class ActivationNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 4, weight_init="ones", activation="relu6")
+        self.prelu = nn.PReLU(4, 0.1)
+        self.acts = nn.SequentialCell([nn.ELU(), nn.Softplus(), nn.Hardtanh(-2, 2), nn.Mish()])
+        self.hsig = nn.get_activation("hsigmoid")
+        self.softmax = ops.Softmax()
+        self.relu6 = ops.ReLU6()
+
+    def construct(self, x):
+        h = self.prelu(self.dense(x) - 1)
+        return self.softmax(self.acts(h)) + self.hsig(h) + self.relu6(h * 3)
+
+
+FUNCTIONS["activation_fns"] = (activation_fns, lambda: (f32(4, 3),))
+FUNCTIONS["math_fns"] = (math_fns, lambda: (f32(3, 4), f32(4)))
+FUNCTIONS["products"] = (products, lambda: (f32(3, 4), f32(5, 4)))
+CELLS["activation_net"] = (ActivationNet, lambda: (f32(5, 3),))
+
+
+def more_activations(x):
+    y = ops.logsigmoid(x) + ops.selu(x) + ops.celu(x, 0.5) + ops.softshrink(x) + x.sign()
+    return y + ops.hardshrink(x) + ops.tanhshrink(x) + ops.threshold(x, 0.2, -1) + x.log1p()
+
+
+FUNCTIONS["more_activations"] = (more_activations, lambda: (f32(3, 5),))

@@ -364,7 +364,7 @@ def test_wrong_gradients_are_a_value_error_in_both_modes(graph, grads, match):
         (lambda p: nn.Adam(p, eps=0.0), ValueError, "'eps'"),
         (lambda p: nn.Adam(p, loss_scale=0.0), ValueError, "'loss_scale'"),
         (lambda p: nn.Adam(p, learning_rate="fast"), TypeError, "'learning_rate' must be a float"),
-        (lambda p: nn.Adam([{"params": p}]), TypeError, "parameter groups"),
+        (lambda p: nn.Adam([{"params": p}, p[0]]), TypeError, "all Parameters or all dicts"),
     ],
 )
 def test_bad_arguments(make, error, match):

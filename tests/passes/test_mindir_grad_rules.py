@@ -564,6 +564,15 @@ def _cases() -> list[Case]:
         lambda r: [normal(r, 2, 3, 2)],
         segment_sum([[1, 4, 1], [0, -2, 3]], 4),
     )
+
+    # elementwise math kept for accuracy (log1p, expm1) and atan2
+    add("log1p", lambda r: [r.uniform(-0.5, 3.0, (2, 3))], unary(M.Log1pOp))
+    add("expm1", lambda r: [normal(r, 2, 3)], unary(M.Expm1Op))
+    add(
+        "atan2_2x3_3",
+        lambda r: [normal(r, 2, 3), r.uniform(0.5, 2.0, 3) * r.choice([-1.0, 1.0], 3)],
+        binary(M.Atan2Op),
+    )
     return cases
 
 

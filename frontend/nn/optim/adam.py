@@ -70,13 +70,17 @@ class Adam(Optimizer):
         self.moment2 = self.clone_state("moment2", "zeros")
         self.vhat = self.clone_state("vhat", "zeros") if use_amsgrad else ()
 
-    def step_lr(self) -> Any:
-        """Advance the beta powers; the bias-corrected learning rate of this step."""
+    def begin_step(self) -> Any:
+        """Advance the beta powers; (beta1_power, beta2_power) of this step."""
         beta1_power = self.beta1_power * self.beta1
         ops.assign(self.beta1_power, beta1_power)
         beta2_power = self.beta2_power * self.beta2
         ops.assign(self.beta2_power, beta2_power)
-        return self.corrected_lr(self.get_lr(), beta1_power, beta2_power)
+        return beta1_power, beta2_power
+
+    def step_lr(self, lr: Any, state: Any) -> Any:
+        """The bias-corrected learning rate of this step."""
+        return self.corrected_lr(super().step_lr(lr, state), *state)
 
     def corrected_lr(self, lr: float, beta1_power: Any, beta2_power: Any) -> Any:
         """lr * sqrt(1 - beta2^t) / (1 - beta1^t), as a 0-d tensor."""

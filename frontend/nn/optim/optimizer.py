@@ -4,13 +4,17 @@
 
 - `parameters`: the Parameters to update, a list (`net.trainable_params()`), a
   tuple or any iterable of them; kept as the tuple `self.parameters` (they belong
-  to the network, not to the optimizer). Parameter groups (lists of dicts) are
-  not supported.
-- `learning_rate`: a number >= 0 (or a one-element Tensor), a constant of the
-  compiled graph. Dynamic learning rates (lists, schedules) are not supported.
+  to the network, not to the optimizer). Or parameter groups, a list of dicts
+  with their own 'lr' and 'weight_decay' and an 'order_params' (groups.py).
+- `learning_rate` (see lr.py): a number >= 0 or a 0-d Tensor is fixed, a
+  constant of the compiled graph; a list/tuple of per-step values, a 1-D
+  Tensor, or a `LearningRateSchedule` Cell is dynamic: `get_lr()` evaluates it
+  on `global_step` (the list is indexed by it, the last value kept once the
+  steps run past its end).
 - `weight_decay`: added to each gradient as `weight_decay * param`, for the
   Parameters whose name has neither 'beta' nor 'gamma' in it (MindSpore's filter
-  when parameters are not grouped).
+  when parameters are not grouped; grouped, every Parameter of a group whose
+  weight_decay is > 0). Per Parameter: `weight_decays`, `decay_flags`.
 - `loss_scale`: each gradient is divided by it first.
 
 State the optimizer keeps between steps (momenta, Adam's moments and beta powers,
@@ -23,7 +27,17 @@ by auto-monad), with the same results.
 
 `construct(gradients)` takes one gradient per Parameter, in order (a wrong count
 or shape is a ValueError), and returns a tuple of True, one per Parameter, as
-MindSpore's optimizers do.
+MindSpore's optimizers do. A step is: `prepare_gradients` (loss scale, weight
+decay), the schedules called on `global_step` (Cell calls in construct, so graph
+mode traces them), `begin_step()` once (Adam's beta powers), `step_lr(lr, state)`
+once per distinct learning rate, `update(i, grad, lr)` per Parameter, and
+`finish_step()` (global_step += 1). Subclasses define `update` and, if needed,
+the other hooks.
+
+Differences from MindSpore: a fixed learning rate is a float folded into the
+graph, not a `learning_rate` Parameter one could assign; `get_lr()` does not
+advance `global_step`; a dynamic weight decay (a Cell) and gradient
+centralization are not supported.
 """
 
 from __future__ import annotations
@@ -35,7 +49,11 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend import ops
+from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.containers import CellList
+from mindjit.frontend.nn.optim.groups import UNSET, Grouped, parse_groups
+from mindjit.frontend.nn.optim.lr import IteratorLearningRate, preprocess_lr
 from mindjit.frontend.tensor import Parameter, Tensor
 
 
@@ -73,8 +91,6 @@ def _parameter_tuple(parameters: Any, owner: str) -> tuple[Parameter, ...]:
     if not params:
         raise ValueError(f"For '{owner}', the argument 'params' must not be empty.")
     for p in params:
-        if isinstance(p, dict):
-            raise TypeError(f"For '{owner}', parameter groups (dicts) are not supported by mindjit")
         if not isinstance(p, Parameter):
             raise TypeError(
                 f"For '{owner}', every element of 'params' must be a Parameter, got "
@@ -99,17 +115,61 @@ class Optimizer(Cell):
     ):
         super().__init__(auto_prefix=False)
         owner = self.cls_name
-        params = _parameter_tuple(parameters, owner)
+        grouped = None
+        if isinstance(parameters, list | tuple) and any(isinstance(p, dict) for p in parameters):
+            grouped = parse_groups(list(parameters), owner)
+            params = grouped.params
+        else:
+            params = _parameter_tuple(parameters, owner)
         self.parameters = params
-        self.learning_rate = non_negative(learning_rate, "learning_rate", owner)
+        self.is_group = grouped is not None
+        self.learning_rate, self._default_dynamic = preprocess_lr(learning_rate, owner)
         self.weight_decay = non_negative(weight_decay, "weight_decay", owner)
         self.loss_scale = _number(loss_scale, "loss_scale", owner)
         if not self.loss_scale > 0.0:
             raise ValueError(
                 f"For '{owner}', 'loss_scale' must be greater than 0.0, got {loss_scale}"
             )
-        self.decay_flags = tuple(default_decay_filter(p) for p in params)
+        if grouped is None:
+            self.weight_decays = (self.weight_decay,) * len(params)
+            self.decay_flags = tuple(default_decay_filter(p) for p in params)
+        else:
+            self.weight_decays = tuple(
+                self.weight_decay if d is UNSET else non_negative(d, "weight_decay", owner)
+                for d in grouped.weight_decays
+            )
+            self.decay_flags = tuple(w > 0.0 for w in self.weight_decays)
+        self._init_group_lrs(grouped, owner)
+        self.dynamic_lr = self._default_dynamic or self._group_dynamic
         self.global_step = self._state_parameter(np.zeros((1,), np.int32), "global_step")
+
+    def _init_group_lrs(self, grouped: Grouped | None, owner: str) -> None:
+        """Per-parameter learning rates of groups with an 'lr': `_lr_specs[i]` is
+        ("default",), ("fixed", value) or ("schedule", k) for
+        `group_learning_rates[k]` (named `learning_rate_group_<n>` as MindSpore)."""
+        self.is_group_lr = grouped is not None and grouped.has_lr
+        self._group_dynamic = False
+        self._lr_specs: tuple[tuple[Any, ...], ...] = ()
+        if grouped is None or not self.is_group_lr:
+            return
+        by_group: dict[int, tuple[Any, ...]] = {}
+        schedules: list[Cell] = []
+        specs = []
+        for value, number in zip(grouped.lrs, grouped.group_of):
+            if value is UNSET:
+                specs.append(("default",))
+                continue
+            if number not in by_group:
+                lr, dynamic = preprocess_lr(value, owner, f"learning_rate_group_{number}")
+                if dynamic:
+                    by_group[number] = ("schedule", len(schedules))
+                    schedules.append(lr)
+                else:
+                    by_group[number] = ("fixed", lr)
+            specs.append(by_group[number])
+        self._lr_specs = tuple(specs)
+        self._group_dynamic = bool(schedules)
+        self.group_learning_rates = CellList(schedules, auto_prefix=False)
 
     # --- state ----------------------------------------------------------------------
     def _state_parameter(self, value: np.ndarray, name: str) -> Parameter:
@@ -118,17 +178,87 @@ class Optimizer(Cell):
         self.insert_param_to_cell(name, param, check_name_contain_dot=False)
         return param
 
-    def clone_state(self, prefix: str, init: str = "zeros") -> tuple[Parameter, ...]:
+    def clone_state(self, prefix: str, init: str | float = "zeros") -> tuple[Parameter, ...]:
         """One state Parameter per parameter, `prefix.<name>`, of its shape and
-        dtype, filled with zeros or ones (MindSpore's `ParameterTuple.clone`)."""
-        fill: Callable[..., np.ndarray] = {"zeros": np.zeros_like, "ones": np.ones_like}[init]
+        dtype, filled with zeros, ones or a number (MindSpore's `ParameterTuple.clone`)."""
+        if isinstance(init, str):
+            fill: Callable[..., np.ndarray] = {"zeros": np.zeros_like, "ones": np.ones_like}[init]
+        else:
+            value = float(init)
+
+            def fill(a: np.ndarray) -> np.ndarray:
+                return np.full_like(a, value)
+
         return tuple(
             self._state_parameter(fill(p.asnumpy()), f"{prefix}.{p.name}") for p in self.parameters
         )
 
     # --- what every step does --------------------------------------------------------
-    def get_lr(self) -> float:
-        return self.learning_rate
+    def get_lr(self) -> Any:
+        """The learning rate of the current step: the float, or the schedule's value
+        at `global_step` (a 0-d Tensor); with per-group learning rates, a tuple of
+        one per Parameter. Unlike MindSpore's, calling it does not advance
+        `global_step` (each step does, in `finish_step`). While a graph is traced
+        (a user's `construct` calling it), a schedule's construct runs inline as
+        Python on the traced step (a Cell call from here would compile and run a
+        graph of its own at trace time)."""
+        tracing = current_graph() is not None
+
+        def value(schedule: Any) -> Any:
+            if tracing:
+                return ops.reshape(type(schedule).construct(schedule, self.global_step), ())
+            return ops.reshape(schedule(self.global_step), ())
+
+        default = value(self.learning_rate) if self._default_dynamic else self.learning_rate
+        if not self.is_group_lr:
+            return default
+        group = tuple(value(s) for s in self.group_learning_rates) if self._group_dynamic else ()
+        return self.parameter_lrs(default, group)
+
+    def parameter_lrs(self, default: Any, group: tuple[Any, ...]) -> tuple[Any, ...]:
+        """One learning rate per Parameter, from the default's and the groups' values."""
+        if not self.is_group_lr:
+            return (default,) * len(self.parameters)
+        out = []
+        for spec in self._lr_specs:
+            if spec[0] == "default":
+                out.append(default)
+            elif spec[0] == "fixed":
+                out.append(spec[1])
+            else:
+                out.append(group[spec[1]])
+        return tuple(out)
+
+    def get_lr_parameter(self, param: Any) -> Any:
+        """The learning rate of a Parameter (or a list of them): a 0-d float32 Tensor
+        when fixed, the Parameter of a list's values, or the schedule Cell."""
+        params = param if isinstance(param, list) else [param]
+        if not isinstance(param, Parameter | list):
+            raise TypeError(
+                "For 'get_lr_parameter', the 'param' must be 'Parameter' or 'list' type, but "
+                f"got {type(param).__name__}."
+            )
+        out = []
+        for p in params:
+            at = next((i for i, q in enumerate(self.parameters) if q is p), None)
+            if at is None:
+                raise ValueError(
+                    f"For 'get_lr_parameter', the parameter {getattr(p, 'name', p)} is not in "
+                    "optimizer, please check whether the argument 'param' is correct."
+                )
+            spec = self._lr_specs[at] if self.is_group_lr else ("default",)
+            if spec[0] == "fixed":
+                lr = spec[1]
+            elif spec[0] == "schedule":
+                lr = self.group_learning_rates[spec[1]]
+            else:
+                lr = self.learning_rate
+            if isinstance(lr, IteratorLearningRate):
+                lr = lr.learning_rate
+            elif isinstance(lr, float):
+                lr = Tensor(np.array(lr, np.float32))
+            out.append(lr)
+        return out if isinstance(param, list) else out[0]
 
     def check_gradients(self, gradients: Any) -> tuple[Any, ...]:
         """One gradient per Parameter, each of its shape, as a tuple."""
@@ -153,13 +283,13 @@ class Optimizer(Cell):
         return tuple(gradients)
 
     def decay_weight(self, gradients: tuple[Any, ...]) -> tuple[Any, ...]:
-        """g + weight_decay * param, for the Parameters the decay filter selects."""
-        if self.weight_decay == 0.0:
-            return gradients
-        wd = self.weight_decay
+        """g + weight_decay * param, for the Parameters the decay filter (or their
+        group's weight_decay > 0) selects."""
         return tuple(
-            ops.add(g, ops.mul(p, wd)) if flag else g
-            for g, p, flag in zip(gradients, self.parameters, self.decay_flags)
+            ops.add(g, ops.mul(p, wd)) if flag and wd != 0.0 else g
+            for g, p, wd, flag in zip(
+                gradients, self.parameters, self.weight_decays, self.decay_flags
+            )
         )
 
     def scale_grad(self, gradients: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -180,14 +310,39 @@ class Optimizer(Cell):
 
     def construct(self, gradients):
         gradients = self.prepare_gradients(gradients)
-        lr = self.step_lr()
+        lr = self.learning_rate
+        if self._default_dynamic:  # the schedule's Cell call, traced in graph mode
+            lr = self.learning_rate(self.global_step)
+        group_lrs = ()
+        if self._group_dynamic:
+            for schedule in self.group_learning_rates:
+                group_lrs = group_lrs + (schedule(self.global_step),)
+        lrs = self.step_lrs(self.parameter_lrs(lr, group_lrs))
         for i in range(len(self.parameters)):
-            self.update(i, gradients[i], lr)
+            self.update(i, gradients[i], lrs[i])
         return self.finish_step()
 
-    def step_lr(self) -> Any:
-        """The learning rate of this step (Adam also advances its beta powers here)."""
-        return self.get_lr()
+    def step_lrs(self, lrs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """`begin_step()` once, then `step_lr` once per distinct learning rate."""
+        state = self.begin_step()
+        done: dict[int, Any] = {}
+        out = []
+        for lr in lrs:
+            if id(lr) not in done:
+                done[id(lr)] = self.step_lr(lr, state)
+            out.append(done[id(lr)])
+        return tuple(out)
+
+    def begin_step(self) -> Any:
+        """What a step does before its updates (Adam advances its beta powers)."""
+        return None
+
+    def step_lr(self, lr: Any, state: Any) -> Any:
+        """The learning rate the updates take, from the float or the schedule's value
+        (Adam's is bias-corrected with the state `begin_step` returned)."""
+        if isinstance(lr, int | float):
+            return lr
+        return ops.reshape(lr, ())
 
     def update(self, i: int, grad: Any, lr: Any) -> None:
         """Update Parameter `i` (and its state) with its gradient."""
@@ -196,4 +351,5 @@ class Optimizer(Cell):
         )
 
     def extend_repr(self) -> str:
-        return f"learning_rate={self.learning_rate}, weight_decay={self.weight_decay}"
+        lr = type(self.learning_rate).__name__ if self.dynamic_lr else self.learning_rate
+        return f"learning_rate={lr}, weight_decay={self.weight_decay}"

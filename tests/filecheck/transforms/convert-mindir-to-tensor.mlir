@@ -121,6 +121,23 @@ func.func @unary_float(%a: tensor<3xf16>) -> (tensor<3xf16>, tensor<3xf16>, tens
 
 // -----
 
+// log1p and expm1 are one math op each (accurate for tiny x); atan2 broadcasts its
+// operands like any binary op.
+// CHECK-LABEL: func.func @log1p_expm1_atan2
+// CHECK:         math.log1p
+// CHECK:         math.expm1
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK:         math.atan2 %{{.*}}, %{{.*}} : f32
+func.func @log1p_expm1_atan2(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = mindir.log1p %a : tensor<2x3xf32>
+  %1 = mindir.expm1 %a : tensor<2x3xf32>
+  %2 = mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @cast
 // CHECK:         arith.fptosi %{{.*}} : f32 to i32
 // CHECK:         arith.extf %{{.*}} : f16 to f32

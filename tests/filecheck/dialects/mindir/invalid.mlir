@@ -740,3 +740,27 @@ func.func @f(%k: tensor<i32>, %o: tensor<i32>) {
   %u = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64: 2>} : (tensor<i32>, tensor<i32>) -> tensor<3xf32>
   func.return
 }
+
+// -----
+
+func.func @f(%a: tensor<2x3xi32>) {
+  // expected-error @+1 {{mindir.atan2 needs float elements, got i32}}
+  %0 = mindir.atan2 %a, %a : tensor<2x3xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{shapes are not broadcastable: 2x3, 4}}
+  %0 = mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<3xi32>) {
+  // expected-error @+1 {{mindir.log1p needs float elements, got i32}}
+  %0 = mindir.log1p %a : tensor<3xi32>
+  func.return
+}

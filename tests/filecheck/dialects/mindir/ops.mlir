@@ -71,6 +71,12 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %ceil = mindir.ceil %a : tensor<2x3xf32>
   // CHECK-NEXT: mindir.round %a : tensor<2x3xf32>
   %round = mindir.round %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.log1p %a : tensor<2x3xf32>
+  %log1p = mindir.log1p %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.expm1 %a : tensor<2x3xf32>
+  %expm1 = mindir.expm1 %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %atan2 = mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   // CHECK-NEXT: mindir.relu %i : tensor<2x3xi32>
   %20 = mindir.relu %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.sigmoid %a : tensor<2x3xf32>
