@@ -318,7 +318,7 @@ class StackOfUnstack(RewritePattern):
         rank = len(op.result.type.get_shape())
         source = unstacked_source(list(op.inputs), op.axis.value.data % rank)
         if source is not None and source.type == op.result.type:
-            rewriter.replace_op(op, [], [source])
+            rewriter.replace(op, [], [source])
 
 
 class UnstackOfStack(RewritePattern):
@@ -332,7 +332,7 @@ class UnstackOfStack(RewritePattern):
         rank = len(op.input.type.get_shape())
         if stack.axis.value.data % rank != op.axis.value.data:
             return
-        rewriter.replace_op(op, [], list(stack.inputs))
+        rewriter.replace(op, [], list(stack.inputs))
 
 
 @irdl_op_definition

@@ -74,12 +74,21 @@ def _lstm() -> ZooModel:
     return ZooModel("lstm", lstm.LSTMClassifier, lstm.synthetic_batch, lstm.train_net, 16)
 
 
+def _sentiment() -> ZooModel:
+    import sentiment
+
+    return ZooModel(
+        "sentiment", sentiment.build, sentiment.synthetic_batch, sentiment.train_step_fn, 16
+    )
+
+
 MODELS: dict[str, Callable[[], ZooModel]] = {
     "quickstart": _quickstart,
     "lenet5": _lenet5,
     "resnet18": _resnet18,
     "bert": _bert,
     "lstm": _lstm,
+    "sentiment": _sentiment,
 }
 
 

@@ -34,6 +34,7 @@ from mindjit.frontend.nn.loss import (
     SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
 )
+from mindjit.frontend.nn.multihead_attention import MultiheadAttention
 from mindjit.frontend.nn.nonlinear import (
     CELU,
     ELU,
@@ -53,9 +54,35 @@ from mindjit.frontend.nn.nonlinear import (
     Threshold,
 )
 from mindjit.frontend.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from mindjit.frontend.nn.normalization_groups import (
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+)
 from mindjit.frontend.nn.optim import SGD, Adam, Momentum, Optimizer
+from mindjit.frontend.nn.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    Pad,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
+from mindjit.frontend.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
+from mindjit.frontend.nn.pooling1d import AvgPool1d, MaxPool1d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
+from mindjit.frontend.nn.rnn import GRU, LSTM, RNN
+from mindjit.frontend.nn.rnn_cells import GRUCell, LSTMCell, RNNCell
+from mindjit.frontend.nn.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from mindjit.frontend.nn.upsample import Upsample
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 
@@ -121,6 +148,33 @@ __all__ = [
     "L1Loss",
     "NLLLoss",
     "SmoothL1Loss",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "RNNCell",
+    "MultiheadAttention",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "AvgPool1d",
+    "MaxPool1d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "Pad",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "HuberLoss",
     "KLDivLoss",
     # optimizers, learning-rate schedules, loss scaling (issue 23, optim slice)

@@ -108,6 +108,7 @@ from mindjit.frontend.ops.gather_ops import (
     tensor_scatter_elements,
     unsorted_segment_sum,
 )
+from mindjit.frontend.ops.group_norm import group_norm
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.index_primitives import (
     Argmax,
@@ -201,6 +202,7 @@ from mindjit.frontend.ops.nn_functional import (
     silu,
     softmax,
 )
+from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from mindjit.frontend.ops.pointwise_losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,

@@ -495,6 +495,66 @@ class EmbeddingBag(nn.Cell):
 
 FUNCTIONS["gather_lookups"] = (gather_lookups, lambda: (f32(5, 5), ids(5, 5)))
 CELLS["embedding_bag"] = (EmbeddingBag, lambda: (ids(2, 4, high=7),))
+# --- recurrent layers (nn.LSTM/GRU/RNN and their cells) --------------------------------------
+
+
+class RecurrentStack(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(3, 4, 2, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(8, 3)
+        self.cell = nn.RNNCell(3, 3, nonlinearity="relu")
+
+    def construct(self, x, lengths):
+        y, (h, c) = self.lstm(x, seq_length=lengths)
+        z, g = self.gru(ops.transpose(y, (1, 0, 2)))
+        return self.cell(z[-1], g[0]), ops.reduce_sum(h * c, 0)
+
+
+CELLS["recurrent_stack"] = (
+    RecurrentStack,
+    lambda: (f32(2, 4, 3), ms.Tensor(np.array([4, 2], np.int32))),
+)
+# --- attention (nn.MultiheadAttention, nn.TransformerEncoder) --------------------------------
+
+
+class AttentionBlock(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(8, 2, batch_first=True, add_zero_attn=True)
+        layer = nn.TransformerEncoderLayer(8, 2, 16, 0.0, "gelu", batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, nn.LayerNorm((8,)))
+
+    def construct(self, x, pad):
+        y, w = self.attn(x, x, x, key_padding_mask=pad, average_attn_weights=False)
+        causal = ms.Tensor(np.triu(np.ones((4, 4), np.bool_), 1))
+        return self.enc(y, causal, pad), w
+
+
+CELLS["attention_block"] = (
+    AttentionBlock,
+    lambda: (f32(2, 4, 8), ms.Tensor(np.array([[False] * 4, [False, False, True, True]]))),
+)
+# --- GroupNorm / InstanceNorm / 1-D pooling / padding / pixel shuffle -------------------------
+
+
+class NormPoolPad(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.gn = nn.GroupNorm(2, 4)
+        self.inorm = nn.InstanceNorm2d(1)
+        self.shuffle = nn.PixelShuffle(2)
+        self.pad = nn.ZeroPad2d((1, 0, 0, 1))
+        self.maxp = nn.MaxPool1d(3, 2, "same")
+        self.avgp = nn.AvgPool1d(2, 1, "pad", 1)
+
+    def construct(self, x):
+        y = self.pad(self.inorm(self.shuffle(self.gn(x))))
+        seq = ops.reshape(y, (y.shape[0], 1, -1))
+        return self.maxp(seq), self.avgp(seq), ops.pixel_unshuffle(y[:, :, :4, :4], 2)
+
+
+CELLS["norm_pool_pad"] = (NormPoolPad, lambda: (f32(2, 4, 3, 3),))
 # --- creation: arange / linspace / eye / tril / triu -----------------------------------------
 
 
