@@ -21,7 +21,7 @@ from typing import Any
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
 from mindjit.frontend import ops
-from mindjit.frontend.graph import control_flow
+from mindjit.frontend.graph import control_flow, functional
 from mindjit.frontend.graph.calls import call_value
 from mindjit.frontend.graph.errors import FrontendError, describe_node
 from mindjit.frontend.graph.source import FunctionSource
@@ -174,6 +174,9 @@ class FunctionEvaluator:
                 return Return(None if value is None else self.eval(value, env))
             case ast.Pass():
                 return None
+            case ast.FunctionDef():
+                functional.define(self, node, env)
+                return None
             case ast.For():
                 return self.exec_for(node, env)
             case ast.While():
@@ -249,16 +252,7 @@ class FunctionEvaluator:
     def exec_for(self, node: ast.For, env: Env) -> Signal:
         if node.orelse:
             raise self.error(node, "'for ... else' is not supported in graph mode")
-        iterable = self.eval(node.iter, env)
-        if isinstance(iterable, GraphValue):
-            if not iterable.shape:
-                raise self.error(node, "cannot iterate over a 0-d tensor")
-            items: Any = [iterable[i] for i in range(iterable.shape[0])]
-        else:
-            try:
-                items = iter(iterable)
-            except TypeError:
-                raise self.error(node, f"cannot iterate over {type(iterable).__name__}") from None
+        items = functional.iterate(self, node, self.eval(node.iter, env))
         self.loop_depth += 1
         try:
             for item in items:  # unrolled, as MindSpore does
@@ -346,6 +340,14 @@ class FunctionEvaluator:
         if any(k is None for k in node.keys):
             raise self.error(node, "'**' in a dict is not supported in graph mode")
         return {self.eval(k, env): self.eval(v, env) for k, v in zip(node.keys, node.values)}  # type: ignore[arg-type]
+
+    def eval_Lambda(self, node: ast.Lambda, env: Env) -> Any:
+        return functional.GraphFunction(self, node, env)
+
+    def eval_ListComp(self, node: ast.expr, env: Env) -> Any:
+        return functional.comprehension(self, node, env)
+
+    eval_SetComp = eval_DictComp = eval_GeneratorExp = eval_ListComp
 
     def eval_Slice(self, node: ast.Slice, env: Env) -> slice:
         def part(n: ast.expr | None) -> Any:

@@ -1,0 +1,177 @@
+"""Comprehensions, lambdas and nested functions in graph mode.
+
+Comprehensions and generator expressions are unrolled while tracing, like a
+`for` (a tensor is iterated along its first axis): a list comprehension gives
+a list of graph values, a dict comprehension a dict, a generator expression an
+iterator over the values it made, so `tuple(...)`, `sum(...)`, `any(...)`,
+`max(...)` take it as they take a tuple. Their variables do not leak out.
+
+A `lambda` or nested `def` becomes a `GraphFunction`: calling it traces its
+body into the graph being built, like an inlined call, with its parameters in
+a fresh scope chained to the enclosing function's live variables (Python's
+late binding: a closure sees a variable's value at call time). Default values
+are evaluated where the function is defined, as in Python. Because it is a
+Python callable, library code can take it too: `functools.partial`, HyperMap,
+`ops.grad`, `vmap`, `map`, `sorted(key=...)`.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import inspect
+from typing import Any
+
+from mindjit.frontend.graph_value import GraphValue
+
+_MAX_NESTED_DEPTH = 64
+
+
+def comprehension(ev: Any, node: ast.expr, env: dict) -> Any:
+    """Evaluate a list/set/dict comprehension or a generator expression."""
+    if isinstance(node, ast.SetComp):
+        raise ev.error(node, "a set comprehension is not supported in graph mode (sets are not)")
+    scope = type(env)(env)  # the comprehension's own scope: its targets do not leak
+    results: list[Any] = []
+
+    def produce() -> None:
+        if isinstance(node, ast.DictComp):
+            results.append((ev.eval(node.key, scope), ev.eval(node.value, scope)))
+        else:
+            results.append(ev.eval(node.elt, scope))  # type: ignore[attr-defined]
+
+    _unroll(ev, node, node.generators, scope, produce)  # type: ignore[attr-defined]
+    if isinstance(node, ast.DictComp):
+        out: dict = {}
+        for k, v in results:
+            if isinstance(k, GraphValue):
+                raise ev.error(node, "a dict key must be a constant in graph mode, not a tensor")
+            out[k] = v
+        return out
+    if isinstance(node, ast.GeneratorExp):
+        return iter(results)
+    return results
+
+
+def _unroll(ev: Any, node: ast.AST, generators: list, scope: dict, produce: Any) -> None:
+    if not generators:
+        produce()
+        return
+    gen, rest = generators[0], generators[1:]
+    if gen.is_async:
+        raise ev.error(node, "'async for' is not supported in graph mode")
+    for item in iterate(ev, gen.iter, ev.eval(gen.iter, scope)):
+        ev.assign(gen.target, item, scope)
+        if all(_condition(ev, cond, ev.eval(cond, scope)) for cond in gen.ifs):
+            _unroll(ev, node, rest, scope, produce)
+
+
+def _condition(ev: Any, node: ast.AST, value: Any) -> bool:
+    if isinstance(value, GraphValue):
+        raise ev.error(
+            node,
+            "the 'if' of a comprehension must be a constant in graph mode, not a tensor "
+            "(the number of elements must be known while compiling)",
+        )
+    return ev.truth(node, value)
+
+
+def iterate(ev: Any, node: ast.AST, iterable: Any) -> Any:
+    """What `for` walks: a tensor along its first axis, anything else as Python does."""
+    if isinstance(iterable, GraphValue):
+        if not iterable.shape:
+            raise ev.error(node, "cannot iterate over a 0-d tensor")
+        return [iterable[i] for i in range(iterable.shape[0])]
+    try:
+        return iter(iterable)
+    except TypeError:
+        raise ev.error(node, f"cannot iterate over {type(iterable).__name__}") from None
+
+
+# --- lambda and nested def -------------------------------------------------------------------
+
+
+class GraphFunction:
+    """A `lambda` or nested `def` met while tracing; calling it traces its body."""
+
+    def __init__(self, ev: Any, node: ast.Lambda | ast.FunctionDef, env: dict):
+        self.ev = ev  # the defining function's evaluator: its graph, file and globals
+        self.node = node
+        self.env = env  # the enclosing scope, live
+        self.__name__ = node.name if isinstance(node, ast.FunctionDef) else "<lambda>"
+        self.__qualname__ = self.__name__
+        self.signature = _signature(ev, node, env)
+        self.depth = 0
+
+    def __repr__(self) -> str:
+        return f"<function {self.__name__} (graph mode)>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from mindjit.frontend.graph.evaluator import (  # evaluator.py imports this module
+            Env,
+            FunctionEvaluator,
+            Return,
+        )
+        from mindjit.frontend.graph.source import FunctionSource
+
+        outer = self.ev
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise outer.error(self.node, f"cannot call '{self.__name__}': {exc}") from None
+        bound.apply_defaults()
+        if self.depth >= _MAX_NESTED_DEPTH:
+            raise outer.error(
+                self.node, f"recursive call of '{self.__name__}' is not supported in graph mode"
+            )
+        inner = FunctionEvaluator.__new__(FunctionEvaluator)
+        inner.compiler, inner.graph, inner.fn = outer.compiler, outer.graph, outer.fn
+        inner.source = FunctionSource(self.node, outer.source.file)  # type: ignore[arg-type]
+        inner.self_obj = None
+        inner.loop_depth = inner.tensor_branch_depth = 0
+        inner.closure = collections.ChainMap(self.env, outer.closure)
+        env = Env(bound.arguments)
+        self.depth += 1
+        try:
+            if isinstance(self.node, ast.Lambda):
+                return inner.eval(self.node.body, env)
+            signal = inner.exec_block(self.node.body, env, tail=True)
+        finally:
+            self.depth -= 1
+        if isinstance(signal, Return):
+            return signal.value
+        if signal is not None:
+            raise inner.error(self.node, f"'{signal.name}' outside a loop")  # type: ignore[union-attr]
+        return None
+
+
+def _signature(ev: Any, node: ast.Lambda | ast.FunctionDef, env: dict) -> inspect.Signature:
+    a = node.args
+    P = inspect.Parameter
+    positional = [(x, P.POSITIONAL_ONLY) for x in a.posonlyargs]
+    positional += [(x, P.POSITIONAL_OR_KEYWORD) for x in a.args]
+    defaults = [ev.eval(d, env) for d in a.defaults]  # evaluated once, where defined
+    params: list[inspect.Parameter] = []
+    first_default = len(positional) - len(defaults)
+    for i, (arg, kind) in enumerate(positional):
+        default = defaults[i - first_default] if i >= first_default else P.empty
+        params.append(P(arg.arg, kind, default=default))
+    if a.vararg is not None:
+        params.append(P(a.vararg.arg, P.VAR_POSITIONAL))
+    for arg, d in zip(a.kwonlyargs, a.kw_defaults):
+        default = P.empty if d is None else ev.eval(d, env)
+        params.append(P(arg.arg, P.KEYWORD_ONLY, default=default))
+    if a.kwarg is not None:
+        params.append(P(a.kwarg.arg, P.VAR_KEYWORD))
+    return inspect.Signature(params)
+
+
+def define(ev: Any, node: ast.FunctionDef, env: dict) -> None:
+    """A nested `def`: the name is bound to a GraphFunction (decorators applied)."""
+    fn: Any = GraphFunction(ev, node, env)
+    for decorator in reversed(node.decorator_list):
+        fn = ev.eval(decorator, env)(fn)
+    env[node.name] = fn
+
+
+__all__ = ["GraphFunction", "comprehension", "define", "iterate"]
