@@ -152,6 +152,8 @@ class GraphCompiler:
         args, kwargs = unflatten(template, inputs)
         with tracing(graph):
             result = FunctionEvaluator(self, graph, user_fn, source, self_obj).run(args, kwargs)
+            if entry:  # a returned Parameter reaches Python as its value, as in MindSpore
+                result = _parameters_read(graph, result)
         result_template, result_leaves = flatten(result, lambda v: isinstance(v, GraphValue))
         returned = [v.ssa for v in result_leaves]
         if entry:  # the caller is Python: it can take pieces of one returned tensor
@@ -168,6 +170,16 @@ class GraphCompiler:
         return CompiledGraphFn(
             fn_op, result_template, graph.memory_state is not None, graph.io_state is not None
         )
+
+
+def _parameters_read(graph: GraphBuilder, value: Any) -> Any:
+    if isinstance(value, Parameter):
+        return GraphValue(graph.as_value(value))
+    if isinstance(value, tuple | list):
+        return type(value)(_parameters_read(graph, v) for v in value)
+    if type(value) is dict:
+        return {k: _parameters_read(graph, v) for k, v in value.items()}
+    return value
 
 
 def _is_cell(obj: Any) -> bool:

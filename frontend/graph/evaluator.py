@@ -210,6 +210,8 @@ class FunctionEvaluator:
             case ast.Name(id=name):
                 env[name] = value
             case ast.Tuple(elts=elts) | ast.List(elts=elts):
+                if any(isinstance(e, ast.Starred) for e in elts):
+                    return functional.assign_starred(self, target, value, env)
                 items = self.unpack(target, value, len(elts))
                 for t, v in zip(elts, items):
                     self.assign(t, v, env)
@@ -331,15 +333,13 @@ class FunctionEvaluator:
             ) from None
 
     def eval_Tuple(self, node: ast.Tuple, env: Env) -> tuple:
-        return tuple(self.eval(e, env) for e in node.elts)
+        return tuple(functional.display_items(self, node.elts, env))
 
     def eval_List(self, node: ast.List, env: Env) -> list:
-        return [self.eval(e, env) for e in node.elts]
+        return functional.display_items(self, node.elts, env)
 
     def eval_Dict(self, node: ast.Dict, env: Env) -> dict:
-        if any(k is None for k in node.keys):
-            raise self.error(node, "'**' in a dict is not supported in graph mode")
-        return {self.eval(k, env): self.eval(v, env) for k, v in zip(node.keys, node.values)}  # type: ignore[arg-type]
+        return functional.dict_display(self, node, env)
 
     def eval_Lambda(self, node: ast.Lambda, env: Env) -> Any:
         return functional.GraphFunction(self, node, env)

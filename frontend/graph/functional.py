@@ -88,6 +88,56 @@ def iterate(ev: Any, node: ast.AST, iterable: Any) -> Any:
         raise ev.error(node, f"cannot iterate over {type(iterable).__name__}") from None
 
 
+# --- unpacking ------------------------------------------------------------------------------
+
+
+def assign_starred(ev: Any, target: ast.Tuple | ast.List, value: Any, env: dict) -> None:
+    """`a, *rest = value`: the starred name gets a list, as in Python (a tensor is
+    split along its first axis)."""
+    elts = target.elts
+    star = next(i for i, e in enumerate(elts) if isinstance(e, ast.Starred))
+    if sum(isinstance(e, ast.Starred) for e in elts) > 1:
+        raise ev.error(target, "multiple starred expressions in assignment")
+    items = list(iterate(ev, target, value))
+    after = len(elts) - star - 1
+    if len(items) < len(elts) - 1:
+        raise ev.error(
+            target, f"not enough values to unpack (expected at least {len(elts) - 1}, got {len(items)})"
+        )
+    for t, v in zip(elts[:star], items[:star]):
+        ev.assign(t, v, env)
+    ev.assign(elts[star].value, items[star : len(items) - after], env)  # type: ignore[attr-defined]
+    for t, v in zip(elts[star + 1 :], items[len(items) - after :]):
+        ev.assign(t, v, env)
+
+
+def display_items(ev: Any, elts: list[ast.expr], env: dict) -> list:
+    """The elements of a tuple or list display, `*x` spread in place."""
+    out: list[Any] = []
+    for e in elts:
+        if isinstance(e, ast.Starred):
+            out.extend(iterate(ev, e, ev.eval(e.value, env)))
+        else:
+            out.append(ev.eval(e, env))
+    return out
+
+
+def dict_display(ev: Any, node: ast.Dict, env: dict) -> dict:
+    out: dict = {}
+    for k, v in zip(node.keys, node.values):
+        if k is None:  # `**other`
+            other = ev.eval(v, env)
+            if not isinstance(other, dict):
+                raise ev.error(node, f"'{type(other).__name__}' object is not a mapping")
+            out.update(other)
+            continue
+        key = ev.eval(k, env)
+        if isinstance(key, GraphValue):
+            raise ev.error(node, "a dict key must be a constant in graph mode, not a tensor")
+        out[key] = ev.eval(v, env)
+    return out
+
+
 # --- lambda and nested def -------------------------------------------------------------------
 
 
@@ -174,4 +224,12 @@ def define(ev: Any, node: ast.FunctionDef, env: dict) -> None:
     env[node.name] = fn
 
 
-__all__ = ["GraphFunction", "comprehension", "define", "iterate"]
+__all__ = [
+    "GraphFunction",
+    "assign_starred",
+    "comprehension",
+    "define",
+    "dict_display",
+    "display_items",
+    "iterate",
+]

@@ -175,6 +175,8 @@ def _template_to_json(t: Any) -> Any:
         return {"tuple": [_template_to_json(x) for x in t]}
     if isinstance(t, list):
         return {"list": [_template_to_json(x) for x in t]}
+    if type(t) is dict:
+        return {"dict": [[_template_to_json(k), _template_to_json(x)] for k, x in t.items()]}
     if t is None or type(t) in (bool, int, str):
         return {"const": t}
     if type(t) is float:
@@ -194,6 +196,8 @@ def _template_from_json(j: Any) -> Any:
         return tuple(_template_from_json(x) for x in v)
     if kind == "list":
         return [_template_from_json(x) for x in v]
+    if kind == "dict":
+        return {_template_from_json(k): _template_from_json(x) for k, x in v}
     if kind == "const":
         return v
     if kind == "float":

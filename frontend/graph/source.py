@@ -31,6 +31,8 @@ def unwrap(fn: object) -> object:
 @cache
 def _parse(code: object) -> FunctionSource:
     fn_code = code  # a code object: one parse per function body
+    if fn_code.co_name == "<lambda>":  # type: ignore[attr-defined]
+        return _lambda_source(fn_code)  # type: ignore[arg-type]
     try:
         lines, start = _source_lines(fn_code)
     except (OSError, TypeError) as exc:
@@ -45,6 +47,41 @@ def _parse(code: object) -> FunctionSource:
     if not isinstance(node, ast.FunctionDef):
         raise FrontendError(f"'{fn_code.co_name}' is not a plain function definition")  # type: ignore[attr-defined]
     return FunctionSource(node, fn_code.co_filename)  # type: ignore[attr-defined]
+
+
+def _lambda_source(code: CodeType) -> FunctionSource:
+    """A lambda's body as a one-line `def` returning it: found in its file's AST
+    by line and parameter names (a lambda's own lines need not parse alone)."""
+    linecache.checkcache(code.co_filename)
+    text = "".join(linecache.getlines(code.co_filename))
+    names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+    found = []
+    if text:
+        try:
+            module = ast.parse(text)
+        except SyntaxError:
+            module = None
+        if module is not None:
+            for node in ast.walk(module):
+                if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
+                    a = node.args
+                    if [x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs]] == names:
+                        found.append(node)
+    if len(found) != 1:
+        why = "not found" if not found else "ambiguous: several lambdas alike on its line"
+        raise FrontendError(
+            f"cannot read the source of a lambda ({why}); graph mode needs functions "
+            "defined in a file",
+            code.co_filename,
+            code.co_firstlineno,
+        )
+    node = found[0]
+    ret = ast.copy_location(ast.Return(node.body), node.body)
+    tree = ast.copy_location(
+        ast.FunctionDef(name="<lambda>", args=node.args, body=[ret], decorator_list=[]), node
+    )
+    ast.fix_missing_locations(tree)
+    return FunctionSource(tree, code.co_filename)
 
 
 def _source_lines(code: CodeType) -> tuple[list[str], int]:

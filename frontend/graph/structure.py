@@ -39,7 +39,7 @@ def is_tensor_like(x: Any) -> bool:
 
 
 def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[Any, list[Any]]:
-    """(template, leaves): `keep`-values become `Leaf`s, tuples/lists are walked."""
+    """(template, leaves): `keep`-values become `Leaf`s, tuples/lists/dicts are walked."""
     leaves: list[Any] = []
 
     def walk(v: Any) -> Any:
@@ -50,6 +50,8 @@ def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[A
             return tuple(walk(x) for x in v)
         if isinstance(v, list):
             return [walk(x) for x in v]
+        if type(v) is dict:  # a dict of tensors crosses a graph boundary as its values
+            return {k: walk(x) for k, x in v.items()}
         return v
 
     return walk(value), leaves
@@ -66,6 +68,8 @@ def unflatten(template: Any, leaves: list[Any]) -> Any:
         return tuple(unflatten(x, leaves) for x in template)
     if isinstance(template, list):
         return [unflatten(x, leaves) for x in template]
+    if type(template) is dict:
+        return {k: unflatten(x, leaves) for k, x in template.items()}
     return template
 
 
