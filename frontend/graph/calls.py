@@ -18,6 +18,7 @@ import types
 from typing import Any
 
 from mindjit.frontend.grad import GradFunction
+from mindjit.frontend.graph import functional
 from mindjit.frontend.graph.errors import FrontendError, FrontendValueError
 from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
@@ -106,6 +107,8 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             return compiler.call(
                 graph, call, callee, tuple(args), kwargs, _graph_name(call, callee)
             )
+        if _is_user_callable(callee) and functional.passes_functions((args, kwargs)):
+            return functional.inline_call(ev, *_function_and_owner(callee), args, kwargs)
         if isinstance(callee, types.MethodType):
             owner, fn = callee.__self__, callee.__func__
             if _is_user_function(fn) and not isinstance(owner, type):
@@ -126,6 +129,18 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
         raise error from None
     except Exception as exc:
         raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
+
+
+def _is_user_callable(callee: Any) -> bool:
+    if isinstance(callee, types.MethodType):
+        return _is_user_function(callee.__func__) and not isinstance(callee.__self__, type)
+    return _is_user_function(callee)
+
+
+def _function_and_owner(callee: Any) -> tuple[Any, Any]:
+    if isinstance(callee, types.MethodType):
+        return callee.__func__, callee.__self__
+    return callee, None
 
 
 def _call_multitype(

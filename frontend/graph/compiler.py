@@ -19,6 +19,7 @@ from xdsl.ir import SSAValue
 from mindjit.dialects.mindir.types import ref_type
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.functional import GraphFunction
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
 from mindjit.frontend.graph.source import function_source, unwrap
 from mindjit.frontend.graph.stacked_returns import erase_unused_unstacks, stack_returned_pieces
@@ -173,6 +174,13 @@ class GraphCompiler:
 
 
 def _parameters_read(graph: GraphBuilder, value: Any) -> Any:
+    if isinstance(value, GraphFunction):
+        raise FrontendError(
+            f"a graph cannot return a function ('{value.__name__}'); return tensors or "
+            "constants",
+            value.ev.source.file,
+            value.node.lineno,
+        )
     if isinstance(value, Parameter):
         return GraphValue(graph.as_value(value))
     if isinstance(value, tuple | list):

@@ -1,7 +1,9 @@
 """Comprehensions, lambdas and nested functions in graph mode.
 
 Comprehensions and generator expressions are unrolled while tracing, like a
-`for` (a tensor is iterated along its first axis): a list comprehension gives
+`for` (a tensor is iterated along its first axis), with one `for` clause and
+any number of `if`s on constants, as MindSpore's parser allows (two `for`s
+are its TypeError): a list comprehension gives
 a list of graph values, a dict comprehension a dict, a generator expression an
 iterator over the values it made, so `tuple(...)`, `sum(...)`, `any(...)`,
 `max(...)` take it as they take a tuple. Their variables do not leak out.
@@ -22,15 +24,31 @@ import collections
 import inspect
 from typing import Any
 
+from mindjit.frontend.dispatch import current_graph
+from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
 
 _MAX_NESTED_DEPTH = 64
+
+
+class FrontendTypeError(FrontendError, TypeError):
+    """A TypeError MindSpore's parser raises, located at the user's line."""
 
 
 def comprehension(ev: Any, node: ast.expr, env: dict) -> Any:
     """Evaluate a list/set/dict comprehension or a generator expression."""
     if isinstance(node, ast.SetComp):
         raise ev.error(node, "a set comprehension is not supported in graph mode (sets are not)")
+    generators = node.generators  # type: ignore[attr-defined]
+    if len(generators) != 1:  # as MindSpore's parser (ParseListComp/ParseDictComp)
+        kind = "DictComp" if isinstance(node, ast.DictComp) else "ListComp/GeneratorExp"
+        raise FrontendTypeError(
+            f"The 'generators' supports 1 'comprehension' in {kind}, but got "
+            f"{len(generators)} comprehensions.",
+            ev.source.file,
+            node.lineno,
+        )
     scope = type(env)(env)  # the comprehension's own scope: its targets do not leak
     results: list[Any] = []
 
@@ -40,7 +58,7 @@ def comprehension(ev: Any, node: ast.expr, env: dict) -> Any:
         else:
             results.append(ev.eval(node.elt, scope))  # type: ignore[attr-defined]
 
-    _unroll(ev, node, node.generators, scope, produce)  # type: ignore[attr-defined]
+    _unroll(ev, node, generators, scope, produce)
     if isinstance(node, ast.DictComp):
         out: dict = {}
         for k, v in results:
@@ -165,6 +183,13 @@ class GraphFunction:
         from mindjit.frontend.graph.source import FunctionSource
 
         outer = self.ev
+        if current_graph() is not outer.graph:
+            raise outer.error(
+                self.node,
+                f"'{self.__name__}' is called from another graph than the one that defines it "
+                "(a Cell given it as an argument); graph mode calls a nested function only "
+                "inside the function that defines it or the user functions it passes it to",
+            )
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as exc:
@@ -193,6 +218,32 @@ class GraphFunction:
         if signal is not None:
             raise inner.error(self.node, f"'{signal.name}' outside a loop")  # type: ignore[union-attr]
         return None
+
+
+def passes_functions(args: Any) -> bool:
+    """Whether a call hands a nested function on: the callee is then traced inline,
+    in the graph that defines the function (its closure lives there)."""
+    _, found = flatten(args, lambda v: isinstance(v, GraphFunction))
+    return bool(found)
+
+
+_inline_depth = [0]
+
+
+def inline_call(ev: Any, fn: Any, self_obj: Any, args: list, kwargs: dict) -> Any:
+    """Trace a user function (or method) into the caller's graph."""
+    from mindjit.frontend.graph.evaluator import FunctionEvaluator
+    from mindjit.frontend.graph.source import function_source, unwrap
+
+    fn = unwrap(fn)
+    if _inline_depth[0] >= _MAX_NESTED_DEPTH:
+        raise FrontendError(f"recursive call of '{fn.__name__}' is not supported in graph mode")
+    _inline_depth[0] += 1
+    try:
+        inner = FunctionEvaluator(ev.compiler, ev.graph, fn, function_source(fn), self_obj)
+        return inner.run(tuple(args), kwargs)
+    finally:
+        _inline_depth[0] -= 1
 
 
 def _signature(ev: Any, node: ast.Lambda | ast.FunctionDef, env: dict) -> inspect.Signature:
@@ -231,5 +282,7 @@ __all__ = [
     "define",
     "dict_display",
     "display_items",
+    "inline_call",
     "iterate",
+    "passes_functions",
 ]

@@ -20,22 +20,6 @@ def uses_with(x):
         return x + len(f.read())
 
 
-def uses_lambda(x):
-    f = lambda v: v + 1  # noqa: E731  LINE: lambda
-    return f(x)
-
-
-def uses_nested_def(x):
-    def inner(v):  # LINE: def
-        return v
-
-    return inner(x)
-
-
-def uses_comprehension(x):
-    return ops.stack([x * i for i in range(3)])  # LINE: comprehension
-
-
 def uses_global(x):
     global COUNTER  # LINE: global
     return x

@@ -23,9 +23,6 @@ def line_of(fn, marker: str) -> int:
 CASES = [
     (cases.uses_try, "try", r"'try' is not supported in graph mode", (1.0,)),
     (cases.uses_with, "with", r"'with' is not supported in graph mode", (1.0,)),
-    (cases.uses_lambda, "lambda", r"'lambda' is not supported in graph mode", (1.0,)),
-    (cases.uses_nested_def, "def", r"a nested 'def' is not supported in graph mode", (1.0,)),
-    (cases.uses_comprehension, "comprehension", r"a list comprehension is not supported", (1.0,)),
     (cases.uses_global, "global", r"'global' is not supported in graph mode", (1.0,)),
     (cases.uses_undefined, "undefined", r"name 'not_defined_anywhere' is not defined", (1.0,)),
     (cases.uses_raise, "raise", r"'raise' is not supported in graph mode", (1.0,)),
