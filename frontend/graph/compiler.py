@@ -176,8 +176,7 @@ class GraphCompiler:
 def _parameters_read(graph: GraphBuilder, value: Any) -> Any:
     if isinstance(value, GraphFunction):
         raise FrontendError(
-            f"a graph cannot return a function ('{value.__name__}'); return tensors or "
-            "constants",
+            f"a graph cannot return a function ('{value.__name__}'); return tensors or constants",
             value.ev.source.file,
             value.node.lineno,
         )

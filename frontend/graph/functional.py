@@ -120,7 +120,8 @@ def assign_starred(ev: Any, target: ast.Tuple | ast.List, value: Any, env: dict)
     after = len(elts) - star - 1
     if len(items) < len(elts) - 1:
         raise ev.error(
-            target, f"not enough values to unpack (expected at least {len(elts) - 1}, got {len(items)})"
+            target,
+            f"not enough values to unpack (expected at least {len(elts) - 1}, got {len(items)})",
         )
     for t, v in zip(elts[:star], items[:star]):
         ev.assign(t, v, env)

@@ -666,3 +666,47 @@ def more_activations(x):
 
 
 FUNCTIONS["more_activations"] = (more_activations, lambda: (f32(3, 5),))
+# --- comprehensions, lambdas and closures, unpacking (frontend/graph/functional.py) ------------
+
+
+def comprehension_blocks(x, w):
+    layers = [ops.matmul(x, w) * i for i in range(1, 4) if i != 2]
+    rows = tuple(r.sum() for r in x)
+    gates = {name: ops.sigmoid(x * k) for name, k in zip(("in", "out"), (1.0, -1.0))}
+    return ops.stack(layers), rows, sum(x * i for i in range(3)), gates["in"] * gates["out"]
+
+
+def closures_and_defaults(x, y):
+    scale = 2.0
+    act = lambda v, k=3: ops.relu(v) * k + scale  # noqa: E731
+    scale = 0.5
+
+    def residual(fn, v, *extra, alpha=1.0):
+        return v + alpha * fn(v) + sum(extra)
+
+    return act(x), residual(act, y, 1, 2, alpha=0.1), residual(lambda v: v * y, x)
+
+
+def star_unpacking(x, seq):
+    head, *tail = seq
+    first, *others = x
+    options = {"alpha": 2, **{"beta": 3}}
+    total = sum(v for v in options.values())
+    return head, tail, first, others, [*tail, x], total * x
+
+
+class BlockListNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.CellList([nn.Dense(4, 4, weight_init="ones") for _ in range(3)])
+
+    def construct(self, x):
+        outs = [blk(x) for blk in self.blocks]
+        y, *rest = outs
+        return y + sum(rest), tuple(o.mean() for o in outs)
+
+
+FUNCTIONS["comprehension_blocks"] = (comprehension_blocks, lambda: (f32(3, 4), f32(4, 2)))
+FUNCTIONS["closures_and_defaults"] = (closures_and_defaults, lambda: (f32(2, 3), f32(2, 3)))
+FUNCTIONS["star_unpacking"] = (star_unpacking, lambda: (f32(3, 2), (f32(2), f32(2), f32(2))))
+CELLS["block_list_net"] = (BlockListNet, lambda: (f32(2, 4),))

@@ -269,7 +269,7 @@ def unpacking(x, seq):
     kw = {"c": 3}
     merged = {**kw, "z": 4, **{"c": 5}}
     s = 0
-    for k, v in merged.items():
+    for _k, v in merged.items():
         s = s + v
     for i, (u, w) in enumerate(((1, 2), (3, 4))):
         s = s + i * u * w
@@ -303,7 +303,7 @@ def test_unpacking_and_dicts():
 
 
 def too_few(x):
-    a, b, *rest = (x,)  # LINE: too_few
+    a, b, *rest = (x,)  # noqa: F841  LINE: too_few
     return a
 
 
