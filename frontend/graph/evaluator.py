@@ -77,10 +77,13 @@ Signal = Return | _LoopSignal | None
 class Env(dict):
     """Local variables of the function being traced."""
 
+    parent: Env | None = None  # the scope a branch copy was made from
+
     def branch_copy(self) -> Env:
         """A copy for one branch of a tensor `if`: lists are copied so that an append
         in one branch does not show in the other."""
         out = Env()
+        out.parent = self
         for k, v in self.items():
             out[k] = copy.copy(v) if isinstance(v, list) else v
         return out
@@ -95,6 +98,7 @@ class FunctionEvaluator:
         self.self_obj = self_obj
         self.loop_depth = 0
         self.tensor_branch_depth = 0
+        self.active_envs: list[Env] = []  # the scopes of the blocks being run, innermost last
         closure = {}
         if fn.__closure__:
             for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
@@ -137,6 +141,13 @@ class FunctionEvaluator:
     def exec_block(self, stmts: list[ast.stmt], env: Env, tail: bool = False) -> Signal:
         """Run statements; `tail` blocks end the function, so a tensor `if` with a
         `return` in it may take the rest of the block into its branches."""
+        self.active_envs.append(env)
+        try:
+            return self._exec_block(stmts, env, tail)
+        finally:
+            self.active_envs.pop()
+
+    def _exec_block(self, stmts: list[ast.stmt], env: Env, tail: bool) -> Signal:
         for index, stmt in enumerate(stmts):
             if isinstance(stmt, ast.If):
                 signal = self.exec_if(stmt, env, stmts[index + 1 :], tail)

@@ -205,7 +205,8 @@ class GraphFunction:
         inner.source = FunctionSource(self.node, outer.source.file)  # type: ignore[arg-type]
         inner.self_obj = None
         inner.loop_depth = inner.tensor_branch_depth = 0
-        inner.closure = collections.ChainMap(self.env, outer.closure)
+        inner.active_envs = []
+        inner.closure = collections.ChainMap(_live_scope(outer, self.env), outer.closure)
         env = Env(bound.arguments)
         self.depth += 1
         try:
@@ -219,6 +220,19 @@ class GraphFunction:
         if signal is not None:
             raise inner.error(self.node, f"'{signal.name}' outside a loop")  # type: ignore[union-attr]
         return None
+
+
+def _live_scope(ev: Any, env: dict) -> dict:
+    """The defining scope as it is now: inside a branch of a tensor `if` or the body
+    of a tensor `while`, the branch's copy of it (late binding sees what the
+    branch assigned)."""
+    for active in reversed(ev.active_envs):
+        scope = active
+        while scope is not None:
+            if scope is env:
+                return active
+            scope = getattr(scope, "parent", None)
+    return env
 
 
 def passes_functions(args: Any) -> bool:

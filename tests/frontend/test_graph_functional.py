@@ -396,3 +396,26 @@ def test_nested_function_boundaries():
         ms.jit(passes_lambda_to_cell)(x)
     assert f"line {line_of(passes_lambda_to_cell, 'to_cell')}" in str(info.value)
     raises_at(returns_function, "returns_fn", RuntimeError, r"cannot return a function", x)
+
+
+def late_binding_in_tensor_branches(x):
+    k = 1.0
+    f = lambda v: v * k  # noqa: E731
+    if x.sum() > 0:
+        k = 3.0
+        y = f(x)
+    else:
+        y = f(x) - 1
+    i = 0
+    while x.sum() > 0 and i < 3:
+        x = x - 1
+        k = 2.0
+        i = i + 1
+    makers = [lambda v: v + j for j in range(3)]  # noqa: B023 (the last j, as in Python)
+    return y, f(x), [m(x) for m in makers]
+
+
+def test_late_binding_inside_tensor_if_and_while():
+    x = ms.Tensor(np.ones(3, np.float32))
+    both(late_binding_in_tensor_branches, x)
+    both(late_binding_in_tensor_branches, -x)
