@@ -26,6 +26,7 @@ from typing import Any
 
 from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.source import FunctionSource, function_source, unwrap
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
 
@@ -181,7 +182,6 @@ class GraphFunction:
             FunctionEvaluator,
             Return,
         )
-        from mindjit.frontend.graph.source import FunctionSource
 
         outer = self.ev
         if current_graph() is not outer.graph:
@@ -247,8 +247,9 @@ _inline_depth = [0]
 
 def inline_call(ev: Any, fn: Any, self_obj: Any, args: list, kwargs: dict) -> Any:
     """Trace a user function (or method) into the caller's graph."""
-    from mindjit.frontend.graph.evaluator import FunctionEvaluator
-    from mindjit.frontend.graph.source import function_source, unwrap
+    from mindjit.frontend.graph.evaluator import (  # evaluator.py imports this module
+        FunctionEvaluator,
+    )
 
     fn = unwrap(fn)
     if _inline_depth[0] >= _MAX_NESTED_DEPTH:
