@@ -287,7 +287,10 @@ def define(ev: Any, node: ast.FunctionDef, env: dict) -> None:
     """A nested `def`: the name is bound to a GraphFunction (decorators applied)."""
     fn: Any = GraphFunction(ev, node, env)
     for decorator in reversed(node.decorator_list):
-        fn = ev.eval(decorator, env)(fn)
+        wrapped = ev.eval(decorator, env)(fn)
+        # a wrapper of it (`@ms.jit`, functools.wraps): inside a graph the function is
+        # part of the graph, as MindSpore inlines a jit function a graph calls
+        fn = fn if unwrap(wrapped) is fn else wrapped
     env[node.name] = fn
 
 

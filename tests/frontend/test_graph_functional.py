@@ -238,6 +238,18 @@ def test_jit_of_a_lambda_and_of_a_nested_def():
     np.testing.assert_allclose(outer(2.0)(x).asnumpy(), (x * 2 + 3).asnumpy(), rtol=1e-6)
 
 
+def decorated_nested_def(x):
+    @ms.jit
+    def inner(v):
+        return v * 2
+
+    return inner(x)
+
+
+def test_jit_decorated_nested_def_inside_a_graph_is_inlined():
+    both(decorated_nested_def, t(3))
+
+
 def nested_bad_call(x):
     f = lambda v: v  # noqa: E731
     return f(x, x)  # LINE: bad_call
