@@ -99,6 +99,7 @@ from mindjit.frontend.ops.effects import (
     npu_get_float_status,
     print_,
 )
+from mindjit.frontend.ops.gradient_ops import stop_gradient
 from mindjit.frontend.ops.gather_ops import (
     gather,
     gather_elements,
