@@ -331,6 +331,7 @@ from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import sort, topk
+from mindjit.frontend.ops.type_checks import IsInstance, StopGradient, is_tensor, isinstance_
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
 
