@@ -351,6 +351,8 @@ BINARY_OPS = (
     LogicalOrOp,
     Atan2Op,
 )
+
+
 @irdl_op_definition
 class StopGradientOp(UnaryOp):
     """x itself, through which no gradient flows (MindSpore's StopGradient): mindir-grad

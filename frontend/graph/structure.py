@@ -50,6 +50,8 @@ def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[A
             return tuple(walk(x) for x in v)
         if isinstance(v, list):
             return [walk(x) for x in v]
+        if type(v) is dict:
+            return {k: walk(x) for k, x in v.items()}  # a dict's tensors are inputs too
         return v
 
     return walk(value), leaves
@@ -66,6 +68,8 @@ def unflatten(template: Any, leaves: list[Any]) -> Any:
         return tuple(unflatten(x, leaves) for x in template)
     if isinstance(template, list):
         return [unflatten(x, leaves) for x in template]
+    if type(template) is dict:
+        return {k: unflatten(x, leaves) for k, x in template.items()}
     return template
 
 

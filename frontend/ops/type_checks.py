@@ -9,7 +9,7 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.gradient_ops import stop_gradient
-from mindjit.frontend.ops.primitives import Primitive, _simple
+from mindjit.frontend.ops.primitives import _simple
 from mindjit.frontend.ops.promotion import is_tensor as _tensor_like
 
 
