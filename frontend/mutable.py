@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.tensor import Tensor
 
 
@@ -42,7 +43,7 @@ def _valid(value: Any) -> bool:
         return all(_valid(v) for v in value)
     if isinstance(value, dict):
         return all(_valid(v) for v in value.values())
-    return isinstance(value, Tensor | int | float) and not isinstance(value, bool)
+    return isinstance(value, Tensor | GraphValue | int | float) and not isinstance(value, bool)
 
 
 def _kind(value: Any) -> Any:
@@ -82,9 +83,10 @@ def mutable(input_data: Any, dynamic_len: bool = False) -> Any:
                 "For mutable, when the variable_len is True, all the elements of the "
                 f"sequence should have the same type and shape, but got {input_data}"
             )
-    if isinstance(input_data, Tensor):
-        ret: Any = input_data  # a tensor is a run-time input already
-    elif isinstance(input_data, int):
+    if isinstance(input_data, Tensor | GraphValue):
+        return input_data  # a tensor is a run-time input already
+    ret: Any
+    if isinstance(input_data, int):
         ret = _Int(input_data)
     elif isinstance(input_data, float):
         ret = _Float(input_data)
@@ -94,11 +96,8 @@ def mutable(input_data: Any, dynamic_len: bool = False) -> Any:
         ret = _Tuple(input_data)
     else:
         ret = _Dict(input_data)
-    try:
-        ret.__ms_mutable__ = True
-        ret.__ms_dynamic_len__ = dynamic_len
-    except AttributeError:  # a Tensor subclass with slots: it is a run-time input anyway
-        pass
+    ret.__ms_mutable__ = True
+    ret.__ms_dynamic_len__ = dynamic_len
     return ret
 
 

@@ -326,3 +326,20 @@ def test_dict_input_tensors_are_runtime_inputs(modes):
     second = ms.jit(dict_input)({"w": t(5.0), "b": t(0.5)})
     assert_close((first, second), (t(2.5), t(10.5)))
     assert len(api.cached_programs()) == 1
+
+
+def mutable_inside(x):
+    n = ms.mutable(3)
+    y = ms.mutable(x * 2)
+    return y + n, ms.mutable((1, 2))[1]
+
+
+def sg_vmapped(x):
+    return ms.vmap(ops.stop_gradient)(x) * 2
+
+
+def test_mutable_inside_a_graph_and_stop_gradient_under_vmap(modes):
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    for fn in (mutable_inside, sg_vmapped):
+        eager, graph = both(fn, x)
+        assert_close(eager, graph)
