@@ -38,6 +38,7 @@ from mindjit.frontend.graph.api import load_compiler as _load_compiler
 # graph mode (frontend/jit.py)
 from mindjit.frontend.jit import jit, jit_class
 from mindjit.frontend.lazy_inline import lazy_inline
+from mindjit.frontend.mutable import mutable
 from mindjit.frontend.nn.init import set_seed
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
 from mindjit.frontend.vmap import vmap
@@ -74,6 +75,7 @@ __all__ = [
     "jit",
     "jit_class",
     "lazy_inline",
+    "mutable",
     "mstype",
     "nn",
     "ops",

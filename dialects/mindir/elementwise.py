@@ -351,6 +351,17 @@ BINARY_OPS = (
     LogicalOrOp,
     Atan2Op,
 )
+
+
+@irdl_op_definition
+class StopGradientOp(UnaryOp):
+    """x itself, through which no gradient flows (MindSpore's StopGradient): mindir-grad
+    gives its operand no adjoint, and the lowering replaces it by its operand"""
+
+    name = "mindir.stop_gradient"
+    ALLOWED: ClassVar[str] = "any"
+
+
 UNARY_OPS = (
     LogicalNotOp,
     NegOp,
@@ -370,6 +381,7 @@ UNARY_OPS = (
     HSwishOp,
     Log1pOp,
     Expm1Op,
+    StopGradientOp,
 )
 
 

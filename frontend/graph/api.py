@@ -17,6 +17,7 @@ from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.program_cache import compile_with_cache
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.graph.structure import signature_of
+from mindjit.frontend.mutable import graph_inputs
 from mindjit.frontend.nn.cell import training_token
 from mindjit.support import config
 
@@ -101,6 +102,7 @@ def _ref(obj: Any) -> Any:
 
 def run_function(fn: Any, args: tuple, kwargs: dict, jit_config: Any = None) -> Any:
     name = getattr(unwrap(fn), "__name__", "graph")
+    args, kwargs = graph_inputs((args, kwargs))  # ms.mutable values: run-time inputs
     program = program_for(fn, None, args, kwargs, name, jit_level_of(jit_config))
     return program(args, kwargs)
 
@@ -115,11 +117,12 @@ def _cell_program(cell: Any, args: tuple, kwargs: dict) -> CompiledProgram:
 
 
 def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:
+    args, kwargs = graph_inputs((args, kwargs))  # ms.mutable values: run-time inputs
     return _cell_program(cell, args, kwargs)(args, kwargs)
 
 
 def compile_cell(cell: Any, args: tuple) -> CompiledProgram:
-    return _cell_program(cell, tuple(args), {})
+    return _cell_program(cell, graph_inputs(tuple(args)), {})
 
 
 def cached_programs() -> list[CompiledProgram]:

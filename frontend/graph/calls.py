@@ -20,6 +20,7 @@ from typing import Any
 from mindjit.frontend.grad import GradFunction
 from mindjit.frontend.graph import functional
 from mindjit.frontend.graph.errors import FrontendError, FrontendValueError
+from mindjit.frontend.graph.fallback import check_fallback
 from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
 from mindjit.frontend.graph.source import unwrap
@@ -64,6 +65,7 @@ def _graph_name(fn: Any, owner: Any) -> str:
 def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -> Any:
     compiler, graph = ev.compiler, ev.graph
     try:
+        check_fallback(ev, node, callee, args, kwargs)  # numpy/math: constants only
         if callee is builtins.print:
             if kwargs:
                 raise ev.error(node, "print() keyword arguments are not supported in graph mode")

@@ -39,7 +39,7 @@ def is_tensor_like(x: Any) -> bool:
 
 
 def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[Any, list[Any]]:
-    """(template, leaves): `keep`-values become `Leaf`s, tuples/lists/dicts are walked."""
+    """(template, leaves): `keep`-values become `Leaf`s, tuples/lists are walked."""
     leaves: list[Any] = []
 
     def walk(v: Any) -> Any:
@@ -50,8 +50,8 @@ def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[A
             return tuple(walk(x) for x in v)
         if isinstance(v, list):
             return [walk(x) for x in v]
-        if type(v) is dict:  # a dict of tensors crosses a graph boundary as its values
-            return {k: walk(x) for k, x in v.items()}
+        if type(v) is dict:
+            return {k: walk(x) for k, x in v.items()}  # a dict's tensors are inputs too
         return v
 
     return walk(value), leaves

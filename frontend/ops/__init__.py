@@ -108,6 +108,7 @@ from mindjit.frontend.ops.gather_ops import (
     tensor_scatter_elements,
     unsorted_segment_sum,
 )
+from mindjit.frontend.ops.gradient_ops import stop_gradient
 from mindjit.frontend.ops.group_norm import group_norm
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
 from mindjit.frontend.ops.index_primitives import (
@@ -332,6 +333,7 @@ from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_sl
 from mindjit.frontend.ops.sort import sort, topk
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
+from mindjit.frontend.ops.type_checks import IsInstance, StopGradient, is_tensor, isinstance_
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

@@ -43,6 +43,10 @@ RULES.exclude(
     M.UniformRealOp,
 )
 RULES.exclude(
+    "stop_gradient: the gradient does not flow through it (MindSpore's StopGradient)",
+    M.StopGradientOp,
+)
+RULES.exclude(
     "piecewise constant: its gradient is zero (MindSpore's bprop returns zeros)",
     M.FloorOp,
     M.CeilOp,

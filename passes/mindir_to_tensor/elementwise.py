@@ -40,6 +40,12 @@ def lower_unary(op: mindir.UnaryOp, rewriter: PatternRewriter) -> None:
     rewriter.replace(op, [], [out])
 
 
+@LOWERINGS.register(mindir.StopGradientOp)
+def lower_stop_gradient(op: mindir.StopGradientOp, rewriter: PatternRewriter) -> None:
+    """After mindir-grad a stop_gradient is its operand."""
+    rewriter.replace(op, [], [op.input])
+
+
 @LOWERINGS.register(mindir.SelectOp)
 def lower_select(op: mindir.SelectOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)

@@ -7,6 +7,8 @@ graph mode can read the source, as it reads a user's file.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import mindjit as ms
@@ -666,6 +668,85 @@ def more_activations(x):
 
 
 FUNCTIONS["more_activations"] = (more_activations, lambda: (f32(3, 5),))
+
+
+# --- issue 24, APIs: stop_gradient, type checks, shape arithmetic, builtins and str
+# methods on constants, list/dict methods, JIT Fallback of numpy and math on constants
+
+
+def _sg_loss(x, y):
+    return (ops.stop_gradient(x * y) * x + y * y).sum()
+
+
+def stop_gradient_fns(x, y):
+    sg = ops.stop_gradient((x, 3, [y]))
+    gx, gy = ms.grad(_sg_loss, grad_position=(0, 1))(x, y)
+    return sg[0] + sg[2][0] * sg[1], gx, gy, ops.StopGradient()(x) * 2
+
+
+def type_and_shape_checks(x):
+    k = isinstance(x, ms.Tensor) + isinstance(3, (int, float)) + isinstance((1,), tuple)
+    k += ops.isinstance_(3, ms.int64) + ops.isinstance_(3, ms.int32) + ops.is_tensor(x)
+    n = x.shape[0] * len(x) + x.ndim - x.size // 2 + ops.rank(x) + ops.size(x)
+    same = x.shape == (3, 4) and x.dtype == ms.float32 and ops.shape(x)[-1] >= 4
+    return x * k + n, same, x.shape[::-1], ops.shape(x)
+
+
+def builtins_on_constants(x):
+    s = 0
+    for i, v in enumerate((1, 2, 3)):
+        s += i * v
+    for a, b in zip((1, 2), [3, 4]):
+        s += a * b
+    for v in reversed((1, 2, 3)):
+        s = s * 2 + v
+    for i in range(10, 0, -3):
+        s -= i
+    t = sorted((3, 1, 2), reverse=True)
+    m = min(1, 2) + max((4, 5)) + abs(-3) + round(2.6) + round(3.14159, 2) + int(3.7)
+    return x + s + t[0] + m + float(2) + bool(1), str(12), t, divmod(7, 2), sum((1, 2, 3))
+
+
+def strings_on_constants(x):
+    s = "abc"
+    name = s.upper() + "_" + s.replace("b", "x").title() + f"{len(s)}"
+    print(f"value {name} {3.14159:.2f} {x.shape} {7:>4d}")
+    print("x is", x, "and", name.lower())
+    parts = "a,b,c".split(",")
+    return x * len(parts), name, f"{2:03d}|{0.5:.1%}", "-".join(parts), s.startswith("a"), s[::-1]
+
+
+def list_dict_methods(x):
+    a = [1, 2]
+    a.append(3)
+    a.extend([4, 5])
+    a.insert(0, 0)
+    p = a.pop()
+    q = a.pop(0)
+    d = {"a": 1, "b": 2}
+    d.update({"c": 3})
+    keys, values = list(d.keys()), list(d.values())
+    total = a.index(3) + a.count(2) + p + q + d.get("c") + d.get("z", 7) + len(d.items())
+    ts = [x]
+    ts.append(x * 2)
+    ts.insert(0, x - 1)
+    return ts[2] + ts[0] + total, a, keys, values, tuple(d.items()), "b" in d, 9 in a
+
+
+def fallback_numpy_math(x):
+    a = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    b = np.sqrt(np.arange(4).astype(np.float32)) + np.ones(4, np.float32) * 2
+    c = math.sqrt(16) + math.pi + math.log(math.e) + math.floor(2.5)
+    t = ms.Tensor(a * b + np.float32(c))
+    return x + t, x * np.full((4,), 0.5, np.float32), int(np.prod([2, 3])), math.gcd(12, 18)
+
+
+FUNCTIONS["stop_gradient_fns"] = (stop_gradient_fns, lambda: (f32(3, 4), f32(3, 4)))
+FUNCTIONS["type_and_shape_checks"] = (type_and_shape_checks, lambda: (f32(3, 4),))
+FUNCTIONS["builtins_on_constants"] = (builtins_on_constants, lambda: (f32(3, 4),))
+FUNCTIONS["strings_on_constants"] = (strings_on_constants, lambda: (f32(3, 4),))
+FUNCTIONS["list_dict_methods"] = (list_dict_methods, lambda: (f32(3, 4),))
+FUNCTIONS["fallback_numpy_math"] = (fallback_numpy_math, lambda: (f32(3, 4),))
 # --- comprehensions, lambdas and closures, unpacking (frontend/graph/functional.py) ------------
 
 

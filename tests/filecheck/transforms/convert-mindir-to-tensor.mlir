@@ -138,6 +138,16 @@ func.func @log1p_expm1_atan2(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> (tensor<
 
 // -----
 
+// stop_gradient has done its work in mindir-grad: lowered, it is its operand.
+// CHECK-LABEL: func.func @stop_gradient
+// CHECK-NEXT:    func.return %a : tensor<2x3xf32>
+func.func @stop_gradient(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = mindir.stop_gradient %a : tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @cast
 // CHECK:         arith.fptosi %{{.*}} : f32 to i32
 // CHECK:         arith.extf %{{.*}} : f16 to f32

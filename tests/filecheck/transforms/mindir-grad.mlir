@@ -155,3 +155,23 @@ func.func @kept_call(%a: tensor<3xf32>) -> tensor<3xf32> {
   }
   func.return %g : tensor<3xf32>
 }
+
+// -----
+
+// No gradient flows through stop_gradient: d(stop(x*y)*x)/dx is stop(x*y) only
+// (the product's own adjoint is never built).
+
+// CHECK-LABEL: func.func @stop_gradient
+// CHECK-NEXT:    %m = mindir.mul %a, %b
+// CHECK-NEXT:    %s = mindir.stop_gradient %m
+// CHECK-NEXT:    %o = mindir.mul %s, %a
+// CHECK-NEXT:    func.return %s
+func.func @stop_gradient(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %g = mindir.grad (%x = %a, %y = %b) wrt [0] weights [] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+    %m = mindir.mul %x, %y : tensor<4xf32>
+    %s = mindir.stop_gradient %m : tensor<4xf32>
+    %o = mindir.mul %s, %x : tensor<4xf32>
+    mindir.yield %o : tensor<4xf32>
+  }
+  func.return %g : tensor<4xf32>
+}

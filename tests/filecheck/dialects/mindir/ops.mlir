@@ -75,6 +75,8 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %log1p = mindir.log1p %a : tensor<2x3xf32>
   // CHECK-NEXT: mindir.expm1 %a : tensor<2x3xf32>
   %expm1 = mindir.expm1 %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.stop_gradient %i : tensor<2x3xi32>
+  %stop = mindir.stop_gradient %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   %atan2 = mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   // CHECK-NEXT: mindir.relu %i : tensor<2x3xi32>
