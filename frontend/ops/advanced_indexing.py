@@ -16,8 +16,9 @@ mindir ops, so gradients come from theirs:
 - An index computed in a graph (a tensor only known when the graph runs):
   one int tensor among ints, slices and `...` (`x[idx]`, `x[:, idx]`,
   `x[argmax]`) reads with `mindir.gather` along its axis; `x[idx] = v`
-  scatters with `mindir.unsorted_segment_sum` (repeated indices add up;
-  MindSpore leaves them unspecified) and selects; `x[mask] = v` is
+  scatters with `mindir.unsorted_segment_sum` after zeroing the values a later
+  repeat of their index overwrites (the last write wins, as on known indices)
+  and selects; `x[mask] = v` is
   `select(mask, v, x)`. A bool mask read (`x[mask]`) has a data-dependent
   shape, which a static-shape compiler cannot give: it is refused (ValueError).
 
@@ -36,8 +37,10 @@ import numpy as np
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops import array
 from mindjit.frontend.ops import math as fmath
-from mindjit.frontend.ops.gather_ops import _gather, known
+from mindjit.frontend.ops.gather_ops import _gather, known, unsorted_segment_sum
 from mindjit.frontend.ops.promotion import is_tensor
+from mindjit.frontend.ops.reduce import reduce_any
+from mindjit.frontend.tensor import Tensor
 
 _INDEX_TYPES = "int, bool, None, ellipsis, slice, Tensor, list or tuple"
 
@@ -146,7 +149,7 @@ def _wrap_negative(idx: Any, n: int) -> Any:
 
 def getitem(x: Any, index: Any) -> Any:
     """`x[index]` for any index numpy accepts whose result shape is static."""
-    from mindjit.frontend.ops.indexing import getitem as basic_getitem
+    from mindjit.frontend.ops.indexing import getitem as basic_getitem  # it imports this module
 
     items = _items(index)
     if any(_is_dynamic(i) for i in items):
@@ -160,8 +163,6 @@ def getitem(x: Any, index: Any) -> Any:
 
 
 def _int_const(values: np.ndarray) -> Any:
-    from mindjit.frontend.tensor import Tensor
-
     return Tensor(np.ascontiguousarray(values, dtype=np.int32))
 
 
@@ -204,8 +205,6 @@ def _is_int(item: Any) -> bool:
 
 def _value_tensor(value: Any, dtype: D.DType) -> Any:
     """`v` as a tensor of x's dtype (a number, a tensor, or a tuple/list of them)."""
-    from mindjit.frontend.tensor import Tensor
-
     if is_tensor(value):
         return array.cast(value, dtype) if value.dtype != dtype else value
     if isinstance(value, bool | int | float | np.number | np.bool_):
@@ -266,8 +265,6 @@ def setitem(x: Any, index: Any, value: Any) -> Any:
     lin = pos.reshape(-1)
     mask = np.zeros(math.prod(shape), dtype=bool)
     mask[lin] = True
-    from mindjit.frontend.tensor import Tensor
-
     cond = Tensor(mask.reshape(shape))
     if pos.size == math.prod(shape) and np.array_equal(lin, np.arange(lin.size)):
         return array.reshape(v, shape) if shape else array.reshape(v, ())
@@ -322,11 +319,15 @@ def _dynamic_setitem(x: Any, index: Any, v: Any) -> Any:
     region = tuple(idx.shape) + shape[1:]
     v = _broadcast(v, region)
     v = array.reshape(v, (count, *shape[1:]))
-    from mindjit.frontend.ops.gather_ops import unsorted_segment_sum
 
+    # repeated indices: the last write wins, as numpy (and this op on known indices)
+    if count > 1:
+        same = array.reshape(ids, (count, 1)) == array.reshape(ids, (1, count))
+        later = Tensor(np.triu(np.ones((count, count), bool), 1))
+        overwritten = reduce_any(fmath.logical_and(same, later), 1)
+        dropped = array.reshape(overwritten, (count,) + (1,) * (len(shape) - 1))
+        v = fmath.select(dropped, Tensor(np.zeros((), x.dtype.numpy)), v)
     scattered = unsorted_segment_sum(v, ids, n)
-    from mindjit.frontend.tensor import Tensor
-
     ones = Tensor(np.ones((count,), np.float32))
     hits = unsorted_segment_sum(ones, ids, n) > 0
     cond = array.reshape(hits, (n,) + (1,) * (len(shape) - 1))

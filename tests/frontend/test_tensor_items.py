@@ -492,3 +492,15 @@ def test_gradient_of_an_input_assigned_in_place():
     gg = ms.jit(grad_sq_after_input_set)(ms.Tensor(A.copy()))
     np.testing.assert_allclose(g.asnumpy(), want)
     np.testing.assert_allclose(gg.asnumpy(), want)
+
+
+def test_repeated_indices_last_write_wins():
+    idx = np.array([1, 0, 1, -2], np.int32)
+    want = A.copy()
+    want[idx] = np.arange(4, dtype=np.float32)[:, None, None]
+
+    def f(x, i):
+        x[i] = ms.Tensor(np.arange(4, dtype=np.float32).reshape(4, 1, 1))
+        return x
+
+    np.testing.assert_array_equal(both(f, A, idx).asnumpy(), want)
