@@ -177,6 +177,15 @@ class Tensor(TensorOperators):
             out._parent = (self, index)
         return out
 
+    def __setitem__(self, index: Any, value: Any) -> None:
+        # PyNative: this Tensor object takes the new value, as MindSpore's does;
+        # graph mode rebinds the name instead (frontend/graph/tensor_items.py)
+        from mindjit.frontend.ops.advanced_indexing import (
+            setitem,
+        )  # function-level: ops import Tensor
+
+        self._set_value(setitem(self, index, value))
+
     def _set_value(self, new: Any) -> None:
         """`x[i] = v` in PyNative mode: this Tensor takes the new value (a new array),
         and the tensor it was read from (`x[0][1] = v`) takes it at its index."""

@@ -164,17 +164,6 @@ class TensorOperators:
     def __getitem__(self, index: Any) -> Any:
         return _ops().getitem(self, index)
 
-    def __setitem__(self, index: Any, value: Any) -> None:
-        # PyNative: the Tensor object takes the new value, as MindSpore's does (a
-        # new array: tensors sharing the old memory are unchanged); graph mode
-        # rebinds the name instead (frontend/graph/tensor_items.py)
-        self._set_value(_ops().tensor_setitem(self, index, value))
-
-    def _set_value(self, new: Any) -> None:
-        raise TypeError(
-            "item assignment on a tensor inside a graph rebinds its name: write x[i] = v"
-        )
-
     def __iter__(self) -> Any:
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")

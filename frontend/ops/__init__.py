@@ -59,7 +59,6 @@ from mindjit.frontend.ops.activations import (
     threshold,
 )
 from mindjit.frontend.ops.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d
-from mindjit.frontend.ops.advanced_indexing import setitem as tensor_setitem
 from mindjit.frontend.ops.array import (
     broadcast_to,
     cast,

@@ -504,3 +504,17 @@ def test_repeated_indices_last_write_wins():
         return x
 
     np.testing.assert_array_equal(both(f, A, idx).asnumpy(), want)
+
+
+def set_in_while(x):
+    while x.sum() < 45:
+        x[0] += 5
+        x[x > 12] = 12
+    return x
+
+
+def test_setitem_carried_by_a_tensor_while():
+    """`x[i] = v` in the body rebinds x: the while carries it."""
+    want = np.array([[10, 11, 12], [3, 4, 5]], np.float32)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(both(set_in_while, a).asnumpy(), want)
