@@ -171,7 +171,7 @@ class Tensor(TensorOperators):
 
     def __getitem__(self, index: Any) -> Any:
         out = TensorOperators.__getitem__(self, index)
-        if out is not self:
+        if out is not self and isinstance(out, Tensor):  # (a value in a graph has no parent)
             # as MindSpore's Tensor: `x[0][1] = v` (and `y = x[0]; y[1] = v`) writes
             # through to x
             out._parent = (self, index)
