@@ -157,6 +157,8 @@ def getitem(x: Any, index: Any) -> Any:
     shape = tuple(x.shape)
     pos = _positions(shape, index)
     flat = array.reshape(x, (max(math.prod(shape), 1),)) if shape else array.reshape(x, (1,))
+    if pos.size == 0:  # an empty selection: an empty slice of the flat tensor
+        return array.reshape(basic_getitem(flat, slice(0, 0)), pos.shape)
     ids = _int_const(pos.reshape(-1))
     out = _gather(flat, ids, 0)
     return array.reshape(out, pos.shape)

@@ -518,3 +518,15 @@ def test_setitem_carried_by_a_tensor_while():
     want = np.array([[10, 11, 12], [3, 4, 5]], np.float32)
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     np.testing.assert_array_equal(both(set_in_while, a).asnumpy(), want)
+
+
+def empty_selections(x):
+    y = x * 1
+    y[[]] = 5.0
+    return x[[]], x[:, []], x[ms.Tensor(np.zeros((2,), np.bool_))], y
+
+
+def test_empty_selections():
+    outs = both(empty_selections, A)
+    assert [o.shape for o in outs] == [(0, 3, 4), (2, 0, 4), (0, 3, 4), (2, 3, 4)]
+    np.testing.assert_array_equal(outs[3].asnumpy(), A)
