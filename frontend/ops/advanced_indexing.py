@@ -112,9 +112,10 @@ def _positions(shape: tuple[int, ...], index: Any) -> np.ndarray:
         raise IndexError(f"{exc} (tensor of shape {shape})") from None
 
 
-def _dynamic_parts(x: Any, index: Any) -> tuple[list[Any], int, Any]:
+def _dynamic_parts(x: Any, index: Any) -> tuple[list[Any], int, int]:
     """The items with the single run-time tensor replaced by a full slice, the
-    axis of `x` it indexes, and the tensor; or raise why not supported."""
+    axis of `x` it indexes, and its position among the items; or raise why the
+    index is not supported."""
     items = _items(index)
     dyn = [k for k, i in enumerate(items) if _is_dynamic(i)]
     if len(dyn) > 1:
