@@ -48,6 +48,30 @@ class _Record:
 class Tape:
     varying: set[int] = field(default_factory=set)  # ids of tensors the sources reach
     records: list[_Record] = field(default_factory=list)
+    # a differentiated input or weight given a new value in place (x[i] = v): its
+    # value at the start, whose gradient the caller gets
+    renamed: dict[int, Any] = field(default_factory=dict)
+    sources: set[int] = field(default_factory=set)
+
+    def rebind(self, target: Any, old: Any, new: Any) -> None:
+        """`target` (a Tensor object) now holds `new`'s value, `old` its former one
+        (`x[i] = v` in PyNative mode): the records so far read `old` where they
+        read `target`, and later ops reading `target` differentiate into `new`."""
+
+        def swap(x: Any) -> Any:
+            return old if x is target else target if x is new else x
+
+        for rec in self.records:
+            rec.inputs = [swap(x) for x in rec.inputs]
+            rec.outputs = [swap(x) for x in rec.outputs]
+        if id(target) in self.varying:
+            self.varying.add(id(old))
+        self.varying.discard(id(target))
+        if id(new) in self.varying:
+            self.varying.discard(id(new))
+            self.varying.add(id(target))
+        if id(target) in self.sources and id(target) not in self.renamed:
+            self.renamed[id(target)] = old
 
     def record(self, key: Hashable, build: Any, inputs: list, arrays: list, outputs: list) -> None:
 
@@ -152,6 +176,7 @@ def pynative_grad(gf: Any, args: tuple) -> Any:
     for _, leaves in per_position:
         tape.varying.update(id(x) for x in leaves)
     tape.varying.update(id(w) for w in weights)
+    tape.sources = set(tape.varying)
     _state.tape = tape
     try:
         out = gf.fn(*fn_args)
@@ -174,7 +199,7 @@ def pynative_grad(gf: Any, args: tuple) -> Any:
     adj = backward(tape, seeds)
 
     def grad_of(x: Any) -> Tensor:
-        g = adj.get(id(x))
+        g = adj.get(id(tape.renamed.get(id(x), x)))
         if g is None:
             return Tensor._wrap(np.zeros(x.shape, x.dtype.numpy))
         return Tensor._wrap(np.asarray(g, dtype=x.dtype.numpy).reshape(x.shape))

@@ -6,6 +6,8 @@ mindir through the same op functions PyNative mode runs eagerly.
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
@@ -54,6 +56,12 @@ class GraphValue(TensorOperators):
         raise TypeError(
             "the truth value of a tensor is only known when the graph runs; "
             "use it in an `if`/`while` of the compiled function instead"
+        )
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError(
+            "item assignment on a tensor in a graph is a statement of the compiled "
+            "function (x[i] = v rebinds x); it cannot be done by Python code the graph runs"
         )
 
     def __repr__(self) -> str:

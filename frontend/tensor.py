@@ -169,6 +169,36 @@ class Tensor(TensorOperators):
     def copy(self) -> Tensor:
         return Tensor._wrap(self._data.copy())
 
+    def __getitem__(self, index: Any) -> Any:
+        out = TensorOperators.__getitem__(self, index)
+        if out is not self and isinstance(out, Tensor):  # (a value in a graph has no parent)
+            # as MindSpore's Tensor: `x[0][1] = v` (and `y = x[0]; y[1] = v`) writes
+            # through to x
+            out._parent = (self, index)
+        return out
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        # PyNative: this Tensor object takes the new value, as MindSpore's does;
+        # graph mode rebinds the name instead (frontend/graph/tensor_items.py)
+        from mindjit.frontend.ops.advanced_indexing import (
+            setitem,
+        )  # function-level: ops import Tensor
+
+        self._set_value(setitem(self, index, value))
+
+    def _set_value(self, new: Any) -> None:
+        """`x[i] = v` in PyNative mode: this Tensor takes the new value (a new array),
+        and the tensor it was read from (`x[0][1] = v`) takes it at its index."""
+        from mindjit.frontend.grad_tape import active_tape  # function-level: it imports Tensor
+
+        tape = active_tape()
+        if tape is not None:
+            tape.rebind(self, Tensor._wrap(self._data), new)
+        self._data = np.asarray(new.asnumpy(), dtype=self._data.dtype)
+        parent = self.__dict__.get("_parent")
+        if parent is not None:
+            parent[0][parent[1]] = self
+
     def init_data(self) -> Tensor:
         return self
 

@@ -293,6 +293,12 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
         for sub in ast.walk(stmt):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                 names.append(sub.id)
+            elif isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Store):
+                base = sub.value  # x[i] = v (and x[i][j] = v) rebind x
+                while isinstance(base, ast.Subscript):
+                    base = base.value
+                if isinstance(base, ast.Name):
+                    names.append(base.id)
     return list(dict.fromkeys(names))
 
 

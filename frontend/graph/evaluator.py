@@ -21,7 +21,7 @@ from typing import Any
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
 from mindjit.frontend import ops
-from mindjit.frontend.graph import control_flow, functional
+from mindjit.frontend.graph import control_flow, functional, tensor_items
 from mindjit.frontend.graph.calls import call_value
 from mindjit.frontend.graph.errors import FrontendError, describe_node
 from mindjit.frontend.graph.source import FunctionSource
@@ -177,6 +177,8 @@ class FunctionEvaluator:
                     self.assign(target, self.eval(value, env), env)
                 return None
             case ast.AugAssign(target=target, op=op, value=value):
+                if tensor_items.masked_aug_assign(self, node, env):
+                    return None
                 current = self.eval(_load_of(target), env)
                 result = self.binop(node, op, current, self.eval(value, env))
                 self.assign(target, result, env)
@@ -228,6 +230,9 @@ class FunctionEvaluator:
                     self.assign(t, v, env)
             case ast.Subscript(value=obj_node, slice=index_node):
                 obj = self.eval(obj_node, env)
+                if tensor_items.is_item_target(obj):
+                    tensor_items.assign(self, target, obj, self.eval(index_node, env), value, env)
+                    return
                 if not isinstance(obj, list | dict):
                     raise self.error(
                         target, "item assignment is only supported on lists in graph mode"
@@ -372,6 +377,8 @@ class FunctionEvaluator:
     def eval_Subscript(self, node: ast.Subscript, env: Env) -> Any:
         obj = self.eval(node.value, env)
         index = self.eval(node.slice, env)
+        if tensor_items.is_item_target(obj):
+            return tensor_items.read(self, node, obj, index)
         return self.apply(node, operator.getitem, obj, index)
 
     def eval_BinOp(self, node: ast.BinOp, env: Env) -> Any:

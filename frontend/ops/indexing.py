@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mindjit.dialects import mindir as M
+from mindjit.frontend.ops import advanced_indexing
 from mindjit.frontend.ops.array import reshape
 from mindjit.frontend.ops.core import run
 
@@ -48,7 +49,10 @@ def _expand(index: Any, rank: int) -> list[Any]:
 
 
 def getitem(x: Any, index: Any) -> Any:
-    """`x[index]` for constant `index`."""
+    """`x[index]`: ints, slices, `...` and None here; tensor, list and bool indices
+    and negative steps in advanced_indexing."""
+    if not advanced_indexing.is_basic(index):
+        return advanced_indexing.getitem(x, index)
     shape = tuple(x.shape)
     rank = len(shape)
     items = _expand(index, rank)

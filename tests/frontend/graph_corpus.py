@@ -791,3 +791,25 @@ FUNCTIONS["comprehension_blocks"] = (comprehension_blocks, lambda: (f32(3, 4), f
 FUNCTIONS["closures_and_defaults"] = (closures_and_defaults, lambda: (f32(2, 3), f32(2, 3)))
 FUNCTIONS["star_unpacking"] = (star_unpacking, lambda: (f32(3, 2), (f32(2), f32(2), f32(2))))
 CELLS["block_list_net"] = (BlockListNet, lambda: (f32(2, 4),))
+# --- issue 24: tensor item assignment and tensor/list indices (test_tensor_items.py) ---
+
+
+def item_assignments(x, idx):
+    y = x * 1  # the eager run must not write into the shared input
+    y[0] = 1.0
+    y[1, 2] = -2.0
+    y[:, 1:-1:2] = 3.0
+    y[..., 0] = y[..., 1] * 2
+    y[y > 1.5] = 0
+    y[[0, 2]] += 1
+    y[idx] = (4.0, 5.0, 6.0, 7.0)
+    y[y < 0] *= 2
+    return y
+
+
+def index_reads(x, idx):
+    return x[idx], x[:, idx], x[[2, 0]], x[idx, 1:], x[::-1, ::2], x[ops.argmax(x[:, 0])]
+
+
+FUNCTIONS["item_assignments"] = (item_assignments, lambda: (f32(4, 4), ids(2, high=4)))
+FUNCTIONS["index_reads"] = (index_reads, lambda: (f32(4, 4), ids(3, high=4)))

@@ -53,9 +53,13 @@ def test_located_error(fn, marker, pattern, data):
     assert re.search(pattern, text), text
 
 
-def test_tensor_index_is_rejected():
-    with pytest.raises(FrontendError) as info:
-        ms.jit(cases.uses_tensor_index)(ms.Tensor([1.0, 2.0]), ms.Tensor(0, ms.int32))
+def test_tensor_index_out_of_range_is_located():
+    """A tensor index reads with gather since issue 24; a known index out of range is
+    MindSpore's IndexError at the user's line."""
+    out = ms.jit(cases.uses_tensor_index)(ms.Tensor([1.0, 2.0]), ms.Tensor(1, ms.int32))
+    assert out.asnumpy() == 2.0
+    with pytest.raises(IndexError) as info:
+        ms.jit(cases.uses_tensor_index)(ms.Tensor([1.0, 2.0]), 5)
     assert f"{cases.__file__}:{line_of(cases.uses_tensor_index, 'index')}:" in str(info.value)
 
 
