@@ -21,7 +21,7 @@ from typing import Any
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
 from mindjit.frontend import ops
-from mindjit.frontend.graph import control_flow
+from mindjit.frontend.graph import control_flow, raises
 from mindjit.frontend.graph.calls import call_value
 from mindjit.frontend.graph.errors import FrontendError, describe_node
 from mindjit.frontend.graph.source import FunctionSource
@@ -95,6 +95,7 @@ class FunctionEvaluator:
         self.self_obj = self_obj
         self.loop_depth = 0
         self.tensor_branch_depth = 0
+        self.pending_checks: list[Any] = []  # run-time checks of raise/assert (raises.py)
         closure = {}
         if fn.__closure__:
             for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
@@ -128,7 +129,7 @@ class FunctionEvaluator:
         env.update(bound.arguments)
         signal = self.exec_block(self.source.tree.body, env, tail=True)
         if isinstance(signal, Return):
-            return signal.value
+            return raises.attach_pending(self, signal.value)
         if isinstance(signal, _LoopSignal):
             raise self.error(self.source.tree, f"'{signal.name}' outside a loop")
         return None
@@ -182,14 +183,10 @@ class FunctionEvaluator:
                 return self._loop_signal(node, BREAK)
             case ast.Continue():
                 return self._loop_signal(node, CONTINUE)
-            case ast.Assert(test=test, msg=msg):
-                value = self.eval(test, env)
-                if isinstance(value, GraphValue):
-                    raise self.error(node, "'assert' on a tensor is not supported in graph mode")
-                if not value:
-                    text = self.eval(msg, env) if msg is not None else ""
-                    raise self.error(node, f"assertion failed: {text}")
-                return None
+            case ast.Assert():
+                return raises.exec_assert(self, node, env)
+            case ast.Raise():
+                return raises.exec_raise(self, node, env)
             case _:
                 raise self.error(node, f"{describe_node(node)} is not supported in graph mode")
 
@@ -244,6 +241,8 @@ class FunctionEvaluator:
         if not isinstance(cond, GraphValue):
             branch = node.body if self.truth(node.test, cond) else node.orelse
             return self.exec_block(branch, env, tail=False)
+        if (raised := raises.tensor_if_raises(self, node, cond, env)) is not raises.NOT_HANDLED:
+            return raised
         return control_flow.tensor_if(self, node, cond, env, rest, tail)
 
     def exec_for(self, node: ast.For, env: Env) -> Signal:
