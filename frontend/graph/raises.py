@@ -25,9 +25,10 @@ from typing import Any
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.graph.errors import FrontendError
-from mindjit.frontend.ops.checks import check_range
-from mindjit.frontend.graph.structure import flatten
+from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.ops.checks import check_range
+from mindjit.frontend.tensor import Tensor
 
 #: check messages of user raises -> the user's exception class (this process)
 _RAISED: dict[str, type[BaseException]] = {}
@@ -152,15 +153,14 @@ def _ends_in_raise(stmts: list[ast.stmt]) -> bool:
 
 
 def attach_pending(ev: Any, value: Any) -> Any:
-    """The function's return value with the top-level checks attached."""
+    """The function's return value with the top-level checks attached (a constant
+    Tensor returned becomes a value of the graph, so that the checks run; a
+    function returning no tensor at all keeps its checks only through its
+    variables)."""
     if not ev.pending_checks:
         return value
-    template, leaves = flatten(value, lambda x: isinstance(x, GraphValue))
-    if not any(isinstance(x, GraphValue) for x in leaves):
-        return value
-    from mindjit.frontend.graph.structure import unflatten
-
-    out = [ev.graph.depend(x, ev.pending_checks) if isinstance(x, GraphValue) else x for x in leaves]
+    template, leaves = flatten(value, lambda x: isinstance(x, GraphValue | Tensor))
+    out = [ev.graph.depend(GraphValue(ev.graph.as_value(x)), ev.pending_checks) for x in leaves]
     return unflatten(template, out)
 
 

@@ -1,0 +1,252 @@
+"""`raise` and `assert` in graph mode (issue 24), as MindSpore's static graph runs them.
+
+A `raise` on constants happens while compiling, with the user's type, message and
+line; under an `if` on a tensor, and `assert` on a tensor, it is a run-time check
+(mindir.check_range) that raises the user's type when the graph runs: on the CPU
+executor, the simulated device and (as a failed `cf.assert`) IREE. PyNative mode
+runs the same Python eagerly and raises the same types.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit import Tensor, nn, ops
+from mindjit.frontend.graph import api
+
+sys.path.append(os.path.join(os.path.dirname(__file__), "..", "backend"))
+from test_cpu_iree import IREE_COMPILE, IREE_RUN  # noqa: E402
+
+FILE = os.path.basename(__file__)
+MODES = [ms.PYNATIVE_MODE, ms.GRAPH_MODE]
+
+
+def t(*values):
+    return Tensor(np.array(values, np.float32))
+
+
+def line_of(text):
+    with open(__file__) as f:
+        for i, line in enumerate(f, 1):
+            if text in line:
+                return i
+    raise AssertionError(text)
+
+
+@pytest.fixture(autouse=True)
+def restore_mode():
+    saved = ms.get_context("mode")
+    yield
+    ms.set_context(mode=saved, device_target="CPU")
+    api.clear_cache()
+
+
+class FlagNet(nn.Cell):
+    def __init__(self, flag):
+        super().__init__()
+        self.flag = flag
+
+    def construct(self, x):
+        if self.flag > 2:
+            raise TypeError(f"flag must be at most 2, got {self.flag}")  # raise-const
+        return x * self.flag
+
+
+class PositiveNet(nn.Cell):
+    def construct(self, x):
+        y = x * 2
+        if y.sum() > 0:
+            raise ValueError("x must be non-positive")  # raise-tensor
+        return y - 1
+
+
+class ElseRaiseNet(nn.Cell):
+    def construct(self, x):
+        if x.max() < 10:
+            y = x + 1
+        else:
+            raise RuntimeError("too large")
+        return y
+
+
+class LoopRaiseNet(nn.Cell):
+    def construct(self, x):
+        total = x[0] * 0
+        for i in range(3):
+            if x[i] < 0:
+                raise IndexError("negative entry")
+            total = total + x[i]
+        return total
+
+
+class WhileRaiseNet(nn.Cell):
+    def construct(self, x, n):
+        i = 0
+        s = x * 0
+        while i < n:
+            if s.sum() > 100:
+                raise ValueError("diverged")
+            s = s + x
+            i = i + 1
+        return s
+
+
+class AssertNet(nn.Cell):
+    def construct(self, x):
+        assert x.sum() < 10, "sum must stay below 10"  # assert-tensor
+        return x + 1
+
+
+def returns_constant_after_check(x):
+    if x.sum() > 0:
+        raise ValueError("checked before a constant return")
+    return ops.ones((2,), ms.float32)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_raise_on_constants_raises_the_users_type_at_compile_time(mode):
+    ms.set_context(mode=mode)
+    assert FlagNet(2)(t(1.0)).asnumpy().tolist() == [2.0]
+    with pytest.raises(TypeError, match="flag must be at most 2, got 3") as info:
+        FlagNet(3)(t(1.0))
+    if mode == ms.GRAPH_MODE:
+        assert f"{FILE}:{line_of('# raise-const')}" in str(info.value)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_raise_under_a_tensor_if_runs_as_a_check(mode):
+    ms.set_context(mode=mode)
+    net = PositiveNet()
+    np.testing.assert_array_equal(net(t(-1.0, -2.0)).asnumpy(), [-3.0, -5.0])
+    with pytest.raises(ValueError, match="x must be non-positive") as info:
+        net(t(1.0, 2.0))
+    if mode == ms.GRAPH_MODE:
+        assert f"{FILE}:{line_of('# raise-tensor')}" in str(info.value)
+        assert "GraphValue" not in str(info.value)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("cls", "good", "bad", "exc", "text"),
+    [
+        (ElseRaiseNet, (t(1.0, 2.0),), (t(1.0, 20.0),), RuntimeError, "too large"),
+        (LoopRaiseNet, (t(1.0, 2.0, 3.0),), (t(1.0, -2.0, 3.0),), IndexError, "negative entry"),
+        (
+            WhileRaiseNet,
+            (t(1.0, 2.0), Tensor(3, ms.int32)),
+            (t(40.0, 30.0), Tensor(3, ms.int32)),
+            ValueError,
+            "diverged",
+        ),
+    ],
+)
+def test_raise_forms_agree_with_pynative(mode, cls, good, bad, exc, text):
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    expected = cls()(*good).asnumpy()
+    ms.set_context(mode=mode)
+    np.testing.assert_array_equal(cls()(*good).asnumpy(), expected)
+    with pytest.raises(exc, match=text):
+        cls()(*bad)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_assert_on_a_tensor(mode):
+    ms.set_context(mode=mode)
+    np.testing.assert_array_equal(AssertNet()(t(1.0)).asnumpy(), [2.0])
+    with pytest.raises(AssertionError, match="sum must stay below 10") as info:
+        AssertNet()(t(20.0))
+    if mode == ms.GRAPH_MODE:
+        assert f"{FILE}:{line_of('# assert-tensor')}" in str(info.value)
+
+
+def test_assert_on_constants_fails_at_compile_time():
+    def f(x, n):
+        assert n > 0, "n must be positive"
+        return x * n
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    assert ms.jit(f)(t(1.0), 2).asnumpy().tolist() == [2.0]
+    with pytest.raises(AssertionError, match="n must be positive"):
+        ms.jit(f)(t(1.0), 0)
+
+
+def test_a_check_before_a_constant_return_is_kept():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    fn = ms.jit(returns_constant_after_check)
+    assert fn(t(-1.0)).asnumpy().tolist() == [1.0, 1.0]
+    with pytest.raises(ValueError, match="checked before a constant return"):
+        fn(t(1.0))
+
+
+def test_raise_on_the_simulated_device():
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    net = PositiveNet()
+    np.testing.assert_array_equal(net(t(-1.0, -2.0)).asnumpy(), [-3.0, -5.0])
+    with pytest.raises(ValueError, match="x must be non-positive"):
+        net(t(1.0, 2.0))
+
+
+@pytest.mark.skipif(IREE_COMPILE is None or IREE_RUN is None, reason="IREE is not installed")
+def test_raise_on_iree_is_a_failed_assert(tmp_path):
+    """IREE runs the lowered module: a passing input gives the CPU's result; a failing
+    one makes iree-run-module exit non-zero with the check's message ("ValueError:
+    x must be non-positive"); IREE has no exception types, the message names it."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = PositiveNet()
+    ours = net(t(-1.0, -2.0)).asnumpy()
+    (program,) = api.cached_programs()
+    src, vmfb = tmp_path / "prog.mlir", tmp_path / "prog.vmfb"
+    src.write_text(str(program.module))
+    compiled = subprocess.run(
+        [IREE_COMPILE, "--iree-hal-target-backends=llvm-cpu", str(src), "-o", str(vmfb)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert compiled.returncode == 0, compiled.stderr
+
+    def run(x):
+        np.save(tmp_path / "in.npy", x)
+        return subprocess.run(
+            [
+                IREE_RUN,
+                f"--module={vmfb}",
+                f"--function={program.entry_name}",
+                f"--input=@{tmp_path / 'in.npy'}",
+                f"--output=@{tmp_path / 'out.npy'}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    ok = run(np.array([-1.0, -2.0], np.float32))
+    assert ok.returncode == 0, ok.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), ours)
+    bad = run(np.array([1.0, 2.0], np.float32))
+    assert bad.returncode != 0
+    assert "ValueError: x must be non-positive" in bad.stderr + bad.stdout
+
+
+def test_refused_raise_forms_are_located():
+    def nested(x):
+        if x.sum() > 0:
+            for _ in range(2):
+                raise ValueError("inside a loop in a branch")  # refused-raise
+        return x
+
+    def bare(x):
+        raise
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(RuntimeError, match="last statement of one of its branches") as info:
+        ms.jit(nested)(t(1.0))
+    assert f"{FILE}:{line_of('# refused-raise')}" in str(info.value)
+    with pytest.raises(RuntimeError, match="bare 'raise'"):
+        ms.jit(bare)(t(1.0))
