@@ -43,6 +43,7 @@ def as_bool(ev: Any, node: ast.AST, value: Any, scalar: bool) -> Any:
                 node,
                 f"the truth value of a tensor of shape {list(value.shape)} is ambiguous; "
                 "a condition must have exactly one element",
+                ValueError,
             )
         value = ops.reshape(value, ())
     return value

@@ -70,6 +70,60 @@ class FrontendValueError(FrontendError, ValueError):
     graph mode as in PyNative mode."""
 
 
+_LOCATED: dict[type, type] = {}
+
+
+def located_class(cls: type[BaseException]) -> type[BaseException]:
+    """A subclass of FrontendError and `cls` (the type MindSpore raises: ValueError,
+    NameError, AttributeError, TypeError, or a user's own exception), so that
+    `except cls` catches it as in PyNative mode and the message names file and
+    line; `cls` itself if the two cannot be combined."""
+    if issubclass(cls, FrontendError):
+        return cls
+    if cls is ValueError:
+        return FrontendValueError
+    if cls not in _LOCATED:
+        try:
+            _LOCATED[cls] = type(
+                cls.__name__,
+                (FrontendError, cls),
+                {"__module__": cls.__module__, "__qualname__": cls.__qualname__},
+            )
+        except TypeError:
+            _LOCATED[cls] = cls
+    return _LOCATED[cls]
+
+
+def located_error(
+    cls: type[BaseException] | None, message: str, file: str | None, line: int | None
+) -> BaseException:
+    """`message` at file:line as a `cls` (a plain FrontendError when None)."""
+    kind = located_class(cls) if cls is not None else FrontendError
+    if issubclass(kind, FrontendError):
+        return kind(message, file, line)
+    return kind(str(FrontendError(message, file, line)))
+
+
+def builtin_error_type(exc: BaseException) -> type[BaseException] | None:
+    """The builtin exception type of `exc` (TypeError, IndexError, ...), for an error
+    raised by a library call while tracing; None for mindjit's own errors."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ == "builtins" and issubclass(cls, Exception) and cls is not Exception:
+            if issubclass(type(exc), MindjitError) and cls is RuntimeError:
+                return None
+            return cls
+    return None
+
+
+def type_name(value: object) -> str:
+    """The type of `value` as the user knows it: a traced tensor is a 'Tensor'."""
+    from mindjit.frontend.graph_value import GraphValue  # function-level: avoid a cycle
+
+    if isinstance(value, GraphValue):
+        return "Tensor"
+    return type(value).__name__
+
+
 def describe_node(node: ast.AST) -> str:
     """A short name for a construct, for 'X is not supported' messages."""
     names = {

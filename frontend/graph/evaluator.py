@@ -23,7 +23,13 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 from mindjit.frontend import ops
 from mindjit.frontend.graph import control_flow, raises
 from mindjit.frontend.graph.calls import call_value
-from mindjit.frontend.graph.errors import FrontendError, describe_node
+from mindjit.frontend.graph.errors import (
+    FrontendError,
+    builtin_error_type,
+    describe_node,
+    located_error,
+    type_name,
+)
 from mindjit.frontend.graph.source import FunctionSource
 from mindjit.frontend.graph_value import GraphValue
 
@@ -106,8 +112,9 @@ class FunctionEvaluator:
         self.closure = closure
 
     # --- errors and locations -----------------------------------------------------------
-    def error(self, node: ast.AST, message: str) -> FrontendError:
-        return FrontendError(message, self.source.file, getattr(node, "lineno", None))
+    def error(self, node: ast.AST, message: str, kind: type | None = None) -> FrontendError:
+        """A located error; `kind` is the type MindSpore raises (NameError, TypeError...)."""
+        return located_error(kind, message, self.source.file, getattr(node, "lineno", None))  # type: ignore[return-value]
 
     def at(self, node: ast.AST) -> None:
         if hasattr(node, "lineno"):
@@ -124,7 +131,9 @@ class FunctionEvaluator:
         try:
             bound = inspect.signature(self.fn).bind(*call_args, **kwargs)
         except TypeError as exc:
-            raise self.error(self.source.tree, f"cannot call '{self.fn.__name__}': {exc}") from None
+            raise self.error(
+                self.source.tree, f"cannot call '{self.fn.__name__}': {exc}", TypeError
+            ) from None
         bound.apply_defaults()
         env.update(bound.arguments)
         signal = self.exec_block(self.source.tree.body, env, tail=True)
@@ -223,15 +232,17 @@ class FunctionEvaluator:
         if isinstance(value, GraphValue):
             if not value.shape or value.shape[0] != n:
                 raise self.error(
-                    node, f"cannot unpack a tensor of shape {value.shape} into {n} names"
+                    node,
+                    f"cannot unpack a tensor of shape {value.shape} into {n} names",
+                    ValueError,
                 )
             return [value[i] for i in range(n)]
         try:
             items = list(value)
         except TypeError:
-            raise self.error(node, f"cannot unpack {type(value).__name__}") from None
+            raise self.error(node, f"cannot unpack {type_name(value)}", TypeError) from None
         if len(items) != n:
-            raise self.error(node, f"expected {n} values to unpack, got {len(items)}")
+            raise self.error(node, f"expected {n} values to unpack, got {len(items)}", ValueError)
         return items
 
     # --- control flow --------------------------------------------------------------------
@@ -257,7 +268,9 @@ class FunctionEvaluator:
             try:
                 items = iter(iterable)
             except TypeError:
-                raise self.error(node, f"cannot iterate over {type(iterable).__name__}") from None
+                raise self.error(
+                    node, f"cannot iterate over {type_name(iterable)}", TypeError
+                ) from None
         self.loop_depth += 1
         try:
             for item in items:  # unrolled, as MindSpore does
@@ -301,7 +314,9 @@ class FunctionEvaluator:
             return bool(value)
         except Exception as exc:
             raise self.error(
-                node, f"cannot use {type(value).__name__} as a condition: {exc}"
+                node,
+                f"cannot use {type_name(value)} as a condition: {exc}",
+                builtin_error_type(exc),
             ) from None
 
     # --- expressions ---------------------------------------------------------------------
@@ -324,7 +339,7 @@ class FunctionEvaluator:
             return self.fn.__globals__[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
-        raise self.error(node, f"name '{name}' is not defined")
+        raise self.error(node, f"name '{name}' is not defined", NameError)
 
     def eval_Attribute(self, node: ast.Attribute, env: Env) -> Any:
         obj = self.eval(node.value, env)
@@ -332,7 +347,7 @@ class FunctionEvaluator:
             return getattr(obj, node.attr)
         except AttributeError:
             raise self.error(
-                node, f"'{type(obj).__name__}' object has no attribute '{node.attr}'"
+                node, f"'{type_name(obj)}' object has no attribute '{node.attr}'", AttributeError
             ) from None
 
     def eval_Tuple(self, node: ast.Tuple, env: Env) -> tuple:
@@ -463,7 +478,9 @@ class FunctionEvaluator:
         except FrontendError:
             raise
         except Exception as exc:
-            raise self.error(node, f"{type(exc).__name__}: {exc}") from None
+            raise self.error(
+                node, f"{type(exc).__name__}: {exc}", builtin_error_type(exc)
+            ) from None
 
 
 def _load_of(target: ast.expr) -> ast.expr:
@@ -481,4 +498,4 @@ def _static_len(ev: FunctionEvaluator, node: ast.AST, value: Any) -> int:
     try:
         return len(value)
     except TypeError:
-        raise ev.error(node, f"cannot unpack {type(value).__name__}") from None
+        raise ev.error(node, f"cannot unpack {type_name(value)}", TypeError) from None

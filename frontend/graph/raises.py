@@ -24,7 +24,7 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
-from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.errors import located_error
 from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.ops.checks import check_range
@@ -33,21 +33,7 @@ from mindjit.frontend.tensor import Tensor
 #: check messages of user raises -> the user's exception class (this process)
 _RAISED: dict[str, type[BaseException]] = {}
 _PREFIX = re.compile(r"error: ([A-Z][A-Za-z0-9_]*(?:Error|Exception|Warning)): ")
-_LOCATED: dict[type, type] = {}
 NOT_HANDLED = object()
-
-
-def located_class(cls: type[BaseException]) -> type[BaseException]:
-    """A subclass of FrontendError and `cls` (the user's type, located); `cls` itself
-    when the two cannot be combined (a class with an incompatible layout)."""
-    if issubclass(cls, FrontendError):
-        return cls
-    if cls not in _LOCATED:
-        try:
-            _LOCATED[cls] = type(cls.__name__, (FrontendError, cls), {"__module__": cls.__module__})
-        except TypeError:
-            _LOCATED[cls] = cls
-    return _LOCATED[cls]
 
 
 def _exception_of(ev: Any, node: ast.AST, value: Any) -> tuple[type[BaseException], str]:
@@ -67,10 +53,7 @@ def _message_of(ev: Any, node: ast.AST, call: ast.expr | None, env: Any) -> tupl
 
 
 def _user_error(ev: Any, node: ast.AST, cls: type[BaseException], text: str) -> BaseException:
-    located = located_class(cls)
-    if located is cls:
-        return cls(text)
-    return located(text, ev.source.file, getattr(node, "lineno", None))  # type: ignore[call-arg]
+    return located_error(cls, text, ev.source.file, getattr(node, "lineno", None))
 
 
 def exec_raise(ev: Any, node: ast.Raise, env: Any) -> None:

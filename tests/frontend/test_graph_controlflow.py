@@ -1,4 +1,4 @@
-"""`raise` and `assert` in graph mode (issue 24), as MindSpore's static graph runs them.
+"""Control flow and errors in graph mode (issue 24): `raise`, `assert`, MindSpore's error types.
 
 A `raise` on constants happens while compiling, with the user's type, message and
 line; under an `if` on a tensor, and `assert` on a tensor, it is a run-time check
@@ -10,6 +10,7 @@ runs the same Python eagerly and raises the same types.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -250,3 +251,86 @@ def test_refused_raise_forms_are_located():
     assert f"{FILE}:{line_of('# refused-raise')}" in str(info.value)
     with pytest.raises(RuntimeError, match="bare 'raise'"):
         ms.jit(bare)(t(1.0))
+
+
+# -- errors with MindSpore's types ------------------------------------------------------
+
+
+class MissingAttr(nn.Cell):
+    def construct(self, x):
+        return self.missing(x)  # err-attr
+
+
+class MissingMethod(nn.Cell):
+    def construct(self, x):
+        return x.no_such_method()  # err-method
+
+
+class UndefinedName(nn.Cell):
+    def construct(self, x):
+        return undefined_name_here + x  # err-name  # noqa: F821
+
+
+class Ambiguous(nn.Cell):
+    def construct(self, x):
+        if x > 0:  # err-ambiguous
+            return x
+        return -x
+
+
+class WrongArgument(nn.Cell):
+    def construct(self, x):
+        return ops.reshape(x, "abc")  # err-arg
+
+
+class MissingArgument(nn.Cell):
+    def construct(self, x):
+        return ops.add(x)  # err-missing
+
+
+class BadUnpack(nn.Cell):
+    def construct(self, x):
+        a, b = x  # err-unpack
+        return a + b
+
+
+ERROR_CASES = [
+    (MissingAttr, AttributeError, "'MissingAttr' object has no attribute 'missing'", "err-attr"),
+    (
+        MissingMethod,
+        AttributeError,
+        "'Tensor' object has no attribute 'no_such_method'",
+        "err-method",
+    ),
+    (UndefinedName, NameError, "name 'undefined_name_here' is not defined", "err-name"),
+    (Ambiguous, ValueError, "ambiguous", "err-ambiguous"),
+    (WrongArgument, TypeError, "For 'reshape'", "err-arg"),
+    (MissingArgument, TypeError, "missing 1 required positional argument", "err-missing"),
+    (BadUnpack, ValueError, "unpack", "err-unpack"),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("cls", "exc", "text", "marker"), ERROR_CASES, ids=[c[3] for c in ERROR_CASES]
+)
+def test_errors_have_mindspores_types(mode, cls, exc, text, marker):
+    """Both modes raise the same type; graph mode names the user's file and line and
+    no internal class (GraphValue, the evaluator's objects)."""
+    ms.set_context(mode=mode)
+    with pytest.raises(exc, match=re.escape(text)) as info:
+        cls()(t(1.0, 2.0, 3.0))
+    message = str(info.value)
+    assert "GraphValue" not in message and "Evaluator" not in message, message
+    if mode == ms.GRAPH_MODE:
+        assert f"{FILE}:{line_of('# ' + marker)}:" in message, message
+
+
+def test_wrong_arguments_to_a_jit_function_are_a_type_error():
+    @ms.jit
+    def f(x, y):
+        return x + y
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(TypeError, match="cannot call 'f'"):
+        f(t(1.0))
