@@ -297,12 +297,26 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def tensor_while(ev: Any, node: ast.While, env: Any) -> None:
-    if _contains(node.body, (ast.Break, ast.Continue, ast.Return)):
-        raise ev.error(
-            node, "'break', 'continue' and 'return' in a while on a tensor are not supported"
-        )
-    carried = [n for n in _assigned_names(node.body) if n in env]
+def tensor_while(ev: Any, node: ast.While, env: Any, running: Any = None) -> None:
+    """`running`: a while on constants whose tensor `break` made its condition a tensor
+    continues here, still running only where that flag is."""
+    from mindjit.frontend.graph import loop_flags  # function-level: it imports this module
+
+    if _contains(node.body, (ast.Return,)):
+        raise ev.error(node, "'return' in a while on a tensor is not supported in graph mode")
+    exits = loop_flags.exits_loop(node.body)  # break/continue: the loop carries <running>
+    saved = loop_flags.enter_loop(env)
+    if running is not None:
+        env[loop_flags.RUNNING] = running
+    try:
+        exits = exits or running is not None
+        _tensor_while(ev, node, env, [loop_flags.RUNNING] if exits else [])
+    finally:
+        loop_flags.exit_loop(env, saved)
+
+
+def _tensor_while(ev: Any, node: ast.While, env: Any, flags: list[str]) -> None:
+    carried = [n for n in _assigned_names(node.body) if n in env] + flags
     for n in carried:
         if not _is_number_or_tensor(env[n]):
             raise ev.error(
@@ -344,11 +358,15 @@ def _trace_while_regions(
         b_env[n] = GraphValue(arg)
     for n, arg in zip(carried, after.block.args):
         a_env[n] = GraphValue(arg)
+    if "<running>" in carried:  # the body runs only while the loop runs
+        a_env["<running>"] = a_env["<active>"] = True
 
     def condition() -> None:
         c = as_bool(ev, node, ev.eval(node.test, b_env), scalar=True)
         if not isinstance(c, GraphValue):
             raise ev.error(node, "the condition of this while must stay a tensor")
+        if "<running>" in carried:  # not broken out of (loop_flags)
+            c = ops.logical_and(c, b_env["<running>"])
         ev.graph.insert(M.ConditionOp(c.ssa, *before.block.args))
 
     def body() -> list[GraphValue]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import linecache
+import re
 from pathlib import Path
 
 from mindjit.support.errors import MindjitError, SourceLoc
@@ -25,6 +26,8 @@ class FrontendError(MindjitError, RuntimeError):
     """Python that graph mode cannot compile; points at the offending source line."""
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        # an op's message naming the type of a traced tensor: the user knows it as a Tensor
+        message = re.sub(r"\bGraphValue\b", "Tensor", message)
         loc = SourceLoc(file, line, 0) if file is not None and line is not None else file
         super().__init__(message, loc)
         self.file, self.line = file, line

@@ -21,7 +21,7 @@ from typing import Any
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
 from mindjit.frontend import ops
-from mindjit.frontend.graph import control_flow, raises
+from mindjit.frontend.graph import control_flow, loop_flags, raises
 from mindjit.frontend.graph.calls import call_value
 from mindjit.frontend.graph.errors import (
     FrontendError,
@@ -158,6 +158,8 @@ class FunctionEvaluator:
                 signal = self.exec_stmt(stmt, env)
             if signal is not None:
                 return signal
+            if loop_flags.iteration_may_have_stopped(env):  # a break/continue on a tensor
+                return loop_flags.rest_of_block(self, env, stmts[index + 1 :])
         return None
 
     def exec_stmt(self, node: ast.stmt, env: Env) -> Signal:
@@ -189,9 +191,9 @@ class FunctionEvaluator:
             case ast.While():
                 return self.exec_while(node, env)
             case ast.Break():
-                return self._loop_signal(node, BREAK)
+                return self._loop_signal(node, BREAK, env)
             case ast.Continue():
-                return self._loop_signal(node, CONTINUE)
+                return self._loop_signal(node, CONTINUE, env)
             case ast.Assert():
                 return raises.exec_assert(self, node, env)
             case ast.Raise():
@@ -199,9 +201,11 @@ class FunctionEvaluator:
             case _:
                 raise self.error(node, f"{describe_node(node)} is not supported in graph mode")
 
-    def _loop_signal(self, node: ast.stmt, signal: _LoopSignal) -> Signal:
+    def _loop_signal(self, node: ast.stmt, signal: _LoopSignal, env: Env) -> Signal:
         if self.loop_depth == 0:
             raise self.error(node, f"'{signal.name}' outside a loop")
+        if self.tensor_branch_depth and loop_flags.in_flagged_loop(env):
+            return loop_flags.loop_signal(env, signal is BREAK)
         if self.tensor_branch_depth:
             raise self.error(
                 node, f"'{signal.name}' under an if on a tensor is not supported in graph mode"
@@ -272,16 +276,22 @@ class FunctionEvaluator:
                     node, f"cannot iterate over {type_name(iterable)}", TypeError
                 ) from None
         self.loop_depth += 1
+        flags = loop_flags.enter_loop(env)
         try:
             for item in items:  # unrolled, as MindSpore does
+                loop_flags.start_iteration(env)
                 self.assign(node.target, item, env)
-                signal = self.exec_block(node.body, env)
-                if signal is BREAK:
+                if loop_flags.iteration_may_have_stopped(env):  # broken on a tensor
+                    signal = loop_flags.guarded(self, node, env, node.body)
+                else:
+                    signal = self.exec_block(node.body, env)
+                if signal is BREAK or loop_flags.broken(env):
                     break
                 if isinstance(signal, Return):
                     return signal
         finally:
             self.loop_depth -= 1
+            loop_flags.exit_loop(env, flags)
         return None
 
     def exec_while(self, node: ast.While, env: Env) -> Signal:
@@ -291,22 +301,30 @@ class FunctionEvaluator:
         if isinstance(cond, GraphValue):
             return control_flow.tensor_while(self, node, env)
         self.loop_depth += 1
+        flags = loop_flags.enter_loop(env)
         try:
             for _ in range(_MAX_CONSTANT_WHILE):
                 if not self.truth(node.test, cond):
                     return None
-                signal = self.exec_block(node.body, env)
-                if signal is BREAK:
+                loop_flags.start_iteration(env)
+                if loop_flags.iteration_may_have_stopped(env):  # broken on a tensor
+                    signal = loop_flags.guarded(self, node, env, node.body)
+                else:
+                    signal = self.exec_block(node.body, env)
+                if signal is BREAK or loop_flags.broken(env):
                     return None
                 if isinstance(signal, Return):
                     return signal
                 cond = self.eval(node.test, env)
                 if isinstance(cond, GraphValue):
+                    if loop_flags.broken_on_a_tensor(env):  # the rest is a while on a tensor
+                        return control_flow.tensor_while(self, node, env, env[loop_flags.RUNNING])
                     raise self.error(
                         node, "the condition of this while became a tensor inside the loop"
                     )
         finally:
             self.loop_depth -= 1
+            loop_flags.exit_loop(env, flags)
         raise self.error(node, f"while loop on constants ran more than {_MAX_CONSTANT_WHILE} times")
 
     def truth(self, node: ast.AST, value: Any) -> bool:

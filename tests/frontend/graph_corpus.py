@@ -698,3 +698,24 @@ class CheckedCell(nn.Cell):
 
 FUNCTIONS["checked_raise"] = (checked_raise, lambda: (f32(3, 4),))
 CELLS["checked_cell"] = (CheckedCell, lambda: (f32(2, 4),))
+
+
+def tensor_break_continue(x):
+    s = x[0] * 0
+    for r in x:
+        if r.sum() > 3:
+            break
+        if r.max() < 0:
+            continue
+        s = s + r
+    i = 0
+    t = x[0] * 0
+    while i < x.shape[0]:
+        if t.sum() > 2:
+            break
+        t = t + x[i]
+        i += 1
+    return s, t
+
+
+FUNCTIONS["tensor_break_continue"] = (tensor_break_continue, lambda: (f32(5, 3),))

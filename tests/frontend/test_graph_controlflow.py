@@ -22,7 +22,7 @@ from mindjit import Tensor, nn, ops
 from mindjit.frontend.graph import api
 
 sys.path.append(os.path.join(os.path.dirname(__file__), "..", "backend"))
-from test_cpu_iree import IREE_COMPILE, IREE_RUN  # noqa: E402
+from test_cpu_iree import IREE_COMPILE, IREE_RUN, run_iree  # noqa: E402
 
 FILE = os.path.basename(__file__)
 MODES = [ms.PYNATIVE_MODE, ms.GRAPH_MODE]
@@ -334,3 +334,235 @@ def test_wrong_arguments_to_a_jit_function_are_a_type_error():
     ms.set_context(mode=ms.GRAPH_MODE)
     with pytest.raises(TypeError, match="cannot call 'f'"):
         f(t(1.0))
+
+
+# -- break / continue under a tensor condition ------------------------------------------
+
+
+def for_break(x):
+    s = x[0] * 0
+    for i in range(4):
+        if x[i] > 2:
+            break
+        s = s + x[i]
+    return s
+
+
+def for_continue(x):
+    s = x[0] * 0
+    n = 0
+    for i in range(4):
+        if x[i] < 0:
+            continue
+        s = s + x[i]
+        n = n + 1
+    return s, n
+
+
+def for_rows_elif(x):
+    s = x[0] * 0
+    for r in x:
+        if r.sum() > 5:
+            s = s - 100
+            break
+        elif r.sum() < 0:
+            continue
+        s = s + r
+    return s
+
+
+def nested_break(x):
+    s = x[0, 0] * 0
+    for i in range(3):
+        for j in range(3):
+            if x[i, j] < 0:
+                break  # the inner loop only
+            s = s + x[i, j]
+        s = s * 2
+    return s
+
+
+def constant_while_break(x):
+    i = 0
+    s = x[0] * 0
+    while i < 4:
+        s = s + x[0] + i
+        i += 1
+        if s > 3:
+            break
+        s = s * 2
+    return s, i
+
+
+def constant_while_counter_after_break(x):
+    i = 0
+    s = x[0] * 0
+    while i < 4:
+        if s > 3:
+            break
+        s = s + x[0] * i
+        i += 1
+    return s, i
+
+
+def tensor_while_break(x, n):
+    i = 0
+    s = x * 0
+    while i < n:
+        if s.sum() > 5:
+            break
+        s = s + x
+        i = i + 1
+    return s, i
+
+
+def tensor_while_continue(x, n):
+    i = 0
+    s = x * 0
+    while i < n:
+        i = i + 1
+        if (i % 2) == 0:
+            continue
+        s = s + x
+    return s, i
+
+
+def v(*values):
+    return Tensor(np.array(values, np.float32))
+
+
+LOOP_CASES = {
+    "for_break_taken": (for_break, lambda: (v(1.0, 2.0, 3.0, 4.0),)),
+    "for_break_not_taken": (for_break, lambda: (v(1.0, 2.0, 1.0, 0.5),)),
+    "for_continue": (for_continue, lambda: (v(1.0, -2.0, 3.0, -4.0),)),
+    "for_rows_elif": (for_rows_elif, lambda: (v([1.0, 2.0], [-3.0, 1.0], [4.0, 4.0], [1.0, 1.0]),)),
+    "nested_break": (
+        nested_break,
+        lambda: (v([1.0, -1.0, 2.0], [1.0, 1.0, 1.0], [-1.0, 3.0, 3.0]),),
+    ),
+    "constant_while_break": (constant_while_break, lambda: (v(1.0, 1.5, 2.0, 4.0),)),
+    "constant_while_small": (constant_while_break, lambda: (v(0.1, 0, 0, 0),)),
+    "constant_while_counter": (constant_while_counter_after_break, lambda: (v(2, 0, 0, 0),)),
+    "constant_while_no_break": (constant_while_counter_after_break, lambda: (v(0.1, 0, 0, 0),)),
+    "tensor_while_break": (tensor_while_break, lambda: (v(1.0, 2.0), Tensor(7, ms.int32))),
+    "tensor_while_continue": (tensor_while_continue, lambda: (v(1.0, 2.0), Tensor(5, ms.int32))),
+}
+
+
+def same(eager, graph):
+    eager = eager if isinstance(eager, tuple) else (eager,)
+    graph = graph if isinstance(graph, tuple) else (graph,)
+    assert len(eager) == len(graph)
+    for a, b in zip(eager, graph):
+        a = a.asnumpy() if isinstance(a, Tensor) else np.asarray(a)
+        b = b.asnumpy() if isinstance(b, Tensor) else np.asarray(b)
+        np.testing.assert_array_equal(b, a)
+
+
+@pytest.mark.parametrize("device", ["CPU", "Ascend"])
+@pytest.mark.parametrize("name", sorted(LOOP_CASES))
+def test_break_continue_on_tensors_as_in_pynative(name, device):
+    fn, make = LOOP_CASES[name]
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager = fn(*make())
+    ms.set_context(mode=ms.GRAPH_MODE, device_target=device)
+    same(eager, ms.jit(fn)(*make()))
+
+
+class Accumulate(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.total = ms.Parameter(Tensor(np.zeros(1, np.float32)), name="total")
+
+    def construct(self, x):
+        for i in range(4):
+            if x[i] > 2:
+                break
+            ops.assign(self.total, self.total + x[i])
+            print("step")
+        return self.total + 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_skipped_iteration_has_no_side_effects(mode, capfd):
+    ms.set_context(mode=mode)
+    net = Accumulate()
+    out = net(v(1.0, 2.0, 3.0, 4.0))
+    assert out.asnumpy().tolist() == [3.0] and net.total.asnumpy().tolist() == [3.0]
+    assert capfd.readouterr().out.count("step") == 2
+
+
+def break_loss(x, w):
+    s = x[0] * 0
+    for i in range(4):
+        if x[i] * w > 2:
+            break
+        s = s + x[i] * w * w
+    return s
+
+
+@ms.jit
+def grad_of_break_loss(x, w):
+    return ms.grad(break_loss, grad_position=1)(x, w)
+
+
+def test_gradients_through_an_unrolled_for_with_a_tensor_break():
+    x, w = v(1.0, 2.0, 3.0, 4.0), Tensor(np.array(0.9, np.float32))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager = ms.grad(break_loss, grad_position=1)(x, w).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(grad_of_break_loss(x, w).asnumpy(), eager, rtol=1e-6)
+    np.testing.assert_allclose(eager, 2 * 0.9 * 3.0, rtol=1e-6)
+
+
+def while_break_loss(x, n):
+    i = 0
+    s = x * 0
+    while i < n:
+        if s.sum() > 5:
+            break
+        s = s + x * x
+        i = i + 1
+    return s.sum()
+
+
+@ms.jit
+def grad_of_while_break(x, n):
+    return ms.grad(while_break_loss)(x, n)
+
+
+def test_a_while_on_a_tensor_with_break_is_still_refused_under_grad():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(Exception, match="cannot differentiate 'mindir.while'"):
+        grad_of_while_break(v(1.0, 2.0), Tensor(5, ms.int32))
+
+
+@pytest.mark.skipif(IREE_COMPILE is None or IREE_RUN is None, reason="IREE is not installed")
+@pytest.mark.parametrize("name", ["for_break_taken", "tensor_while_break"])
+def test_break_on_iree_as_on_the_cpu(name, tmp_path):
+    fn, make = LOOP_CASES[name]
+    inputs = make()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ours = ms.jit(fn)(*inputs)
+    ours = ours if isinstance(ours, tuple) else (ours,)
+    (program,) = api.cached_programs()
+    theirs = run_iree(
+        str(program.module), [x.asnumpy() for x in inputs], len(ours), tmp_path, program.entry_name
+    )
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(b, a.asnumpy())
+
+
+def test_return_after_a_tensor_break_is_refused_with_its_line():
+    def f(x):
+        for i in range(3):
+            if x[i] > 0:
+                break
+            if i == 2:  # refused-return
+                return x
+        return x * 2
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(RuntimeError, match="'return' inside a loop after a 'break'") as info:
+        ms.jit(f)(v(-1.0, 1.0, 1.0))
+    assert f"{FILE}:" in str(info.value)
