@@ -713,7 +713,7 @@ def tensor_break_continue(x):
     while i < x.shape[0]:
         if t.sum() > 2:
             break
-        t = t + x[i]
+        t = t + x[0] * 0.5 + 1
         i += 1
     return s, t
 
