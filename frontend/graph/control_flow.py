@@ -219,11 +219,13 @@ def _always_returns(stmts: list[ast.stmt]) -> bool:
 def tensor_if(
     ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.stmt], tail: bool
 ) -> Any:
+    from mindjit.frontend.graph import loop_flags  # function-level: it imports this module
     from mindjit.frontend.graph.evaluator import (
         Return,
     )  # function-level: evaluator.py imports this module
 
     returns = _contains(node.body, (ast.Return,)) or _contains(node.orelse, (ast.Return,))
+    returns = returns and not loop_flags.in_flagged_loop(env)  # in a loop: loop_flags
     cond = as_bool(ev, node, cond, scalar=True)
     then_b, else_b = _Branch(ev), _Branch(ev)
     if returns:
@@ -252,6 +254,7 @@ def tensor_if(
         signal = branch.run(lambda block=block, benv=benv: ev.exec_block(block, benv))
         if signal is not None:
             raise ev.error(node, "'break'/'continue' under an if on a tensor is not supported")
+    loop_flags.fill_returns(ev, (t_env, then_b), (e_env, else_b))
     names = [
         n
         for n in dict.fromkeys([*t_env, *e_env])

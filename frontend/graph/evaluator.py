@@ -160,6 +160,8 @@ class FunctionEvaluator:
                 return signal
             if loop_flags.iteration_may_have_stopped(env):  # a break/continue on a tensor
                 return loop_flags.rest_of_block(self, env, stmts[index + 1 :])
+            if loop_flags.return_pending(env):  # a loop may have returned on a tensor
+                return loop_flags.finish_return(self, stmt, env, stmts[index + 1 :], tail)
         return None
 
     def exec_stmt(self, node: ast.stmt, env: Env) -> Signal:
@@ -183,7 +185,10 @@ class FunctionEvaluator:
                 self.assign(target, result, env)
                 return None
             case ast.Return(value=value):
-                return Return(None if value is None else self.eval(value, env))
+                result = None if value is None else self.eval(value, env)
+                if self.tensor_branch_depth and loop_flags.in_flagged_loop(env):
+                    return loop_flags.record_return(env, result)  # a return on a tensor
+                return Return(result)
             case ast.Pass():
                 return None
             case ast.For():

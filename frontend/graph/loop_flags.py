@@ -27,10 +27,14 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from mindjit.frontend import ops
 from mindjit.frontend.graph import control_flow as C
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.tensor import Tensor
 
 ACTIVE, RUNNING = "<active>", "<running>"
+#: a `return` on a tensor inside an unrolled loop: whether it ran, and its value
+RETURNED, RETVAL = "<returned>", "<retval>"
 _MISSING = object()
 
 
@@ -43,11 +47,19 @@ def enter_loop(env: Any) -> tuple[Any, Any]:
 
 
 def exit_loop(env: Any, saved: tuple[Any, Any]) -> None:
+    """Back to the enclosing loop's flags; a `return` on a tensor in this loop stops
+    the enclosing loop too."""
+    returned = env.get(RETURNED, False)
     for key, value in zip((ACTIVE, RUNNING), saved):
         if value is _MISSING:
             env.pop(key, None)
-        else:
+        elif returned is False or value is False:
             env[key] = value
+        elif returned is True:
+            env[key] = False
+        else:
+            still = ops.logical_not(returned)
+            env[key] = still if value is True else ops.logical_and(value, still)
 
 
 def start_iteration(env: Any) -> None:
@@ -89,12 +101,6 @@ def guarded(ev: Any, node: ast.AST, env: Any, stmts: list[ast.stmt]) -> Any:
 
     flag = env[ACTIVE]
     assert isinstance(flag, GraphValue)
-    if C._contains(stmts, (ast.Return,)):
-        raise ev.error(
-            node,
-            "'return' inside a loop after a 'break' or 'continue' on a tensor is not "
-            "supported in graph mode",
-        )
     then_b, else_b = C._Branch(ev), C._Branch(ev)
     inner = env.branch_copy()
     inner[ACTIVE] = inner[RUNNING] = True
@@ -105,6 +111,7 @@ def guarded(ev: Any, node: ast.AST, env: Any, stmts: list[ast.stmt]) -> Any:
     for key in (ACTIVE, RUNNING):
         if inner.get(key) is True:
             inner[key] = env[key]
+    fill_returns(ev, (inner, then_b), (env, else_b))
     names = [
         n
         for n in inner
@@ -149,6 +156,76 @@ def broken_on_a_tensor(env: Any) -> bool:
     """A `break` on a tensor may have ended this loop (its variables became tensors:
     a while on constants continues as a while on a tensor, from this flag)."""
     return isinstance(env.get(RUNNING), GraphValue)
+
+
+def record_return(env: Any, value: Any) -> None:
+    """`return value` inside an if on a tensor in a loop: this branch has returned; the
+    loops stop, and after the outermost one the function returns `<retval>` where
+    `<returned>` holds."""
+    env[RETURNED] = True
+    env[RETVAL] = value
+    loop_signal(env, is_break=True)
+
+
+def return_pending(env: Any) -> bool:
+    return RETURNED in env and not in_flagged_loop(env)
+
+
+def finish_return(ev: Any, node: ast.AST, env: Any, rest: list[ast.stmt], tail: bool) -> Any:
+    """After the outermost loop: `if <returned>: return <retval>` and the rest of the
+    function in the else branch (the tail-if machinery of control_flow)."""
+    from mindjit.frontend.graph.evaluator import Return  # function-level: it imports this
+
+    returned = env.pop(RETURNED)
+    value = env.pop(RETVAL, None)
+    if returned is False:
+        return None
+    if returned is True:  # pragma: no cover - a branch's own flag never reaches here
+        return Return(value)
+    if not tail:
+        raise ev.error(
+            node,
+            "a 'return' on a tensor inside this loop needs the loop to be followed by the "
+            "end of the function (not inside an if or another block)",
+        )
+    env[RETVAL] = value
+    synthetic = ast.If(
+        test=ast.Name(id=RETURNED, ctx=ast.Load()),
+        body=[ast.Return(value=ast.Name(id=RETVAL, ctx=ast.Load()))],
+        orelse=[],
+    )
+    ast.copy_location(synthetic, node)
+    ast.fix_missing_locations(synthetic)
+    signal = C.tensor_if(ev, synthetic, returned, env, rest, True)
+    env.pop(RETVAL, None)
+    if isinstance(signal, tuple):  # ("consumed", Return)
+        return signal[1]
+    return signal
+
+
+def fill_returns(ev: Any, *branches: tuple[Any, Any]) -> None:
+    """A `return` recorded in one branch only: the other branch gets `<returned>`
+    False and a placeholder `<retval>` of the same structure (zeros), so both merge."""
+    envs = [b[0] for b in branches]
+    for key in (RETURNED, RETVAL):
+        having = [e for e in envs if key in e]
+        if not having or len(having) == len(envs):
+            continue
+        model = having[0][key]
+        for benv, branch in branches:
+            if key not in benv:
+                if key == RETURNED:
+                    benv[key] = False
+                else:
+                    benv[key] = branch.run(lambda model=model: _placeholder(model))
+
+
+def _placeholder(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return type(value)(_placeholder(v) for v in value)
+    if isinstance(value, GraphValue | Tensor):
+        return ops.zeros_like(value)
+    return value
 
 
 def _same_constant(a: Any, b: Any) -> bool:

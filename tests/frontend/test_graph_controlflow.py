@@ -553,16 +553,121 @@ def test_break_on_iree_as_on_the_cpu(name, tmp_path):
         np.testing.assert_array_equal(b, a.asnumpy())
 
 
-def test_return_after_a_tensor_break_is_refused_with_its_line():
-    def f(x):
-        for i in range(3):
-            if x[i] > 0:
-                break
-            if i == 2:  # refused-return
-                return x
+# -- return under a tensor condition inside a loop ------------------------------------
+
+
+def return_in_for(x):
+    for i in range(3):
+        if x[i] > 0:
+            return x * i
+        x = x + 1
+    return x * 10
+
+
+def return_in_nested_for(x):
+    s = x[0] * 0
+    for i in range(3):
+        for j in range(2):
+            if x[i] + j > 2:
+                return s - 1
+            s = s + x[i] * j
+        s = s * 2
+    return s
+
+
+def return_after_break(x):
+    for i in range(3):
+        if x[i] > 5:
+            break
+        if x[i] < 0:
+            return x - i, i
+    return x, -1
+
+
+class ReturnInLoopNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([nn.Dense(2, 2, weight_init="ones") for _ in range(3)])
+
+    def construct(self, x):
+        for layer in self.layers:
+            x = layer(x)
+            if x.sum() > 50:
+                return x / 100
+        return x
+
+
+RETURN_CASES = {
+    "for_returns": (return_in_for, lambda: (v(-1.0, 0.5, 3.0),)),
+    "for_no_return": (return_in_for, lambda: (v(-5.0, -5.0, -5.0),)),
+    "for_returns_first": (return_in_for, lambda: (v(1.0, -2.0, 0.0),)),
+    "nested_returns": (return_in_nested_for, lambda: (v(1.0, 1.5, 2.5),)),
+    "nested_no_return": (return_in_nested_for, lambda: (v(0.0, 0.5, 0.1),)),
+    "break_then_return": (return_after_break, lambda: (v(1.0, -1.0, 9.0),)),
+    "break_no_return": (return_after_break, lambda: (v(1.0, 9.0, -1.0),)),
+}
+
+
+@pytest.mark.parametrize("device", ["CPU", "Ascend"])
+@pytest.mark.parametrize("name", sorted(RETURN_CASES))
+def test_return_on_a_tensor_inside_a_loop(name, device):
+    fn, make = RETURN_CASES[name]
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager = fn(*make())
+    ms.set_context(mode=ms.GRAPH_MODE, device_target=device)
+    same(eager, ms.jit(fn)(*make()))
+
+
+@pytest.mark.parametrize("scale", [1.0, 10.0])
+def test_return_inside_a_loop_over_a_cell_list(scale):
+    x = v([1.0, 2.0]) * scale
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    net = ReturnInLoopNet()
+    eager = net(x)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(net(x).asnumpy(), eager.asnumpy(), rtol=1e-6)
+
+
+def return_loss(x, w):
+    for i in range(3):
+        y = x * w * (i + 1)
+        if y.sum() > 4:
+            return (y * y).sum()
+    return w.sum()
+
+
+@ms.jit
+def grad_of_return_loss(x, w):
+    return ms.grad(return_loss, grad_position=1)(x, w)
+
+
+def test_gradients_through_a_return_inside_an_unrolled_for():
+    x, w = v(1.0, 1.0), v(1.0, 0.5)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager = ms.grad(return_loss, grad_position=1)(x, w).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(grad_of_return_loss(x, w).asnumpy(), eager, rtol=1e-6)
+
+
+def test_refused_return_forms_in_loops():
+    def not_at_the_end(x, flag):
+        if flag:
+            for i in range(3):
+                if x[i] > 0:
+                    return x
         return x * 2
 
+    def in_a_tensor_while(x, n):
+        i = 0
+        while i < n:
+            if x.sum() > 0:
+                return x
+            i = i + 1
+        return x
+
     ms.set_context(mode=ms.GRAPH_MODE)
-    with pytest.raises(RuntimeError, match="'return' inside a loop after a 'break'") as info:
-        ms.jit(f)(v(-1.0, 1.0, 1.0))
+    with pytest.raises(RuntimeError, match="needs the loop to be followed by the end") as info:
+        ms.jit(not_at_the_end)(v(1.0, 2.0, 3.0), True)
     assert f"{FILE}:" in str(info.value)
+    with pytest.raises(RuntimeError, match="'return' in a while on a tensor is not supported"):
+        ms.jit(in_a_tensor_while)(v(1.0), Tensor(3, ms.int32))
