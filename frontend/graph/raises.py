@@ -11,8 +11,10 @@
   is reached, with the message `"ValueError: ..."`. The check's result is
   attached (`mindir.depend`) to every tensor variable and to the function's
   return value, so it is not dead code. When the graph runs, a failed check with
-  such a message is raised as the user's type (`reraise_user_error`), in every
-  backend that reports the check's message.
+  such a message is raised as the user's type (`user_error_of`, called where
+  program.py runs the graph); IREE reports the failed `cf.assert` with the message.
+- A `raise` elsewhere under a tensor condition (not the last statement of a
+  branch, e.g. inside a loop inside the branch) is refused with its line.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def _exception_of(ev: Any, node: ast.AST, value: Any) -> tuple[type[BaseExceptio
 
 
 def _message_of(ev: Any, node: ast.AST, call: ast.expr | None, env: Any) -> tuple[type, str]:
-    """The class and message of `raise E(...)` without running E's constructor on tensors."""
+    """The class and message of `raise E(...)` (E's arguments are compile-time values)."""
     if call is None:
         raise ev.error(node, "a bare 'raise' (re-raise) is not supported in graph mode")
     value = ev.eval(call, env)
