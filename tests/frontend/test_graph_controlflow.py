@@ -326,6 +326,38 @@ def test_errors_have_mindspores_types(mode, cls, exc, text, marker):
         assert f"{FILE}:{line_of('# ' + marker)}:" in message, message
 
 
+def shape_index_out_of_range(x):
+    return x.shape[5]  # err-index
+
+
+def missing_key(x):
+    return {"a": x}["b"]  # err-key
+
+
+def bad_operand(x):
+    return ops.matmul(x, "a")  # err-operand
+
+
+FUNCTION_ERRORS = [
+    (shape_index_out_of_range, IndexError, "tuple index out of range", "err-index"),
+    (missing_key, KeyError, "'b'", "err-key"),
+    (bad_operand, TypeError, "matmul input must be a Tensor or a number, got str", "err-operand"),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("fn", "exc", "text", "marker"), FUNCTION_ERRORS, ids=[c[3] for c in FUNCTION_ERRORS]
+)
+def test_errors_of_python_operations_keep_their_types(mode, fn, exc, text, marker):
+    ms.set_context(mode=mode)
+    call = ms.jit(fn) if mode == ms.GRAPH_MODE else fn
+    with pytest.raises(exc, match=re.escape(text)) as info:
+        call(t(1.0, 2.0, 3.0))
+    if mode == ms.GRAPH_MODE:
+        assert f"{FILE}:{line_of('# ' + marker)}:" in str(info.value)
+
+
 def test_wrong_arguments_to_a_jit_function_are_a_type_error():
     @ms.jit
     def f(x, y):
