@@ -47,8 +47,17 @@ class LocatingParser(Parser):
             raise
 
     def parse_operation(self) -> Operation:
-        start = Span(self.pos, self.pos, self.lexer.input).get_location()
-        op = super().parse_operation()
+        start_pos = self.pos
+        start = Span(start_pos, start_pos, self.lexer.input).get_location()
+        try:
+            op = super().parse_operation()
+        except (ParseError, MindjitError):
+            raise
+        except Exception as exc:  # a dialect's custom parser tripped on malformed text
+            here = max(self.pos, start_pos)
+            raise ParseError(
+                Span(here, here, self.lexer.input), f"malformed operation: {exc}"
+            ) from None
         if isinstance(op.location, UnknownLoc):
             op.location = FileLineColLoc(
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)

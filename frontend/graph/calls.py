@@ -19,7 +19,7 @@ from typing import Any
 
 from mindjit.frontend.grad import GradFunction
 from mindjit.frontend.graph import functional
-from mindjit.frontend.graph.errors import FrontendError, FrontendValueError
+from mindjit.frontend.graph.errors import FrontendError, builtin_error_type
 from mindjit.frontend.graph.fallback import check_fallback
 from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
@@ -125,12 +125,10 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             raise
         if _is_ms_error(exc):
             raise
-        error = ev.error(node, f"{type(exc).__name__}: {exc}")
-        if isinstance(exc, ValueError):  # still a ValueError, as in PyNative mode
-            error = FrontendValueError(error.message, error.file, error.line)
-        raise error from None
+        # still a ValueError / TypeError, as in PyNative mode
+        raise ev.error(node, f"{type(exc).__name__}: {exc}", builtin_error_type(exc)) from None
     except Exception as exc:
-        raise ev.error(node, f"{type(exc).__name__}: {exc}") from None
+        raise ev.error(node, f"{type(exc).__name__}: {exc}", builtin_error_type(exc)) from None
 
 
 def _is_user_callable(callee: Any) -> bool:

@@ -43,6 +43,7 @@ def as_bool(ev: Any, node: ast.AST, value: Any, scalar: bool) -> Any:
                 node,
                 f"the truth value of a tensor of shape {list(value.shape)} is ambiguous; "
                 "a condition must have exactly one element",
+                ValueError,
             )
         value = ops.reshape(value, ())
     return value
@@ -218,11 +219,13 @@ def _always_returns(stmts: list[ast.stmt]) -> bool:
 def tensor_if(
     ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.stmt], tail: bool
 ) -> Any:
+    from mindjit.frontend.graph import loop_flags  # function-level: it imports this module
     from mindjit.frontend.graph.evaluator import (
         Return,
     )  # function-level: evaluator.py imports this module
 
     returns = _contains(node.body, (ast.Return,)) or _contains(node.orelse, (ast.Return,))
+    returns = returns and not loop_flags.in_flagged_loop(env)  # in a loop: loop_flags
     cond = as_bool(ev, node, cond, scalar=True)
     then_b, else_b = _Branch(ev), _Branch(ev)
     if returns:
@@ -251,6 +254,7 @@ def tensor_if(
         signal = branch.run(lambda block=block, benv=benv: ev.exec_block(block, benv))
         if signal is not None:
             raise ev.error(node, "'break'/'continue' under an if on a tensor is not supported")
+    loop_flags.fill_returns(ev, (t_env, then_b), (e_env, else_b))
     names = [
         n
         for n in dict.fromkeys([*t_env, *e_env])
@@ -302,12 +306,26 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def tensor_while(ev: Any, node: ast.While, env: Any) -> None:
-    if _contains(node.body, (ast.Break, ast.Continue, ast.Return)):
-        raise ev.error(
-            node, "'break', 'continue' and 'return' in a while on a tensor are not supported"
-        )
-    carried = [n for n in _assigned_names(node.body) if n in env]
+def tensor_while(ev: Any, node: ast.While, env: Any, running: Any = None) -> None:
+    """`running`: a while on constants whose tensor `break` made its condition a tensor
+    continues here, still running only where that flag is."""
+    from mindjit.frontend.graph import loop_flags  # function-level: it imports this module
+
+    if _contains(node.body, (ast.Return,)):
+        raise ev.error(node, "'return' in a while on a tensor is not supported in graph mode")
+    exits = loop_flags.exits_loop(node.body)  # break/continue: the loop carries <running>
+    saved = loop_flags.enter_loop(env)
+    if running is not None:
+        env[loop_flags.RUNNING] = running
+    try:
+        exits = exits or running is not None
+        _tensor_while(ev, node, env, [loop_flags.RUNNING] if exits else [])
+    finally:
+        loop_flags.exit_loop(env, saved)
+
+
+def _tensor_while(ev: Any, node: ast.While, env: Any, flags: list[str]) -> None:
+    carried = [n for n in _assigned_names(node.body) if n in env] + flags
     for n in carried:
         if not _is_number_or_tensor(env[n]):
             raise ev.error(
@@ -349,11 +367,15 @@ def _trace_while_regions(
         b_env[n] = GraphValue(arg)
     for n, arg in zip(carried, after.block.args):
         a_env[n] = GraphValue(arg)
+    if "<running>" in carried:  # the body runs only while the loop runs
+        a_env["<running>"] = a_env["<active>"] = True
 
     def condition() -> None:
         c = as_bool(ev, node, ev.eval(node.test, b_env), scalar=True)
         if not isinstance(c, GraphValue):
             raise ev.error(node, "the condition of this while must stay a tensor")
+        if "<running>" in carried:  # not broken out of (loop_flags)
+            c = ops.logical_and(c, b_env["<running>"])
         ev.graph.insert(M.ConditionOp(c.ssa, *before.block.args))
 
     def body() -> list[GraphValue]:

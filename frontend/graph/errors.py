@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import linecache
+import re
 from pathlib import Path
 
 from mindjit.support.errors import MindjitError, SourceLoc
@@ -25,6 +26,8 @@ class FrontendError(MindjitError, RuntimeError):
     """Python that graph mode cannot compile; points at the offending source line."""
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        # an op's message naming the type of a traced tensor: the user knows it as a Tensor
+        message = re.sub(r"\bGraphValue\b", "Tensor", message)
         loc = SourceLoc(file, line, 0) if file is not None and line is not None else file
         super().__init__(message, loc)
         self.file, self.line = file, line
@@ -68,6 +71,60 @@ class FrontendValueError(FrontendError, ValueError):
     Cell rejecting its arguments, e.g. an optimizer given the wrong number of
     gradients), located at the graph's line: `except ValueError` catches it in
     graph mode as in PyNative mode."""
+
+
+_LOCATED: dict[type, type] = {}
+
+
+def located_class(cls: type[BaseException]) -> type[BaseException]:
+    """A subclass of FrontendError and `cls` (the type MindSpore raises: ValueError,
+    NameError, AttributeError, TypeError, or a user's own exception), so that
+    `except cls` catches it as in PyNative mode and the message names file and
+    line; `cls` itself if the two cannot be combined."""
+    if issubclass(cls, FrontendError):
+        return cls
+    if cls is ValueError:
+        return FrontendValueError
+    if cls not in _LOCATED:
+        try:
+            _LOCATED[cls] = type(
+                cls.__name__,
+                (FrontendError, cls),
+                {"__module__": cls.__module__, "__qualname__": cls.__qualname__},
+            )
+        except TypeError:
+            _LOCATED[cls] = cls
+    return _LOCATED[cls]
+
+
+def located_error(
+    cls: type[BaseException] | None, message: str, file: str | None, line: int | None
+) -> BaseException:
+    """`message` at file:line as a `cls` (a plain FrontendError when None)."""
+    kind = located_class(cls) if cls is not None else FrontendError
+    if issubclass(kind, FrontendError):
+        return kind(message, file, line)
+    return kind(str(FrontendError(message, file, line)))
+
+
+def builtin_error_type(exc: BaseException) -> type[BaseException] | None:
+    """The builtin exception type of `exc` (TypeError, IndexError, ...), for an error
+    raised by a library call while tracing; None for mindjit's own errors."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ == "builtins" and issubclass(cls, Exception) and cls is not Exception:
+            if issubclass(type(exc), MindjitError) and cls is RuntimeError:
+                return None
+            return cls
+    return None
+
+
+def type_name(value: object) -> str:
+    """The type of `value` as the user knows it: a traced tensor is a 'Tensor'."""
+    from mindjit.frontend.graph_value import GraphValue  # function-level: avoid a cycle
+
+    if isinstance(value, GraphValue):
+        return "Tensor"
+    return type(value).__name__
 
 
 def describe_node(node: ast.AST) -> str:

@@ -21,9 +21,15 @@ from typing import Any
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
 from mindjit.frontend import ops
-from mindjit.frontend.graph import control_flow, functional, tensor_items
+from mindjit.frontend.graph import control_flow, functional, loop_flags, raises, tensor_items
 from mindjit.frontend.graph.calls import call_value
-from mindjit.frontend.graph.errors import FrontendError, describe_node
+from mindjit.frontend.graph.errors import (
+    FrontendError,
+    builtin_error_type,
+    describe_node,
+    located_error,
+    type_name,
+)
 from mindjit.frontend.graph.source import FunctionSource
 from mindjit.frontend.graph_value import GraphValue
 
@@ -99,6 +105,7 @@ class FunctionEvaluator:
         self.loop_depth = 0
         self.tensor_branch_depth = 0
         self.active_envs: list[Env] = []  # the scopes of the blocks being run, innermost last
+        self.pending_checks: list[Any] = []  # run-time checks of raise/assert (raises.py)
         closure = {}
         if fn.__closure__:
             for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
@@ -109,8 +116,9 @@ class FunctionEvaluator:
         self.closure = closure
 
     # --- errors and locations -----------------------------------------------------------
-    def error(self, node: ast.AST, message: str) -> FrontendError:
-        return FrontendError(message, self.source.file, getattr(node, "lineno", None))
+    def error(self, node: ast.AST, message: str, kind: type | None = None) -> FrontendError:
+        """A located error; `kind` is the type MindSpore raises (NameError, TypeError...)."""
+        return located_error(kind, message, self.source.file, getattr(node, "lineno", None))  # type: ignore[return-value]
 
     def at(self, node: ast.AST) -> None:
         if hasattr(node, "lineno"):
@@ -127,12 +135,14 @@ class FunctionEvaluator:
         try:
             bound = inspect.signature(self.fn).bind(*call_args, **kwargs)
         except TypeError as exc:
-            raise self.error(self.source.tree, f"cannot call '{self.fn.__name__}': {exc}") from None
+            raise self.error(
+                self.source.tree, f"cannot call '{self.fn.__name__}': {exc}", TypeError
+            ) from None
         bound.apply_defaults()
         env.update(bound.arguments)
         signal = self.exec_block(self.source.tree.body, env, tail=True)
         if isinstance(signal, Return):
-            return signal.value
+            return raises.attach_pending(self, signal.value)
         if isinstance(signal, _LoopSignal):
             raise self.error(self.source.tree, f"'{signal.name}' outside a loop")
         return None
@@ -159,6 +169,10 @@ class FunctionEvaluator:
                 signal = self.exec_stmt(stmt, env)
             if signal is not None:
                 return signal
+            if loop_flags.iteration_may_have_stopped(env):  # a break/continue on a tensor
+                return loop_flags.rest_of_block(self, env, stmts[index + 1 :])
+            if loop_flags.return_pending(env):  # a loop may have returned on a tensor
+                return loop_flags.finish_return(self, stmt, env, stmts[index + 1 :], tail)
         return None
 
     def exec_stmt(self, node: ast.stmt, env: Env) -> Signal:
@@ -184,7 +198,10 @@ class FunctionEvaluator:
                 self.assign(target, result, env)
                 return None
             case ast.Return(value=value):
-                return Return(None if value is None else self.eval(value, env))
+                result = None if value is None else self.eval(value, env)
+                if self.tensor_branch_depth and loop_flags.in_flagged_loop(env):
+                    return loop_flags.record_return(env, result)  # a return on a tensor
+                return Return(result)
             case ast.Pass():
                 return None
             case ast.FunctionDef():
@@ -195,23 +212,21 @@ class FunctionEvaluator:
             case ast.While():
                 return self.exec_while(node, env)
             case ast.Break():
-                return self._loop_signal(node, BREAK)
+                return self._loop_signal(node, BREAK, env)
             case ast.Continue():
-                return self._loop_signal(node, CONTINUE)
-            case ast.Assert(test=test, msg=msg):
-                value = self.eval(test, env)
-                if isinstance(value, GraphValue):
-                    raise self.error(node, "'assert' on a tensor is not supported in graph mode")
-                if not value:
-                    text = self.eval(msg, env) if msg is not None else ""
-                    raise self.error(node, f"assertion failed: {text}")
-                return None
+                return self._loop_signal(node, CONTINUE, env)
+            case ast.Assert():
+                return raises.exec_assert(self, node, env)
+            case ast.Raise():
+                return raises.exec_raise(self, node, env)
             case _:
                 raise self.error(node, f"{describe_node(node)} is not supported in graph mode")
 
-    def _loop_signal(self, node: ast.stmt, signal: _LoopSignal) -> Signal:
+    def _loop_signal(self, node: ast.stmt, signal: _LoopSignal, env: Env) -> Signal:
         if self.loop_depth == 0:
             raise self.error(node, f"'{signal.name}' outside a loop")
+        if self.tensor_branch_depth and loop_flags.in_flagged_loop(env):
+            return loop_flags.loop_signal(env, signal is BREAK)
         if self.tensor_branch_depth:
             raise self.error(
                 node, f"'{signal.name}' under an if on a tensor is not supported in graph mode"
@@ -247,15 +262,17 @@ class FunctionEvaluator:
         if isinstance(value, GraphValue):
             if not value.shape or value.shape[0] != n:
                 raise self.error(
-                    node, f"cannot unpack a tensor of shape {value.shape} into {n} names"
+                    node,
+                    f"cannot unpack a tensor of shape {value.shape} into {n} names",
+                    ValueError,
                 )
             return [value[i] for i in range(n)]
         try:
             items = list(value)
         except TypeError:
-            raise self.error(node, f"cannot unpack {type(value).__name__}") from None
+            raise self.error(node, f"cannot unpack {type_name(value)}", TypeError) from None
         if len(items) != n:
-            raise self.error(node, f"expected {n} values to unpack, got {len(items)}")
+            raise self.error(node, f"expected {n} values to unpack, got {len(items)}", ValueError)
         return items
 
     # --- control flow --------------------------------------------------------------------
@@ -265,6 +282,8 @@ class FunctionEvaluator:
         if not isinstance(cond, GraphValue):
             branch = node.body if self.truth(node.test, cond) else node.orelse
             return self.exec_block(branch, env, tail=False)
+        if (raised := raises.tensor_if_raises(self, node, cond, env)) is not raises.NOT_HANDLED:
+            return raised
         return control_flow.tensor_if(self, node, cond, env, rest, tail)
 
     def exec_for(self, node: ast.For, env: Env) -> Signal:
@@ -272,16 +291,22 @@ class FunctionEvaluator:
             raise self.error(node, "'for ... else' is not supported in graph mode")
         items = functional.iterate(self, node, self.eval(node.iter, env))
         self.loop_depth += 1
+        flags = loop_flags.enter_loop(env)
         try:
             for item in items:  # unrolled, as MindSpore does
+                loop_flags.start_iteration(env)
                 self.assign(node.target, item, env)
-                signal = self.exec_block(node.body, env)
-                if signal is BREAK:
+                if loop_flags.iteration_may_have_stopped(env):  # broken on a tensor
+                    signal = loop_flags.guarded(self, node, env, node.body)
+                else:
+                    signal = self.exec_block(node.body, env)
+                if signal is BREAK or loop_flags.broken(env):
                     break
                 if isinstance(signal, Return):
                     return signal
         finally:
             self.loop_depth -= 1
+            loop_flags.exit_loop(env, flags)
         return None
 
     def exec_while(self, node: ast.While, env: Env) -> Signal:
@@ -291,22 +316,30 @@ class FunctionEvaluator:
         if isinstance(cond, GraphValue):
             return control_flow.tensor_while(self, node, env)
         self.loop_depth += 1
+        flags = loop_flags.enter_loop(env)
         try:
             for _ in range(_MAX_CONSTANT_WHILE):
                 if not self.truth(node.test, cond):
                     return None
-                signal = self.exec_block(node.body, env)
-                if signal is BREAK:
+                loop_flags.start_iteration(env)
+                if loop_flags.iteration_may_have_stopped(env):  # broken on a tensor
+                    signal = loop_flags.guarded(self, node, env, node.body)
+                else:
+                    signal = self.exec_block(node.body, env)
+                if signal is BREAK or loop_flags.broken(env):
                     return None
                 if isinstance(signal, Return):
                     return signal
                 cond = self.eval(node.test, env)
                 if isinstance(cond, GraphValue):
+                    if loop_flags.broken_on_a_tensor(env):  # the rest is a while on a tensor
+                        return control_flow.tensor_while(self, node, env, env[loop_flags.RUNNING])
                     raise self.error(
                         node, "the condition of this while became a tensor inside the loop"
                     )
         finally:
             self.loop_depth -= 1
+            loop_flags.exit_loop(env, flags)
         raise self.error(node, f"while loop on constants ran more than {_MAX_CONSTANT_WHILE} times")
 
     def truth(self, node: ast.AST, value: Any) -> bool:
@@ -314,7 +347,9 @@ class FunctionEvaluator:
             return bool(value)
         except Exception as exc:
             raise self.error(
-                node, f"cannot use {type(value).__name__} as a condition: {exc}"
+                node,
+                f"cannot use {type_name(value)} as a condition: {exc}",
+                builtin_error_type(exc),
             ) from None
 
     # --- expressions ---------------------------------------------------------------------
@@ -337,7 +372,7 @@ class FunctionEvaluator:
             return self.fn.__globals__[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
-        raise self.error(node, f"name '{name}' is not defined")
+        raise self.error(node, f"name '{name}' is not defined", NameError)
 
     def eval_Attribute(self, node: ast.Attribute, env: Env) -> Any:
         obj = self.eval(node.value, env)
@@ -345,7 +380,7 @@ class FunctionEvaluator:
             return getattr(obj, node.attr)
         except AttributeError:
             raise self.error(
-                node, f"'{type(obj).__name__}' object has no attribute '{node.attr}'"
+                node, f"'{type_name(obj)}' object has no attribute '{node.attr}'", AttributeError
             ) from None
 
     def eval_Tuple(self, node: ast.Tuple, env: Env) -> tuple:
@@ -484,7 +519,9 @@ class FunctionEvaluator:
         except FrontendError:
             raise
         except Exception as exc:
-            raise self.error(node, f"{type(exc).__name__}: {exc}") from None
+            raise self.error(
+                node, f"{type(exc).__name__}: {exc}", builtin_error_type(exc)
+            ) from None
 
 
 def _load_of(target: ast.expr) -> ast.expr:
@@ -502,4 +539,4 @@ def _static_len(ev: FunctionEvaluator, node: ast.AST, value: Any) -> int:
     try:
         return len(value)
     except TypeError:
-        raise ev.error(node, f"cannot unpack {type(value).__name__}") from None
+        raise ev.error(node, f"cannot unpack {type_name(value)}", TypeError) from None

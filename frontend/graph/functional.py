@@ -25,7 +25,7 @@ import inspect
 from typing import Any
 
 from mindjit.frontend.dispatch import current_graph
-from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.errors import FrontendError, type_name
 from mindjit.frontend.graph.source import FunctionSource, function_source, unwrap
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
@@ -104,7 +104,7 @@ def iterate(ev: Any, node: ast.AST, iterable: Any) -> Any:
     try:
         return iter(iterable)
     except TypeError:
-        raise ev.error(node, f"cannot iterate over {type(iterable).__name__}") from None
+        raise ev.error(node, f"cannot iterate over {type_name(iterable)}", TypeError) from None
 
 
 # --- unpacking ------------------------------------------------------------------------------

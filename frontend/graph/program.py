@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from mindjit.driver.compile import Compiled, compile_graph
 from mindjit.driver.report import StageReport
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
+from mindjit.frontend.graph.raises import user_error_of
 from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.frontend.tensor import Tensor
 from mindjit.support import config
@@ -105,7 +106,13 @@ class CompiledProgram:
         for symbol, param in self.parameters:
             sent[symbol] = param.asnumpy()
             exe.set_global(symbol, sent[symbol])
-        outputs = exe.run(self.entry_name, *arrays)
+        try:
+            outputs = exe.run(self.entry_name, *arrays)
+        except Exception as exc:  # a failed check of a user's raise/assert: the user's type
+            user = user_error_of(exc)
+            if user is None:
+                raise
+            raise user from exc
         for symbol, param in self.parameters:
             current = exe.get_global(symbol)
             if current is not sent[symbol]:

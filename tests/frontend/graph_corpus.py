@@ -813,3 +813,56 @@ def index_reads(x, idx):
 
 FUNCTIONS["item_assignments"] = (item_assignments, lambda: (f32(4, 4), ids(2, high=4)))
 FUNCTIONS["index_reads"] = (index_reads, lambda: (f32(4, 4), ids(3, high=4)))
+
+
+# -- issue 24, controlflow: raise / assert (run-time checks that pass on these inputs) --
+def checked_raise(x):
+    if ops.abs(x).max() > 100:
+        raise ValueError("x is out of range")
+    assert x.shape[0] == 3, "x needs 3 rows"
+    assert (x * x).sum() >= 0, "a sum of squares is never negative"
+    y = x
+    for i in range(2):
+        if y[i].sum() > 1000:
+            raise RuntimeError("row too large")
+        y = y + 1
+    return y
+
+
+class CheckedCell(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(4, 2, weight_init="ones")
+
+    def construct(self, x):
+        h = self.dense(x)
+        if h.min() < -1000:
+            raise ValueError("activation underflow")
+        else:
+            h = h * 2
+        return h
+
+
+FUNCTIONS["checked_raise"] = (checked_raise, lambda: (f32(3, 4),))
+CELLS["checked_cell"] = (CheckedCell, lambda: (f32(2, 4),))
+
+
+def tensor_break_continue(x):
+    s = x[0] * 0
+    for r in x:
+        if r.sum() > 3:
+            break
+        if r.max() < 0:
+            continue
+        s = s + r
+    i = 0
+    t = x[0] * 0
+    while i < x.shape[0]:
+        if t.sum() > 2:
+            break
+        t = t + x[0] * 0.5 + 1
+        i += 1
+    return s, t
+
+
+FUNCTIONS["tensor_break_continue"] = (tensor_break_continue, lambda: (f32(5, 3),))

@@ -25,7 +25,8 @@ CASES = [
     (cases.uses_with, "with", r"'with' is not supported in graph mode", (1.0,)),
     (cases.uses_global, "global", r"'global' is not supported in graph mode", (1.0,)),
     (cases.uses_undefined, "undefined", r"name 'not_defined_anywhere' is not defined", (1.0,)),
-    (cases.uses_raise, "raise", r"'raise' is not supported in graph mode", (1.0,)),
+    # a raise on constants raises the user's ValueError at its line (issue 24)
+    (cases.uses_raise, "raise", r": no$", (1.0,)),
     (
         cases.branch_types_differ,
         "branches",
