@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from grad_check import assert_grads_match_finite_differences
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
@@ -189,25 +190,8 @@ def test_conv2d_transpose_shape_of_mindspore_example():
     assert net(Tensor(np.ones((1, 3, 16, 50), np.float32))).shape == (1, 64, 19, 53)
 
 
-def _fd_check(fn, arrays, eps=1e-6):
-    """ms.grad of sum(fn(*inputs) * r) for every input against central differences."""
-    r = RNG.standard_normal(fn(*[Tensor(a) for a in arrays]).shape)
-
-    def objective(*ts):
-        return ops.reduce_sum(fn(*ts) * Tensor(r))
-
-    got = ms.grad(objective, tuple(range(len(arrays))))(*[Tensor(a) for a in arrays])
-    for p, g in enumerate(got):
-        want = np.zeros(arrays[p].shape)
-        for k in np.ndindex(*arrays[p].shape):
-            plus = [a.copy() for a in arrays]
-            minus = [a.copy() for a in arrays]
-            plus[p][k] += eps
-            minus[p][k] -= eps
-            hi = float(objective(*[Tensor(a) for a in plus]).asnumpy())
-            lo = float(objective(*[Tensor(a) for a in minus]).asnumpy())
-            want[k] = (hi - lo) / (2 * eps)
-        np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-5, atol=1e-6)
+def _fd_check(fn, arrays):
+    assert_grads_match_finite_differences(fn, arrays, RNG)
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from grad_check import assert_grads_match_finite_differences
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
@@ -220,24 +221,8 @@ def test_pixel_shuffle_and_unshuffle():
     assert ops.pixel_shuffle(ints, 3).shape == (3, 2, 1, 12, 12)
 
 
-def _fd_check(fn, arrays, eps=1e-6):
-    r = RNG.standard_normal(fn(*[Tensor(a) for a in arrays]).shape)
-
-    def objective(*ts):
-        return ops.reduce_sum(fn(*ts) * Tensor(r))
-
-    got = ms.grad(objective, tuple(range(len(arrays))))(*[Tensor(a) for a in arrays])
-    for p, g in enumerate(got):
-        want = np.zeros(arrays[p].shape)
-        for k in np.ndindex(*arrays[p].shape):
-            plus = [a.copy() for a in arrays]
-            minus = [a.copy() for a in arrays]
-            plus[p][k] += eps
-            minus[p][k] -= eps
-            hi = float(objective(*[Tensor(a) for a in plus]).asnumpy())
-            lo = float(objective(*[Tensor(a) for a in minus]).asnumpy())
-            want[k] = (hi - lo) / (2 * eps)
-        np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-5, atol=1e-6)
+def _fd_check(fn, arrays):
+    assert_grads_match_finite_differences(fn, arrays, RNG)
 
 
 def test_gradients_match_finite_differences_in_float64():
