@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+from grad_check import assert_parameter_grads_match, central_differences
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
@@ -351,27 +352,9 @@ def test_gradients_match_finite_differences_in_float64():
         return float(net(Tensor(x), Tensor(mem), kpm).asnumpy())
 
     for arr, got in ((x, dx), (mem, dmem)):
-        want = np.zeros_like(arr)
-        for k in np.ndindex(*arr.shape):
-            arr[k] += eps
-            hi = loss()
-            arr[k] -= 2 * eps
-            lo = loss()
-            arr[k] += eps
-            want[k] = (hi - lo) / (2 * eps)
+        want = central_differences(loss, arr, eps)
         np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
-    for p, g in zip(params, dparams, strict=True):
-        data = p.asnumpy().copy()
-        for k in list(np.ndindex(*p.shape))[:2]:
-            d = data.copy()
-            d[k] += eps
-            p.set_data(d)
-            hi = loss()
-            d[k] -= 2 * eps
-            p.set_data(d)
-            lo = loss()
-            p.set_data(data)
-            np.testing.assert_allclose(g.asnumpy()[k], (hi - lo) / (2 * eps), rtol=1e-5, atol=1e-6)
+    assert_parameter_grads_match(loss, params, dparams, 2, eps, rtol=1e-5, atol=1e-6)
 
 
 class SeqClassifier(nn.Cell):

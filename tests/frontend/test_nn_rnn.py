@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+from grad_check import assert_parameter_grads_match, central_differences
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
@@ -277,28 +278,10 @@ def test_gradients_match_finite_differences_in_float64():
     def loss():
         return float(net(Tensor(x), lengths).asnumpy())
 
-    want = np.zeros_like(x)
-    for k in np.ndindex(*x.shape):
-        x[k] += eps
-        hi = loss()
-        x[k] -= 2 * eps
-        lo = loss()
-        x[k] += eps
-        want[k] = (hi - lo) / (2 * eps)
+    want = central_differences(loss, x, eps)
     np.testing.assert_allclose(dx.asnumpy(), want, rtol=1e-5, atol=1e-7)
     # a few entries of each Parameter
-    for p, g in zip(params, dparams, strict=True):
-        data = p.asnumpy().copy()
-        for k in list(np.ndindex(*p.shape))[:3]:
-            d = data.copy()
-            d[k] += eps
-            p.set_data(d)
-            hi = loss()
-            d[k] -= 2 * eps
-            p.set_data(d)
-            lo = loss()
-            p.set_data(data)
-            np.testing.assert_allclose(g.asnumpy()[k], (hi - lo) / (2 * eps), rtol=1e-5, atol=1e-7)
+    assert_parameter_grads_match(loss, params, dparams, 3, eps, rtol=1e-5, atol=1e-7)
 
 
 class Classifier(nn.Cell):
