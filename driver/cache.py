@@ -46,6 +46,8 @@ from mindjit.backend.cache.module_codec import (
 from mindjit.backend.cache.plan_codec import capture, declaring, rebuild
 from mindjit.backend.cache.store import CacheEntryError, CompileCache
 from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.iree.executable import IreeExecutable
+from mindjit.backend.iree.toolchain import TARGETS, target_fingerprint
 from mindjit.dialects.context import make_context
 from mindjit.driver.compile import Compiled
 from mindjit.driver.report import StageReport
@@ -103,6 +105,7 @@ class ProgramCache:
             "format": ENTRY_FORMAT,
             "module": _put_module(encode(compiled.module), blob),
             "plan": _describe_plan(compiled, blob),
+            "vmfb": _describe_vmfb(compiled, blob),
             "warnings": said,
         }
         try:
@@ -205,6 +208,27 @@ def _describe_plan(compiled: Compiled, blob: io.BytesIO) -> dict[str, Any] | Non
     }
 
 
+def _describe_vmfb(compiled: Compiled, blob: io.BytesIO) -> dict[str, Any] | None:
+    """IREE's compiled program and what it was built for (a hit on another CPU or
+    IREE version compiles again)."""
+    exe = compiled.executable
+    if not isinstance(exe, IreeExecutable):
+        return None
+    return {"target": target_fingerprint(exe.target), "bytes": append_chunk(blob, exe.vmfb)}
+
+
+def _stored_vmfb(
+    entry: dict[str, Any], blob: bytes, options: config.CompileOptions
+) -> bytes | None:
+    """The entry's vmfb when it fits this machine and the options' target, else None."""
+    vmfb = entry.get("vmfb")
+    if not isinstance(vmfb, dict) or options.backend != "iree":
+        return None
+    if vmfb.get("target") != target_fingerprint(TARGETS[options.device_target]):
+        return None
+    return bytes(read_chunk(blob, vmfb["bytes"]))
+
+
 def _put_module(encoded: Any, blob: io.BytesIO) -> dict[str, Any]:
     return {
         "attributes": encoded.attrs,
@@ -251,10 +275,10 @@ def restore_compiled(
 
     report = StageReport()
     plan = entry["plan"]
-    if plan is None or options.device_target == "Ascend":
+    if plan is None or options.device_target == "Ascend" or options.backend == "iree":
         compiled = Compiled(report, name, load_module())
         report.add("cache-load", None, load_seconds + time.perf_counter() - start)
-        compiled.build_backend(options, None)
+        compiled.build_backend(options, None, vmfb=_stored_vmfb(entry, blob, options))
         return compiled
     compiled = Compiled(report, name, load_module=load_module, where=where)
     report.add("cache-load", None, load_seconds + time.perf_counter() - start)

@@ -11,6 +11,7 @@ executor's plan, or the simulated Ascend device). The compile cache
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -21,6 +22,9 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.ascend.executable import AscendExecutable
 from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.iree.executable import IreeExecutable
+from mindjit.backend.iree.prepare import IreeUnsupported
+from mindjit.backend.iree.toolchain import TARGETS
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
 from mindjit.driver.dumps import dump_stage
@@ -29,7 +33,7 @@ from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_
 from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
-Executable = CpuExecutable | AscendExecutable
+Executable = CpuExecutable | IreeExecutable | AscendExecutable
 
 
 def load_compiler() -> None:
@@ -81,14 +85,22 @@ class Compiled:
     def op_counts(self) -> Counter:
         return Counter(op.name for op in self.module.walk() if op is not self.module)
 
-    def build_backend(self, options: config.CompileOptions, dump_dir: str | None) -> None:
-        """The executable of the options' device target for the module."""
+    def build_backend(
+        self, options: config.CompileOptions, dump_dir: str | None, vmfb: bytes | None = None
+    ) -> None:
+        """The executable of the options' device target and backend for the module
+        (`vmfb`: IREE's program from a compile-cache entry, compiled if None)."""
         start = time.perf_counter()
         if options.device_target == "Ascend":
             self.executable = AscendExecutable(
                 self.module, self.entry, dump_dir, options.cell_reuse
             )
             self.report.add("ascend-compile", None, time.perf_counter() - start)
+        elif options.backend == "iree":
+            self.executable = iree_or_fallback(self.module, options.device_target, vmfb)
+            stage = "iree-load" if vmfb is not None else f"{self.executable.backend}-compile"
+            self.report.add(stage, None, time.perf_counter() - start)
+            self.executable.plan_for(self.entry)
         else:
             self.executable = CpuExecutable(self.module)
             self.executable.plan_for(self.entry)
@@ -100,6 +112,31 @@ class Compiled:
         self.executable = make(lambda: self.module)
         self.executable.plan_for(self.entry)  # rebuilt, or planned from the module
         self.report.add("cpu-plan", None, time.perf_counter() - start)
+
+
+def iree_or_fallback(
+    module: ModuleOp, device_target: str, vmfb: bytes | None = None
+) -> CpuExecutable | IreeExecutable:
+    """IREE's executable for `module`, or the numpy executor when the program uses
+    something IREE cannot run (said in one line on stderr; never silently wrong).
+    A GPU graph has no fallback: without IREE it cannot run at all."""
+    try:
+        return IreeExecutable(
+            module,
+            target=TARGETS[device_target],
+            driver=config.iree_driver() if device_target == "CPU" else "cuda",
+            vmfb=vmfb,
+        )
+    except IreeUnsupported as exc:
+        if device_target != "CPU":
+            raise
+        where = f"{exc.loc}: " if exc.loc else ""
+        print(
+            f"mindjit: {where}running this graph on the numpy executor: {exc.message}",
+            file=sys.stderr,
+        )
+    exe = CpuExecutable(module)
+    return exe
 
 
 def dump_directory() -> str | None:

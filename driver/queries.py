@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from mindjit.backend.iree.toolchain import TARGETS, RUNTIME_DRIVERS, device
 from mindjit.passes.mindir_vmap import batchable
 
-__all__ = ["batchable"]
+__all__ = ["batchable", "check_device_available"]
+
+
+def check_device_available(target: str) -> None:
+    """Raise a clear error when `target` ("GPU") cannot run here (no CUDA GPU or
+    driver, or IREE missing)."""
+    if target == "GPU":
+        device(RUNTIME_DRIVERS[TARGETS[target]][0])

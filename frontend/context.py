@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from mindjit.driver.queries import check_device_available
 from mindjit.support.config import (
+    BACKENDS,
     GRAPH_MODE,
     JIT_LEVELS,
     PYNATIVE_MODE,
     check_jit_level,
     get_context,
     reset_context,
-    set_context,
 )
+from mindjit.support.config import set_context as _set_context
 
 __all__ = [
     "GRAPH_MODE",
@@ -30,6 +32,14 @@ __all__ = [
 ]
 
 
+def set_context(**kwargs: Any) -> None:
+    """MindSpore's `set_context`: every key is checked before any is applied, and
+    device_target="GPU" needs a GPU IREE can open (else a RuntimeError saying so)."""
+    if kwargs.get("device_target") == "GPU":
+        check_device_available("GPU")
+    _set_context(**kwargs)
+
+
 # --- JitConfig --------------------------------------------------------------------
 
 _JIT_CHOICES: dict[str, tuple[str, ...]] = {
@@ -38,6 +48,7 @@ _JIT_CHOICES: dict[str, tuple[str, ...]] = {
     "jit_syntax_level": ("", "STRICT", "COMPATIBLE", "LAX"),
     "debug_level": ("RELEASE", "DEBUG"),
     "infer_boost": ("on", "off"),
+    "backend": ("", *BACKENDS),
 }
 
 
@@ -55,6 +66,7 @@ class JitConfig:
         jit_syntax_level: str = "",
         debug_level: str = "RELEASE",
         infer_boost: str = "off",
+        backend: str = "",
         **kwargs: Any,
     ):
         given = {
@@ -63,6 +75,7 @@ class JitConfig:
             "jit_syntax_level": jit_syntax_level,
             "debug_level": debug_level,
             "infer_boost": infer_boost,
+            "backend": backend,
         }
         for key, value in given.items():
             choices = _JIT_CHOICES[key]

@@ -13,18 +13,32 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from mindjit.frontend.context import JitConfig
 from mindjit.frontend.grad_tape import recording
 from mindjit.frontend.graph import api
 from mindjit.frontend.nn import Cell
 
 
-def jit(function: Any = None, *, jit_config: Any = None, **options: Any) -> Any:
-    """Compile `function` to a graph when called. `options` (mode, input_signature,
-    hash_args, compile_once ...) are MindSpore's and are accepted but not needed here."""
+def jit(
+    function: Any = None,
+    *,
+    jit_config: Any = None,
+    jit_level: str = "",
+    backend: str = "",
+    **options: Any,
+) -> Any:
+    """Compile `function` to a graph when called. `jit_level` and `backend` (MindSpore
+    2.6's keywords) override the JitConfig's; `backend` is "numpy" (the CPU
+    executor) or "iree". Other `options` (mode, input_signature, hash_args,
+    compile_once ...) are MindSpore's and are accepted but not needed here."""
     if function is None:
-        return lambda fn: jit(fn, jit_config=jit_config, **options)
+        return lambda fn: jit(
+            fn, jit_config=jit_config, jit_level=jit_level, backend=backend, **options
+        )
     if not callable(function):
         raise TypeError(f"jit expects a function, got {type(function).__name__}")
+    if jit_level or backend:
+        jit_config = _with_overrides(jit_config, jit_level, backend)
 
     @functools.wraps(function)
     def compiled(*args: Any, **kwargs: Any) -> Any:
@@ -39,6 +53,17 @@ def jit(function: Any = None, *, jit_config: Any = None, **options: Any) -> Any:
     compiled.__ms_jit__ = True  # type: ignore[attr-defined]
     compiled.__ms_jit_config__ = jit_config  # type: ignore[attr-defined]
     return compiled
+
+
+def _with_overrides(jit_config: Any, jit_level: str, backend: str) -> JitConfig:
+    """`jit_config` (a JitConfig, a dict or None) with jit's own keywords on top."""
+    given = getattr(jit_config, "jit_config_dict", None) or dict(jit_config or {})
+    merged = {**given}
+    if jit_level:
+        merged["jit_level"] = jit_level
+    if backend:
+        merged["backend"] = backend
+    return JitConfig(**merged)
 
 
 def jit_class(cls: type) -> type:

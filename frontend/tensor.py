@@ -306,6 +306,11 @@ class Parameter(Tensor):
         self._data = np.array(arr, dtype=self._data.dtype)
         return self
 
+    def _adopt(self, arr: np.ndarray) -> None:
+        """A graph's run wrote this Parameter: its new value is the executor's own
+        buffer (the right dtype and shape, owned by nothing else), taken without a copy."""
+        self._data = arr
+
     def _assign_array(self, arr: np.ndarray) -> None:
         """`ops.assign` in PyNative mode: write into the existing memory."""
         if self._data.flags.writeable and self._data.shape == arr.shape:

@@ -11,8 +11,10 @@ A switch is set, from the strongest to the weakest:
 | switch | context key | environment | default | meaning |
 | --- | --- | --- | --- | --- |
 | mode | `mode` | | PYNATIVE_MODE | graph or PyNative mode |
-| device_target | `device_target` | | CPU | CPU executor or the simulated Ascend device |
+| device_target | `device_target` | | CPU | CPU, GPU (IREE's CUDA target) or the simulated Ascend device |
 | jit_level | `jit_config["jit_level"]` | | O1 | which mindir pipeline (O0, O1, O2) |
+| backend | `jit_config["backend"]` | `MINDJIT_BACKEND` | numpy | what runs a CPU graph: the numpy executor or IREE |
+| iree_driver | | `MINDJIT_IREE_DRIVER` | local-task | IREE's CPU runtime: a thread pool, or local-sync (one thread) |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
 | load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
 | cf_to_select | | `MINDJIT_CF_TO_SELECT` | 1 | run mindir-cf-to-select at O1/O2 |
@@ -45,7 +47,10 @@ GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
 JIT_LEVELS = ("O0", "O1", "O2")
-DEVICE_TARGETS = ("CPU", "Ascend")
+DEVICE_TARGETS = ("CPU", "GPU", "Ascend")
+BACKENDS = ("numpy", "iree")
+DEFAULT_BACKEND = "numpy"
+IREE_DRIVERS = ("local-task", "local-sync")
 CELL_REUSE_LEVELS = (0, 1, 2)
 LOAD_ELIM_LEVELS = (0, 1, 2, 3)
 DEFAULT_CACHE_PATH = "./mindjit_cache"
@@ -56,6 +61,8 @@ CELL_REUSE_ENV = "MS_DEV_CELL_REUSE"
 LOAD_ELIM_ENV = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
 CF_TO_SELECT_ENV = "MINDJIT_CF_TO_SELECT"
 VERIFY_EACH_ENV = "MINDJIT_VERIFY_EACH"
+BACKEND_ENV = "MINDJIT_BACKEND"
+IREE_DRIVER_ENV = "MINDJIT_IREE_DRIVER"
 
 
 class ConfigError(MindjitError, ValueError):
@@ -135,11 +142,20 @@ def check_jit_level(value: Any) -> str:
     return value
 
 
+def check_backend(value: Any, what: str = "'backend'") -> str:
+    """A backend name; MindSpore's empty string means the default."""
+    if value not in BACKENDS:
+        raise ConfigError(f"{what} must be one of {list(BACKENDS)}, but got {value!r}.")
+    return value
+
+
 def _check_jit_config(value: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         raise TypeError(f"For 'set_context', 'jit_config' must be a dict, but got {value!r}.")
     if "jit_level" in value:
         check_jit_level(value["jit_level"])
+    if value.get("backend"):
+        check_backend(value["backend"])
     return dict(value)
 
 
@@ -343,6 +359,23 @@ def device_target() -> str:
     return _context["device_target"]
 
 
+def backend() -> str:
+    """What runs a CPU graph: the context's jit_config["backend"], else MINDJIT_BACKEND."""
+    given = _context["jit_config"].get("backend")
+    if given:
+        return given
+    raw = os.environ.get(BACKEND_ENV, "").strip()
+    return check_backend(raw, BACKEND_ENV) if raw else DEFAULT_BACKEND
+
+
+def iree_driver() -> str:
+    """MINDJIT_IREE_DRIVER: IREE's CPU runtime driver (local-task: a thread pool)."""
+    raw = os.environ.get(IREE_DRIVER_ENV, "").strip()
+    if raw and raw not in IREE_DRIVERS:
+        raise ConfigError(f"{IREE_DRIVER_ENV} must be {choices(IREE_DRIVERS)}, got '{raw}'")
+    return raw or IREE_DRIVERS[0]
+
+
 @dataclass(frozen=True)
 class CompileOptions:
     """Everything outside the program that changes how it is compiled, resolved."""
@@ -352,6 +385,7 @@ class CompileOptions:
     load_elim: int
     cf_to_select: bool
     device_target: str
+    backend: str = DEFAULT_BACKEND
 
     def pass_options(self) -> dict[str, dict[str, int]]:
         """The values the pipelines write as explicit pass options."""
@@ -362,16 +396,22 @@ class CompileOptions:
         }
 
 
-def compile_options(jit_level_override: str | None = None) -> CompileOptions:
-    """The options in force for a compile; `jit_level_override` is the call's
-    (a JitConfig), else the context's."""
+def compile_options(
+    jit_level_override: str | None = None, backend_override: str | None = None
+) -> CompileOptions:
+    """The options in force for a compile; the overrides are the call's (a
+    JitConfig, `jit(backend=...)`), else the context's."""
     level = check_jit_level(jit_level_override or jit_level())
+    target = device_target()
+    chosen = check_backend(backend_override) if backend_override else backend()
     return CompileOptions(
         jit_level=level,
         cell_reuse=cell_reuse_level(),
         load_elim=load_elim_level(),
         cf_to_select=cf_to_select_enabled(),
-        device_target=device_target(),
+        device_target=target,
+        # a GPU graph always runs on IREE (its CUDA target); the device has its own
+        backend="iree" if target == "GPU" else ("numpy" if target == "Ascend" else chosen),
     )
 
 

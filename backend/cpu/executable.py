@@ -130,7 +130,7 @@ class _Entry:
         self.exe = exe
         inputs = caller_inputs(fn)
         self.arity = len(inputs)
-        self.checks = tuple(_input_check(self.name, i, t, self.loc) for i, t in enumerate(inputs))
+        self.checks = tuple(input_check(self.name, i, t, self.loc) for i, t in enumerate(inputs))
         # the fast path: exactly these types, shapes and dtypes (checked in C by map)
         self.types = tuple(np.ndarray if is_tensor(t) else dtype_of(t).type for t in inputs)
         self.shapes = tuple(static_shape(t) for t in inputs)
@@ -212,7 +212,7 @@ _shape = attrgetter("shape")
 _dtype = attrgetter("dtype")
 
 
-def _input_check(name: str, index: int, t: Attribute, loc: SourceLoc | None) -> Check:
+def input_check(name: str, index: int, t: Attribute, loc: SourceLoc | None) -> Check:
     """The per-input check of the slow path (the fast path compares all at once)."""
     dtype = dtype_of(t)
     where = f"input {index} of @{name}: expected {t}"
@@ -248,6 +248,8 @@ def _input_check(name: str, index: int, t: Attribute, loc: SourceLoc | None) -> 
 class CpuExecutable:
     """Runs the functions of an upstream-dialect module (func/arith/math/tensor/
     linalg/scf) with numpy; see `mindjit.backend.cpu` for what is supported."""
+
+    backend = "numpy"
 
     def __init__(self, module: ModuleOp):
         self.module = module

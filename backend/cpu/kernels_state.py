@@ -105,7 +105,7 @@ def build_global_load_const(c: FunctionCompiler, op: Operation) -> None:
     c.constant(op.results[0], dense_array(glob.value, glob.type, op))
 
 
-def _format_items(op: Operation) -> list[str | int]:
+def format_items(op: Operation) -> list[str | int]:
     attr = op.attributes.get("mindjit.print_format")
     if attr is None:
         return list(range(len(op.operands)))
@@ -122,7 +122,7 @@ def _format_items(op: Operation) -> list[str | int]:
     return items
 
 
-def _frozen(value: Any) -> np.ndarray:
+def frozen(value: Any) -> np.ndarray:
     """A read-only view for the hook (scalars become 0-d arrays)."""
     array = np.asarray(value).view()
     array.flags.writeable = False
@@ -136,7 +136,7 @@ def build_print(c: FunctionCompiler, op: Operation) -> None:
         raise op_failure(op, "a print call has no results")
     slots = [c.read(v) for v in op.operands]
     spec: list[tuple[bool, Any]] = []
-    for item in _format_items(op):
+    for item in format_items(op):
         if isinstance(item, str):
             spec.append((False, item))
         else:
@@ -146,6 +146,6 @@ def build_print(c: FunctionCompiler, op: Operation) -> None:
     parts = tuple(spec)
 
     def print_call(s: Slots) -> None:
-        exe.print_hook([_frozen(s[v]) if is_value else v for is_value, v in parts])
+        exe.print_hook([frozen(s[v]) if is_value else v for is_value, v in parts])
 
     c.emit(print_call)

@@ -40,36 +40,41 @@ def should_compile_cell(cell: Any) -> bool:
     )
 
 
-def jit_level_of(jit_config: Any = None, cell: Any = None) -> str | None:
-    """The jit_level given at the call: its JitConfig's, else the Cell's (None: the
-    context's decides, `config.compile_options`)."""
+def jit_options_of(jit_config: Any = None, cell: Any = None) -> tuple[str | None, str | None]:
+    """The jit_level and backend given at the call: its JitConfig's, else the Cell's
+    (None: the context's decides, `config.compile_options`)."""
+    found: dict[str, str | None] = {"jit_level": None, "backend": None}
     for given in (jit_config, getattr(cell, "_jit_config", None)):
-        level = _level(given)
-        if level:
-            return level
-    return None
+        for key in found:
+            found[key] = found[key] or _option(given, key)
+    return found["jit_level"], found["backend"]
 
 
-def _level(given: Any) -> str | None:
+def _option(given: Any, key: str) -> str | None:
     if given is None:
         return None
     if isinstance(given, dict):
-        return given.get("jit_level") or None
+        return given.get(key) or None
     found = getattr(given, "jit_config_dict", None)
     if isinstance(found, dict):
-        return found.get("jit_level") or None
-    return getattr(given, "jit_level", None) or None
+        return found.get(key) or None
+    return getattr(given, key, None) or None
 
 
 def program_for(
-    fn: Any, self_obj: Any, args: tuple, kwargs: dict, name: str, jit_level: str | None
+    fn: Any,
+    self_obj: Any,
+    args: tuple,
+    kwargs: dict,
+    name: str,
+    jit_options: tuple[str | None, str | None],
 ) -> CompiledProgram:
 
     user_fn = unwrap(fn)
     # a closure's graph depends on the values it closes over (a train step made per
     # network): one program per function object, like one per bound object
     closure = user_fn if getattr(user_fn, "__closure__", None) else None
-    options = config.compile_options(jit_level)  # what outside the call changes the program
+    options = config.compile_options(*jit_options)  # what outside the call changes the program
     key = (
         getattr(user_fn, "__code__", user_fn),
         id(self_obj),
@@ -103,7 +108,7 @@ def _ref(obj: Any) -> Any:
 def run_function(fn: Any, args: tuple, kwargs: dict, jit_config: Any = None) -> Any:
     name = getattr(unwrap(fn), "__name__", "graph")
     args, kwargs = graph_inputs((args, kwargs))  # ms.mutable values: run-time inputs
-    program = program_for(fn, None, args, kwargs, name, jit_level_of(jit_config))
+    program = program_for(fn, None, args, kwargs, name, jit_options_of(jit_config))
     return program(args, kwargs)
 
 
@@ -113,7 +118,7 @@ def _cell_program(cell: Any, args: tuple, kwargs: dict) -> CompiledProgram:
         construct, "__ms_jit_config__", None
     )
     name = f"{type(cell).__name__}_construct"
-    return program_for(construct, cell, args, kwargs, name, jit_level_of(jit_config, cell))
+    return program_for(construct, cell, args, kwargs, name, jit_options_of(jit_config, cell))
 
 
 def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:

@@ -116,6 +116,6 @@ class CompiledProgram:
         for symbol, param in self.parameters:
             current = exe.get_global(symbol)
             if current is not sent[symbol]:
-                param.set_data(Tensor._wrap(current))
+                param._adopt(current)  # noqa: SLF001 - the executor's fresh buffer, no copy
         results = [Tensor._wrap(o) for o in outputs]
         return unflatten(self.result_template, results)

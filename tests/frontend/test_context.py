@@ -43,7 +43,7 @@ def test_jit_config_copy_is_returned():
     [
         ({"mode": 3}, ValueError, "'mode'"),
         ({"mode": True}, ValueError, "'mode'"),
-        ({"device_target": "GPU"}, ValueError, "device_target"),
+        ({"device_target": "TPU"}, ValueError, "device_target"),
         ({"jit_config": {"jit_level": "O3"}}, ValueError, "jit_level"),
         ({"jit_config": "O1"}, TypeError, "jit_config"),
         ({"enable_compile_cache": 1}, TypeError, "enable_compile_cache"),

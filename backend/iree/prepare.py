@@ -1,0 +1,392 @@
+"""The tensor-level module as IREE's input: state, prints and checks made explicit.
+
+mindjit's lowered module is already valid MLIR; three things still have to be
+said in IREE's terms before `iree-compile` can build a program users call:
+
+- **Parameters become arguments and results.** IREE gives globals value
+  semantics and copies a buffer stored into one (measured: an array imported
+  and stored through a setter, then changed in place from Python, was not seen
+  by the next call), so a Parameter kept as an IREE global would be a second
+  copy to keep in sync. Instead every function is made pure: each
+  `ml_program.global` it may read (itself or through its calls) becomes an
+  extra argument, and each it may write an extra result carrying its final
+  value; loads and stores become SSA values, threaded through `scf.if`
+  results and `scf.while` iteration arguments. The executable passes the
+  Parameters' own numpy buffers in (imported, no copy) and takes the written
+  values back (mapped, no copy). Weights never enter the vmfb: a compile costs
+  the same for a 1 KB and a 1 GB model, and a cache entry holds code only.
+- **Runtime calls.** A print site calls `@mindjit.print_<n>`, an import of the
+  Python module `mindjit` the executable registers (IREE rejects unscoped
+  imports); each site has its own import, so the format stays Python-side. A
+  `cf.assert` message gets a `[mindjit-check-<k>]` tag: IREE's failure text is
+  mapped back to the check's message and source location.
+- **What has no IREE form** raises `IreeUnsupported` with the reason, and the
+  driver runs that program on the numpy executor: the float-status runtime
+  (the emulated Ascend overflow register), other external functions, and a
+  Parameter written inside a region op other than `scf.if` / `scf.while`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects import cf, func, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+)
+from xdsl.dialects.ml_program import GlobalOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from mindjit.backend.cpu.kernels_state import format_items
+from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
+from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
+from mindjit.ir.locations import loc_of_op
+from mindjit.ir.walk import walk_ops
+from mindjit.support.errors import MindjitError, SourceLoc
+
+RUNTIME_ATTR = "mindjit.runtime"
+PRINT_MODULE = "mindjit"
+CHECK_TAG = re.compile(r"\[mindjit-check-(\d+)\]")
+
+
+class IreeUnsupported(MindjitError):
+    """The module uses something IREE cannot run (the driver falls back to numpy)."""
+
+
+@dataclass(frozen=True)
+class PrintSite:
+    """One print call: its format items (text, or operand indices) and operand types."""
+
+    name: str  # the import's function name in module `mindjit`
+    items: tuple[str | int, ...]
+    types: tuple[Attribute, ...]
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    """What one public function takes and returns once its state is explicit."""
+
+    name: str
+    inputs: tuple[Attribute, ...]  # the caller's inputs (bound arguments left out)
+    outputs: tuple[Attribute, ...]  # the function's own results
+    state: tuple[str, ...]  # globals passed after the inputs, in order
+    written: tuple[str, ...]  # globals returned after the results, in order
+    loc: SourceLoc | None = None
+
+
+@dataclass
+class Prepared:
+    """IREE's input text and what the executable needs to call it."""
+
+    text: str
+    globals: dict[str, GlobalOp]  # the original globals (types, initial values)
+    entries: dict[str, EntryInfo]
+    prints: list[PrintSite] = field(default_factory=list)
+    checks: dict[int, tuple[str, SourceLoc | None]] = field(default_factory=dict)
+
+
+def prepare(module: ModuleOp) -> Prepared:
+    """IREE's input for `module` (which is not changed)."""
+    work = module.clone()
+    body = work.body.block
+    _reject_unsupported(work)
+    globals_ = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, GlobalOp)}
+    types = {name: op.type for name, op in globals_.items()}
+    prints = _rewrite_prints(work)
+    checks = _tag_checks(work)
+    functions = {
+        op.sym_name.data: op
+        for op in body.ops
+        if isinstance(op, func.FuncOp) and not op.is_declaration
+    }
+    public = {
+        name: fn
+        for name, fn in functions.items()
+        if not (fn.sym_visibility and fn.sym_visibility.data == "private")
+    }
+    callers = {
+        name: (_caller_inputs(fn), tuple(fn.function_type.outputs.data))
+        for name, fn in public.items()
+    }
+    for fn in functions.values():
+        _load_bound_arguments(fn)
+    state, written = _state_sets(functions)
+    for name, fn in functions.items():
+        _Threader(state, written, types).function(fn, sorted(state[name]), sorted(written[name]))
+    for op in list(body.ops):
+        if isinstance(op, GlobalOp):
+            body.erase_op(op)
+    entries = {
+        name: EntryInfo(
+            name,
+            callers[name][0],
+            callers[name][1],
+            tuple(sorted(state[name])),
+            tuple(sorted(written[name])),
+            loc_of_op(fn),
+        )
+        for name, fn in public.items()
+    }
+    return Prepared(str(work), globals_, entries, prints, checks)
+
+
+def _caller_inputs(fn: func.FuncOp) -> tuple[Attribute, ...]:
+    bound = bound_symbols(fn, GLOBAL_ARG_ATTR)
+    return tuple(t for i, t in enumerate(fn.function_type.inputs.data) if i not in bound)
+
+
+def _reject_unsupported(module: ModuleOp) -> None:
+    for op in module.body.block.ops:
+        if not isinstance(op, func.FuncOp) or not op.is_declaration:
+            continue
+        kind = op.attributes.get(RUNTIME_ATTR)
+        if isinstance(kind, StringAttr) and kind.data == "print":
+            continue
+        if isinstance(kind, StringAttr) and kind.data.startswith("float_status_"):
+            reason = (
+                "the float-status ops (npu_*_float_status) read the emulated Ascend overflow "
+                "register, which only the numpy executor has"
+            )
+        else:
+            reason = f"@{op.sym_name.data} is an external function IREE has no implementation of"
+        raise IreeUnsupported(reason, loc_of_op(op))
+
+
+def _rewrite_prints(module: ModuleOp) -> list[PrintSite]:
+    """One `@mindjit.print_<n>` import per print call site."""
+    body = module.body.block
+    decls = {
+        op.sym_name.data: op
+        for op in body.ops
+        if isinstance(op, func.FuncOp)
+        and isinstance(kind := op.attributes.get(RUNTIME_ATTR), StringAttr)
+        and kind.data == "print"
+    }
+    if not decls:
+        return []
+    anchor = next(iter(decls.values()))
+    sites: list[PrintSite] = []
+    for call in walk_ops(module):
+        if not isinstance(call, func.CallOp) or call.callee.root_reference.data not in decls:
+            continue
+        name = f"print_{len(sites)}"
+        types = tuple(v.type for v in call.operands)
+        sites.append(PrintSite(name, tuple(format_items(call)), types))
+        call.properties["callee"] = SymbolRefAttr(f"{PRINT_MODULE}.{name}")
+        body.insert_op_before(
+            func.FuncOp.external(f"{PRINT_MODULE}.{name}", list(types), []), anchor
+        )
+    for decl in decls.values():
+        body.erase_op(decl)
+    return sites
+
+
+def _tag_checks(module: ModuleOp) -> dict[int, tuple[str, SourceLoc | None]]:
+    checks: dict[int, tuple[str, SourceLoc | None]] = {}
+    for op in walk_ops(module):
+        if isinstance(op, cf.AssertOp):
+            k = len(checks)
+            checks[k] = (op.msg.data, loc_of_op(op))
+            op.properties["msg"] = StringAttr(f"[mindjit-check-{k}] {op.msg.data}")
+    return checks
+
+
+def _load_bound_arguments(fn: func.FuncOp) -> None:
+    """A bound argument `{mindjit.global = @w}` is @w's value on entry: a load of it."""
+    bound = bound_symbols(fn, GLOBAL_ARG_ATTR)
+    if not bound:
+        return
+    block = fn.body.block
+    first = block.first_op
+    for i in sorted(bound, reverse=True):
+        arg = block.args[i]
+        load = GlobalLoadOp(SymbolRefAttr(bound[i]), arg.type)
+        block.insert_op_before(load, first) if first is not None else block.add_op(load)
+        first = load
+        arg.replace_all_uses_with(load.results[0])
+        block.erase_arg(arg)
+    inputs = [t for i, t in enumerate(fn.function_type.inputs.data) if i not in bound]
+    fn.function_type = FunctionType.from_lists(inputs, list(fn.function_type.outputs.data))
+    fn.arg_attrs = None
+
+
+def _state_sets(
+    functions: dict[str, func.FuncOp],
+) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Per function, the globals it may read or write, and those it may write,
+    itself or through its calls (one fixpoint over the call graph)."""
+    touched: dict[str, set[str]] = {}
+    written: dict[str, set[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for name, fn in functions.items():
+        touched[name], written[name], calls[name] = set(), set(), set()
+        for op in walk_ops(fn):
+            if isinstance(op, GlobalLoadOp):
+                touched[name].add(op.global_.root_reference.data)
+            elif isinstance(op, GlobalStoreOp):
+                touched[name].add(op.global_.root_reference.data)
+                written[name].add(op.global_.root_reference.data)
+            elif isinstance(op, func.CallOp) and op.callee.root_reference.data in functions:
+                calls[name].add(op.callee.root_reference.data)
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in calls.items():
+            for callee in callees:
+                for sets in (touched, written):
+                    extra = sets[callee] - sets[name]
+                    if extra:
+                        sets[name] |= extra
+                        changed = True
+    return touched, written
+
+
+class _Threader:
+    """Replaces global loads and stores by SSA values threaded through the IR."""
+
+    def __init__(
+        self, state: dict[str, set[str]], written: dict[str, set[str]], types: dict[str, Attribute]
+    ):
+        self.state, self.written, self.types = state, written, types
+
+    def function(self, fn: func.FuncOp, state: list[str], written: list[str]) -> None:
+        if not state:
+            return
+        block = fn.body.block
+        current = {g: block.insert_arg(self.types[g], len(block.args)) for g in state}
+        self.block(block, current, returns=written)
+        fn.function_type = FunctionType.from_lists(
+            [*fn.function_type.inputs.data, *(self.types[g] for g in state)],
+            [*fn.function_type.outputs.data, *(self.types[g] for g in written)],
+        )
+        if fn.arg_attrs is not None:
+            fn.arg_attrs = ArrayAttr([*fn.arg_attrs.data, *(DictionaryAttr({}) for _ in state)])
+
+    def block(
+        self, block: Block, current: dict[str, SSAValue], returns: list[str] | None = None
+    ) -> None:
+        for op in list(block.ops):
+            if isinstance(op, GlobalLoadOp):
+                op.results[0].replace_all_uses_with(current[op.global_.root_reference.data])
+                block.erase_op(op)
+            elif isinstance(op, GlobalStoreOp):
+                current[op.global_.root_reference.data] = op.value
+                block.erase_op(op)
+            elif isinstance(op, func.CallOp):
+                self.call(op, current)
+            elif isinstance(op, scf.IfOp):
+                self.if_(op, current)
+            elif isinstance(op, scf.WhileOp):
+                self.while_(op, current)
+            elif isinstance(op, func.ReturnOp) and returns:
+                op.operands = [*op.operands, *(current[g] for g in returns)]
+            elif op.regions:
+                if self.writes(op):
+                    raise IreeUnsupported(
+                        f"a Parameter is assigned inside '{op.name}', which the iree backend "
+                        "cannot thread state through",
+                        loc_of_op(op),
+                    )
+                for region in op.regions:
+                    for inner in region.blocks:
+                        self.block(inner, dict(current))
+
+    def writes(self, op: Operation) -> list[str]:
+        """The globals stored to inside `op`'s regions (directly or by calls), sorted."""
+        found: set[str] = set()
+        for inner in walk_ops(op):
+            if isinstance(inner, GlobalStoreOp):
+                found.add(inner.global_.root_reference.data)
+            elif isinstance(inner, func.CallOp):
+                found |= self.written.get(inner.callee.root_reference.data, set())
+        return sorted(found)
+
+    def call(self, op: func.CallOp, current: dict[str, SSAValue]) -> None:
+        callee = op.callee.root_reference.data
+        state = sorted(self.state.get(callee, ()))
+        if not state:
+            return
+        written = sorted(self.written[callee])
+        new = func.CallOp(
+            callee,
+            [*op.operands, *(current[g] for g in state)],
+            [*(r.type for r in op.results), *(self.types[g] for g in written)],
+        )
+        new.attributes.update(op.attributes)
+        _swap(op, new, len(op.results))
+        for g, r in zip(written, new.results[len(op.results) :]):
+            current[g] = r
+
+    def if_(self, op: scf.IfOp, current: dict[str, SSAValue]) -> None:
+        written = self.writes(op)
+        for region in op.regions:
+            for inner in region.blocks:
+                branch = dict(current)
+                self.block(inner, branch)
+                if written:
+                    yield_ = inner.last_op
+                    assert isinstance(yield_, scf.YieldOp)
+                    yield_.operands = [*yield_.operands, *(branch[g] for g in written)]
+        if not written:
+            return
+        false_region = op.detach_region(op.false_region)
+        if not false_region.blocks:  # an if without else passes the values through
+            false_region.add_block(Block([scf.YieldOp(*(current[g] for g in written))]))
+        new = scf.IfOp(
+            op.cond,
+            [*(r.type for r in op.results), *(self.types[g] for g in written)],
+            op.detach_region(op.true_region),
+            false_region,
+        )
+        new.attributes.update(op.attributes)
+        _swap(op, new, len(op.results))
+        for g, r in zip(written, new.results[len(op.results) :]):
+            current[g] = r
+
+    def while_(self, op: scf.WhileOp, current: dict[str, SSAValue]) -> None:
+        written = self.writes(op)
+        types = [self.types[g] for g in written]
+        before, after = op.before_region.block, op.after_region.block
+        inside = dict(current)
+        for g, t in zip(written, types):
+            inside[g] = before.insert_arg(t, len(before.args))
+        self.block(before, inside)
+        if written:
+            cond = before.last_op
+            assert isinstance(cond, scf.ConditionOp)
+            cond.operands = [*cond.operands, *(inside[g] for g in written)]
+        body = dict(current)
+        for g, t in zip(written, types):
+            body[g] = after.insert_arg(t, len(after.args))
+        self.block(after, body)
+        if not written:
+            return
+        yield_ = after.last_op
+        assert isinstance(yield_, scf.YieldOp)
+        yield_.operands = [*yield_.operands, *(body[g] for g in written)]
+        new = scf.WhileOp(
+            [*op.arguments, *(current[g] for g in written)],
+            [*(r.type for r in op.results), *types],
+            op.detach_region(op.before_region),
+            op.detach_region(op.after_region),
+        )
+        new.attributes.update(op.attributes)
+        _swap(op, new, len(op.results))
+        for g, r in zip(written, new.results[len(op.results) :]):
+            current[g] = r
+
+
+def _swap(old: Operation, new: Operation, kept: int) -> None:
+    """Put `new` where `old` is; `old`'s results become `new`'s first `kept`."""
+    block = old.parent_block()
+    assert block is not None
+    block.insert_op_before(new, old)
+    for a, b in zip(old.results, new.results[:kept]):
+        a.replace_all_uses_with(b)
+    block.erase_op(old)
