@@ -1,7 +1,12 @@
-"""`ms-run`: run one function of a .mlir file on the CPU executor.
+"""`ms-run`: run one function of a .mlir file on the CPU (numpy executor or IREE).
 
     ms-run prog.mlir --entry f --input 'tensor<2x3xf32>=[[1,2,3],[4,5,6]]' --input-npy b.npy
     ms-run prog.mlir --entry f ... --output-npy out0.npy --benchmark 100
+    ms-run prog.mlir --entry f --backend iree ...   # compiled by IREE (llvm-cpu, host CPU)
+
+`--backend` defaults to MINDJIT_BACKEND (else numpy). A program IREE cannot run
+(e.g. the float-status ops) is an error with the reason under `--backend iree`:
+the tool runs what it is asked to, or says why not.
 
 mindir input is first lowered to upstream tensor-level dialects.  Inputs are
 taken in the order given (`--input` and `--input-npy` mixed).  Parameters
@@ -28,10 +33,14 @@ from xdsl.utils.exceptions import ParseError
 
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.cpu.types import dense_array
+from mindjit.backend.iree.executable import IreeExecutable
+from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.dialects.context import make_context
 from mindjit.dialects.parsing import at_end, parse_file
 from mindjit.ir.locations import from_xdsl_exception
 from mindjit.passes.pipelines import compile_to_tensor
+from mindjit.support import config
+from mindjit.support.config import BACKENDS
 from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
 from mindjit.tools.cli import guarded
@@ -83,6 +92,12 @@ def arg_parser() -> argparse.ArgumentParser:
         help="write result i to the i-th path instead of printing (one per result)",
     )
     p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=None,
+        help="what runs the program: the numpy executor or IREE (default: $MINDJIT_BACKEND, else numpy)",
+    )
+    p.add_argument(
         "--benchmark",
         type=_positive,
         metavar="N",
@@ -99,7 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> None:
 
     module = load_module(args.file)
-    exe = CpuExecutable(module)
+    backend = args.backend or config.backend()
+    exe: Any = CpuExecutable(module) if backend == "numpy" else iree_executable(module)
     if args.entry not in exe.entry_names():
         available = ", ".join(f"@{n}" for n in exe.entry_names()) or "none"
         raise MindjitError(
@@ -118,6 +134,16 @@ def run(args: argparse.Namespace) -> None:
         print(
             f"median {benchmark(exe, args.entry, inputs, args.benchmark):.9f} s/call over {args.benchmark} runs"
         )
+
+
+def iree_executable(module: ModuleOp) -> IreeExecutable:
+    try:
+        return IreeExecutable(module, driver=config.iree_driver())
+    except IreeUnsupported as exc:
+        raise MindjitError(
+            f"the iree backend cannot run this program: {exc.message} (use --backend numpy)",
+            exc.loc,
+        ) from None
 
 
 def load_module(path: str) -> ModuleOp:
