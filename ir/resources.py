@@ -62,12 +62,13 @@ def hold(name: str, owner: Any, read: Callable[[Any], np.ndarray]) -> str:
 def adopt(name: str, value: np.ndarray) -> str:
     """Register a parsed blob under `name`, or under a fresh name if `name` already
     provides something else; returns the handle used. `value` becomes read-only."""
-    handle = name
-    while handle in _providers:
+    handle, n = name, 0
+    while handle in _providers:  # name, name_1, name_2 ...: the same each time
         held = _parsed.get(handle)
         if held is not None and _same(held.value, value):
             return handle
-        handle = f"{name}_{next(_counter)}"
+        n += 1
+        handle = f"{name}_{n}"
     value.flags.writeable = False
     owner = _Parsed(value)
     _parsed[handle] = owner
