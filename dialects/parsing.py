@@ -24,8 +24,8 @@ from xdsl.utils.lexer import Span
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
 from mindjit.ir.compat.dialect_resources import ResourceSectionParsing
-from mindjit.ir.resource_section import adopt_parsed
 from mindjit.ir.locations import from_xdsl_exception
+from mindjit.ir.resource_section import adopt_parsed
 from mindjit.support.errors import MindjitError
 
 

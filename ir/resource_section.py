@@ -170,8 +170,7 @@ def decode_blob(text: str, t: Attribute) -> np.ndarray:
     data = raw[4:]
     if len(data) != count * dtype.itemsize:
         raise ValueError(
-            f"a resource blob of {len(data)} bytes cannot hold {t} "
-            f"({count * dtype.itemsize} bytes)"
+            f"a resource blob of {len(data)} bytes cannot hold {t} ({count * dtype.itemsize} bytes)"
         )
     flat = np.frombuffer(data, dtype=np.uint8 if dtype == np.bool_ else dtype)
     if dtype == np.bool_:

@@ -169,7 +169,9 @@ def test_dialect_resources_parser_still_needed() -> None:
     handles = []
     for _ in range(2):
         module = Parser(make_context(), text).parse_module()
-        (attr,) = [op.properties.get("value") for op in module.walk() if op.name == "arith.constant"]
+        (attr,) = [
+            op.properties.get("value") for op in module.walk() if op.name == "arith.constant"
+        ]
         assert isinstance(attr, DenseResourceAttr)
         handles.append(attr.resource_handle.data)
     assert handles[1] != handles[0]
