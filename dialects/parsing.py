@@ -3,11 +3,16 @@
 MLIR gives every parsed op a `FileLineColLoc`; xDSL leaves them unknown unless the
 text spells `loc(...)`. Verifier errors and pass errors need a place to point at,
 so this parser records the location of every op it reads.
+
+It also reads the file's `{-# dialect_resources #-}` blobs
+(`ir/compat/dialect_resources.py`) and registers them for the `dense_resource`
+handles the module uses (`ir/resource_section.py`): a bad blob is a located error.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -18,11 +23,13 @@ from xdsl.utils.lexer import Span
 
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
+from mindjit.ir.compat.dialect_resources import ResourceSectionParsing
 from mindjit.ir.locations import from_xdsl_exception
+from mindjit.ir.resource_section import adopt_parsed
 from mindjit.support.errors import MindjitError
 
 
-class LocatingParser(Parser):
+class LocatingParser(ResourceSectionParsing, Parser):
     """An xDSL parser that attaches a FileLineColLoc to every operation it parses.
 
     It also remembers where each not-yet-defined value is first used, so an
@@ -37,7 +44,7 @@ class LocatingParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True):  # type: ignore[override]
         try:
-            return super().parse_module(allow_implicit_module)
+            module = super().parse_module(allow_implicit_module)
         except ParseError as exc:
             if "values used but not defined" in exc.msg and self.forward_ssa_references:
                 name = next(iter(self.forward_ssa_references))
@@ -45,6 +52,8 @@ class LocatingParser(Parser):
                 if span is not None:
                     raise ParseError(span, f"use of undefined value %{name}") from None
             raise
+        adopt_parsed(module, self.resource_blobs, _blob_error)
+        return module
 
     def parse_operation(self) -> Operation:
         start_pos = self.pos
@@ -63,6 +72,11 @@ class LocatingParser(Parser):
                 StringAttr(start.file), IntAttr(start.line), IntAttr(start.col)
             )
         return op
+
+
+def _blob_error(where: object, message: str) -> NoReturn:
+    assert isinstance(where, Span)
+    raise ParseError(where, message)
 
 
 def at_end(parser: Parser) -> bool:

@@ -1,4 +1,9 @@
-"""`MS_DEV_SAVE_GRAPHS`: the IR after every stage of a compile, as .mlir files."""
+"""`MS_DEV_SAVE_GRAPHS`: the IR after every stage of a compile, as .mlir files.
+
+Each file is self-contained MLIR: the blobs of its `dense_resource` Parameters
+follow the module (`ir/resource_section.py`), so `iree-compile` or `ms-run` of a
+saved stage runs with the weights the compile saw.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import os
 
 from xdsl.dialects.builtin import ModuleOp
 
+from mindjit.ir.resource_section import module_text
 from mindjit.support.files import write_atomic
 
 
@@ -15,4 +21,4 @@ def dump_stage(directory: str | None, index: int, stage: str, module: ModuleOp) 
         return
     os.makedirs(directory, exist_ok=True)
     name = stage.replace("-", "_")
-    write_atomic(os.path.join(directory, f"{index:02d}_{name}.mlir"), str(module) + "\n")
+    write_atomic(os.path.join(directory, f"{index:02d}_{name}.mlir"), module_text(module))

@@ -4,6 +4,8 @@ On top of xdsl-opt it accepts MLIR's `--pass-pipeline='builtin.module(...)'`, pr
 the IR after every pass (`--print-ir-after-all`), a per-pass time table
 (`--timing`), checks `// expected-error` comments (`--verify-diagnostics`), and
 reports every user error as one `file:line:col: error: ...` line with exit code 1.
+Its MLIR output carries the blobs of the `dense_resource` handles it uses, after
+the module, as mlir-opt prints them (`ir/resource_section.py`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from mindjit.dialects.parsing import LocatingParser
 from mindjit.dialects.verify import verify_located
 from mindjit.driver.passes import mindjit_pass_factories
 from mindjit.ir.locations import from_xdsl_exception
+from mindjit.ir.resource_section import section
 from mindjit.passes.pipelines import parse_pipeline
 from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
@@ -113,6 +116,12 @@ class MsOptMain(xDSLOptMain):
                 Printer(stream=sys.stderr).print_op(module)
                 print(file=sys.stderr)
         return self._timed("output", lambda: self.output_resulting_program(module))
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        text = super().output_resulting_program(prog)
+        if self.args.target.split("{")[0] != "mlir":
+            return text
+        return text + section(prog)  # xDSL's text ends with a blank line, as MLIR's
 
     def _parse(self, name: str, text: str) -> ModuleOp:
         try:

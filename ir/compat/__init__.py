@@ -25,6 +25,7 @@ from types import ModuleType
 
 from mindjit.ir.compat import (
     block_args,
+    dialect_resources,
     generic_results,
     hex_float_literals,
     leaf_ops,
@@ -47,6 +48,7 @@ TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(
         leaf_ops,
         block_args,
         unchecked_attrs,
+        dialect_resources,
     )
 )
 

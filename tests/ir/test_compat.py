@@ -152,6 +152,37 @@ def test_empty_function_body_is_refused_as_xdsl_refuses_it() -> None:
     assert TensorType(f32, []) is not None
 
 
+def test_dialect_resources_parser_still_needed() -> None:
+    """xDSL's own parser, reading one file twice in a process, renames the handle and
+    files the section's blob under yet another name: the module's handle has no blob."""
+    from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+    from xdsl.dialects.builtin import Builtin, DenseResourceAttr
+    from xdsl.parser import Parser
+
+    text = (
+        "%0 = arith.constant dense_resource<compat_res> : tensor<1xf32>\n"
+        '{-#\n  dialect_resources: {\n    builtin: {\n      compat_res: "0x040000000000803F"\n'
+        "    }\n  }\n#-}\n"
+    )
+    store = Builtin.get_interface(OpAsmDialectInterface)
+    assert store is not None
+    handles = []
+    for _ in range(2):
+        module = Parser(make_context(), text).parse_module()
+        (attr,) = [
+            op.properties.get("value") for op in module.walk() if op.name == "arith.constant"
+        ]
+        assert isinstance(attr, DenseResourceAttr)
+        handles.append(attr.resource_handle.data)
+    assert handles[1] != handles[0]
+    assert not store.lookup(handles[1])  # the second module's handle has no blob
+    # mindjit's parser keeps the name and the blob
+    for _ in range(2):
+        module = parse_module(text)
+        (op,) = [op for op in module.walk() if op.name == "arith.constant"]
+        assert op.properties["value"].resource_handle.data == "compat_res"
+
+
 # --- private API stays in the package ----------------------------------------------
 
 _PRIVATE = ("_current_token", "_first_op", "_next_op", "_operands", "_successors", "_args")
