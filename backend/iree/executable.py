@@ -213,7 +213,7 @@ class IreeExecutable:
             memory_type=rt.MemoryType.DEVICE_LOCAL,
             allowed_usage=rt.BufferUsage.DEFAULT,
             device=self._config.device,
-            buffer=np.ascontiguousarray(array),
+            buffer=array if array.flags.c_contiguous else np.array(array, order="C"),
             element_type=element,
         )
 
@@ -264,7 +264,7 @@ class _IreeEntry:
         results = rt.VmVariantList(len(self.out_types))
         try:
             exe._context.invoke(self.fn, arglist, results)
-        except RuntimeError as exc:
+        except (RuntimeError, ValueError) as exc:  # IREE raises both for a failed call
             raise exe.check_failure(exc, info) from None
         values = [_result(exe, results, i, t) for i, t in enumerate(self.out_types)]
         for k, (g, array) in enumerate(zip(info.written, values[self.n_results :])):

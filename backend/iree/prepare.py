@@ -335,13 +335,15 @@ class _Threader:
                     yield_.operands = [*yield_.operands, *(branch[g] for g in written)]
         if not written:
             return
-        false_region = op.detach_region(op.false_region)
+        true_region, false_region = op.true_region, op.false_region
+        op.detach_region(true_region)
+        op.detach_region(false_region)
         if not false_region.blocks:  # an if without else passes the values through
             false_region.add_block(Block([scf.YieldOp(*(current[g] for g in written))]))
         new = scf.IfOp(
             op.cond,
             [*(r.type for r in op.results), *(self.types[g] for g in written)],
-            op.detach_region(op.true_region),
+            true_region,
             false_region,
         )
         new.attributes.update(op.attributes)
@@ -370,11 +372,11 @@ class _Threader:
         yield_ = after.last_op
         assert isinstance(yield_, scf.YieldOp)
         yield_.operands = [*yield_.operands, *(body[g] for g in written)]
+        regions = (op.before_region, op.after_region)
         new = scf.WhileOp(
             [*op.arguments, *(current[g] for g in written)],
             [*(r.type for r in op.results), *types],
-            op.detach_region(op.before_region),
-            op.detach_region(op.after_region),
+            *(op.detach_region(r) for r in regions),
         )
         new.attributes.update(op.attributes)
         _swap(op, new, len(op.results))
