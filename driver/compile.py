@@ -97,7 +97,7 @@ class Compiled:
             )
             self.report.add("ascend-compile", None, time.perf_counter() - start)
         elif options.backend == "iree":
-            self.executable = iree_or_fallback(self.module, options.device_target, vmfb)
+            self.executable = iree_or_fallback(self.module, options.device_target, vmfb, self.entry)
             stage = "iree-load" if vmfb is not None else f"{self.executable.backend}-compile"
             self.report.add(stage, None, time.perf_counter() - start)
             self.executable.plan_for(self.entry)
@@ -115,7 +115,7 @@ class Compiled:
 
 
 def iree_or_fallback(
-    module: ModuleOp, device_target: str, vmfb: bytes | None = None
+    module: ModuleOp, device_target: str, vmfb: bytes | None = None, entry: str | None = None
 ) -> CpuExecutable | IreeExecutable:
     """IREE's executable for `module`, or the numpy executor when the program uses
     something IREE cannot run (said in one line on stderr; never silently wrong).
@@ -126,6 +126,7 @@ def iree_or_fallback(
             target=TARGETS[device_target],
             driver=config.iree_driver() if device_target == "CPU" else "cuda",
             vmfb=vmfb,
+            entries=None if entry is None else [entry],
         )
     except IreeUnsupported as exc:
         if device_target != "CPU":

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace) -> None:
 
     module = load_module(args.file)
     backend = args.backend or config.backend()
-    exe: Any = CpuExecutable(module) if backend == "numpy" else iree_executable(module)
+    exe: Any = CpuExecutable(module) if backend == "numpy" else iree_executable(module, args.entry)
     if args.entry not in exe.entry_names():
         available = ", ".join(f"@{n}" for n in exe.entry_names()) or "none"
         raise MindjitError(
@@ -136,9 +137,13 @@ def run(args: argparse.Namespace) -> None:
         )
 
 
-def iree_executable(module: ModuleOp) -> IreeExecutable:
+def iree_executable(module: ModuleOp, entry: str) -> IreeExecutable:
+    """IREE's executable for `entry`; a missing entry is checked by `run` first."""
+    names = [op.sym_name.data for op in module.body.block.ops if isinstance(op, func.FuncOp)]
     try:
-        return IreeExecutable(module, driver=config.iree_driver())
+        return IreeExecutable(
+            module, driver=config.iree_driver(), entries=[entry] if entry in names else None
+        )
     except IreeUnsupported as exc:
         raise MindjitError(
             f"the iree backend cannot run this program: {exc.message} (use --backend numpy)",

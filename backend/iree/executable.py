@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -64,9 +64,10 @@ class IreeExecutable:
         target: str = "llvm-cpu",
         driver: str = "local-task",
         vmfb: bytes | None = None,
+        entries: Sequence[str] | None = None,
     ):
         self.module = module
-        self.prepared: Prepared = prepare(module)
+        self.prepared: Prepared = prepare(module, entries)
         self.target = target
         self.driver = driver
         #: The compiled program (what the compile cache keeps).

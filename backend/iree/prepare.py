@@ -29,6 +29,7 @@ said in IREE's terms before `iree-compile` can build a program users call:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import cf, func, scf
@@ -91,8 +92,10 @@ class Prepared:
     checks: dict[int, tuple[str, SourceLoc | None]] = field(default_factory=dict)
 
 
-def prepare(module: ModuleOp) -> Prepared:
-    """IREE's input for `module` (which is not changed)."""
+def prepare(module: ModuleOp, entries: Sequence[str] | None = None) -> Prepared:
+    """IREE's input for `module` (which is not changed). `entries` are the functions
+    callers use (None: every public one); the others become private, so IREE
+    neither exports nor compiles them twice (as an export and inlined)."""
     work = module.clone()
     body = work.body.block
     _reject_unsupported(work)
@@ -109,7 +112,15 @@ def prepare(module: ModuleOp) -> Prepared:
         name: fn
         for name, fn in functions.items()
         if not (fn.sym_visibility and fn.sym_visibility.data == "private")
+        and (entries is None or name in entries)
     }
+    missing = [name for name in entries or () if name not in public]
+    if missing:
+        available = ", ".join(f"@{n}" for n in functions) or "none"
+        raise MindjitError(f"no function @{missing[0]} in the module; available: {available}")
+    for name, fn in functions.items():
+        if name not in public:
+            fn.sym_visibility = StringAttr("private")
     callers = {
         name: (_caller_inputs(fn), tuple(fn.function_type.outputs.data))
         for name, fn in public.items()
