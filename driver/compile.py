@@ -27,7 +27,7 @@ from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
-from mindjit.driver.dumps import dump_stage
+from mindjit.driver.dumps import dump_stage, dump_text
 from mindjit.driver.report import StageReport
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
 from mindjit.support import config
@@ -168,6 +168,9 @@ def compile_graph(
         report.add(f"verify-{stage}", module, time.perf_counter() - start)
     compiled = Compiled(report, entry, module)
     compiled.build_backend(options, directory)
+    if directory is not None and isinstance(compiled.executable, IreeExecutable):
+        # what iree-compile was given: `iree-run-module --function=<entry>` runs it
+        dump_text(directory, index, "iree-input", compiled.executable.prepared.text + "\n")
     return compiled
 
 

@@ -17,8 +17,12 @@ from mindjit.support.files import write_atomic
 
 def dump_stage(directory: str | None, index: int, stage: str, module: ModuleOp) -> None:
     """Write `module` as `<directory>/<index>_<stage>.mlir` (nothing without a directory)."""
-    if directory is None:
-        return
+    if directory is not None:
+        dump_text(directory, index, stage, module_text(module))
+
+
+def dump_text(directory: str, index: int, stage: str, text: str) -> None:
+    """Write MLIR text a backend made (e.g. IREE's input) as `<index>_<stage>.mlir`."""
     os.makedirs(directory, exist_ok=True)
     name = stage.replace("-", "_")
-    write_atomic(os.path.join(directory, f"{index:02d}_{name}.mlir"), module_text(module))
+    write_atomic(os.path.join(directory, f"{index:02d}_{name}.mlir"), text)
