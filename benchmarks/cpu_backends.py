@@ -25,8 +25,10 @@ matmul, 2*B*OH*OW*Cout*Cin*KH*KW per convolution (elementwise ops, norms and
 softmax not counted), a train step counted as 3x its forward (backward ~ 2x).
 Per call: GPT 2*S*(4*H*H + 2*H*F) + 4*S*S*H per Block (F = 4H); MLP N*2*B*H*H.
 peak = the single-core limit, measured here: a 1024x1024 float32 numpy matmul
-with one BLAS thread (median of 10 calls, the best of 3 processes; 175-192
-GFLOP/s on the 2-core development machine). The ratios: speed-up over the numpy
+with one BLAS thread (median of 10 calls, the best of 3 processes, measured
+again before each workload: on the 2-core development machine it reads 175-192
+GFLOP/s when the other core is idle and about 96 when another process computes
+on it, so compare a workload only with the peak printed with it). The ratios: speed-up over the numpy
 executor, and GFLOP/s / peak.
 
 Two thread settings, each measurement in fresh processes (this script with
@@ -602,6 +604,15 @@ def _load(path: str) -> list[np.ndarray]:
         return [data[f"arr_{i}"] for i in range(len(data.files))]
 
 
+def measure_peak() -> float:
+    """The best of 3 fresh processes' single-core matmul GFLOP/s."""
+    peaks = [run_worker(["--worker", "peak"], worker_env("numpy", "1")) for _ in range(3)]
+    failed = [r["error"] for r in peaks if "error" in r]
+    if failed:
+        raise SystemExit(f"the peak measurement failed: {failed[0]}")
+    return max(r["gflops"] for r in peaks)
+
+
 def measure_workload(name: str, args: argparse.Namespace, tmp: str) -> dict:
     """Every row of `name` at both thread settings: {(threads, row): result}, the
     medians over --processes fresh processes (in rounds over the rows, so drift hits
@@ -759,16 +770,12 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown workload {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}")
     started = time.perf_counter()
-    peaks = [run_worker(["--worker", "peak"], worker_env("numpy", "1")) for _ in range(3)]
-    failed = [r["error"] for r in peaks if "error" in r]
-    if failed:
-        raise SystemExit(f"the peak measurement failed: {failed[0]}")
-    peak = max(r["gflops"] for r in peaks)  # the largest one core reached
-    print(f"CPU backends, fresh process per cell; single-core peak (1024x1024 f32 matmul, "
-          f"1 thread): {peak:.1f} GFLOP/s")  # fmt: skip
+    print("CPU backends: medians over fresh processes per cell; the peak is measured again "
+          "before each workload (other processes on the machine move it)")  # fmt: skip
     summaries = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
+            peak = measure_peak()
             summaries[name] = print_workload(name, measure_workload(name, args, tmp), peak)
             sys.stdout.flush()
     print_targets(summaries)
