@@ -43,7 +43,7 @@ Targets (1 thread): GPT N=16 forward IREE >= 3x the numpy executor and >= the
 peak GFLOP/s; MLP train step IREE >= 1.5x numpy by hand; results equal on
 every workload.
 
-A full run takes about 90 s there with the IREE row n/a (the numpy executor at 1
+A full run takes about 2 min there with the IREE row n/a (the numpy executor at 1
 thread: GPT N=16 18 ms = 45 GFLOP/s, a quarter of the peak); each IREE compile adds to it.
 
     .venv/bin/python benchmarks/cpu_backends.py [--quick] [--only gpt16,train] [--no-lazy]
