@@ -145,3 +145,17 @@ def test_models_prints_tables_with_equal_losses():
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[6] == cells[7]  # graph and PyNative losses, to four decimals
     assert "| conv forward / im2col by hand |" in stdout
+
+
+def test_cpu_backends_prints_rows_with_equal_results():
+    stdout = run_benchmark("cpu_backends.py", "--quick", "--only", "train")
+    rows = {(r[0], r[1]): r for r in _table_rows(stdout) if r[0] in ("1 thread", "default threads")}
+    assert {row for _, row in rows} >= {"numpy executor", "IREE", "numpy by hand"}
+    for threads in ("1 thread", "default threads"):
+        assert float(rows[(threads, "numpy executor")][3]) > 0  # run ms
+        # numpy by hand: the same loss and updated weights as the executor
+        assert float(rows[(threads, "numpy by hand")][8]) <= 1e-5
+        iree = rows[(threads, "IREE")]
+        assert iree[2].startswith("n/a (error: ") or float(iree[8]) <= 1e-5
+    assert "results equal: " in stdout
+    assert "MLP train step IREE >= 1.5x numpy by hand" in stdout
