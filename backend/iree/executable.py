@@ -47,6 +47,7 @@ from mindjit.backend.cpu.types import (
 from mindjit.backend.iree import toolchain
 from mindjit.backend.iree.prepare import CHECK_TAG, PRINT_MODULE, EntryInfo, Prepared, prepare
 from mindjit.ir.locations import loc_of_op
+from mindjit.support.aligned import aligned_copy, is_aligned
 from mindjit.support.tensor_text import default_print_hook
 
 PrintHook = Callable[[list[str | np.ndarray]], None]
@@ -200,7 +201,7 @@ class IreeExecutable:
         rt = self._rt
         element = _element_type(rt, array.dtype)
         allocator = self._config.device.allocator
-        if _aligned(array) and array.flags.writeable and self.target == "llvm-cpu":
+        if is_aligned(array) and array.flags.writeable and self.target == "llvm-cpu":
             try:
                 buffer = allocator.import_host_allocation(
                     array,
@@ -275,29 +276,12 @@ class _IreeEntry:
         return tuple(_unshared(exe, outputs))
 
 
-#: IREE's CPU code assumes buffers this aligned (a misaligned import crashed a run)
-ALIGNMENT = 64
-
-
-def _aligned(array: np.ndarray) -> bool:
-    return (
-        array.flags.c_contiguous
-        and array.nbytes > 0
-        and array.__array_interface__["data"][0] % ALIGNMENT == 0
-    )
-
-
 def importable(value: Any) -> np.ndarray:
     """`value` itself when IREE can import it in place (C-contiguous, writeable,
-    64-byte aligned), else an aligned copy that the Parameter then adopts."""
-    if isinstance(value, np.ndarray) and value.flags.writeable and _aligned(value):
+    64-byte aligned: support/aligned.py), else an aligned copy the Parameter adopts."""
+    if isinstance(value, np.ndarray) and value.flags.writeable and is_aligned(value):
         return value
-    array = np.asarray(value)
-    raw = np.empty(array.nbytes + ALIGNMENT, np.uint8)
-    offset = -raw.__array_interface__["data"][0] % ALIGNMENT
-    copy = raw[offset : offset + array.nbytes].view(array.dtype).reshape(array.shape)
-    copy[...] = array
-    return copy
+    return aligned_copy(np.asarray(value))
 
 
 def _unshared(exe: IreeExecutable, outputs: list[np.ndarray]) -> list[np.ndarray]:

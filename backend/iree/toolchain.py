@@ -45,8 +45,8 @@ class GpuUnavailable(MindjitError, RuntimeError):
 
 def _import_compiler() -> Any:
     try:
-        import iree.compiler.api as api
-        import iree.compiler.tools as tools
+        import iree.compiler.api as api  # lazy: loads the compiler library (and may be missing)
+        import iree.compiler.tools as tools  # lazy: as above
     except ImportError as exc:
         raise IreeMissing(
             f"the iree backend needs the packages iree-base-compiler and iree-base-runtime "
@@ -59,7 +59,7 @@ def _import_compiler() -> Any:
 def runtime() -> Any:
     """The `iree.runtime` module, or a clear error."""
     try:
-        import iree.runtime as rt
+        import iree.runtime as rt  # lazy: a numpy-only process never loads IREE
     except ImportError as exc:
         raise IreeMissing(
             f"the iree backend needs the package iree-base-runtime ({exc}); "
@@ -129,7 +129,7 @@ def target_fingerprint(target: str) -> str:
 
 
 def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version  # lazy: costs tens of ms
 
     try:
         return version("iree-base-runtime")

@@ -17,11 +17,12 @@ pytest.importorskip("iree.runtime")
 from mindjit.backend.cpu import CpuExecutable, RuntimeCheckError  # noqa: E402
 from mindjit.backend.cpu.errors import ExecutionError  # noqa: E402
 from mindjit.backend.iree import toolchain  # noqa: E402
-from mindjit.backend.iree.executable import ALIGNMENT, IreeExecutable, importable  # noqa: E402
+from mindjit.backend.iree.executable import IreeExecutable, importable  # noqa: E402
 from mindjit.backend.iree.prepare import IreeUnsupported, prepare  # noqa: E402
 from mindjit.dialects.parsing import parse_module  # noqa: E402
 from mindjit.driver.compile import iree_or_fallback  # noqa: E402
 from mindjit.passes.pipelines import lower_to_tensor  # noqa: E402
+from mindjit.support.aligned import ALIGNMENT  # noqa: E402
 
 RNG = np.random.default_rng(11)
 
