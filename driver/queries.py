@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mindjit.backend.iree.toolchain import TARGETS, RUNTIME_DRIVERS, device
+from mindjit.backend.iree.toolchain import RUNTIME_DRIVERS, TARGETS, device
 from mindjit.passes.mindir_vmap import batchable
 
 __all__ = ["batchable", "check_device_available"]

@@ -1,13 +1,16 @@
 """A compiled graph-mode program: the frontend's mindir compiled by the driver, and
 running it from Python.
 
-Parameters live in the executable as globals; before each run their current
-values are copied in (PyNative code may have changed them), after the run the
-ones the graph assigned are written back to the Parameter objects.
+Parameters live in the executable as globals; before each run each Parameter's
+current array is handed to it (PyNative code may have changed it), after the
+run the ones the graph assigned take the executor's new buffer (no copy). One
+call runs at a time per program, so threads sharing a network never interleave
+those steps.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from typing import Any
@@ -55,6 +58,7 @@ class CompiledProgram:
         self.options = options
         self.compiled = compile_graph(module, self.entry_name, options, report)
         self.from_cache = False
+        self._lock = threading.Lock()
 
     @classmethod
     def restored(
@@ -74,6 +78,7 @@ class CompiledProgram:
         self.frontend_graphs = frontend_graphs
         self.options = options
         self.from_cache = True
+        self._lock = threading.Lock()
         return self
 
     @property
@@ -98,7 +103,11 @@ class CompiledProgram:
         return self.compiled.op_counts()
 
     def __call__(self, args: tuple, kwargs: dict) -> Any:
+        # one call at a time: Parameters in, run, Parameters out is one step
+        with self._lock:
+            return self._call(args, kwargs)
 
+    def _call(self, args: tuple, kwargs: dict) -> Any:
         _, leaves = flatten((args, kwargs), _is_runtime_tensor)
         arrays = [x.asnumpy() for x in leaves]
         exe = self.executable
