@@ -63,7 +63,7 @@ class IreeExecutable:
         module: ModuleOp,
         *,
         target: str = "llvm-cpu",
-        driver: str = "local-task",
+        driver: str = "local-sync",
         vmfb: bytes | None = None,
         entries: Sequence[str] | None = None,
     ):

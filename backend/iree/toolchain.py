@@ -13,9 +13,11 @@ Targets: `llvm-cpu` for the host CPU (`--iree-llvmcpu-target-cpu=host`: on this
 CPU's name and features are part of what the compile cache keys on
 (`target_fingerprint`): a vmfb built for one CPU may not run on another.
 
-Runtime drivers: `local-task` runs dispatches on a thread pool (all cores),
-`local-sync` on the calling thread (`MINDJIT_IREE_DRIVER`). One device per
-driver per process, shared by every executable (a device owns thread pools).
+Runtime drivers: `local-sync` runs dispatches on the calling thread (the
+default), `local-task` on a thread pool (`MINDJIT_IREE_DRIVER`): on this 2-core
+machine each host sync (a tensor `if`/`while` condition, a print) cost about
+0.4 ms more on the pool. One device per driver per process, shared by every
+executable (a device owns thread pools).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any
 from mindjit.support.errors import MindjitError
 
 TARGETS = {"CPU": "llvm-cpu", "GPU": "cuda"}
-RUNTIME_DRIVERS = {"llvm-cpu": ("local-task", "local-sync"), "cuda": ("cuda",)}
+RUNTIME_DRIVERS = {"llvm-cpu": ("local-sync", "local-task"), "cuda": ("cuda",)}
 
 
 class IreeMissing(MindjitError):
