@@ -214,19 +214,25 @@ def _describe_vmfb(compiled: Compiled, blob: io.BytesIO) -> dict[str, Any] | Non
     exe = compiled.executable
     if not isinstance(exe, IreeExecutable):
         return None
-    return {"target": target_fingerprint(exe.target), "bytes": append_chunk(blob, exe.vmfb)}
+    return {
+        "target": target_fingerprint(exe.target),
+        "modules": [append_chunk(blob, v) for v in exe.vmfbs],
+    }
 
 
-def _stored_vmfb(
+def _stored_vmfbs(
     entry: dict[str, Any], blob: bytes, options: config.CompileOptions
-) -> bytes | None:
-    """The entry's vmfb when it fits this machine and the options' target, else None."""
+) -> list[bytes] | None:
+    """The entry's IREE modules when they fit this machine and the options' target."""
     vmfb = entry.get("vmfb")
     if not isinstance(vmfb, dict) or options.backend != "iree":
         return None
     if vmfb.get("target") != target_fingerprint(TARGETS[options.device_target]):
         return None
-    return bytes(read_chunk(blob, vmfb["bytes"]))
+    modules = vmfb.get("modules")
+    if not isinstance(modules, list):
+        raise ModuleFormatError("bad IREE module list")
+    return [bytes(read_chunk(blob, chunk)) for chunk in modules]
 
 
 def _put_module(encoded: Any, blob: io.BytesIO) -> dict[str, Any]:
@@ -278,7 +284,7 @@ def restore_compiled(
     if plan is None or options.device_target == "Ascend" or options.backend == "iree":
         compiled = Compiled(report, name, load_module())
         report.add("cache-load", None, load_seconds + time.perf_counter() - start)
-        compiled.build_backend(options, None, vmfb=_stored_vmfb(entry, blob, options))
+        compiled.build_backend(options, None, vmfbs=_stored_vmfbs(entry, blob, options))
         return compiled
     compiled = Compiled(report, name, load_module=load_module, where=where)
     report.add("cache-load", None, load_seconds + time.perf_counter() - start)

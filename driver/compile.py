@@ -24,7 +24,7 @@ from mindjit.backend.ascend.executable import AscendExecutable
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
-from mindjit.backend.iree.toolchain import TARGETS
+from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
 from mindjit.driver.dumps import dump_stage, dump_text
@@ -86,10 +86,13 @@ class Compiled:
         return Counter(op.name for op in self.module.walk() if op is not self.module)
 
     def build_backend(
-        self, options: config.CompileOptions, dump_dir: str | None, vmfb: bytes | None = None
+        self,
+        options: config.CompileOptions,
+        dump_dir: str | None,
+        vmfbs: list[bytes] | None = None,
     ) -> None:
         """The executable of the options' device target and backend for the module
-        (`vmfb`: IREE's program from a compile-cache entry, compiled if None)."""
+        (`vmfbs`: IREE's modules from a compile-cache entry, compiled if None)."""
         start = time.perf_counter()
         if options.device_target == "Ascend":
             self.executable = AscendExecutable(
@@ -97,8 +100,10 @@ class Compiled:
             )
             self.report.add("ascend-compile", None, time.perf_counter() - start)
         elif options.backend == "iree":
-            self.executable = iree_or_fallback(self.module, options.device_target, vmfb, self.entry)
-            stage = "iree-load" if vmfb is not None else f"{self.executable.backend}-compile"
+            self.executable = iree_or_fallback(
+                self.module, options.device_target, vmfbs, self.entry
+            )
+            stage = "iree-load" if vmfbs is not None else f"{self.executable.backend}-compile"
             self.report.add(stage, None, time.perf_counter() - start)
             self.executable.plan_for(self.entry)
         else:
@@ -115,20 +120,23 @@ class Compiled:
 
 
 def iree_or_fallback(
-    module: ModuleOp, device_target: str, vmfb: bytes | None = None, entry: str | None = None
+    module: ModuleOp,
+    device_target: str,
+    vmfbs: list[bytes] | None = None,
+    entry: str | None = None,
 ) -> CpuExecutable | IreeExecutable:
     """IREE's executable for `module`, or the numpy executor when the program uses
-    something IREE cannot run (said in one line on stderr; never silently wrong).
-    A GPU graph has no fallback: without IREE it cannot run at all."""
+    something IREE cannot run or IREE fails to compile it (said in one line on
+    stderr, with the reason; never silently wrong). A GPU graph has no fallback."""
     try:
         return IreeExecutable(
             module,
             target=TARGETS[device_target],
             driver=config.iree_driver() if device_target == "CPU" else "cuda",
-            vmfb=vmfb,
+            vmfbs=vmfbs,
             entries=None if entry is None else [entry],
         )
-    except IreeUnsupported as exc:
+    except (IreeUnsupported, IreeCompileError) as exc:
         if device_target != "CPU":
             raise
         where = f"{exc.loc}: " if exc.loc else ""
@@ -170,7 +178,11 @@ def compile_graph(
     compiled.build_backend(options, directory)
     if directory is not None and isinstance(compiled.executable, IreeExecutable):
         # what iree-compile was given: `iree-run-module --function=<entry>` runs it
-        dump_text(directory, index, "iree-input", compiled.executable.prepared.text + "\n")
+        prepared = compiled.executable.prepared
+        for name, text in prepared.parts:  # the reused graphs' modules, then the entry's
+            dump_text(directory, index, f"iree-input-{name}", text + "\n")
+            index += 1
+        dump_text(directory, index, "iree-input", prepared.text + "\n")
     return compiled
 
 

@@ -136,6 +136,7 @@ def iree_report(x: Tensor, cpu_probs: np.ndarray, numpy_seconds: float) -> bool:
         program = compile_cell(net, (x,))
         compile_seconds = time.perf_counter() - start
         probs, _ = net(x)
+        backend = program.executable.backend
         runs = 200
         start = time.perf_counter()
         for _ in range(runs):
@@ -143,7 +144,7 @@ def iree_report(x: Tensor, cpu_probs: np.ndarray, numpy_seconds: float) -> bool:
         run_seconds = (time.perf_counter() - start) / runs
     finally:
         ms.set_context(jit_config={})
-    print("\ncompiled by IREE (set_context(jit_config={'backend': 'iree'})):")
+    print(f"\ncompiled by IREE (set_context(jit_config={{'backend': 'iree'}})): ran on {backend}")
     print(
         f"  compile: {compile_seconds * 1e3:.1f} ms; run: {run_seconds * 1e6:.1f} us per call "
         f"(numpy executor: {numpy_seconds * 1e6:.1f} us)"

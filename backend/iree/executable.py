@@ -64,15 +64,23 @@ class IreeExecutable:
         *,
         target: str = "llvm-cpu",
         driver: str = "local-sync",
-        vmfb: bytes | None = None,
+        vmfbs: Sequence[bytes] | None = None,
         entries: Sequence[str] | None = None,
     ):
         self.module = module
         self.prepared: Prepared = prepare(module, entries)
         self.target = target
         self.driver = driver
-        #: The compiled program (what the compile cache keeps).
-        self.vmfb = vmfb if vmfb is not None else toolchain.compile_vmfb(self.prepared.text, target)
+        #: The compiled modules, the shared graphs' first and the entry's last (what
+        #: the compile cache keeps).
+        texts = [text for _, text in self.prepared.parts] + [self.prepared.text]
+        if vmfbs is not None and len(vmfbs) != len(texts):
+            raise ExecutionError(f"expected {len(texts)} compiled modules, got {len(vmfbs)}")
+        self.vmfbs = (
+            list(vmfbs)
+            if vmfbs is not None
+            else [toolchain.compile_vmfb(text, target) for text in texts]
+        )
         self.print_hook: PrintHook = default_print_hook
         self._lock = threading.RLock()
         self._config = toolchain.device(driver)
@@ -88,14 +96,15 @@ class IreeExecutable:
         rt = self._rt
         instance = self._config.vm_instance
         try:
-            program = rt.VmModule.copy_buffer(instance, self.vmfb)
+            *parts, program = [rt.VmModule.copy_buffer(instance, v) for v in self.vmfbs]
+            modules = [rt.create_hal_module(instance, self._config.device)]
+            if self.prepared.prints:
+                modules.append(self._print_module())
+            context = rt.VmContext(instance, [*modules, *parts, program])
         except (RuntimeError, ValueError) as exc:
             raise ExecutionError(f"IREE cannot load the compiled module: {exc}") from None
-        modules = [rt.create_hal_module(instance, self._config.device)]
-        if self.prepared.prints:
-            modules.append(self._print_module())
         self._program = program
-        return rt.VmContext(instance, [*modules, program])
+        return context
 
     def _print_module(self) -> Any:
         """The Python module `mindjit` whose functions the print sites import."""

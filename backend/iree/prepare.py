@@ -45,6 +45,7 @@ from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.kernels_state import format_items
+from mindjit.backend.iree.split_graphs import split_shared_graphs
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.ir.locations import loc_of_op
@@ -90,6 +91,8 @@ class Prepared:
     entries: dict[str, EntryInfo]
     prints: list[PrintSite] = field(default_factory=list)
     checks: dict[int, tuple[str, SourceLoc | None]] = field(default_factory=dict)
+    #: reused lazy-inline graphs as modules of their own (split_graphs.py), callees first
+    parts: list[tuple[str, str]] = field(default_factory=list)
 
 
 def prepare(module: ModuleOp, entries: Sequence[str] | None = None) -> Prepared:
@@ -133,6 +136,7 @@ def prepare(module: ModuleOp, entries: Sequence[str] | None = None) -> Prepared:
     for op in list(body.ops):
         if isinstance(op, GlobalOp):
             body.erase_op(op)
+    parts = split_shared_graphs(work, set(public))
     entries = {
         name: EntryInfo(
             name,
@@ -144,7 +148,7 @@ def prepare(module: ModuleOp, entries: Sequence[str] | None = None) -> Prepared:
         )
         for name, fn in public.items()
     }
-    return Prepared(str(work), globals_, entries, prints, checks)
+    return Prepared(str(work), globals_, entries, prints, checks, parts)
 
 
 def _caller_inputs(fn: func.FuncOp) -> tuple[Attribute, ...]:

@@ -84,8 +84,25 @@ def compile_flags(target: str) -> list[str]:
 _compile_lock = threading.Lock()
 
 
+#: the last compiles of this process: a reused graph's module (split_graphs.py) is
+#: compiled once for every model that contains it
+_recent: dict[tuple[str, str], bytes] = {}
+RECENT_COMPILES = 32
+
+
 def compile_vmfb(text: str, target: str) -> bytes:
     """The vmfb of `text` (MLIR) for `target`; `IreeCompileError` with IREE's message."""
+    key = (hashlib.sha256(text.encode()).hexdigest(), target)
+    found = _recent.get(key)
+    if found is None:
+        found = _compile(text, target)
+        if len(_recent) >= RECENT_COMPILES:
+            _recent.pop(next(iter(_recent)))
+        _recent[key] = found
+    return found
+
+
+def _compile(text: str, target: str) -> bytes:
     api = _import_compiler()
     flags = compile_flags(target)
     # one session at a time: the library's global options and fd 2 are shared

@@ -288,8 +288,8 @@ def test_missing_iree_is_a_clear_error(monkeypatch):
 def test_vmfb_is_reused_without_compiling(monkeypatch):
     module = parse_module(STATE)
     first = IreeExecutable(module, driver="local-sync")
-    monkeypatch.setattr(toolchain, "compile_vmfb", lambda *a: pytest.fail("compiled again"))
-    again = IreeExecutable(module, driver="local-sync", vmfb=first.vmfb)
+    monkeypatch.setattr(toolchain, "_compile", lambda *a: pytest.fail("compiled again"))
+    again = IreeExecutable(module, driver="local-sync", vmfbs=first.vmfbs)
     args = (np.ones(3, np.float32), np.array(True), np.array(2, np.int32))
     for a, b in zip(first.run("f", *args), again.run("f", *args), strict=True):
         np.testing.assert_array_equal(a, b)

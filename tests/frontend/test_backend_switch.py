@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import cache_programs as P
+import lazy_inline_programs as L
 import numpy as np
 import pytest
 
@@ -278,3 +279,35 @@ def test_ms_run_backend_flag_and_unsupported_program(tmp_path):
     assert bad.returncode == 1
     assert "error: the iree backend cannot run this program" in bad.stderr
     assert "--backend numpy" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "make, n_parts",
+    [
+        (lambda: L.GPT(4), 1),  # one Block graph, called 4 times
+        (lambda: L.Nested(), 2),  # Outer and Inner, nested
+        (lambda: L.AssignTwice(), 1),  # a reused graph that assigns its Parameter
+        (lambda: L.PipelineCell(L.Block(L.Config(8), 0), 3), 1),  # one instance, 3 calls
+    ],
+)
+def test_reused_lazy_inline_graphs_are_iree_modules_of_their_own(make, n_parts):
+    """Each reused graph is compiled once as its own module (backend/iree/split_graphs.py);
+    results and Parameters equal the numpy executor's."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    x = ms.Tensor(np.linspace(-1, 1, 8 if n_parts != 2 else 4).astype(np.float32))
+    if isinstance(make(), L.AssignTwice):
+        x = ms.Tensor(np.array([0.5, -1.0], np.float32))
+    runs = {}
+    for backend in ("numpy", "iree"):
+        ms.set_context(jit_config={"backend": backend})
+        net = make()
+        outs = [net(x).asnumpy() for _ in range(2)]
+        params = {p.name: p.asnumpy().copy() for p in net.get_parameters()}
+        runs[backend] = (outs, params)
+        assert backend_of_last_program() == backend
+    prepared = api.cached_programs()[-1].executable.prepared
+    assert len(prepared.parts) == n_parts
+    for got, want in zip(runs["iree"][0], runs["numpy"][0], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    for name, want in runs["numpy"][1].items():
+        np.testing.assert_allclose(runs["iree"][1][name], want, rtol=1e-5, atol=1e-6)
