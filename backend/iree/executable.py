@@ -199,7 +199,8 @@ class IreeExecutable:
         """The buffer view of global @name's current array (imported once per array)."""
         array = self._host[name]
         cached = self._views.get(name)
-        if cached is not None and cached[0] is array:
+        # on the CPU the view is the array's own memory; a GPU copy may be stale
+        if cached is not None and cached[0] is array and self.target == "llvm-cpu":
             return cached[1]
         view = self.buffer_view(array)
         self._views[name] = (array, view)

@@ -298,3 +298,17 @@ def test_vmfb_is_reused_without_compiling(monkeypatch):
 def test_the_target_fingerprint_names_iree_and_the_cpu():
     fp = toolchain.target_fingerprint("llvm-cpu")
     assert fp.startswith("iree-") and "llvm-cpu" in fp
+
+
+def test_the_gpu_target_compiles_and_needs_a_gpu_to_run():
+    module = parse_module(RETURN_GLOBAL)
+    prepared = prepare(module)
+    assert toolchain.compile_vmfb(prepared.text, "cuda")  # IREE's CUDA target, no GPU needed
+    try:
+        toolchain.device("cuda")
+    except toolchain.GpuUnavailable:
+        with pytest.raises(toolchain.GpuUnavailable, match="needs a CUDA GPU and its driver"):
+            IreeExecutable(module, target="cuda", driver="cuda")
+    else:
+        exe = IreeExecutable(module, target="cuda", driver="cuda")
+        np.testing.assert_array_equal(exe.run("f")[0], [1, 2])
