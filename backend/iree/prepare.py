@@ -370,11 +370,13 @@ class _Threader:
         yield_ = after.last_op
         assert isinstance(yield_, scf.YieldOp)
         yield_.operands = [*yield_.operands, *(body[g] for g in written)]
+        # the after region first: detaching the before region renumbers the regions
+        after_region = op.detach_region(op.after_region)
         new = scf.WhileOp(
             [*op.arguments, *(current[g] for g in written)],
             [*(r.type for r in op.results), *types],
             op.detach_region(op.before_region),
-            op.detach_region(op.after_region),
+            after_region,
         )
         new.attributes.update(op.attributes)
         _swap(op, new, len(op.results))
