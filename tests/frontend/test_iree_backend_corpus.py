@@ -16,9 +16,11 @@ pytest.importorskip("iree.compiler")
 from graph_corpus import CELLS, FUNCTIONS  # noqa: E402
 from iree_difference import (  # noqa: E402
     FALLBACKS,
+    WHILE_UNUSED_RESULTS,
     cell_case,
     check_backends,
     function_case,
+    xfail_if,
 )
 
 import mindjit as ms  # noqa: E402
@@ -28,33 +30,19 @@ from mindjit import dtype as mstype  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import docs_programs as D  # noqa: E402
 
-IREE_BUGS = {
-    # IREE 3.x's stream conversion (iree-stream-conversion) rejects an scf.while whose
-    # canonicalized `do` region takes fewer values than `scf.condition` forwards: here
-    # the loop's unused break flag (a tensor<i1> result nobody reads). Reduced: a
-    # 3-value scf.while returning only its first result fails the same way in
-    # iree-compile alone; valid MLIR, so not a mindjit lowering bug.
-    "tensor_break_continue": "IREE bug: iree-stream-conversion fails on an scf.while "
-    "with unused results ('region branch point has 4 operands, but region successor "
-    "needs 6 inputs')",
-}
-
-
-def _marks(name: str) -> list:
-    if name in IREE_BUGS:
-        return [pytest.mark.xfail(strict=True, reason=IREE_BUGS[name])]
-    return []
+# tensor_break_continue: its while's break flag is a result nobody reads
+IREE_BUGS = {"tensor_break_continue": WHILE_UNUSED_RESULTS}
 
 
 @pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=_marks(n)) for n in sorted(FUNCTIONS)]
+    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(FUNCTIONS)]
 )
 def test_corpus_function(name):
     fn, make_inputs = FUNCTIONS[name]
     check_backends(name, function_case(fn, *make_inputs()))
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_marks(n)) for n in sorted(CELLS)])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(CELLS)])
 def test_corpus_cell(name):
     cls, make_inputs = CELLS[name]
     check_backends(name, cell_case(cls, *make_inputs()))
