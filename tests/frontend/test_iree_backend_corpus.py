@@ -42,7 +42,9 @@ def test_corpus_function(name):
     check_backends(name, function_case(fn, *make_inputs()))
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(CELLS)])
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(CELLS)]
+)
 def test_corpus_cell(name):
     cls, make_inputs = CELLS[name]
     check_backends(name, cell_case(cls, *make_inputs()))

@@ -78,7 +78,6 @@ def fuzz_programs(tmp_path_factory):
 
 
 FUZZ_BUGS = {4: PRINT_IN_WHILE, 32: PRINT_IN_WHILE, 27: WHILE_UNUSED_RESULTS}
-FUZZ_BUGS[40] = WHILE_UNUSED_RESULTS
 
 
 @pytest.mark.parametrize("seed", [pytest.param(s, marks=xfail_if(s, FUZZ_BUGS)) for s in SEEDS])
