@@ -80,7 +80,13 @@ def fuzz_programs(tmp_path_factory):
 FUZZ_BUGS = {4: PRINT_IN_WHILE, 32: PRINT_IN_WHILE, 27: WHILE_UNUSED_RESULTS}
 
 
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=xfail_if(s, FUZZ_BUGS)) for s in SEEDS])
+def _fuzz_marks(seed: int) -> list:
+    if seed == 40:  # not strict: run alone it compiles; after the other seeds it fails
+        return [pytest.mark.xfail(strict=False, reason="order-dependent: " + WHILE_UNUSED_RESULTS)]
+    return xfail_if(seed, FUZZ_BUGS)
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=_fuzz_marks(s)) for s in SEEDS])
 def test_generated_program(seed, fuzz_programs, monkeypatch):
     """Levels 0-2 on IREE against the numpy executor (whose levels agree with PyNative,
     test_side_effect_differential.py); level rotated per seed to bound the compiles,
