@@ -111,7 +111,7 @@ class IreeExecutable:
         rt = self._rt
         iface = rt.PyModuleInterface(PRINT_MODULE, _PrintState)
         for site in self.prepared.prints:
-            cconv = "0" + "".join(_cconv(t) for t in site.types) + "_v"
+            cconv = "0" + ("".join(_cconv(t) for t in site.types) or "v") + "_v"  # 0v_v: none
             iface.export(site.name, cconv, _print_function(self, site.items, site.types))
         return iface.create()
 
@@ -225,7 +225,7 @@ class IreeExecutable:
             memory_type=rt.MemoryType.DEVICE_LOCAL,
             allowed_usage=rt.BufferUsage.DEFAULT,
             device=self._config.device,
-            buffer=array if array.flags.c_contiguous else np.array(array, order="C"),
+            buffer=np.require(array, requirements="C"),  # ascontiguousarray makes 0-d 1-d
             element_type=element,
         )
 

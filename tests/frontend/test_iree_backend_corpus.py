@@ -1,0 +1,157 @@
+"""Differential test of the IREE backend (issue 25): every program of the graph
+corpus and the seed documents' programs give the numpy executor's results
+(outputs, Parameters after each of two calls, printed text) on IREE."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("iree.runtime")
+pytest.importorskip("iree.compiler")
+
+from graph_corpus import CELLS, FUNCTIONS  # noqa: E402
+from iree_difference import (  # noqa: E402
+    FALLBACKS,
+    WHILE_UNUSED_RESULTS,
+    cell_case,
+    check_backends,
+    function_case,
+    xfail_if,
+)
+
+import mindjit as ms  # noqa: E402
+from mindjit import Parameter, Tensor, nn, ops  # noqa: E402
+from mindjit import dtype as mstype  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import docs_programs as D  # noqa: E402
+
+# tensor_break_continue: its while's break flag is a result nobody reads
+IREE_BUGS = {"tensor_break_continue": WHILE_UNUSED_RESULTS}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(FUNCTIONS)]
+)
+def test_corpus_function(name):
+    fn, make_inputs = FUNCTIONS[name]
+    check_backends(name, function_case(fn, *make_inputs()))
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(CELLS)]
+)
+def test_corpus_cell(name):
+    cls, make_inputs = CELLS[name]
+    check_backends(name, cell_case(cls, *make_inputs()))
+
+
+# --- the seed documents' programs --------------------------------------------------------
+
+
+def _compile_cache_func(input_x, input_y):
+    """Doc 000's compile-cache example."""
+    output = input_x
+    for _ in range(200):
+        output = input_x + input_x * input_y + output
+    return output
+
+
+def _mul(x, y):
+    return x * y
+
+
+class Network(nn.Cell):
+    """Doc 004's Network with print (fixed weights instead of np.random.randn)."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(4)
+        self.w = Parameter(Tensor(rng.standard_normal((5, 3)), ms.float32), name="w")
+        self.b = Parameter(Tensor(rng.standard_normal(3), ms.float32), name="b")
+
+    def construct(self, x):
+        out = ops.matmul(x, self.w)
+        print("matmul: ", out)
+        out = out + self.b
+        print("add bias: ", out)
+        return out
+
+
+class FloatStatusNet(nn.Cell):
+    """Doc 003's Depend example with the float-status ops."""
+
+    def __init__(self):
+        super().__init__()
+        self.alloc_status = ops.NPUAllocFloatStatus()
+        self.get_status = ops.NPUGetFloatStatus()
+        self.clear_status = ops.NPUClearFloatStatus()
+        self.sub = ops.Sub()
+        self.neg = ops.Neg()
+
+    def construct(self, x):
+        init = self.alloc_status()
+        clear_status = self.clear_status(init)
+        x = ops.depend(x, clear_status)
+        res = self.sub(x, self.neg(x))
+        init = ops.depend(init, res)
+        get_status = self.get_status(init)
+        res = ops.depend(res, get_status)
+        return res
+
+
+class Overflow(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.alloc_status = ops.NPUAllocFloatStatus()
+        self.get_status = ops.NPUGetFloatStatus()
+        self.clear_status = ops.NPUClearFloatStatus()
+
+    def construct(self, x):
+        init = self.alloc_status()
+        x = ops.depend(x, self.clear_status(init))
+        res = x * x
+        init = ops.depend(init, res)
+        return res, self.get_status(init)
+
+
+def _f16(value):
+    return Tensor(np.full((2, 3), value, np.float16))
+
+
+SEEDS = {
+    "seed_hyper_map_net": lambda: function_case(D.hyper_map_net),
+    "seed_for_loop_net": lambda: function_case(D.for_loop_net),
+    "seed_if_net": lambda: function_case(D.if_net, ms.Tensor([0]), ms.Tensor([1])),
+    "seed_select_net": lambda: function_case(D.select_net, ms.Tensor([0]), ms.Tensor([1])),
+    "seed_manually_batched": lambda: function_case(
+        D.manually_batched, ms.Tensor(np.linspace(-4, 4, 24, dtype=np.float32).reshape(4, 6))
+    ),
+    "seed_vmap_batched": lambda: function_case(
+        D.vmap_batched, ms.Tensor(np.linspace(-4, 4, 24, dtype=np.float32).reshape(4, 6))
+    ),
+    "seed_compile_cache_func": lambda: function_case(
+        _compile_cache_func, Tensor([1], mstype.float32), Tensor([2], mstype.float32)
+    ),
+    "seed_mul": lambda: function_case(_mul, Tensor([1.0, 2.0]), Tensor([3.0, 4.0])),
+    "seed_network_print": lambda: cell_case(Network, ops.ones(5, ms.float32)),
+    "seed_float_status_depend": lambda: cell_case(FloatStatusNet, _f16(5)),
+    "seed_float_status_overflow": lambda: cell_case(Overflow, _f16(300.0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_seed_program(name):
+    check_backends(name, SEEDS[name]())
+
+
+def test_fallback_list_names_known_programs():
+    """Every listed fallback is a program these tests run (each test asserts that a
+    listed program falls back with its reason and that no other one does)."""
+    known = set(FUNCTIONS) | set(CELLS) | set(SEEDS)
+    assert set(FALLBACKS) <= known, set(FALLBACKS) - known
+    assert sorted(FALLBACKS) == ["seed_float_status_depend", "seed_float_status_overflow"]
