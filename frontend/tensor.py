@@ -20,7 +20,6 @@ import numpy as np
 from mindjit.frontend import dtype as D
 from mindjit.frontend.printing import format_repr
 from mindjit.frontend.tensor_operators import TensorOperators
-from mindjit.support.aligned import aligned_copy, is_aligned
 
 
 def _infer_array(data: Any) -> np.ndarray:
@@ -102,8 +101,7 @@ class Tensor(TensorOperators):
                 D.from_numpy(arr.dtype)  # reject unsupported dtypes early
             if shape is not None and tuple(arr.shape) != tuple(shape):
                 raise ValueError(f"Tensor data has shape {arr.shape}, not {tuple(shape)}")
-        # the array is this Tensor's own copy: aligned, IREE imports it in place
-        self._data = arr if is_aligned(arr) or arr.size == 0 else aligned_copy(arr)
+        self._data = arr
         self.const_arg = const_arg
 
     @classmethod

@@ -5,17 +5,23 @@ The same contract as the numpy executor (`CpuExecutable`): `run(entry, *arrays)`
 `signature`; a failed `cf.assert` raises `RuntimeCheckError` with the program's
 message at its source location.
 
-Parameters without copies. prepare.py makes every function pure: the globals
-an entry may read come in as arguments after the caller's inputs, and those it
-may write go out after its results. `set_global(name, array)` only records the
-array; a call imports each state argument in place (`import_host_allocation`,
-no copy; the HAL buffer view is kept while the global holds the same array),
-so a Parameter's numpy memory is what the program reads and in-place writes
-from Python between calls are seen. A written global's new value is the
-returned buffer mapped as numpy (no copy); the frontend hands that array to the
-Parameter, and the next call passes the same buffer back without importing
-anything. A result that shares memory with a global is copied (as the numpy
-executor does), so a returned Tensor never aliases a Parameter.
+Parameters live in IREE's memory. prepare.py makes every function pure: the
+globals an entry may read come in as arguments after the caller's inputs, and
+those it may write go out after its results. `set_global(name, array)` copies a
+new array once into an IREE buffer and keeps that buffer mapped as numpy;
+`get_global` gives the mapped array, which the frontend hands to the Parameter
+(so the Parameter's data *is* the IREE buffer: in-place writes from Python
+between calls are seen, and the next call passes the buffer without a copy). A
+written global's new value is the returned buffer, mapped the same way. Only a
+Parameter given a new array (`set_data`, the first call) is copied.
+
+Why not import the Parameters' own numpy memory (`import_host_allocation`, no
+copy at all)? Measured: with imported arguments IREE 3.13 wrote a result into an
+argument's memory in some runs (a Parameter held the value of another output
+after the call, depending on what the process had loaded before), never with
+IREE's own buffers. Caller inputs are copied per call for the same reason. A
+result that shares memory with a global is copied (as the numpy executor does),
+so a returned Tensor never aliases a Parameter.
 
 Aliasing differs in one documented place: IREE has value semantics, so a Load
 that no TensorMove copied does not see a later Assign in the same call. At
@@ -47,7 +53,6 @@ from mindjit.backend.cpu.types import (
 from mindjit.backend.iree import toolchain
 from mindjit.backend.iree.prepare import CHECK_TAG, PRINT_MODULE, EntryInfo, Prepared, prepare
 from mindjit.ir.locations import loc_of_op
-from mindjit.support.aligned import aligned_copy, is_aligned
 from mindjit.support.tensor_text import default_print_hook
 
 PrintHook = Callable[[list[str | np.ndarray]], None]
@@ -143,8 +148,8 @@ class IreeExecutable:
             return self._host[name]
 
     def set_global(self, name: str, value: Any) -> None:
-        """Make `value` global @name's value (imported without a copy when it is a
-        C-contiguous array of the global's dtype and shape; copied otherwise)."""
+        """Make `value` global @name's value: copied into an IREE buffer, which
+        `get_global` then gives (mapped) unless `value` is that array already."""
         op = self._global(name)
         with self._lock:
             if self._host.get(name) is value:
@@ -160,7 +165,7 @@ class IreeExecutable:
                     f"global @{name} is {t} (shape {shape}, {dtype}), got {describe_value(value)}",
                     loc_of_op(op),
                 )
-            self._host[name] = importable(value)
+            self._adopt(name, np.asarray(value))
 
     # -- internals -----------------------------------------------------------------------
 
@@ -193,13 +198,22 @@ class IreeExecutable:
             if name not in self._host:
                 if op.value is None:
                     raise ExecutionError(f"global @{name} has no value yet", loc_of_op(op))
-                self._host[name] = np.array(dense_array(op.value, op.type, op), order="C")
+                self._adopt(name, dense_array(op.value, op.type, op))
+
+    def _adopt(self, name: str, array: np.ndarray) -> None:
+        """Global @name's value becomes an IREE buffer holding `array` (on the CPU
+        the global's array is that buffer, mapped; on a GPU the host copy)."""
+        view = self.buffer_view(array)
+        if self.target == "llvm-cpu":
+            array = self.to_numpy(view, self.prepared.globals[name].type)
+        self._host[name] = array
+        self._views[name] = (array, view)
 
     def state_view(self, name: str) -> Any:
-        """The buffer view of global @name's current array (imported once per array)."""
+        """The buffer view of global @name's current value."""
         array = self._host[name]
         cached = self._views.get(name)
-        # on the CPU the view is the array's own memory; a GPU copy may be stale
+        # on the CPU the array is the buffer's memory; a GPU's copy may be stale
         if cached is not None and cached[0] is array and self.target == "llvm-cpu":
             return cached[1]
         view = self.buffer_view(array)
@@ -207,20 +221,10 @@ class IreeExecutable:
         return view
 
     def buffer_view(self, array: np.ndarray) -> Any:
-        """`array` as a HAL buffer view: imported in place when it can be, else copied."""
+        """A new IREE buffer holding a copy of `array` (see the module docstring)."""
         rt = self._rt
         element = _element_type(rt, array.dtype)
         allocator = self._config.device.allocator
-        if is_aligned(array) and array.flags.writeable and self.target == "llvm-cpu":
-            try:
-                buffer = allocator.import_host_allocation(
-                    array,
-                    int(rt.MemoryType.DEVICE_LOCAL | rt.MemoryType.HOST_VISIBLE),
-                    int(rt.BufferUsage.DEFAULT),
-                )
-                return rt.HalBufferView(buffer, array.shape, element)
-            except (RuntimeError, ValueError, TypeError):
-                pass  # e.g. read-only or misaligned memory: copy below
         return allocator.allocate_buffer_copy(
             memory_type=rt.MemoryType.DEVICE_LOCAL,
             allowed_usage=rt.BufferUsage.DEFAULT,
@@ -230,11 +234,14 @@ class IreeExecutable:
         )
 
     def to_numpy(self, view: Any, t: Attribute) -> np.ndarray:
-        """A returned buffer as numpy: mapped (no copy) on the CPU, copied otherwise."""
+        """A returned buffer as numpy: mapped (no copy) on the CPU, copied otherwise.
+        The array owns the buffer view: a mapping alone does not keep IREE's buffer
+        alive (an array over a freed result read another call's values, at random)."""
         dtype = dtype_of(t)
         shape = static_shape(t)
         if self.target == "llvm-cpu":
-            return view.map().asarray(shape, dtype)
+            mapping = view.map()
+            return np.asarray(_Mapped(mapping.asarray(shape, dtype), view, mapping))
         return self._rt.DeviceArray(self._config.device, view).to_host().view(dtype).reshape(shape)
 
     def check_failure(self, exc: Exception, info: EntryInfo) -> Exception:
@@ -246,6 +253,17 @@ class IreeExecutable:
             return RuntimeCheckError(message, loc)
         detail = text.replace("Error invoking function:", "").strip()
         return ExecutionError(f"IREE failed running @{info.name}: {detail}", info.loc)
+
+
+class _Mapped:
+    """What a mapped result array is a view of: the mapping and the buffer view it
+    maps, kept alive as long as any array over the memory lives."""
+
+    __slots__ = ("__array_interface__", "view", "mapping")
+
+    def __init__(self, array: np.ndarray, view: Any, mapping: Any):
+        self.__array_interface__ = array.__array_interface__
+        self.view, self.mapping = view, mapping
 
 
 class _IreeEntry:
@@ -284,14 +302,6 @@ class _IreeEntry:
             exe._views[g] = (array, results.get_as_object(self.n_results + k, rt.HalBufferView))
         outputs = values[: self.n_results]
         return tuple(_unshared(exe, outputs))
-
-
-def importable(value: Any) -> np.ndarray:
-    """`value` itself when IREE can import it in place (C-contiguous, writeable,
-    64-byte aligned: support/aligned.py), else an aligned copy the Parameter adopts."""
-    if isinstance(value, np.ndarray) and value.flags.writeable and is_aligned(value):
-        return value
-    return aligned_copy(np.asarray(value))
 
 
 def _unshared(exe: IreeExecutable, outputs: list[np.ndarray]) -> list[np.ndarray]:

@@ -40,6 +40,8 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    UnregisteredOp,
+    f64,
 )
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -136,6 +138,7 @@ def prepare(module: ModuleOp, entries: Sequence[str] | None = None) -> Prepared:
     for op in list(body.ops):
         if isinstance(op, GlobalOp):
             body.erase_op(op)
+    _keep_while_values(work)
     parts = split_shared_graphs(work, set(public))
     entries = {
         name: EntryInfo(
@@ -151,12 +154,53 @@ def prepare(module: ModuleOp, entries: Sequence[str] | None = None) -> Prepared:
     return Prepared(str(work), globals_, entries, prints, checks, parts)
 
 
+_Barrier = UnregisteredOp.with_name("util.optimization_barrier")
+
+
+def _keep_while_values(module: ModuleOp) -> None:
+    """Work around an IREE 3.13 bug: an `scf.while` with an unused result or an
+    unused region argument fails in iree-stream-conversion once IREE's
+    canonicalizer has dropped it ("region branch point has 4 operands, but region
+    successor needs 2 inputs"; reproduced with iree-compile alone). IREE's
+    `util.optimization_barrier` on each such value keeps it used; it costs nothing
+    at run time (no copy, no dispatch). One value per barrier: the op needs its
+    operands to share one type."""
+    for op in walk_ops(module):
+        if not isinstance(op, scf.WhileOp):
+            continue
+        block = op.parent_block()
+        assert block is not None
+        for r in op.results:
+            if not r.uses:
+                block.insert_op_after(_Barrier.create(operands=[r], result_types=[r.type]), op)
+        for region in (op.before_region, op.after_region):
+            inner = region.block
+            for arg in inner.args:
+                if not arg.uses:
+                    barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
+                    inner.insert_op_before(barrier, inner.first_op)
+
+
 def _caller_inputs(fn: func.FuncOp) -> tuple[Attribute, ...]:
     bound = bound_symbols(fn, GLOBAL_ARG_ATTR)
     return tuple(t for i, t in enumerate(fn.function_type.inputs.data) if i not in bound)
 
 
+#: math ops IREE 3.13's CPU code cannot build on f64: they become libm calls the
+#: embedded linker does not have ("undefined symbol: tanh"; erf fails to lower).
+#: Measured for every math op the lowering emits; f32 has all of them.
+NO_F64 = frozenset(
+    f"math.{name}"
+    for name in ("tanh", "sin", "cos", "tan", "erf", "atan", "asin", "acos", "atan2", "log2")
+)
+
+
 def _reject_unsupported(module: ModuleOp) -> None:
+    for op in walk_ops(module):
+        if op.name in NO_F64 and any(r.type == f64 for r in op.results):
+            raise IreeUnsupported(
+                f"IREE's CPU code has no float64 '{op.name}' (it would need libm)", loc_of_op(op)
+            )
     for op in module.body.block.ops:
         if not isinstance(op, func.FuncOp) or not op.is_declaration:
             continue

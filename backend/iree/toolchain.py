@@ -76,9 +76,12 @@ def runtime() -> Any:
 
 
 def compile_flags(target: str) -> list[str]:
+    # IREE demotes f64 to f32 by default (changing the entry's signature): mindjit
+    # keeps the program's types, as the numpy executor does
+    common = ["--iree-input-demote-f64-to-f32=false"]
     if target == "llvm-cpu":
-        return ["--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host"]
-    return ["--iree-hal-target-backends=cuda"]
+        return [*common, "--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host"]
+    return [*common, "--iree-hal-target-backends=cuda"]
 
 
 _compile_lock = threading.Lock()

@@ -17,12 +17,11 @@ pytest.importorskip("iree.runtime")
 from mindjit.backend.cpu import CpuExecutable, RuntimeCheckError  # noqa: E402
 from mindjit.backend.cpu.errors import ExecutionError  # noqa: E402
 from mindjit.backend.iree import toolchain  # noqa: E402
-from mindjit.backend.iree.executable import IreeExecutable, importable  # noqa: E402
+from mindjit.backend.iree.executable import IreeExecutable  # noqa: E402
 from mindjit.backend.iree.prepare import IreeUnsupported, prepare  # noqa: E402
 from mindjit.dialects.parsing import parse_module  # noqa: E402
 from mindjit.driver.compile import iree_or_fallback  # noqa: E402
 from mindjit.passes.pipelines import lower_to_tensor  # noqa: E402
-from mindjit.support.aligned import ALIGNMENT  # noqa: E402
 
 RNG = np.random.default_rng(11)
 
@@ -114,34 +113,24 @@ def test_state_matches_the_numpy_executor_over_calls(flag, n):
             np.testing.assert_allclose(iree.get_global(g), cpu.get_global(g), rtol=1e-6)
 
 
-def test_parameter_buffers_are_shared_both_ways():
+def test_parameters_live_in_iree_buffers_python_writes_in_place():
     _, exe = both(STATE)
-    scale = importable(np.full(3, 2.0, np.float32))
+    scale = np.full(3, 2.0, np.float32)
     exe.set_global("scale", scale)
+    held = exe.get_global("scale")  # the IREE buffer holding a copy, mapped
+    assert held is not scale and not np.shares_memory(held, scale)
+    exe.set_global("scale", held)  # what the frontend does next: nothing is copied
+    assert exe.get_global("scale") is held
     args = (np.ones(3, np.float32), np.array(True), np.array(1, np.int32))
     exe.run("f", *args)
     bias = exe.get_global("bias")
     np.testing.assert_array_equal(bias, [2, 3, 4])
-    assert exe.get_global("scale") is scale  # read, never written: the caller's own array
-    scale[:] = 10.0  # in place, from Python: the next call reads it
+    assert exe.get_global("scale") is held  # read, never written: the same buffer
+    held[:] = 10.0  # in place, from Python: the next call reads it
     bias[:] = 0.0  # in place into the buffer the last call returned
     (out, _) = exe.run("f", *args)
     np.testing.assert_array_equal(out, [10, 10, 10])  # (1 + 0) * 10
     np.testing.assert_array_equal(exe.get_global("bias"), [1, 1, 1])
-
-
-def test_misaligned_parameters_are_copied_aligned():
-    raw = np.zeros(3 * 4 + 4, np.uint8)
-    misaligned = (
-        raw[4:].view(np.float32) if raw.ctypes.data % ALIGNMENT == 0 else raw[:12].view(np.float32)
-    )
-    misaligned[:] = 3.0
-    got = importable(misaligned)
-    assert got is not misaligned and got.ctypes.data % ALIGNMENT == 0
-    np.testing.assert_array_equal(got, misaligned)
-    _, exe = both(STATE)
-    exe.set_global("scale", misaligned)
-    assert exe.get_global("scale") is not misaligned  # the aligned copy the frontend adopts
 
 
 RETURN_GLOBAL = """
@@ -155,8 +144,8 @@ func.func @f() -> tensor<2xf32> {
 
 def test_a_returned_parameter_value_is_a_copy():
     _, exe = both(RETURN_GLOBAL)
-    w = importable(np.array([1.0, 2.0], np.float32))
-    exe.set_global("w", w)
+    exe.set_global("w", np.array([1.0, 2.0], np.float32))
+    w = exe.get_global("w")
     (out,) = exe.run("f")
     assert not np.shares_memory(out, w)
     out[:] = 0

@@ -16,11 +16,9 @@ pytest.importorskip("iree.compiler")
 from graph_corpus import CELLS, FUNCTIONS  # noqa: E402
 from iree_difference import (  # noqa: E402
     FALLBACKS,
-    WHILE_UNUSED_RESULTS,
     cell_case,
     check_backends,
     function_case,
-    xfail_if,
 )
 
 import mindjit as ms  # noqa: E402
@@ -30,21 +28,15 @@ from mindjit import dtype as mstype  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import docs_programs as D  # noqa: E402
 
+
 # tensor_break_continue: its while's break flag is a result nobody reads
-IREE_BUGS = {"tensor_break_continue": WHILE_UNUSED_RESULTS}
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(FUNCTIONS)]
-)
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_corpus_function(name):
     fn, make_inputs = FUNCTIONS[name]
     check_backends(name, function_case(fn, *make_inputs()))
 
 
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(CELLS)]
-)
+@pytest.mark.parametrize("name", sorted(CELLS))
 def test_corpus_cell(name):
     cls, make_inputs = CELLS[name]
     check_backends(name, cell_case(cls, *make_inputs()))
@@ -152,6 +144,14 @@ def test_seed_program(name):
 def test_fallback_list_names_known_programs():
     """Every listed fallback is a program these tests run (each test asserts that a
     listed program falls back with its reason and that no other one does)."""
-    known = set(FUNCTIONS) | set(CELLS) | set(SEEDS)
+    from test_iree_backend_training import PROGRAMS as TRAINING
+
+    known = set(FUNCTIONS) | set(CELLS) | set(SEEDS) | set(TRAINING)
     assert set(FALLBACKS) <= known, set(FALLBACKS) - known
-    assert sorted(FALLBACKS) == ["seed_float_status_depend", "seed_float_status_overflow"]
+    assert sorted(FALLBACKS) == [
+        "fd_matmul_tanh_mean",
+        "fd_reshape_transpose",
+        "fd_tensor_if_else",
+        "seed_float_status_depend",
+        "seed_float_status_overflow",
+    ]

@@ -17,12 +17,9 @@ pytest.importorskip("iree.compiler")
 import grad_programs as G  # noqa: E402
 import side_effect_programs as P  # noqa: E402
 from iree_difference import (  # noqa: E402
-    PRINT_IN_WHILE,
-    WHILE_UNUSED_RESULTS,
     cell_case,
     check_backends,
     run_case,
-    xfail_if,
 )
 from side_effect_fuzz import generate  # noqa: E402
 
@@ -46,13 +43,8 @@ PROGRAMS = {
 }
 
 
-IREE_BUGS = {"print_order": PRINT_IN_WHILE}
-
-
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(PROGRAMS)]
-)
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_side_effect_program(name, level, monkeypatch):
     monkeypatch.setenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", level)
     check_backends(name, PROGRAMS[name]())
@@ -77,16 +69,7 @@ def fuzz_programs(tmp_path_factory):
     return programs
 
 
-FUZZ_BUGS = {4: PRINT_IN_WHILE, 32: PRINT_IN_WHILE, 27: WHILE_UNUSED_RESULTS}
-
-
-def _fuzz_marks(seed: int) -> list:
-    if seed == 40:  # not strict: run alone it compiles; after the other seeds it fails
-        return [pytest.mark.xfail(strict=False, reason="order-dependent: " + WHILE_UNUSED_RESULTS)]
-    return xfail_if(seed, FUZZ_BUGS)
-
-
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=_fuzz_marks(s)) for s in SEEDS])
+@pytest.mark.parametrize("seed", SEEDS)
 def test_generated_program(seed, fuzz_programs, monkeypatch):
     """Levels 0-2 on IREE against the numpy executor (whose levels agree with PyNative,
     test_side_effect_differential.py); level rotated per seed to bound the compiles,

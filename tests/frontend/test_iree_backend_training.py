@@ -19,7 +19,7 @@ import lazy_inline_programs as L  # noqa: E402
 import nn_train_programs as NT  # noqa: E402
 import train_programs as T  # noqa: E402
 import vmap_programs as V  # noqa: E402
-from iree_difference import cell_case, check_backends, function_case, xfail_if  # noqa: E402
+from iree_difference import cell_case, check_backends, function_case  # noqa: E402
 
 from mindjit import Tensor, nn  # noqa: E402
 
@@ -155,20 +155,7 @@ PROGRAMS = {
 }
 
 
-# float64 programs: iree-compile demotes f64 to f32 by default (its
-# --iree-input-demote-f64-to-f32), so the vmfb asserts f32 inputs and the call fails
-# ("input0 element type mismatch; expected f32 but have f64"); the fix is a compile
-# flag in backend/iree/toolchain.py (and then f64 kernels), left to the backend's owner.
-F64_DEMOTED = (
-    "IREE demotes f64 to f32 by default (--iree-input-demote-f64-to-f32): a float64 "
-    "program's call fails with 'input0 element type mismatch; expected f32 but have f64'"
-)
-IREE_BUGS = {name: F64_DEMOTED for name in PROGRAMS if name.startswith("fd_")}
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=xfail_if(n, IREE_BUGS)) for n in sorted(PROGRAMS)]
-)
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program(name):
     check_backends(name, PROGRAMS[name]())
 
