@@ -186,6 +186,24 @@ def _rounded(converted: np.generic, v: float) -> bool:
     )
 
 
+def check_global_value(op: GlobalOp, value: Any) -> None:
+    """A value for global `op`: mutable, and an array (or numpy scalar) of exactly
+    its shape and dtype; else an `ExecutionError` at the global."""
+    name, t = op.sym_name.data, op.type
+    if op.is_mutable is None:
+        raise ExecutionError(f"global @{name} is immutable", loc_of_op(op))
+    shape, dtype = static_shape(t), dtype_of(t)
+    if (
+        not isinstance(value, np.ndarray | np.generic)
+        or value.shape != shape
+        or value.dtype != dtype
+    ):
+        raise ExecutionError(
+            f"global @{name} is {t} (shape {shape}, {dtype}), got {describe_value(value)}",
+            loc_of_op(op),
+        )
+
+
 def caller_inputs(fn: func.FuncOp) -> list[Attribute]:
     """The input types of `fn` a caller of the entry gives (not the bound globals)."""
     inputs = fn.function_type.inputs.data
@@ -377,19 +395,8 @@ class CpuExecutable:
         that is no other global's memory becomes the buffer itself (no copy): runs
         write into it in place. Anything else is copied into a new buffer."""
         op = self.global_op(name)
-        t = op.type
-        if op.is_mutable is None:
-            raise ExecutionError(f"global @{name} is immutable", loc_of_op(op))
-        shape, dtype = static_shape(t), dtype_of(t)
-        if (
-            not isinstance(value, np.ndarray | np.generic)
-            or value.shape != shape
-            or value.dtype != dtype
-        ):
-            raise ExecutionError(
-                f"global @{name} is {t} (shape {shape}, {dtype}), got {describe_value(value)}",
-                loc_of_op(op),
-            )
+        check_global_value(op, value)
+        dtype = dtype_of(op.type)
         if self._globals.get(name) is value:
             return
         if (

@@ -41,11 +41,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
 from mindjit.backend.cpu.errors import ExecutionError, RuntimeCheckError
-from mindjit.backend.cpu.executable import input_check
+from mindjit.backend.cpu.executable import check_global_value, input_check
 from mindjit.backend.cpu.kernels_state import frozen
 from mindjit.backend.cpu.types import (
     dense_array,
-    describe_value,
     dtype_of,
     is_tensor,
     static_shape,
@@ -154,17 +153,7 @@ class IreeExecutable:
         with self._lock:
             if self._host.get(name) is value:
                 return
-            t = op.type
-            shape, dtype = static_shape(t), dtype_of(t)
-            if (
-                not isinstance(value, np.ndarray | np.generic)
-                or value.shape != shape
-                or value.dtype != dtype
-            ):
-                raise ExecutionError(
-                    f"global @{name} is {t} (shape {shape}, {dtype}), got {describe_value(value)}",
-                    loc_of_op(op),
-                )
+            check_global_value(op, value)
             self._adopt(name, np.asarray(value))
 
     # -- internals -----------------------------------------------------------------------
