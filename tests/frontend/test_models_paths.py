@@ -325,14 +325,16 @@ def test_saved_device_ir_parses_back(tmp_path, tool):
 def test_train_step_on_the_iree_backend(name):
     """The train steps compiled by IREE (`jit_config={"backend": "iree"}`) give
     PyNative's losses and Parameters, and nothing fell back to numpy. IREE's
-    tanh/exp are polynomials a few ulps from numpy's libm: after the sentiment
-    model's recurrences and Adam's division by sqrt(v), 2 of its 1024 LSTM
-    weights differ by 2.5e-5 relative (4.7e-6 absolute), hence rtol 1e-4."""
+    tanh/exp are polynomials a few ulps from numpy's libm (IREE's runs are the
+    same bit for bit from process to process): the losses agree to 1e-6, but
+    Adam's m / (sqrt(v) + eps) turns an ulp-level difference of a gradient near
+    eps into a visible one, and the sentiment model's LSTM weights end up to
+    2.7e-5 apart (learning rate 0.03), hence atol 1e-4."""
     want = pynative(name)
     ms.set_context(jit_config={"backend": "iree"})
     run = train(name)
     assert run.programs and {p.executable.backend for p in run.programs} == {"iree"}
-    assert_same(run, want, rtol=1e-4, atol=1e-5)
+    assert_same(run, want, rtol=1e-4, atol=1e-4)
 
 
 def iree_ready(program: Any) -> tuple[Any, func.FuncOp]:
