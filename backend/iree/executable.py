@@ -72,14 +72,15 @@ class IreeExecutable:
         entries: Sequence[str] | None = None,
     ):
         self.module = module
-        self.prepared: Prepared = prepare(module, entries)
+        # with the compiled modules at hand, IREE's input text is not needed
+        self.prepared: Prepared = prepare(module, entries, rewrite=vmfbs is None)
         self.target = target
         self.driver = driver
         #: The compiled modules, the shared graphs' first and the entry's last (what
         #: the compile cache keeps).
         texts = [text for _, text in self.prepared.parts] + [self.prepared.text]
-        if vmfbs is not None and len(vmfbs) != len(texts):
-            raise ExecutionError(f"expected {len(texts)} compiled modules, got {len(vmfbs)}")
+        if vmfbs is not None and not vmfbs:
+            raise ExecutionError("no compiled modules were given")
         self.vmfbs = (
             list(vmfbs)
             if vmfbs is not None

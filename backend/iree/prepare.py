@@ -97,61 +97,85 @@ class Prepared:
     parts: list[tuple[str, str]] = field(default_factory=list)
 
 
-def prepare(module: ModuleOp, entries: Sequence[str] | None = None) -> Prepared:
+def prepare(
+    module: ModuleOp, entries: Sequence[str] | None = None, rewrite: bool = True
+) -> Prepared:
     """IREE's input for `module` (which is not changed). `entries` are the functions
     callers use (None: every public one); the others become private, so IREE
-    neither exports nor compiles them twice (as an export and inlined)."""
-    work = module.clone()
-    body = work.body.block
-    _reject_unsupported(work)
-    globals_ = {op.sym_name.data: op for op in module.body.block.ops if isinstance(op, GlobalOp)}
-    types = {name: op.type for name, op in globals_.items()}
-    prints = _rewrite_prints(work)
-    checks = _tag_checks(work)
+    neither exports nor compiles them twice (as an export and inlined).
+
+    `rewrite=False` gives only what running needs (entries, prints, checks,
+    globals), without IREE's text: a compile-cache hit has its modules already,
+    and printing the text was most of a warm hit's time (GPT N=64: 1.15 s)."""
+    _reject_unsupported(module)
+    body = module.body.block
+    globals_ = {op.sym_name.data: op for op in body.ops if isinstance(op, GlobalOp)}
     functions = {
         op.sym_name.data: op
         for op in body.ops
         if isinstance(op, func.FuncOp) and not op.is_declaration
     }
-    public = {
-        name: fn
+    public = [
+        name
         for name, fn in functions.items()
         if not (fn.sym_visibility and fn.sym_visibility.data == "private")
         and (entries is None or name in entries)
-    }
+    ]
     missing = [name for name in entries or () if name not in public]
     if missing:
         available = ", ".join(f"@{n}" for n in functions) or "none"
         raise MindjitError(f"no function @{missing[0]} in the module; available: {available}")
+    prints = _print_sites(module)
+    checks = {
+        k: (op.msg.data, loc_of_op(op))  # type: ignore[attr-defined]
+        for k, op in enumerate(op for op in walk_ops(module) if isinstance(op, cf.AssertOp))
+    }
+    state, written = _state_sets(functions)
+    infos = {
+        name: EntryInfo(
+            name,
+            _caller_inputs(functions[name]),
+            tuple(functions[name].function_type.outputs.data),
+            tuple(sorted(state[name])),
+            tuple(sorted(written[name])),
+            loc_of_op(functions[name]),
+        )
+        for name in public
+    }
+    prepared = Prepared("", globals_, infos, [site for _, site in prints], checks)
+    if rewrite:
+        prepared.text, prepared.parts = _rewritten(module, set(public), state, written)
+    return prepared
+
+
+def _rewritten(
+    module: ModuleOp, public: set[str], state: dict[str, set[str]], written: dict[str, set[str]]
+) -> tuple[str, list[tuple[str, str]]]:
+    """The text of IREE's input (a rewritten clone of `module`) and its split modules."""
+    work = module.clone()
+    body = work.body.block
+    types = {op.sym_name.data: op.type for op in body.ops if isinstance(op, GlobalOp)}
+    _rename_prints(work)
+    for k, op in enumerate(op for op in walk_ops(work) if isinstance(op, cf.AssertOp)):
+        op.properties["msg"] = StringAttr(f"[mindjit-check-{k}] {op.msg.data}")
+    functions = {
+        op.sym_name.data: op
+        for op in body.ops
+        if isinstance(op, func.FuncOp) and not op.is_declaration
+    }
     for name, fn in functions.items():
         if name not in public:
             fn.sym_visibility = StringAttr("private")
-    callers = {
-        name: (_caller_inputs(fn), tuple(fn.function_type.outputs.data))
-        for name, fn in public.items()
-    }
-    for fn in functions.values():
         _load_bound_arguments(fn)
-    state, written = _state_sets(functions)
+    threader = _Threader(state, written, types)
     for name, fn in functions.items():
-        _Threader(state, written, types).function(fn, sorted(state[name]), sorted(written[name]))
+        threader.function(fn, sorted(state[name]), sorted(written[name]))
     for op in list(body.ops):
         if isinstance(op, GlobalOp):
             body.erase_op(op)
     _keep_while_values(work)
-    parts = split_shared_graphs(work, set(public))
-    entries = {
-        name: EntryInfo(
-            name,
-            callers[name][0],
-            callers[name][1],
-            tuple(sorted(state[name])),
-            tuple(sorted(written[name])),
-            loc_of_op(fn),
-        )
-        for name, fn in public.items()
-    }
-    return Prepared(str(work), globals_, entries, prints, checks, parts)
+    parts = split_shared_graphs(work, public)
+    return str(work), parts
 
 
 _Barrier = UnregisteredOp.with_name("util.optimization_barrier")
@@ -217,43 +241,51 @@ def _reject_unsupported(module: ModuleOp) -> None:
         raise IreeUnsupported(reason, loc_of_op(op))
 
 
-def _rewrite_prints(module: ModuleOp) -> list[PrintSite]:
-    """One `@mindjit.print_<n>` import per print call site."""
-    body = module.body.block
-    decls = {
+def _print_decls(module: ModuleOp) -> dict[str, func.FuncOp]:
+    return {
         op.sym_name.data: op
-        for op in body.ops
+        for op in module.body.block.ops
         if isinstance(op, func.FuncOp)
         and isinstance(kind := op.attributes.get(RUNTIME_ATTR), StringAttr)
         and kind.data == "print"
     }
-    if not decls:
-        return []
-    anchor = next(iter(decls.values()))
-    sites: list[PrintSite] = []
-    for call in walk_ops(module):
-        if not isinstance(call, func.CallOp) or call.callee.root_reference.data not in decls:
-            continue
-        name = f"print_{len(sites)}"
-        types = tuple(v.type for v in call.operands)
-        sites.append(PrintSite(name, tuple(format_items(call)), types))
-        call.properties["callee"] = SymbolRefAttr(f"{PRINT_MODULE}.{name}")
+
+
+def _print_calls(module: ModuleOp) -> list[func.CallOp]:
+    """The print call sites, in walk order (their numbering)."""
+    decls = _print_decls(module)
+    return [
+        op
+        for op in walk_ops(module)
+        if isinstance(op, func.CallOp) and op.callee.root_reference.data in decls
+    ]
+
+
+def _print_sites(module: ModuleOp) -> list[tuple[func.CallOp, PrintSite]]:
+    """One `@mindjit.print_<n>` import per print call site."""
+    return [
+        (
+            call,
+            PrintSite(
+                f"print_{k}", tuple(format_items(call)), tuple(v.type for v in call.operands)
+            ),
+        )
+        for k, call in enumerate(_print_calls(module))
+    ]
+
+
+def _rename_prints(module: ModuleOp) -> None:
+    """Each print call calls its own import; the runtime declarations go."""
+    body = module.body.block
+    decls = _print_decls(module)
+    for call, site in _print_sites(module):
+        call.properties["callee"] = SymbolRefAttr(f"{PRINT_MODULE}.{site.name}")
         body.insert_op_before(
-            func.FuncOp.external(f"{PRINT_MODULE}.{name}", list(types), []), anchor
+            func.FuncOp.external(f"{PRINT_MODULE}.{site.name}", list(site.types), []),
+            next(iter(decls.values())),
         )
     for decl in decls.values():
         body.erase_op(decl)
-    return sites
-
-
-def _tag_checks(module: ModuleOp) -> dict[int, tuple[str, SourceLoc | None]]:
-    checks: dict[int, tuple[str, SourceLoc | None]] = {}
-    for op in walk_ops(module):
-        if isinstance(op, cf.AssertOp):
-            k = len(checks)
-            checks[k] = (op.msg.data, loc_of_op(op))
-            op.properties["msg"] = StringAttr(f"[mindjit-check-{k}] {op.msg.data}")
-    return checks
 
 
 def _load_bound_arguments(fn: func.FuncOp) -> None:
@@ -284,7 +316,8 @@ def _state_sets(
     written: dict[str, set[str]] = {}
     calls: dict[str, set[str]] = {}
     for name, fn in functions.items():
-        touched[name], written[name], calls[name] = set(), set(), set()
+        touched[name] = set(bound_symbols(fn, GLOBAL_ARG_ATTR).values())  # read on entry
+        written[name], calls[name] = set(), set()
         for op in walk_ops(fn):
             if isinstance(op, GlobalLoadOp):
                 touched[name].add(op.global_.root_reference.data)
