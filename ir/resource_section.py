@@ -39,44 +39,25 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseResourceAttr,
     DictionaryAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
     ModuleOp,
-    Signedness,
     StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 
 from mindjit.ir import resources
-
-_FLOATS: dict[type, np.dtype] = {
-    Float16Type: np.dtype("<f2"),
-    Float32Type: np.dtype("<f4"),
-    Float64Type: np.dtype("<f8"),
-    BFloat16Type: np.dtype("<u2"),  # numpy has no bf16: its bit patterns
-}
+from mindjit.ir.dtypes import numpy_dtype
 
 
 def blob_dtype(t: Attribute) -> np.dtype | None:
-    """The numpy dtype a blob of element type `t` is stored as (None: not supported)."""
+    """The numpy dtype a blob of element type `t` is stored as, little-endian as
+    MLIR writes it (bf16 as its bit patterns: numpy has no bf16; None: not supported)."""
     if isinstance(t, TensorType):
         t = t.get_element_type()
-    if (found := _FLOATS.get(type(t))) is not None:
-        return found
-    if isinstance(t, IndexType):
-        return np.dtype("<i8")
-    if isinstance(t, IntegerType):
-        width = t.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        if width in (8, 16, 32, 64):
-            kind = "u" if t.signedness.data == Signedness.UNSIGNED else "i"
-            return np.dtype(f"<{kind}{width // 8}")
-    return None
+    if isinstance(t, BFloat16Type):
+        return np.dtype("<u2")
+    found = numpy_dtype(t)
+    return None if found is None else found.newbyteorder("<")
 
 
 # -- which handles a module uses ----------------------------------------------------------

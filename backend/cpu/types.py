@@ -13,41 +13,21 @@ import numpy as np
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    IntegerType,
-    Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute, Operation
 
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
+from mindjit.ir.dtypes import numpy_dtype
 from mindjit.ir.resources import blob
-
-_FLOATS: dict[type, np.dtype] = {
-    Float16Type: np.dtype(np.float16),
-    Float32Type: np.dtype(np.float32),
-    Float64Type: np.dtype(np.float64),
-}
 
 
 def element_dtype(t: Attribute, op: Operation | None = None) -> np.dtype:
     """The numpy dtype of a scalar MLIR type (i1 is bool, index is int64)."""
-    if (found := _FLOATS.get(type(t))) is not None:
+    if (found := numpy_dtype(t)) is not None:
         return found
-    if isinstance(t, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(t, IntegerType):
-        width = t.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        if width in (8, 16, 32, 64):
-            unsigned = t.signedness.data == Signedness.UNSIGNED
-            return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
     raise _type_error(op, f"element type {t} is not supported by the CPU executor")
 
 
