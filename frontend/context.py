@@ -15,9 +15,13 @@ from mindjit.support.config import (
     GRAPH_MODE,
     JIT_LEVELS,
     PYNATIVE_MODE,
+    ParallelMode,
     check_jit_level,
+    get_auto_parallel_context,
     get_context,
+    reset_auto_parallel_context,
     reset_context,
+    set_auto_parallel_context,
 )
 from mindjit.support.config import set_context as _set_context
 
@@ -25,9 +29,13 @@ __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
     "JitConfig",
+    "ParallelMode",
     "check_jit_level",
+    "get_auto_parallel_context",
     "get_context",
+    "reset_auto_parallel_context",
     "reset_context",
+    "set_auto_parallel_context",
     "set_context",
 ]
 

@@ -25,6 +25,16 @@ A switch is set, from the strongest to the weakest:
 | compile_cache_path | `compile_cache_path` | `MS_COMPILER_CACHE_PATH` | ./mindjit_cache | where |
 | compile_cache_max_bytes | `compile_cache_max_bytes` | `MINDJIT_COMPILE_CACHE_MAX_BYTES` | 1 GiB | its size bound |
 | debug | | `MINDJIT_DEBUG` | 0 | tools show tracebacks of internal errors |
+| parallel_mode | `set_auto_parallel_context(parallel_mode=)` | | stand_alone | `ParallelMode`: pipeline stages need semi_auto_parallel or auto_parallel |
+| pipeline_stages | `set_auto_parallel_context(pipeline_stages=)` | | 1 | X, the stages `Cell.pipeline_stage` numbers 0..X-1 |
+| pipeline_config | `set_auto_parallel_context(pipeline_config=)` | | 1f1b | `{"pipeline_scheduler": "1f1b" or "gpipe"}` for the (future) stage schedule |
+| device_num, global_rank | `set_auto_parallel_context(...)` | | 1, 0 | the simulated devices and this one's rank |
+| gradients_mean, full_batch | `set_auto_parallel_context(...)` | | False, False | kept for MindSpore scripts; nothing reads them yet |
+
+The auto-parallel keys are MindSpore's second context (`set_auto_parallel_context`,
+`get_auto_parallel_context`, `reset_auto_parallel_context`): separate keys and
+errors from `set_context`'s, as in MindSpore, but stored here too and part of
+`context_snapshot` and of the compile cache key (the stage split will read them).
 
 A bad value is a `ConfigError` naming the key or variable (a `MindjitError`, and
 a `ValueError` as MindSpore raises for a bad context value). Nothing else in
@@ -221,25 +231,190 @@ def get_context(key: str) -> Any:
 
 
 def context_snapshot() -> dict[str, Any]:
-    """Every context key's value, for `restore_context` (tests keep one test's
-    `set_context` from reaching the next)."""
-    return {k: dict(v) if isinstance(v, dict) else v for k, v in _context.items()}
+    """Every context key's value and the auto-parallel context's, for
+    `restore_context` (tests keep one test's `set_context` from reaching the next)."""
+    snapshot = {k: dict(v) if isinstance(v, dict) else v for k, v in _context.items()}
+    snapshot[_AUTO_PARALLEL_KEY] = _copy(_auto_parallel)
+    return snapshot
 
 
 def restore_context(snapshot: dict[str, Any]) -> None:
+    snapshot = dict(snapshot)
+    auto = snapshot.pop(_AUTO_PARALLEL_KEY, None)
     _context.clear()
     _context.update(snapshot)
+    if auto is not None:
+        _auto_parallel.clear()
+        _auto_parallel.update(_copy(auto))
 
 
 def reset_context() -> None:
-    """Back to the defaults (tests use this; MindSpore has no public equivalent)."""
+    """Back to the defaults, the auto-parallel context's too (tests use this;
+    MindSpore has no public equivalent)."""
     _context.clear()
     _context.update(_DEFAULTS)
+    reset_auto_parallel_context()
 
 
 def context_fingerprint() -> tuple[tuple[str, str], ...]:
-    """The context keys that can change a compiled program, as text (for cache keys)."""
-    return tuple(sorted((k, repr(v)) for k, v in _context.items() if k not in NOT_COMPILE_OPTIONS))
+    """The context keys that can change a compiled program, as text (for cache keys);
+    the auto-parallel keys are all in it (the stage split will read them)."""
+    keys = [(k, repr(v)) for k, v in _context.items() if k not in NOT_COMPILE_OPTIONS]
+    keys += [(f"auto_parallel.{k}", repr(v)) for k, v in _auto_parallel.items()]
+    return tuple(sorted(keys))
+
+
+# --- the auto-parallel context (set_auto_parallel_context) --------------------------------
+
+
+class ParallelMode:
+    """MindSpore's `ParallelMode`: the parallel modes' names (plain strings)."""
+
+    STAND_ALONE = "stand_alone"
+    DATA_PARALLEL = "data_parallel"
+    HYBRID_PARALLEL = "hybrid_parallel"
+    SEMI_AUTO_PARALLEL = "semi_auto_parallel"
+    AUTO_PARALLEL = "auto_parallel"
+    MODE_LIST = [
+        STAND_ALONE,
+        DATA_PARALLEL,
+        HYBRID_PARALLEL,
+        SEMI_AUTO_PARALLEL,
+        AUTO_PARALLEL,
+    ]
+
+
+#: the modes in which MindSpore splits a network into pipeline stages
+PIPELINE_MODES = (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL)
+PIPELINE_SCHEDULERS = ("1f1b", "gpipe")
+_AUTO_PARALLEL_KEY = "<auto_parallel>"
+
+_AUTO_PARALLEL_DEFAULTS: dict[str, Any] = {
+    "parallel_mode": ParallelMode.STAND_ALONE,
+    "pipeline_stages": 1,
+    "pipeline_config": {"pipeline_scheduler": "1f1b"},
+    "device_num": 1,
+    "global_rank": 0,
+    "gradients_mean": False,
+    "full_batch": False,
+}
+
+
+def _copy(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in values.items()}
+
+
+_auto_parallel: dict[str, Any] = _copy(_AUTO_PARALLEL_DEFAULTS)
+
+
+def _check_parallel_mode(value: Any) -> str:
+    """A `ParallelMode` string; MindSpore accepts any letter case."""
+    mode = value.lower() if isinstance(value, str) else value
+    if mode not in ParallelMode.MODE_LIST:
+        raise ConfigError(
+            "For 'set_auto_parallel_context', 'parallel_mode' must be one of "
+            f"{ParallelMode.MODE_LIST}, but got {value!r}."
+        )
+    return mode
+
+
+def _positive_int(key: str, lowest: int) -> Callable[[Any], int]:
+    """MindSpore's check_positive_int: not an int is a TypeError, too small a ValueError."""
+
+    def check(value: Any) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(
+                f"For 'set_auto_parallel_context', '{key}' must be an int, "
+                f"but got {type(value).__name__}: {value!r}."
+            )
+        if value < lowest:
+            raise ConfigError(
+                f"For 'set_auto_parallel_context', '{key}' must be >= {lowest}, but got {value}."
+            )
+        return value
+
+    return check
+
+
+def _check_pipeline_config(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(
+            f"For 'set_auto_parallel_context', 'pipeline_config' must be a dict, got {value!r}."
+        )
+    unknown = set(value) - {"pipeline_scheduler", "pipeline_interleave"}
+    if unknown:
+        raise ConfigError(
+            "For 'set_auto_parallel_context', 'pipeline_config' keys are 'pipeline_scheduler' "
+            f"and 'pipeline_interleave', but got {sorted(unknown)}."
+        )
+    scheduler = value.get("pipeline_scheduler", "1f1b")
+    if scheduler not in PIPELINE_SCHEDULERS:
+        raise ConfigError(
+            "For 'set_auto_parallel_context', 'pipeline_scheduler' must be one of "
+            f"{list(PIPELINE_SCHEDULERS)}, but got {scheduler!r}."
+        )
+    return {**value, "pipeline_scheduler": scheduler}
+
+
+def _check_bool(key: str) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise TypeError(
+                f"For 'set_auto_parallel_context', '{key}' must be a bool, but got {value!r}."
+            )
+        return value
+
+    return check
+
+
+_AUTO_PARALLEL_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "parallel_mode": _check_parallel_mode,
+    "pipeline_stages": _positive_int("pipeline_stages", 1),
+    "pipeline_config": _check_pipeline_config,
+    "device_num": _positive_int("device_num", 1),
+    "global_rank": _positive_int("global_rank", 0),
+    "gradients_mean": _check_bool("gradients_mean"),
+    "full_batch": _check_bool("full_batch"),
+}
+
+
+def set_auto_parallel_context(**kwargs: Any) -> None:
+    """MindSpore's `set_auto_parallel_context`: every key checked before any is applied."""
+    checked: dict[str, Any] = {}
+    for key, value in kwargs.items():
+        check = _AUTO_PARALLEL_CHECKS.get(key)
+        if check is None:
+            raise ConfigError(
+                f"For 'set_auto_parallel_context', the keyword argument '{key}' is not "
+                f"recognized! Supported keys: {', '.join(sorted(_AUTO_PARALLEL_CHECKS))}."
+            )
+        checked[key] = check(value)
+    _auto_parallel.update(checked)
+
+
+def get_auto_parallel_context(key: str) -> Any:
+    if key not in _auto_parallel:
+        raise ConfigError(
+            f"For 'get_auto_parallel_context', the argument '{key}' is not recognized! "
+            f"Supported keys: {', '.join(sorted(_auto_parallel))}."
+        )
+    value = _auto_parallel[key]
+    return dict(value) if isinstance(value, dict) else value
+
+
+def reset_auto_parallel_context() -> None:
+    """MindSpore's: every auto-parallel key back to its default."""
+    _auto_parallel.clear()
+    _auto_parallel.update(_copy(_AUTO_PARALLEL_DEFAULTS))
+
+
+def pipeline_stages() -> int:
+    """X, the number of pipeline stages (1: no pipeline)."""
+    return _auto_parallel["pipeline_stages"]
+
+
+def parallel_mode() -> str:
+    return _auto_parallel["parallel_mode"]
 
 
 # --- the environment -------------------------------------------------------------------

@@ -70,6 +70,7 @@ from mindjit.frontend.nn.padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
+from mindjit.frontend.nn.pipeline import PipelineCell
 from mindjit.frontend.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 from mindjit.frontend.nn.pooling1d import AvgPool1d, MaxPool1d
@@ -199,6 +200,8 @@ __all__ = [
     "FixedLossScaleUpdateCell",
     "DynamicLossScaleUpdateCell",
     "TrainOneStepWithLossScaleCell",
+    # pipeline parallelism, its API (issue 26)
+    "PipelineCell",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402

@@ -227,6 +227,25 @@ class Cell:
         return dict(self._jit_config.jit_config_dict) if self._jit_config is not None else {}
 
     @property
+    def pipeline_stage(self) -> int:
+        """The pipeline stage this Cell (and the sub-Cells without their own) runs
+        in; -1 until set. Checked against `pipeline_stages` by `nn.PipelineCell`."""
+        return self.__dict__.get("_pipeline_stage", -1)
+
+    @pipeline_stage.setter
+    def pipeline_stage(self, value: int) -> None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(
+                f"For 'Cell', the property 'pipeline_stage' must be int type, but got "
+                f"type : {type(value).__name__}"
+            )
+        if value < 0:
+            raise ValueError(
+                f"For 'Cell', the property 'pipeline_stage' can not be less than 0, but got {value}"
+            )
+        object.__setattr__(self, "_pipeline_stage", value)
+
+    @property
     def cls_name(self) -> str:
         return type(self).__name__
 
