@@ -28,6 +28,11 @@ MindSpore does without the decorator.
   then point at the line of the user's program that made the call. Nested
   inlining gives the outermost call's location. Inlined values take the call's
   result names where the call named them.
+- Pipeline stages: a call carrying `mindir.pipeline_stage` (the frontend puts
+  a Cell's `pipeline_stage` on its call) gives that stage to every inlined op
+  that has none of its own, so after inlining each op of a staged Cell says its
+  stage (an inner Cell's own stage wins: graphs are flattened bottom-up) for
+  mindir-pipeline-split (issue 26).
 - Graphs: a graph whose calls were all inlined and that nothing else refers to
   any more (no call, no other symbol reference) is erased, whatever its
   visibility: it was a sub-graph. A graph never called (an entry, public or
@@ -55,12 +60,10 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRef
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from mindjit.dialects.mindir.discardable import LAZY_INLINE_ATTR, PIPELINE_STAGE_ATTR
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.support.config import CELL_REUSE_LEVELS, parse_level
-
-#: The discardable `func.func` attribute marking a graph lazy inline keeps (the reuse key).
-LAZY_INLINE_ATTR = "mindir.lazy_inline"
 
 
 def is_lazy_inline(fn: func.FuncOp) -> bool:
@@ -204,6 +207,7 @@ def inline_call(call: func.CallOp, callee: func.FuncOp) -> int:
         raise op_error(call, f"'func.call' does not match the signature of @{callee.sym_name.data}")
     mapper: dict[SSAValue, SSAValue] = dict(zip(args, call.arguments))
     loc = call.location
+    stage = call.attributes.get(PIPELINE_STAGE_ATTR)
     new_ops: list[Operation] = []
     created: set[SSAValue] = set()
     ret = block.last_op
@@ -214,6 +218,8 @@ def inline_call(call: func.CallOp, callee: func.FuncOp) -> int:
         new = op.clone(mapper)
         for inner in new.walk():
             inner.location = loc
+            if stage is not None and PIPELINE_STAGE_ATTR not in inner.attributes:
+                inner.attributes[PIPELINE_STAGE_ATTR] = stage
             created_ops += 1
         created.update(new.results)
         new_ops.append(new)

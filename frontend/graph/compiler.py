@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerAttr, StringAttr, TensorType, i64
 from xdsl.ir import SSAValue
 
+from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 from mindjit.dialects.mindir.types import ref_type
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import FrontendError
@@ -114,6 +115,9 @@ class GraphCompiler:
             operands.append(caller.io())
         callee = interned.symbol_ref(graph.fn.sym_name.data)
         call = caller.insert(call_op(callee, operands, graph.fn.function_type.outputs.data))
+        stage = getattr(self_obj, "pipeline_stage", -1) if _is_cell(self_obj) else -1
+        if stage >= 0:  # mindir-inline gives it to every op it inlines from this call
+            call.attributes[PIPELINE_STAGE_ATTR] = IntegerAttr(stage, i64)
         results = [GraphValue(r) for r in call.results]
         return unflatten(graph.result_template, results)
 

@@ -291,3 +291,27 @@ def test_batch_not_divisible(mode):
 def test_bad_pipeline_cell_arguments(args, error):
     with pytest.raises(error):
         nn.PipelineCell(*args)
+
+
+def test_every_forward_op_of_a_staged_cell_carries_its_stage(tmp_path, monkeypatch):
+    """The frontend puts each staged Cell's `pipeline_stage` on its call, and
+    mindir-inline gives it to every op it inlines: after inlining, each Block's ops
+    say their stage (what mindir-pipeline-split will cut along)."""
+    monkeypatch.setenv("MS_DEV_SAVE_GRAPHS", "1")
+    monkeypatch.setenv("MS_DEV_SAVE_GRAPHS_PATH", str(tmp_path))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2)
+    net = Net().assign_stages(2)
+    net(data()[0])
+    frontend = (tmp_path / "00_frontend.mlir").read_text()
+    assert frontend.count("mindir.pipeline_stage = 0 : i64") == 2  # blocks 0, 1
+    assert frontend.count("mindir.pipeline_stage = 1 : i64") == 3  # blocks 2, 3, head
+    (inlined,) = tmp_path.glob("*_mindir_inline.mlir")
+    lines = [line for line in inlined.read_text().splitlines() if "mindir.matmul" in line]
+    assert [("stage = 0" in line, "stage = 1" in line) for line in lines] == [
+        (True, False),
+        (True, False),
+        (False, True),
+        (False, True),
+        (False, True),
+    ]
