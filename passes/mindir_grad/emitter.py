@@ -19,6 +19,7 @@ from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir import shapes as S
+from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 
 #: Constants whose elements are read to find a splat (larger ones are not looked at).
 _SPLAT_LOOKUP_LIMIT = 64
@@ -55,24 +56,33 @@ def splat_value(v: SSAValue) -> float | None:
 
 
 class GradEmitter:
-    """Builds adjoint ops at one insertion point, each with the location of the
-    forward op it differentiates (`at`)."""
+    """Builds adjoint ops at one insertion point, each with the location and the
+    pipeline stage (`mindir.pipeline_stage`: a backward op runs on its forward
+    op's stage, as in MindSpore) of the forward op it differentiates (`at`)."""
 
     def __init__(
-        self, point: InsertPoint, location: Any = None, created: list[Operation] | None = None
+        self,
+        point: InsertPoint,
+        location: Any = None,
+        created: list[Operation] | None = None,
+        stage: Attribute | None = None,
     ):
         self.builder = Builder(point)
         self.location = location
+        self.stage = stage
         #: every op built (shared by the emitters of one expansion), for `erase_unused`
         self.created: list[Operation] = [] if created is None else created
 
     def at(self, point: InsertPoint) -> GradEmitter:
         """An emitter at another point that shares this one's list of created ops."""
-        return GradEmitter(point, self.location, self.created)
+        return GradEmitter(point, self.location, self.created, self.stage)
 
     def op(self, op: Operation) -> Operation:
         if self.location is not None:
             op.location = self.location
+        if self.stage is not None:
+            for inner in op.walk():
+                inner.attributes.setdefault(PIPELINE_STAGE_ATTR, self.stage)
         self.created.append(op)
         return self.builder.insert(op)
 

@@ -42,6 +42,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
+from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
@@ -106,6 +107,7 @@ class Backprop:
             if all(d is None for d in douts):
                 continue
             e.location = op.location
+            e.stage = op.attributes.get(PIPELINE_STAGE_ATTR)
             if isinstance(op, M.LoadOp):
                 symbol = parameter_symbol(op.ref)
                 if symbol in self.weights:
@@ -204,6 +206,7 @@ class _Expander:
         outs, states = op.yielded()  # a forward if the backward re-created has new results
 
         e.location = op.location
+        e.stage = None  # the gradients' own ops: no forward op's stage
         values, input_grads, weight_grads, state_results = op.result_groups()
         replacements: list[SSAValue] = list(outs) if values else []
         for i, r in zip(op.wrt_list, input_grads):

@@ -315,3 +315,23 @@ def test_every_forward_op_of_a_staged_cell_carries_its_stage(tmp_path, monkeypat
         (False, True),
         (False, True),
     ]
+
+
+def test_backward_ops_carry_their_forward_ops_stage(tmp_path, monkeypatch):
+    """mindir-grad gives each adjoint op its forward op's stage (MindSpore runs a
+    node's backward on its stage): after the grad pass, the train step's matmuls
+    are on stages 0 and 1, none without a stage (stage 1 holds 3 of the 5 Dense
+    layers; both micro-batches have the same ops)."""
+    monkeypatch.setenv("MS_DEV_SAVE_GRAPHS", "1")
+    monkeypatch.setenv("MS_DEV_SAVE_GRAPHS_PATH", str(tmp_path))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2)
+    train(Net().assign_stages(2), lambda n: nn.PipelineCell(n, micro_size=2), lr=0.1, steps=1)
+    (graded,) = tmp_path.glob("*_mindir_grad.mlir")
+    matmuls = [line for line in graded.read_text().splitlines() if "mindir.matmul" in line]
+    unstaged = [line for line in matmuls if "mindir.pipeline_stage" not in line]
+    assert not unstaged, unstaged[:3]
+    stage_0 = sum("pipeline_stage = 0" in line for line in matmuls)
+    stage_1 = sum("pipeline_stage = 1" in line for line in matmuls)
+    assert 0 < stage_0 < stage_1 and stage_0 % 2 == 0 and stage_1 % 2 == 0
+    assert stage_0 + stage_1 == len(matmuls)
