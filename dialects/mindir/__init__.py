@@ -12,9 +12,9 @@ from xdsl.ir import Dialect
 
 from mindjit.dialects.mindir.check import *  # noqa: F403
 from mindjit.dialects.mindir.check import CHECK_OPS
-from mindjit.dialects.mindir.constant import ConstantOp
 from mindjit.dialects.mindir.comm import *  # noqa: F403
 from mindjit.dialects.mindir.comm import COMM_OPS
+from mindjit.dialects.mindir.constant import ConstantOp
 from mindjit.dialects.mindir.control import *  # noqa: F403
 from mindjit.dialects.mindir.control import CONTROL_OPS
 from mindjit.dialects.mindir.conv import *  # noqa: F403
