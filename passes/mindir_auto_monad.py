@@ -144,7 +144,7 @@ class _Threader:
             elif isinstance(inner, mindir.LoadOp):
                 if self.effects.is_written(inner.ref):
                     kinds.add("u")
-            elif isinstance(inner, mindir.PrintOp):
+            elif isinstance(inner, mindir.PrintOp | mindir.SendOp | mindir.ReceiveOp):
                 kinds.add("io")
             elif isinstance(inner, func.CallOp):
                 for t in self._call_outputs(inner):
@@ -192,6 +192,10 @@ class _Threader:
         elif isinstance(op, mindir.PrintOp):
             op.operands = [*op.values, self._need(op, states, "io")]
             self._update_after(op, states, "io", op.result)
+        elif isinstance(op, mindir.SendOp | mindir.ReceiveOp):
+            # like print: the io operand is the last, the new state the io result
+            op.operands = [*op.operands[:-1], self._need(op, states, "io")]
+            self._update_after(op, states, "io", op.results[-1])
         elif isinstance(op, func.CallOp):
             self._thread_call(op, states)
         elif isinstance(op, mindir.IfOp):

@@ -414,6 +414,11 @@ BATCHING.exclude(
     refused=True,
 )
 BATCHING.exclude(
+    "mindir-pipeline-split runs after mindir-vmap: a send/receive never reaches the vmap pass",
+    *mindir.COMM_OPS,
+    refused=True,
+)
+BATCHING.exclude(
     "control flow with side effects or a run-time trip count (an if without "
     "effects becomes a select first)",
     mindir.IfOp,

@@ -12,6 +12,8 @@ from xdsl.ir import Dialect
 
 from mindjit.dialects.mindir.check import *  # noqa: F403
 from mindjit.dialects.mindir.check import CHECK_OPS
+from mindjit.dialects.mindir.comm import *  # noqa: F403
+from mindjit.dialects.mindir.comm import COMM_OPS
 from mindjit.dialects.mindir.constant import ConstantOp
 from mindjit.dialects.mindir.control import *  # noqa: F403
 from mindjit.dialects.mindir.control import CONTROL_OPS
@@ -61,6 +63,15 @@ VALUE_OPS = (
     *RANDOM_OPS,
 )
 
-ALL_OPS = (*VALUE_OPS, *EFFECT_OPS, *CONTROL_OPS, *VMAP_OPS, *GRAD_OPS, *DEVICE_OPS, *CHECK_OPS)
+ALL_OPS = (
+    *VALUE_OPS,
+    *EFFECT_OPS,
+    *COMM_OPS,
+    *CONTROL_OPS,
+    *VMAP_OPS,
+    *GRAD_OPS,
+    *DEVICE_OPS,
+    *CHECK_OPS,
+)
 
 MindIR = Dialect("mindir", list(ALL_OPS), [MonadUType, MonadIOType, RefType])

@@ -62,6 +62,11 @@ RULES.exclude(
     M.PrintOp,
 )
 RULES.exclude(
+    "mindir-pipeline-split runs after mindir-grad: a send/receive never reaches the grad pass",
+    *M.COMM_OPS,
+    refused=True,
+)
+RULES.exclude(
     "the Ascend float status: no gradient (ordered with depend, as in MindSpore)",
     *M.DEVICE_OPS,
 )

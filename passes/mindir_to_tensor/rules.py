@@ -31,6 +31,8 @@ LOWERED_BY_STEP: dict[type[Operation], str] = {
     mindir.LoadOp: "lower_state: ml_program.global_load",
     mindir.AssignOp: "lower_state: ml_program.global_store",
     mindir.PrintOp: "lower_state: a call of the print runtime",
+    mindir.SendOp: "lower_state: ml_program.global_store of the tag's channel global",
+    mindir.ReceiveOp: "lower_state: ml_program.global_load of the tag's channel global",
     mindir.MakeTupleOp: "flatten_tuples: its elements go where the tuple went",
 }
 

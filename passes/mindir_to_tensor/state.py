@@ -17,6 +17,13 @@ order: every op is rewritten in place.
   {mindjit.runtime = "print"}`, one per distinct operand-type signature. The
   format (strings and value indices) is always on the call; without one it lists
   every value in order. The print's `!mindir.io` result becomes its io operand.
+- `mindir.send %x, %io {sr_tag = k}` -> `ml_program.global_store
+  @__mindjit_channel_<k> = %x` and `%y, %io1 = mindir.receive %io {sr_tag = k}`
+  -> `%y = ml_program.global_load @__mindjit_channel_<k>`, with one `ml_program.global
+  private mutable @__mindjit_channel_<k>(dense<0> : T) : T` per tag: in one
+  process every pipeline stage shares memory, so a channel is a global (the
+  zero initial value keeps a receive before any send well defined on the CPU
+  executor). Every send and receive of one tag must agree on T (a located error).
 - `get_parameter` dies with its last user (see `erase_dead_state`); the
   `!mindir.u` / `!mindir.io` arguments and results of functions, calls, if and
   while are dropped by `flatten_tuples`, and update_state / depend vanish.
@@ -33,12 +40,15 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     FunctionType,
     IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
     TupleType,
     UnitAttr,
     i64,
@@ -62,6 +72,8 @@ RUNTIME_ATTR = "mindjit.runtime"
 PRINT_RUNTIME = "print"
 PRINT_FORMAT_ATTR = "mindjit.print_format"
 PRINT_PREFIX = "__mindjit_print_"
+#: The prefix of the globals standing for send/receive channels (the tag follows).
+CHANNEL_PREFIX = "__mindjit_channel_"
 
 # -- print declarations ---------------------------------------------------------------------
 
@@ -135,6 +147,47 @@ def _print_call(op: mindir.PrintOp, runtime: _PrintRuntime) -> func.CallOp:
     return call
 
 
+# -- send/receive channels -----------------------------------------------------------------
+
+
+class _Channels:
+    """The module's channel globals, one per `sr_tag`, declared on first use."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.types: dict[str, Attribute] = {}
+        for op in module.ops:
+            if isinstance(op, GlobalOp) and op.sym_name.data.startswith(CHANNEL_PREFIX):
+                self.types[op.sym_name.data] = op.type
+
+    def symbol(self, op: mindir.SendOp | mindir.ReceiveOp, type_: Attribute) -> SymbolRefAttr:
+        name = f"{CHANNEL_PREFIX}{op.sr_tag.value.data}"
+        known = self.types.get(name)
+        if known is None:
+            self.types[name] = type_
+            assert isinstance(type_, TensorType)
+            zero = 0.0 if isinstance(type_.element_type, AnyFloat) else 0
+            glob = leaf_op(
+                GlobalOp,
+                {
+                    "sym_name": StringAttr(name),
+                    "type": type_,
+                    "is_mutable": _MUTABLE,
+                    "value": DenseIntOrFPElementsAttr.from_list(type_, [zero]),
+                    "sym_visibility": _PRIVATE,
+                },
+            )
+            glob.location = op.location  # type: ignore[assignment]
+            Rewriter.insert_op(glob, InsertPoint.at_start(self.module.body.block))
+        elif known != type_:
+            raise op_error(
+                op,
+                f"'{op.name}' with sr_tag {op.sr_tag.value.data} moves a {type_}, but another "
+                f"send/receive of that tag moves a {known}",
+            )
+        return SymbolRefAttr(name)
+
+
 # -- the lowering ----------------------------------------------------------------------------
 
 
@@ -169,9 +222,10 @@ _PRIVATE = StringAttr("private")
 
 
 def lower_state(module: ModuleOp) -> None:
-    """Lower Parameters, Load/Assign and print in place (see the module doc)."""
+    """Lower Parameters, Load/Assign, print and send/receive in place (see the module doc)."""
     lower_ref_arguments(module)
     runtime: _PrintRuntime | None = None
+    channels: _Channels | None = None
     declarations = [op for op in block_ops(module.body.block) if type(op) is mindir.ParameterOp]
     for op in [*declarations, *walk_graphs(module)]:
         if isinstance(op, mindir.ParameterOp):
@@ -196,3 +250,11 @@ def lower_state(module: ModuleOp) -> None:
             if runtime is None:
                 runtime = _PrintRuntime(module)
             _replace(op, _print_call(op, runtime), [op.io])
+        elif isinstance(op, mindir.SendOp):
+            channels = channels or _Channels(module)
+            store = GlobalStoreOp(channels.symbol(op, op.input.type), op.input)
+            _replace(op, store, [op.io])
+        elif isinstance(op, mindir.ReceiveOp):
+            channels = channels or _Channels(module)
+            load = GlobalLoadOp.get(channels.symbol(op, op.result.type), op.result.type)
+            _replace(op, load, [load.result, op.io])

@@ -46,6 +46,14 @@ func.func @f(%x: {_F}, %u0: !mindir.u, %io0: !mindir.io) -> {_F} {{
 }}
 """
 
+_SEND_RECEIVE = f"""
+func.func @f(%x: {_F}, %io0: !mindir.io) -> {_F} {{
+  %io1 = mindir.send %x, %io0 {{sr_tag = 3 : i64, dest_rank = 1 : i64}} : {_F}
+  %y, %io2 = mindir.receive %io1 {{sr_tag = 3 : i64, src_rank = 0 : i64}} : {_F}
+  func.return %y : {_F}
+}}
+"""
+
 _UPDATE_STATE = f"""
 mindir.parameter @w = dense<1.0> : {_F}
 func.func @f(%x: {_F}, %u0: !mindir.u) -> ({_F}, !mindir.u) {{
@@ -201,6 +209,8 @@ func.func @f(%a: {_F}) -> tensor<3xf32> {{
     "mindir.depend": _EFFECTS,
     "mindir.tensor_move": _EFFECTS,
     "mindir.print": _EFFECTS,
+    "mindir.send": _SEND_RECEIVE,
+    "mindir.receive": _SEND_RECEIVE,
     "mindir.update_state": _UPDATE_STATE,
     "mindir.if": _IF,
     "mindir.yield": _IF,

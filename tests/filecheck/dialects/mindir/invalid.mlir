@@ -764,3 +764,35 @@ func.func @f(%a: tensor<3xi32>) {
   %0 = mindir.log1p %a : tensor<3xi32>
   func.return
 }
+
+// -----
+
+func.func @f(%a: tensor<2xf32>, %io: !mindir.io) {
+  // expected-error @+1 {{sr_tag must be >= 0, got -1}}
+  %0 = mindir.send %a, %io {sr_tag = -1 : i64, dest_rank = 1 : i64} : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2xf32>, %io: !mindir.io) {
+  // expected-error @+1 {{dest_rank must be >= 0, got -2}}
+  %0 = mindir.send %a, %io {sr_tag = 0 : i64, dest_rank = -2 : i64} : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%io: !mindir.io) {
+  // expected-error @+1 {{src_rank must be >= 0, got -1}}
+  %y, %0 = mindir.receive %io {sr_tag = 0 : i64, src_rank = -1 : i64} : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%io: !mindir.io) {
+  // expected-error @+1 {{the received tensor must have a static shape, got tensor<?xf32>}}
+  %y, %0 = mindir.receive %io {sr_tag = 0 : i64, src_rank = 0 : i64} : tensor<?xf32>
+  func.return
+}

@@ -319,3 +319,14 @@ func.func @uniform_real(%k: tensor<i32>, %o: tensor<i32>) -> tensor<4x5xf32> {
   %s = mindir.uniform_real %k, %o {seed = 0 : i64, seed2 = 0 : i64, shape = array<i64>} : (tensor<i32>, tensor<i32>) -> tensor<f32>
   func.return %u : tensor<4x5xf32>
 }
+
+// CHECK-LABEL: func.func @send_receive
+func.func @send_receive(%x: tensor<4xf32>, %io0: !mindir.io) -> (tensor<4xf32>, !mindir.io) {
+  // CHECK-NEXT: %io1 = mindir.send %x, %io0 {sr_tag = 3 : i64, dest_rank = 1 : i64} : tensor<4xf32>
+  // GENERIC: "mindir.send"(%x, %io0) {sr_tag = 3 : i64, dest_rank = 1 : i64} : (tensor<4xf32>, !mindir.io) -> !mindir.io
+  %io1 = mindir.send %x, %io0 {sr_tag = 3 : i64, dest_rank = 1 : i64} : tensor<4xf32>
+  // CHECK-NEXT: %y, %io2 = mindir.receive %io1 {sr_tag = 3 : i64, src_rank = 0 : i64} : tensor<4xf32>
+  // GENERIC: "mindir.receive"(%io1) {sr_tag = 3 : i64, src_rank = 0 : i64} : (!mindir.io) -> (tensor<4xf32>, !mindir.io)
+  %y, %io2 = mindir.receive %io1 {sr_tag = 3 : i64, src_rank = 0 : i64} : tensor<4xf32>
+  func.return %y, %io2 : tensor<4xf32>, !mindir.io
+}
