@@ -206,34 +206,44 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def set_context(**kwargs: Any) -> None:
-    """Set context keys; every key is checked before any is applied."""
+def _apply(api: str, checks: dict[str, Callable[[Any], Any]], store: dict, kwargs: dict) -> None:
+    """MindSpore's setters: every key is checked before any is applied."""
     checked: dict[str, Any] = {}
     for key, value in kwargs.items():
-        check = _CHECKS.get(key)
+        check = checks.get(key)
         if check is None:
             raise ConfigError(
-                f"For 'set_context', the keyword argument '{key}' is not recognized! "
-                f"Supported keys: {', '.join(sorted(_CHECKS))}."
+                f"For '{api}', the keyword argument '{key}' is not recognized! "
+                f"Supported keys: {', '.join(sorted(checks))}."
             )
         checked[key] = check(value)
-    _context.update(checked)
+    store.update(checked)
+
+
+def _read(api: str, store: dict[str, Any], key: str) -> Any:
+    """MindSpore's getters: a copy of a dict value, so the caller cannot change the store."""
+    if key not in store:
+        raise ConfigError(
+            f"For '{api}', the argument '{key}' is not recognized! "
+            f"Supported keys: {', '.join(sorted(store))}."
+        )
+    value = store[key]
+    return dict(value) if isinstance(value, dict) else value
+
+
+def set_context(**kwargs: Any) -> None:
+    """Set context keys; every key is checked before any is applied."""
+    _apply("set_context", _CHECKS, _context, kwargs)
 
 
 def get_context(key: str) -> Any:
-    if key not in _context:
-        raise ConfigError(
-            f"For 'get_context', the argument '{key}' is not recognized! "
-            f"Supported keys: {', '.join(sorted(_context))}."
-        )
-    value = _context[key]
-    return dict(value) if isinstance(value, dict) else value
+    return _read("get_context", _context, key)
 
 
 def context_snapshot() -> dict[str, Any]:
     """Every context key's value and the auto-parallel context's, for
     `restore_context` (tests keep one test's `set_context` from reaching the next)."""
-    snapshot = {k: dict(v) if isinstance(v, dict) else v for k, v in _context.items()}
+    snapshot = _copy(_context)
     snapshot[_AUTO_PARALLEL_KEY] = _copy(_auto_parallel)
     return snapshot
 
@@ -380,26 +390,11 @@ _AUTO_PARALLEL_CHECKS: dict[str, Callable[[Any], Any]] = {
 
 def set_auto_parallel_context(**kwargs: Any) -> None:
     """MindSpore's `set_auto_parallel_context`: every key checked before any is applied."""
-    checked: dict[str, Any] = {}
-    for key, value in kwargs.items():
-        check = _AUTO_PARALLEL_CHECKS.get(key)
-        if check is None:
-            raise ConfigError(
-                f"For 'set_auto_parallel_context', the keyword argument '{key}' is not "
-                f"recognized! Supported keys: {', '.join(sorted(_AUTO_PARALLEL_CHECKS))}."
-            )
-        checked[key] = check(value)
-    _auto_parallel.update(checked)
+    _apply("set_auto_parallel_context", _AUTO_PARALLEL_CHECKS, _auto_parallel, kwargs)
 
 
 def get_auto_parallel_context(key: str) -> Any:
-    if key not in _auto_parallel:
-        raise ConfigError(
-            f"For 'get_auto_parallel_context', the argument '{key}' is not recognized! "
-            f"Supported keys: {', '.join(sorted(_auto_parallel))}."
-        )
-    value = _auto_parallel[key]
-    return dict(value) if isinstance(value, dict) else value
+    return _read("get_auto_parallel_context", _auto_parallel, key)
 
 
 def reset_auto_parallel_context() -> None:
