@@ -144,8 +144,7 @@ def iree_or_fallback(
             f"mindjit: {where}running this graph on the numpy executor: {exc.message}",
             file=sys.stderr,
         )
-    exe = CpuExecutable(module)
-    return exe
+    return CpuExecutable(module)
 
 
 def dump_directory() -> str | None:

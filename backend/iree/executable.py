@@ -78,14 +78,12 @@ class IreeExecutable:
         self.driver = driver
         #: The compiled modules, the shared graphs' first and the entry's last (what
         #: the compile cache keeps).
-        texts = [text for _, text in self.prepared.parts] + [self.prepared.text]
-        if vmfbs is not None and not vmfbs:
+        if vmfbs is None:
+            texts = [text for _, text in self.prepared.parts] + [self.prepared.text]
+            vmfbs = [toolchain.compile_vmfb(text, target) for text in texts]
+        elif not vmfbs:
             raise ExecutionError("no compiled modules were given")
-        self.vmfbs = (
-            list(vmfbs)
-            if vmfbs is not None
-            else [toolchain.compile_vmfb(text, target) for text in texts]
-        )
+        self.vmfbs = list(vmfbs)
         self.print_hook: PrintHook = default_print_hook
         self._lock = threading.RLock()
         self._config = toolchain.device(driver)

@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
 from mindjit.backend.iree.split_graphs import split_shared_graphs
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
@@ -134,7 +135,7 @@ def prepare(
     infos = {
         name: EntryInfo(
             name,
-            _caller_inputs(functions[name]),
+            tuple(caller_inputs(functions[name])),
             tuple(functions[name].function_type.outputs.data),
             tuple(sorted(state[name])),
             tuple(sorted(written[name])),
@@ -203,11 +204,6 @@ def _keep_while_values(module: ModuleOp) -> None:
                 if not arg.uses:
                     barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
                     inner.insert_op_before(barrier, inner.first_op)
-
-
-def _caller_inputs(fn: func.FuncOp) -> tuple[Attribute, ...]:
-    bound = bound_symbols(fn, GLOBAL_ARG_ATTR)
-    return tuple(t for i, t in enumerate(fn.function_type.inputs.data) if i not in bound)
 
 
 #: math ops IREE 3.13's CPU code cannot build on f64: they become libm calls the

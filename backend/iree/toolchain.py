@@ -155,8 +155,9 @@ def first_error(diagnostics: str) -> str:
 @functools.cache
 def target_fingerprint(target: str) -> str:
     """What a compiled vmfb depends on besides the module: IREE's version and the CPU."""
-    rt = runtime()
-    version = getattr(getattr(rt, "version", None), "PACKAGE_SUFFIX", "") or _package_version()
+    runtime()  # a clear error when IREE is missing
+    from iree.runtime.version import VERSION  # lazy: as runtime(); e.g. 3.13.0rc20261016
+
     cpu = ""
     if target == "llvm-cpu":
         try:
@@ -165,16 +166,7 @@ def target_fingerprint(target: str) -> str:
             cpu = hashlib.sha256("".join(sorted(set(info))).encode()).hexdigest()[:16]
         except OSError:
             cpu = platform.processor()
-    return f"iree-{version}-{target}-{platform.machine()}-{cpu}"
-
-
-def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version  # lazy: costs tens of ms
-
-    try:
-        return version("iree-base-runtime")
-    except PackageNotFoundError:
-        return "unknown"
+    return f"iree-{VERSION}-{target}-{platform.machine()}-{cpu}"
 
 
 _devices: dict[str, Any] = {}

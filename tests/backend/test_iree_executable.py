@@ -8,6 +8,7 @@ checks, what falls back to numpy and the errors users see.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -301,3 +302,42 @@ def test_the_gpu_target_compiles_and_needs_a_gpu_to_run():
     else:
         exe = IreeExecutable(module, target="cuda", driver="cuda")
         np.testing.assert_array_equal(exe.run("f")[0], [1, 2])
+
+
+def test_a_module_iree_rejects_falls_back_with_its_first_error(monkeypatch, capsys):
+    def rejected(text, target):
+        raise toolchain.IreeCompileError("IREE cannot compile this program: some op is unknown")
+
+    monkeypatch.setattr(toolchain, "_compile", rejected)
+    exe = iree_or_fallback(parse_module(RETURN_GLOBAL), "CPU")
+    assert isinstance(exe, CpuExecutable)
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "numpy executor" in line and "some op is unknown" in line
+
+
+def test_unloadable_compiled_modules_are_execution_errors():
+    module = parse_module(RETURN_GLOBAL)
+    with pytest.raises(ExecutionError, match="IREE cannot load the compiled module"):
+        IreeExecutable(module, vmfbs=[b"not a vmfb"])
+    with pytest.raises(ExecutionError, match="no compiled modules were given"):
+        IreeExecutable(module, vmfbs=[])
+
+
+def test_ms_translate_writes_a_vmfb_and_refuses_split_programs(tmp_path, tool):
+    src = tmp_path / "f.mlir"
+    src.write_text(RETURN_GLOBAL)
+    done = tool("ms-translate", "--target=iree", str(src), "-o", str(tmp_path / "f.vmfb"))
+    assert done.returncode == 0, done.stderr
+    rt = toolchain.runtime()  # the file is a module IREE's runtime loads, exporting @f
+    config = toolchain.device("local-sync")
+    vm = rt.VmModule.copy_buffer(config.vm_instance, (tmp_path / "f.vmfb").read_bytes())
+    assert vm.lookup_function("f") is not None
+    split = tmp_path / "split.mlir"
+    split.write_text(
+        (
+            Path(__file__).parents[1] / "filecheck" / "tools" / "ms-translate-iree-split.mlir"
+        ).read_text()
+    )
+    refused = tool("ms-translate", "--target=iree", str(split), "-o", str(tmp_path / "s.vmfb"))
+    assert refused.returncode == 1 and "use --target=iree-input" in refused.stderr
+    assert not (tmp_path / "s.vmfb").exists()
