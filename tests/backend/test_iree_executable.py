@@ -308,7 +308,7 @@ def test_a_module_iree_rejects_falls_back_with_its_first_error(monkeypatch, caps
     def rejected(text, target):
         raise toolchain.IreeCompileError("IREE cannot compile this program: some op is unknown")
 
-    monkeypatch.setattr(toolchain, "_compile", rejected)
+    monkeypatch.setattr(toolchain, "compile_vmfb", rejected)
     exe = iree_or_fallback(parse_module(RETURN_GLOBAL), "CPU")
     assert isinstance(exe, CpuExecutable)
     (line,) = capsys.readouterr().err.strip().splitlines()
