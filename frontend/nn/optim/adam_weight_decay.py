@@ -29,6 +29,17 @@ def check_adam_args(owner: str, beta1: Any, beta2: Any, eps: Any) -> None:
     positive_float(eps, "eps", owner)
 
 
+def init_moments(opt: Optimizer, prefix: str, beta1: Any, beta2: Any, eps: Any) -> None:
+    """The Adam family's checked betas and eps, and its two zero moments per
+    Parameter (`<prefix>_m`, `<prefix>_v`): AdamWeightDecay's and Lamb's."""
+    check_adam_args(opt.cls_name, beta1, beta2, eps)
+    opt.beta1 = beta1
+    opt.beta2 = beta2
+    opt.eps = eps
+    opt.moments1 = opt.clone_state(f"{prefix}_m", "zeros")
+    opt.moments2 = opt.clone_state(f"{prefix}_v", "zeros")
+
+
 class AdamWeightDecay(Optimizer):
     def __init__(
         self,
@@ -40,12 +51,7 @@ class AdamWeightDecay(Optimizer):
         weight_decay: float = 0.0,
     ):
         super().__init__(learning_rate, params, weight_decay)
-        check_adam_args(self.cls_name, beta1, beta2, eps)
-        self.beta1 = beta1
-        self.beta2 = beta2
-        self.eps = eps
-        self.moments1 = self.clone_state("adam_m", "zeros")
-        self.moments2 = self.clone_state("adam_v", "zeros")
+        init_moments(self, "adam", beta1, beta2, eps)
 
     def prepare_gradients(self, gradients: Any) -> tuple[Any, ...]:
         """Checked only: the decay is applied in the update, not to the gradient."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
-from mindjit.frontend.nn.optim.adam_weight_decay import check_adam_args
+from mindjit.frontend.nn.optim.adam_weight_decay import init_moments
 from mindjit.frontend.nn.optim.optimizer import Optimizer
 
 
@@ -41,12 +41,7 @@ class Lamb(Optimizer):
         weight_decay: float = 0.0,
     ):
         super().__init__(learning_rate, params, weight_decay)
-        check_adam_args(self.cls_name, beta1, beta2, eps)
-        self.beta1 = beta1
-        self.beta2 = beta2
-        self.eps = eps
-        self.moments1 = self.clone_state("lamb_m", "zeros")
-        self.moments2 = self.clone_state("lamb_v", "zeros")
+        init_moments(self, "lamb", beta1, beta2, eps)
 
     def prepare_gradients(self, gradients: Any) -> tuple[Any, ...]:
         """Checked only: the decay is applied in the update, not to the gradient."""
