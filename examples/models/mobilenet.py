@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
+import resnet  # the same CIFAR-size batch and train step
+from resnet import synthetic_batch
 
 import mindjit as ms
-from mindjit import Tensor, nn, ops
+from mindjit import nn, ops
 
 
 def _bn(channel: int) -> nn.BatchNorm2d:
@@ -109,19 +110,12 @@ class MobileNetV2(nn.Cell):
         return self.head(self.mean(x, (2, 3)))
 
 
-def synthetic_batch(batch: int = 8, seed: int = 0) -> tuple[Tensor, Tensor]:
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((batch, 3, 32, 32)).astype(np.float32)
-    return Tensor(x), Tensor(rng.integers(0, 10, batch).astype(np.int32))
-
-
 def train_net(net: nn.Cell, lr: float = 0.05) -> nn.TrainOneStepCell:
-    """The model zoo's train step: loss, Momentum, TrainOneStepCell, training mode."""
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    opt = nn.Momentum(net.trainable_params(), lr, 0.9)
-    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
-    train.set_train()
-    return train
+    """The ResNet example's train step (loss, Momentum, TrainOneStepCell), at lr 0.05."""
+    return resnet.train_net(net, lr)
+
+
+__all__ = ["MobileNetV2", "synthetic_batch", "train_net"]
 
 
 def main() -> None:
