@@ -8,6 +8,7 @@ import itertools
 
 import numpy as np
 import pytest
+from modes import run as _run
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
@@ -76,16 +77,6 @@ def mode(request):
     ms.set_context(mode=request.param)
     yield request.param
     ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
-def _run(fn, mode, *args):
-    if mode == ms.GRAPH_MODE:
-
-        def graph(*a):
-            return fn(*a)
-
-        return ms.jit(graph)(*args)
-    return fn(*args)
 
 
 COMBOS = list(

@@ -5,28 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from modes import run as _run
 
 import mindjit as ms
 from mindjit import Tensor, ops
 from mindjit.frontend.graph.errors import FrontendError
 
 RNG = np.random.default_rng(5)
-
-
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    yield request.param
-
-
-def _run(fn, mode, *args):
-    """`fn(*args)`, compiled as a graph (through a plain Python function) in graph mode."""
-    if mode != ms.GRAPH_MODE:
-        return fn(*args)
-
-    def graph(*a):
-        return fn(*a)
-
-    return ms.jit(graph)(*args)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from modes import run as _run
 
 import mindjit as ms
 from mindjit import Parameter, Tensor, nn, ops
@@ -17,21 +18,6 @@ RNG = np.random.default_rng(11)
 
 def f32(*shape):
     return RNG.standard_normal(shape).astype(np.float32)
-
-
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    yield request.param
-
-
-def _run(fn, mode, *args):
-    if mode != ms.GRAPH_MODE:
-        return fn(*args)
-
-    def graph(*a):
-        return fn(*a)
-
-    return ms.jit(graph)(*args)
 
 
 def _windows(x, k, s):
