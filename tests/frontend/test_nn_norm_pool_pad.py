@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from grad_check import assert_grads_match_finite_differences
+from modes import train_losses
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
@@ -303,15 +304,7 @@ def test_training_reduces_the_loss(mode):
     net = Net()
     x = Tensor(_f32(6, 1, 4, 4))
     y = Tensor((np.arange(6) % 3).astype(np.int32))
-    train = nn.TrainOneStepCell(
-        nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.Adam(net.trainable_params(), 0.02)
-    )
-    train.set_train()
-    ms.set_context(mode=mode)
-    try:
-        losses = [float(train(x, y).asnumpy()) for _ in range(6)]
-    finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+    losses = train_losses(net, x, y, 0.02, mode)
     assert losses[-1] < losses[0]
 
 

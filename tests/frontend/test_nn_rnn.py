@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 from grad_check import assert_parameter_grads_match, central_differences
+from modes import train_losses
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
@@ -303,15 +304,7 @@ def test_training_reduces_the_loss(kind, mode):
     net = Classifier(kind(5, 4, 2, batch_first=True, bidirectional=True, dropout=0.1))
     x = Tensor(RNG.standard_normal((8, 6, 5)).astype(np.float32))
     y = Tensor((np.arange(8) % 4).astype(np.int32))
-    train = nn.TrainOneStepCell(
-        nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.Adam(net.trainable_params(), 0.02)
-    )
-    train.set_train()
-    ms.set_context(mode=mode)
-    try:
-        losses = [float(train(x, y).asnumpy()) for _ in range(6)]
-    finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+    losses = train_losses(net, x, y, 0.02, mode)
     assert losses[-1] < losses[0]
 
 
