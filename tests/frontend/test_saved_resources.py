@@ -71,22 +71,27 @@ def test_every_dump_carries_the_blob_once_after_the_module(saved):
     np.testing.assert_array_equal(resources.blob(handle), weights())
 
 
+def ms_run(tool, path: Path, tmp_path: Path) -> np.ndarray:
+    """`ms-run` of a saved file's entry on x.npy; its result."""
+    out = tmp_path / f"{path.stem}.npy"
+    done = tool(
+        "ms-run",
+        str(path),
+        "--entry",
+        "Accumulate_construct",
+        "--input-npy",
+        str(tmp_path / "x.npy"),
+        "--output-npy",
+        str(out),
+    )
+    assert done.returncode == 0, done.stderr
+    return np.load(out)
+
+
 def test_ms_run_of_a_saved_stage_reproduces_the_run(saved, tool, tmp_path):
     files, _, ours = saved
     for path in (files[0], files[-1]):  # mindir as the frontend wrote it, and lowered
-        out = tmp_path / f"{path.stem}.npy"
-        done = tool(
-            "ms-run",
-            str(path),
-            "--entry",
-            "Accumulate_construct",
-            "--input-npy",
-            str(tmp_path / "x.npy"),
-            "--output-npy",
-            str(out),
-        )
-        assert done.returncode == 0, done.stderr
-        np.testing.assert_array_equal(np.load(out), ours)
+        np.testing.assert_array_equal(ms_run(tool, path, tmp_path), ours)
 
 
 def test_ms_opt_output_of_a_saved_stage_round_trips(saved, tool, tmp_path):
@@ -97,19 +102,7 @@ def test_ms_opt_output_of_a_saved_stage_round_trips(saved, tool, tmp_path):
     again = tmp_path / "again.mlir"
     again.write_text(first.stdout)
     assert tool("ms-opt", str(again)).stdout == first.stdout
-    out = tmp_path / "again.npy"
-    done = tool(
-        "ms-run",
-        str(again),
-        "--entry",
-        "Accumulate_construct",
-        "--input-npy",
-        str(tmp_path / "x.npy"),
-        "--output-npy",
-        str(out),
-    )
-    assert done.returncode == 0, done.stderr
-    np.testing.assert_array_equal(np.load(out), ours)
+    np.testing.assert_array_equal(ms_run(tool, again, tmp_path), ours)
 
 
 def _iree(name: str) -> str | None:
