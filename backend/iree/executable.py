@@ -90,6 +90,7 @@ class IreeExecutable:
         self._rt = toolchain.runtime()
         self._host: dict[str, np.ndarray] = {}  # the array each global holds, as numpy
         self._views: dict[str, tuple[np.ndarray, Any]] = {}  # global -> (array, its buffer view)
+        self._spans: dict[str, tuple[int, int]] = {}  # global -> its array's memory [start, end)
         self._entries: dict[str, _IreeEntry] = {}
         self._context = self._load()
 
@@ -194,8 +195,15 @@ class IreeExecutable:
         view = self.buffer_view(array)
         if self.target == "llvm-cpu":
             array = self.to_numpy(view, self.prepared.globals[name].type)
+        self.hold(name, array, view)
+
+    def hold(self, name: str, array: np.ndarray, view: Any) -> None:
+        """Global @name now holds `array` (over `view`'s buffer); its memory span is
+        kept for `_unshared`, which checks every call's results against them all."""
         self._host[name] = array
         self._views[name] = (array, view)
+        start = array.__array_interface__["data"][0]
+        self._spans[name] = (start, start + array.nbytes)
 
     def state_view(self, name: str) -> Any:
         """The buffer view of global @name's current value."""
@@ -286,21 +294,16 @@ class _IreeEntry:
             raise exe.check_failure(exc, info) from None
         values = [_result(exe, results, i, t) for i, t in enumerate(self.out_types)]
         for k, (g, array) in enumerate(zip(info.written, values[self.n_results :])):
-            exe._host[g] = array
-            exe._views[g] = (array, results.get_as_object(self.n_results + k, rt.HalBufferView))
+            exe.hold(g, array, results.get_as_object(self.n_results + k, rt.HalBufferView))
         outputs = values[: self.n_results]
         return tuple(_unshared(exe, outputs))
 
 
 def _unshared(exe: IreeExecutable, outputs: list[np.ndarray]) -> list[np.ndarray]:
     """Copy results that share memory with a global (a returned Parameter's value)."""
-    if not outputs or not exe._host:
+    if not outputs or not exe._spans:
         return outputs
-    spans = []
-    for array in exe._host.values():
-        if array.nbytes:
-            start = array.__array_interface__["data"][0]
-            spans.append((start, start + array.nbytes))
+    spans = exe._spans.values()
     fresh = []
     for out in outputs:
         if isinstance(out, np.ndarray) and out.nbytes:
