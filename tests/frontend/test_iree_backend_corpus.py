@@ -26,10 +26,11 @@ from mindjit import Parameter, Tensor, nn, ops  # noqa: E402
 from mindjit import dtype as mstype  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "seeds"))
 import docs_programs as D  # noqa: E402
+from test_static_graph_examples import FloatStatusNet  # noqa: E402 - doc 003's Depend example
 
 
-# tensor_break_continue: its while's break flag is a result nobody reads
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_corpus_function(name):
     fn, make_inputs = FUNCTIONS[name]
@@ -72,28 +73,6 @@ class Network(nn.Cell):
         out = out + self.b
         print("add bias: ", out)
         return out
-
-
-class FloatStatusNet(nn.Cell):
-    """Doc 003's Depend example with the float-status ops."""
-
-    def __init__(self):
-        super().__init__()
-        self.alloc_status = ops.NPUAllocFloatStatus()
-        self.get_status = ops.NPUGetFloatStatus()
-        self.clear_status = ops.NPUClearFloatStatus()
-        self.sub = ops.Sub()
-        self.neg = ops.Neg()
-
-    def construct(self, x):
-        init = self.alloc_status()
-        clear_status = self.clear_status(init)
-        x = ops.depend(x, clear_status)
-        res = self.sub(x, self.neg(x))
-        init = ops.depend(init, res)
-        get_status = self.get_status(init)
-        res = ops.depend(res, get_status)
-        return res
 
 
 class Overflow(nn.Cell):
