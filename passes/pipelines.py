@@ -81,6 +81,7 @@ def jit_level_pipeline(jit_level: str, options: CompileOptions | None = None) ->
         SIDE_EFFECTS_FIRST.format(cell_reuse=options.cell_reuse),
         select,
         JIT_LEVEL_PIPELINES[jit_level],
+        pipeline_split(options),
         SIDE_EFFECTS_LAST.format(load_elim=options.load_elim),
     ]
     if options.cell_reuse == 2:
@@ -90,6 +91,17 @@ def jit_level_pipeline(jit_level: str, options: CompileOptions | None = None) ->
         # written-back results, see mindir_to_tensor/refs.py).
         parts.append("mindir-inline{cell-reuse=0}")
     return ",".join(p for p in parts if p)
+
+
+def pipeline_split(options: CompileOptions) -> str:
+    """`mindir-pipeline-split{stages=X}` when the graph runs as X pipeline stages.
+
+    After the cleanups, so the forward a TrainOneStepCell computes twice (its loss,
+    then inside its grad) is merged by cse and crosses each stage boundary once.
+    The simulated device runs one graph for now: its stages keep one device."""
+    if options.pipeline_stages <= 1 or options.device_target == "Ascend":
+        return ""
+    return f"mindir-pipeline-split{{stages={options.pipeline_stages}}}"
 
 
 @functools.cache

@@ -26,6 +26,10 @@ MINDIR_PASSES: dict[str, tuple[str, str]] = {
     "mindir-grad": ("mindjit.passes.mindir_grad.mindir_grad", "MindirGradPass"),
     "mindir-inline": ("mindjit.passes.mindir_inline", "MindirInlinePass"),
     "mindir-load-elim": ("mindjit.passes.mindir_load_elim", "MindirLoadElimPass"),
+    "mindir-pipeline-split": (
+        "mindjit.passes.mindir_pipeline_split",
+        "MindirPipelineSplitPass",
+    ),
     "mindir-vmap": ("mindjit.passes.mindir_vmap", "MindirVmapPass"),
 }
 

@@ -559,6 +559,8 @@ class CompileOptions:
     cf_to_select: bool
     device_target: str
     backend: str = DEFAULT_BACKEND
+    #: X when the graph is split into pipeline stages (mindir-pipeline-split), else 1
+    pipeline_stages: int = 1
 
     def pass_options(self) -> dict[str, dict[str, int]]:
         """The values the pipelines write as explicit pass options."""
@@ -585,6 +587,7 @@ def compile_options(
         device_target=target,
         # a GPU graph always runs on IREE (its CUDA target); the device has its own
         backend="iree" if target == "GPU" else ("numpy" if target == "Ascend" else chosen),
+        pipeline_stages=pipeline_stages() if parallel_mode() in PIPELINE_MODES else 1,
     )
 
 

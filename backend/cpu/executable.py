@@ -53,6 +53,7 @@ from xdsl.ir import Attribute, Operation
 
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
+from mindjit.backend.cpu.pipeline_run import ChannelHub, PipelinePlan, pipeline_plan, run_pipeline
 from mindjit.backend.cpu.plan import Plan
 from mindjit.backend.cpu.types import (
     dense_array,
@@ -61,6 +62,7 @@ from mindjit.backend.cpu.types import (
     is_tensor,
     static_shape,
 )
+from mindjit.dialects.mindir.discardable import PIPELINE_OF_ATTR
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.ir.locations import loc_of_op
 from mindjit.ir.resources import has_blob
@@ -288,6 +290,9 @@ class CpuExecutable:
                 self._add_global(op)
         self._plans: dict[str, Plan] = {}
         self._entries: dict[str, _Entry] = {}
+        self._pipelines: dict[str, PipelinePlan | None] = {}
+        #: The channels of the pipelined call running now (None: channels are globals).
+        self.channels: ChannelHub | None = None
         self._load_module: Callable[[], ModuleOp] | None = None
         #: Called by every print with its items (str, or np.ndarray for values).
         self.print_hook: PrintHook = default_print_hook
@@ -433,25 +438,52 @@ class CpuExecutable:
     # -- functions ----------------------------------------------------------------
 
     def entry_names(self) -> list[str]:
-        return list(self._funcs)
+        """The functions, and the graphs split into pipeline stages (run as one)."""
+        split = {
+            a.data
+            for fn in self._funcs.values()
+            if isinstance(a := fn.attributes.get(PIPELINE_OF_ATTR), StringAttr)
+        }
+        return [*self._funcs, *sorted(split - set(self._funcs))]
 
     def signature(self, name: str) -> tuple[list[Attribute], list[Attribute]]:
         """The input types a caller gives @name (arguments bound to globals are
         filled by `run`) and its result types."""
+        if name not in self._funcs and (plan := self.pipeline(name)) is not None:
+            outputs: list[Attribute] = [None] * plan.n_results  # type: ignore[list-item]
+            for stage, indices in plan.stages:
+                types = self._func(stage).function_type.outputs.data
+                for i, t in zip(indices, types):
+                    outputs[i] = t
+            return caller_inputs(self._func(plan.stages[0][0])), outputs
         fn = self._func(name)
         return caller_inputs(fn), list(fn.function_type.outputs.data)
 
     def run(self, name: str, *args: Any) -> tuple[np.ndarray, ...]:
-        """Call function @name; inputs must match its declared types exactly."""
+        """Call function @name; inputs must match its declared types exactly. A graph
+        `mindir-pipeline-split` cut into stages runs them all (backend/cpu/pipeline_run.py)."""
         entry = self._entries.get(name)
         if entry is None:
+            if name not in self._funcs and (plan := self.pipeline(name)) is not None:
+                return run_pipeline(self, plan, args)
             fn = self._func(name)
             entry = self._entries[name] = _Entry(self.plan_for(name), fn, self)
         return entry(args)
 
+    def pipeline(self, name: str) -> PipelinePlan | None:
+        """The stages of graph @name when the module holds it split, else None."""
+        if name not in self._pipelines:
+            self._pipelines[name] = pipeline_plan(self.module, name)
+        return self._pipelines[name]
+
     def plan_for(self, name: str, caller: Operation | None = None) -> Plan:
-        """The plan of @name, compiled on first request (shared by all callers)."""
+        """The plan of @name, compiled on first request (shared by all callers); for a
+        graph split into pipeline stages, its stages' (the last one's is returned)."""
         plan = self._plans.get(name)
+        if plan is None and caller is None and name not in self._funcs:
+            stages = self.pipeline(name)
+            if stages is not None:
+                return [self.plan_for(stage) for stage, _ in stages.stages][-1]
         if plan is None:
             fn = self._funcs.get(name)
             if fn is None:

@@ -43,6 +43,7 @@ from mindjit.backend.cpu.registry import register, register_runtime
 from mindjit.backend.cpu.steps import Slots, call_step, effect_step
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
 from mindjit.dialects import ml_program_ext
+from mindjit.passes.mindir_to_tensor.state import CHANNEL_PREFIX
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -63,6 +64,9 @@ def build_global_load(c: FunctionCompiler, op: Operation) -> None:
     c.set_roots(result, {GLOBAL})
     c.mark_side_effects()
     values = c.exe.live_globals
+    if name.startswith(CHANNEL_PREFIX):
+        c.emit(call_step(_channel_receive(c.exe, name, values), [], out))
+        return
 
     def global_load() -> np.ndarray:
         try:
@@ -93,7 +97,35 @@ def build_global_store(c: FunctionCompiler, op: Operation) -> None:
         except KeyError:  # no initial value: the first store makes the buffer
             values[name] = np.array(np.broadcast_to(v, shape), dtype=dtype, order="C")
 
+    if name.startswith(CHANNEL_PREFIX):
+        exe = c.exe
+
+        def channel_send(v: Any) -> None:
+            hub = exe.channels
+            if hub is None:
+                global_store(v)
+            else:
+                hub.put(name, v)
+
+        c.emit(effect_step(channel_send, [src]))
+        return
     c.emit(effect_step(global_store, [src]))
+
+
+def _channel_receive(exe: Any, name: str, values: Any) -> Any:
+    """A send/receive channel's load: the hub's value during a pipelined call
+    (backend/cpu/pipeline_run.py), the channel global's otherwise."""
+
+    def channel_receive() -> np.ndarray:
+        hub = exe.channels
+        if hub is not None:
+            return hub.get(name)
+        try:
+            return values[name]
+        except KeyError:
+            raise ExecutionError(f"global @{name} is read before it has a value") from None
+
+    return channel_receive
 
 
 @register(ml_program.GlobalLoadConstantOp)

@@ -49,6 +49,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
 from mindjit.backend.iree.split_graphs import split_shared_graphs
+from mindjit.dialects.mindir.discardable import PIPELINE_OF_ATTR
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.ir.locations import loc_of_op
@@ -222,6 +223,12 @@ def _reject_unsupported(module: ModuleOp) -> None:
                 f"IREE's CPU code has no float64 '{op.name}' (it would need libm)", loc_of_op(op)
             )
     for op in module.body.block.ops:
+        if isinstance(op, func.FuncOp) and PIPELINE_OF_ATTR in op.attributes:
+            raise IreeUnsupported(
+                "the graph is split into pipeline stages, which run at once and exchange "
+                "tensors mid-call; IREE runs one function at a time",
+                loc_of_op(op),
+            )
         if not isinstance(op, func.FuncOp) or not op.is_declaration:
             continue
         kind = op.attributes.get(RUNTIME_ATTR)

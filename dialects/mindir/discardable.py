@@ -4,9 +4,43 @@ fact, never correctness)."""
 
 from __future__ import annotations
 
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+
 #: On a `func.func`: lazy inline keeps this graph as a call (the value is the reuse key).
 LAZY_INLINE_ATTR = "mindir.lazy_inline"
 
 #: On any op, or on a call (then on every op mindir-inline copies from it): the
 #: pipeline stage (`Cell.pipeline_stage`) the op belongs to, an i64.
 PIPELINE_STAGE_ATTR = "mindir.pipeline_stage"
+
+#: On a stage graph `mindir-pipeline-split` made: the graph it is a stage of (a string).
+PIPELINE_OF_ATTR = "mindir.pipeline_of"
+
+#: On a stage graph: which of the split graph's results it returns, in its order (i64s).
+PIPELINE_RESULTS_ATTR = "mindir.pipeline_results"
+
+
+def stage_of_attr(op: Operation) -> int | None:
+    """An op's (or a stage graph's) `mindir.pipeline_stage`, or None."""
+    attr = op.attributes.get(PIPELINE_STAGE_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def pipeline_stage_graphs(module: ModuleOp, graph: str) -> list[func.FuncOp]:
+    """The stage graphs `mindir-pipeline-split` made of `graph`, by stage ([] if none)."""
+    found = [
+        op
+        for op in module.body.block.ops
+        if isinstance(op, func.FuncOp)
+        and isinstance(a := op.attributes.get(PIPELINE_OF_ATTR), StringAttr)
+        and a.data == graph
+    ]
+    return sorted(found, key=lambda f: stage_of_attr(f) or 0)
+
+
+def pipeline_results(fn: func.FuncOp) -> list[int]:
+    """A stage graph's `mindir.pipeline_results`: the split graph's result indices."""
+    attr = fn.attributes.get(PIPELINE_RESULTS_ATTR)
+    return [int(x) for x in attr.get_values()] if isinstance(attr, DenseArrayBase) else []
