@@ -129,6 +129,8 @@ def run_pipeline(exe: Any, plan: PipelinePlan, args: Sequence[Any]) -> tuple[Any
         finally:
             hub.finished(failed)
 
+    for name, _ in plan.stages:  # planned here, not by racing threads (a plan is shared)
+        exe.plan_for(name)
     exe.channels = hub
     try:
         threads = [threading.Thread(target=stage, args=(k,)) for k in range(1, len(plan.stages))]

@@ -60,6 +60,7 @@ from mindjit.passes.mindir_grad.adjoints import (
     materialize,
     used_values,
 )
+from mindjit.passes.mindir_grad.calls import SharedGrads, pure_callee
 from mindjit.passes.mindir_grad.control import grad_if
 from mindjit.passes.mindir_grad.emitter import GradEmitter
 from mindjit.passes.mindir_grad.rules import RULES
@@ -69,9 +70,11 @@ from mindjit.passes.mindir_inline import inline_call
 class Backprop:
     """Adjoints of one forward region (and the regions nested in it)."""
 
-    def __init__(self, weights: set[str]):
+    def __init__(self, weights: set[str], shared: SharedGrads | None = None, expand=None):
         self.weights = weights
         self.varying: set[SSAValue] = set()
+        self.shared = shared  # calls of pure shared graphs: their vjp graphs
+        self.expand = expand
 
     # --- activity -----------------------------------------------------------------------
     def reads_weight(self, op: Operation) -> bool:
@@ -116,6 +119,12 @@ class Backprop:
             if isinstance(op, M.IfOp):
                 grad_if(self, e, op, douts, adj, weight_adj)
                 continue
+            if isinstance(op, func.CallOp) and self.shared is not None:
+                grads = self.shared.adjoint(e, op, douts, self.expand)
+                for operand, g in zip(op.operands, grads):
+                    if operand in self.varying:
+                        accumulate(e, adj, operand, g)
+                continue
             rule = RULES.get(type(op))
             if rule is None:
                 if (why := RULES.refused(type(op))) is not None:
@@ -139,11 +148,19 @@ class _Expander:
         for op in module.body.block.ops:
             if isinstance(op, M.ParameterOp):
                 self.parameter_types[op.sym_name.data] = op.type
+        self.shared = SharedGrads(module, self.funcs)
 
-    def _inline_calls(self, block: Block) -> None:
-        """Inline the calls left in the region (graphs lazy inline keeps), to a fixpoint."""
+    def _inline_calls(self, block: Block, share: bool) -> None:
+        """Inline the calls left in the region (graphs lazy inline keeps), to a fixpoint;
+        with `share`, a call of a pure kept graph becomes a call of its pure form
+        instead, differentiated by a shared graph (calls.py)."""
         while True:
-            calls = [op for op in block.walk() if isinstance(op, func.CallOp)]
+            calls = [
+                op
+                for op in block.walk()
+                if isinstance(op, func.CallOp)
+                and not (share and self.shared.is_pure_graph(op.callee.root_reference.data))
+            ]
             if not calls:
                 return
             for call in calls:
@@ -154,7 +171,10 @@ class _Expander:
                         f"mindir-grad cannot differentiate a call of "
                         f"@{call.callee.root_reference.data}: not a graph of this module",
                     )
-                inline_call(call, callee)
+                if share and pure_callee(callee) and call.parent_op() is block.parent_op():
+                    self.shared.rewrite_call(call, callee)
+                else:
+                    inline_call(call, callee)
 
     @staticmethod
     def _check_supported(block: Block) -> None:
@@ -170,16 +190,18 @@ class _Expander:
                     op, "mindir-grad cannot differentiate 'mindir.vmap' (take the vmap of the grad)"
                 )
 
-    def expand(self, op: M.GradOp) -> None:
+    def expand(self, op: M.GradOp, share: bool = True) -> None:
         block = op.body.block
-        self._inline_calls(block)
+        self._inline_calls(block, share)
         self._check_supported(block)
         outs, states = op.yielded()
         weights = op.weight_symbols
         for symbol in weights:
             if symbol not in self.parameter_types:
                 raise op_error(op, f"mindir.grad weights: unknown Parameter @{symbol}")
-        bp = Backprop(set(weights))
+        bp = Backprop(
+            set(weights), self.shared if share else None, lambda g: self.expand(g, share=False)
+        )
         for i in op.wrt_list:
             if differentiable(block.args[i].type):
                 bp.varying.add(block.args[i])

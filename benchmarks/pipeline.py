@@ -1,0 +1,177 @@
+"""Pipeline parallelism and lazy inline (issue 26): the scenario MindSpore's lazy_inline
+documentation measures. "When pipeline parallel is turned on, the size of the single
+node graph becomes (O/X)*Y": each stage's graph holds its O/X nodes once per
+micro-batch. With `@lazy_inline` on the repeated Block, the micro-batch loop calls
+one shared Block graph and a stage's graph stays near O/X.
+
+Workload: the GPT-like network of examples/gpt.py (LazyBlock or Block) with
+`--layers` Blocks (32), Block i on stage i * X // layers, trained through
+`nn.PipelineCell(nn.WithLossCell(net, MSELoss), micro_size=Y)` and a
+TrainOneStepCell with SGD, X = 4 stages, Y = 8 micro-batches (batch Y, sequence
+`--seq`, hidden `--hidden`: node counts do not depend on the sizes).
+
+Columns:
+- nodes: graph nodes (passes/analysis/graph_nodes.py) of each stage graph that
+  mindir-pipeline-split makes, after the mindir passes of jit level O1 (the
+  shared Block graphs lazy inline keeps are counted once, in "shared");
+- O: the nodes of the same train step on one device, one micro-batch, every
+  Block inlined (the docs' single graph); O/X and (O/X)*Y are the docs' figures;
+- compile s: the first call of the train step in graph mode (trace, passes,
+  split, lowering, the numpy executor's plans), fresh process each.
+
+    .venv/bin/python benchmarks/pipeline.py [--layers 32] [--stages 4] [--micro 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples"))
+
+
+def build(layers: int, hidden: int, seq: int, stages: int, micro: int, lazy: bool):
+    """The train step and its inputs, with the auto-parallel context set."""
+    import mindjit as ms
+    from gpt import GPT, GPTConfig
+    from mindjit import nn
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    if stages > 1:
+        ms.set_auto_parallel_context(
+            parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=stages
+        )
+    net = GPT(GPTConfig(layers, hidden, seq, batch=micro), lazy=lazy)
+    if stages > 1:
+        for i, block in enumerate(net.blocks):
+            block.pipeline_stage = i * stages // layers
+    loss = nn.WithLossCell(net, nn.MSELoss())
+    if stages > 1:
+        loss = nn.PipelineCell(loss, micro_size=micro)
+    step = nn.TrainOneStepCell(loss, nn.SGD(net.trainable_params(), learning_rate=0.01))
+    step.set_train()
+    rng = np.random.default_rng(0)
+    x = ms.Tensor(rng.standard_normal((micro, seq, hidden)).astype(np.float32))
+    y = ms.Tensor(rng.standard_normal((micro, seq, hidden)).astype(np.float32))
+    return step, x, y
+
+
+def count_nodes(args: argparse.Namespace, stages: int, micro: int, lazy: bool) -> dict:
+    """Nodes per graph after the mindir passes (the split included when stages > 1)."""
+    from xdsl.dialects import func
+
+    from mindjit.dialects.mindir.discardable import LAZY_INLINE_ATTR, PIPELINE_OF_ATTR
+    from mindjit.frontend.graph.compiler import GraphCompiler
+    from mindjit.passes.analysis.graph_nodes import graph_nodes
+    from mindjit.passes.pipelines import jit_level_pipeline, parse_pipeline, run_passes
+    from mindjit.support.config import compile_options
+
+    step, x, y = build(args.layers, args.hidden, args.seq, stages, micro, lazy)
+    compiler = GraphCompiler(1 if lazy else 0)
+    entry_name = "TrainOneStepCell_construct"
+    compiler.entry(type(step).construct, step, (x, y), {}, entry_name)
+    module = compiler.module.module
+    run_passes(parse_pipeline(jit_level_pipeline("O1", compile_options("O1"))), module)
+    stage_nodes, shared, entry = [], 0, 0
+    for op in module.ops:
+        if not isinstance(op, func.FuncOp) or not op.body.blocks:
+            continue
+        if PIPELINE_OF_ATTR in op.attributes:
+            stage_nodes.append(graph_nodes(op))
+        elif LAZY_INLINE_ATTR in op.attributes or op.sym_name.data != entry_name:
+            shared += graph_nodes(op)
+        else:
+            entry = graph_nodes(op)
+    return {"stages": stage_nodes, "shared": shared, "entry": entry}
+
+
+def compile_seconds(args: argparse.Namespace, stages: int, micro: int, lazy: bool) -> dict:
+    step, x, y = build(args.layers, args.hidden, args.seq, stages, micro, lazy)
+    start = time.perf_counter()
+    first = float(step(x, y).asnumpy())
+    took = time.perf_counter() - start
+    second = float(step(x, y).asnumpy())
+    return {"compile_s": took, "losses": [first, second]}
+
+
+def worker(args: argparse.Namespace) -> None:
+    what = {"nodes": count_nodes, "compile": compile_seconds}[args.worker]
+    print(json.dumps(what(args, args.stages, args.micro, args.lazy)))
+
+
+def fresh(args: argparse.Namespace, what: str, stages: int, micro: int, lazy: bool) -> dict:
+    cmd = [
+        sys.executable,
+        __file__,
+        "--worker",
+        what,
+        "--layers",
+        str(args.layers),
+        "--hidden",
+        str(args.hidden),
+        "--seq",
+        str(args.seq),
+        "--stages",
+        str(stages),
+        "--micro",
+        str(micro),
+    ] + (["--lazy"] if lazy else [])
+    # lazy inline keeps the Block graph from MS_DEV_CELL_REUSE=1 on (MindSpore's switch)
+    env = {**os.environ, "MS_DEV_CELL_REUSE": "1" if lazy else "0"}
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
+    if out.returncode != 0:
+        raise SystemExit(f"worker failed: {' '.join(cmd)}\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--layers", type=int, default=32)
+    p.add_argument("--hidden", type=int, default=64)
+    p.add_argument("--seq", type=int, default=8)
+    p.add_argument("--stages", type=int, default=4)
+    p.add_argument("--micro", type=int, default=8)
+    p.add_argument("--lazy", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--worker", choices=("nodes", "compile"), help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    X, Y = args.stages, args.micro
+    one = fresh(args, "nodes", 1, 1, False)["entry"]
+    rows = {lazy: fresh(args, "nodes", X, Y, lazy) for lazy in (False, True)}
+    comp = {lazy: fresh(args, "compile", X, Y, lazy) for lazy in (False, True)}
+    print(
+        f"GPT-like, {args.layers} Blocks (hidden {args.hidden}, sequence {args.seq}), "
+        f"X={X} stages, Y={Y} micro-batches; O = {one} nodes (one device, one micro-batch)\n"
+    )
+    print("| lazy inline | nodes per stage graph | shared graphs | max / (O/X) | max / ((O/X)*Y) | compile s |")
+    print("|---|---|---|---|---|---|")
+    for lazy in (False, True):
+        r = rows[lazy]
+        top = max(r["stages"])
+        print(
+            f"| {'yes' if lazy else 'no'} | {' / '.join(map(str, r['stages']))} | {r['shared']} "
+            f"| {top / (one / X):.2f} | {top / (one / X * Y):.2f} | {comp[lazy]['compile_s']:.2f} |"
+        )
+    lazy_ratio = max(rows[True]["stages"]) / (one / X)
+    speedup = comp[False]["compile_s"] / comp[True]["compile_s"]
+    same = np.allclose(comp[False]["losses"], comp[True]["losses"], rtol=1e-4)
+    print()
+    print("| target | value | met |")
+    print("|---|---|---|")
+    print(f"| lazy stage graph <= 1.5 x O/X | {lazy_ratio:.2f} x | {'yes' if lazy_ratio <= 1.5 else 'no'} |")
+    print(f"| compile without / with lazy inline >= 5 | {speedup:.1f} x | {'yes' if speedup >= 5 else 'no'} |")
+    print(f"| same losses with and without lazy inline | {comp[True]['losses']} | {'yes' if same else 'no'} |")
+
+
+if __name__ == "__main__":
+    main()
