@@ -40,8 +40,9 @@ sys.path.insert(0, str(ROOT / "examples"))
 
 def build(layers: int, hidden: int, seq: int, stages: int, micro: int, lazy: bool):
     """The train step and its inputs, with the auto-parallel context set."""
-    import mindjit as ms
     from gpt import GPT, GPTConfig
+
+    import mindjit as ms
     from mindjit import nn
 
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -153,7 +154,9 @@ def main() -> None:
         f"GPT-like, {args.layers} Blocks (hidden {args.hidden}, sequence {args.seq}), "
         f"X={X} stages, Y={Y} micro-batches; O = {one} nodes (one device, one micro-batch)\n"
     )
-    print("| lazy inline | nodes per stage graph | shared graphs | max / (O/X) | max / ((O/X)*Y) | compile s |")
+    print(
+        "| lazy inline | nodes per stage graph | shared graphs | max / (O/X) | max / ((O/X)*Y) | compile s |"
+    )
     print("|---|---|---|---|---|---|")
     for lazy in (False, True):
         r = rows[lazy]
@@ -168,9 +171,15 @@ def main() -> None:
     print()
     print("| target | value | met |")
     print("|---|---|---|")
-    print(f"| lazy stage graph <= 1.5 x O/X | {lazy_ratio:.2f} x | {'yes' if lazy_ratio <= 1.5 else 'no'} |")
-    print(f"| compile without / with lazy inline >= 5 | {speedup:.1f} x | {'yes' if speedup >= 5 else 'no'} |")
-    print(f"| same losses with and without lazy inline | {comp[True]['losses']} | {'yes' if same else 'no'} |")
+    print(
+        f"| lazy stage graph <= 1.5 x O/X | {lazy_ratio:.2f} x | {'yes' if lazy_ratio <= 1.5 else 'no'} |"
+    )
+    print(
+        f"| compile without / with lazy inline >= 5 | {speedup:.1f} x | {'yes' if speedup >= 5 else 'no'} |"
+    )
+    print(
+        f"| same losses with and without lazy inline | {comp[True]['losses']} | {'yes' if same else 'no'} |"
+    )
 
 
 if __name__ == "__main__":
