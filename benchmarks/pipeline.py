@@ -19,6 +19,12 @@ Columns:
 - compile s: the first call of the train step in graph mode (trace, passes,
   split, lowering, the numpy executor's plans), fresh process each.
 
+Then the same train step (lazy inline) on the simulated Ascend-like device:
+X devices, one per stage, under MindSpore's 1F1B (step time, bubble fraction
+against (X-1)/(Y+X-1), each device's peak memory), against one device running
+the same Y micro-batches (PipelineCell without stages) and one device running
+the whole batch at once (no PipelineCell).
+
     .venv/bin/python benchmarks/pipeline.py [--layers 32] [--stages 4] [--micro 8]
 """
 
@@ -38,8 +44,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 
 
-def build(layers: int, hidden: int, seq: int, stages: int, micro: int, lazy: bool):
-    """The train step and its inputs, with the auto-parallel context set."""
+def build(
+    layers: int, hidden: int, seq: int, stages: int, micro: int, lazy: bool, cell: bool = True
+):
+    """The train step and its inputs, with the auto-parallel context set; `cell`:
+    through nn.PipelineCell (always with stages > 1)."""
     from gpt import GPT, GPTConfig
 
     import mindjit as ms
@@ -55,7 +64,7 @@ def build(layers: int, hidden: int, seq: int, stages: int, micro: int, lazy: boo
         for i, block in enumerate(net.blocks):
             block.pipeline_stage = i * stages // layers
     loss = nn.WithLossCell(net, nn.MSELoss())
-    if stages > 1:
+    if stages > 1 or cell:
         loss = nn.PipelineCell(loss, micro_size=micro)
     step = nn.TrainOneStepCell(loss, nn.SGD(net.trainable_params(), learning_rate=0.01))
     step.set_train()
@@ -103,28 +112,63 @@ def compile_seconds(args: argparse.Namespace, stages: int, micro: int, lazy: boo
     return {"compile_s": took, "losses": [first, second]}
 
 
+def on_device(args: argparse.Namespace, stages: int, micro: int, lazy: bool) -> dict:
+    """One train step on the simulated device(s): its report's times and memory."""
+    import mindjit as ms
+    from mindjit.frontend.graph import api
+
+    ms.set_context(device_target="Ascend")
+    step, x, y = build(args.layers, args.hidden, args.seq, stages, micro, lazy, args.cell)
+    start = time.perf_counter()
+    loss = float(step(x, y).asnumpy())
+    took = time.perf_counter() - start
+    report = api.cached_programs()[-1].executable.report
+    if stages == 1:
+        return {
+            "compile_s": took,
+            "loss": loss,
+            "step_us": report["total_time_us"],
+            "peak": [report["peak_memory_bytes"]],
+        }
+    return {
+        "compile_s": took,
+        "loss": loss,
+        "step_us": report["step_time_us"],
+        "serial_us": report["serial_time_us"],
+        "bubble": report["bubble_fraction"],
+        "theory": report["theoretical_bubble"],
+        "peak": [d["peak_memory_bytes"] for d in report["devices"]],
+    }
+
+
 def worker(args: argparse.Namespace) -> None:
-    what = {"nodes": count_nodes, "compile": compile_seconds}[args.worker]
+    what = {"nodes": count_nodes, "compile": compile_seconds, "device": on_device}[args.worker]
     print(json.dumps(what(args, args.stages, args.micro, args.lazy)))
 
 
-def fresh(args: argparse.Namespace, what: str, stages: int, micro: int, lazy: bool) -> dict:
-    cmd = [
-        sys.executable,
-        __file__,
-        "--worker",
-        what,
-        "--layers",
-        str(args.layers),
-        "--hidden",
-        str(args.hidden),
-        "--seq",
-        str(args.seq),
-        "--stages",
-        str(stages),
-        "--micro",
-        str(micro),
-    ] + (["--lazy"] if lazy else [])
+def fresh(
+    args: argparse.Namespace, what: str, stages: int, micro: int, lazy: bool, cell: bool = True
+) -> dict:
+    cmd = (
+        [
+            sys.executable,
+            __file__,
+            "--worker",
+            what,
+            "--layers",
+            str(args.layers),
+            "--hidden",
+            str(args.hidden),
+            "--seq",
+            str(args.seq),
+            "--stages",
+            str(stages),
+            "--micro",
+            str(micro),
+        ]
+        + (["--lazy"] if lazy else [])
+        + (["--cell"] if cell else [])
+    )
     # lazy inline keeps the Block graph from MS_DEV_CELL_REUSE=1 on (MindSpore's switch)
     env = {**os.environ, "MS_DEV_CELL_REUSE": "1" if lazy else "0"}
     out = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
@@ -141,7 +185,8 @@ def main() -> None:
     p.add_argument("--stages", type=int, default=4)
     p.add_argument("--micro", type=int, default=8)
     p.add_argument("--lazy", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--worker", choices=("nodes", "compile"), help=argparse.SUPPRESS)
+    p.add_argument("--cell", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--worker", choices=("nodes", "compile", "device"), help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         worker(args)
@@ -168,6 +213,34 @@ def main() -> None:
     lazy_ratio = max(rows[True]["stages"]) / (one / X)
     speedup = comp[False]["compile_s"] / comp[True]["compile_s"]
     same = np.allclose(comp[False]["losses"], comp[True]["losses"], rtol=1e-4)
+
+    # the simulated devices: X devices under 1F1B against one device
+    piped = fresh(args, "device", X, Y, True)
+    micro_one = fresh(args, "device", 1, Y, True)  # the same Y micro-batches on one device
+    whole_one = fresh(args, "device", 1, Y, True, cell=False)  # the batch at once
+    print()
+    print("Simulated Ascend-like devices (1F1B, lazy inline; backend/ascend/DEVICE.md's link):\n")
+    print(
+        "| run | devices | step us | vs one device (same micro-batches) | bubble (theory) | peak memory per device B | compile s |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    print(
+        f"| pipeline X={X}, Y={Y} | {X} | {piped['step_us']:.0f} | "
+        f"{piped['step_us'] / micro_one['step_us']:.2f} | {piped['bubble']:.3f} "
+        f"({piped['theory']:.3f}) | {' / '.join(map(str, piped['peak']))} | {piped['compile_s']:.2f} |"
+    )
+    print(
+        f"| one device, Y={Y} micro-batches | 1 | {micro_one['step_us']:.0f} | 1.00 | | "
+        f"{micro_one['peak'][0]} | {micro_one['compile_s']:.2f} |"
+    )
+    print(
+        f"| one device, whole batch | 1 | {whole_one['step_us']:.0f} | "
+        f"{whole_one['step_us'] / micro_one['step_us']:.2f} | | {whole_one['peak'][0]} | "
+        f"{whole_one['compile_s']:.2f} |"
+    )
+    step_ratio = piped["step_us"] / micro_one["step_us"]
+    bubble_gap = abs(piped["bubble"] - piped["theory"])
+    same_device = abs(piped["loss"] - micro_one["loss"]) <= 1e-4 * abs(micro_one["loss"])
     print()
     print("| target | value | met |")
     print("|---|---|---|")
@@ -179,6 +252,15 @@ def main() -> None:
     )
     print(
         f"| same losses with and without lazy inline | {comp[True]['losses']} | {'yes' if same else 'no'} |"
+    )
+    print(
+        f"| {X} devices' step <= 0.4 x one device's (Y={Y}) | {step_ratio:.2f} x | {'yes' if step_ratio <= 0.4 else 'no'} |"
+    )
+    print(
+        f"| bubble within 0.05 of (X-1)/(Y+X-1) | {bubble_gap:.3f} | {'yes' if bubble_gap <= 0.05 else 'no'} |"
+    )
+    print(
+        f"| same loss on {X} devices and on one | {piped['loss']:.6f} / {micro_one['loss']:.6f} | {'yes' if same_device else 'no'} |"
     )
 
 

@@ -52,7 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 from mindjit.dialects.mindir.format import parse_bound_operands, print_bound_operands
 
 #: The compute units of the simulated device (see backend/ascend/DEVICE.md).
-UNITS = ("cube", "vector", "aicpu")
+UNITS = ("cube", "vector", "aicpu", "comm")  # comm: Send / Receive (DEVICE.md)
 #: The data formats kernel selection may pick; only the plain row-major one is modelled.
 FORMATS = ("ND",)
 

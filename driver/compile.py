@@ -21,7 +21,9 @@ import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - xDSL load
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.ascend.executable import AscendExecutable
+from mindjit.backend.ascend.pipeline_executable import AscendPipelineExecutable
 from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.cpu.pipeline_run import pipeline_plan
 from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
@@ -33,7 +35,7 @@ from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_
 from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
-Executable = CpuExecutable | IreeExecutable | AscendExecutable
+Executable = CpuExecutable | IreeExecutable | AscendExecutable | AscendPipelineExecutable
 
 
 def load_compiler() -> None:
@@ -95,9 +97,15 @@ class Compiled:
         (`vmfbs`: IREE's modules from a compile-cache entry, compiled if None)."""
         start = time.perf_counter()
         if options.device_target == "Ascend":
-            self.executable = AscendExecutable(
-                self.module, self.entry, dump_dir, options.cell_reuse
-            )
+            stages = pipeline_plan(self.module, self.entry)
+            if stages is not None:  # one device per pipeline stage
+                self.executable = AscendPipelineExecutable(
+                    self.module, self.entry, stages, dump_dir, options.cell_reuse
+                )
+            else:
+                self.executable = AscendExecutable(
+                    self.module, self.entry, dump_dir, options.cell_reuse
+                )
             self.report.add("ascend-compile", None, time.perf_counter() - start)
         elif options.backend == "iree":
             self.executable = iree_or_fallback(

@@ -412,6 +412,9 @@ class _Builder:
             sg.fn.function_type = func.FunctionType.from_lists(
                 [a.type for a in sg.block.args], [v.type for v in values]
             )
+            for key, value in self.graph.attributes.items():  # the frontend's facts
+                if key.startswith("mindir."):
+                    sg.fn.attributes[key] = value
             sg.fn.attributes[PIPELINE_STAGE_ATTR] = IntegerAttr(k, i64)
             sg.fn.attributes[PIPELINE_OF_ATTR] = graph_name
             sg.fn.attributes[PIPELINE_RESULTS_ATTR] = DenseArrayBase.from_list(

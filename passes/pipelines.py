@@ -98,8 +98,8 @@ def pipeline_split(options: CompileOptions) -> str:
 
     After the cleanups, so the forward a TrainOneStepCell computes twice (its loss,
     then inside its grad) is merged by cse and crosses each stage boundary once.
-    The simulated device runs one graph for now: its stages keep one device."""
-    if options.pipeline_stages <= 1 or options.device_target == "Ascend":
+    On the simulated device each stage graph is a device of its own."""
+    if options.pipeline_stages <= 1:
         return ""
     return f"mindir-pipeline-split{{stages={options.pipeline_stages}}}"
 

@@ -27,7 +27,7 @@ A switch is set, from the strongest to the weakest:
 | debug | | `MINDJIT_DEBUG` | 0 | tools show tracebacks of internal errors |
 | parallel_mode | `set_auto_parallel_context(parallel_mode=)` | | stand_alone | `ParallelMode`: pipeline stages need semi_auto_parallel or auto_parallel |
 | pipeline_stages | `set_auto_parallel_context(pipeline_stages=)` | | 1 | X, the stages `Cell.pipeline_stage` numbers 0..X-1 |
-| pipeline_config | `set_auto_parallel_context(pipeline_config=)` | | 1f1b | `{"pipeline_scheduler": "1f1b" or "gpipe"}` for the (future) stage schedule |
+| pipeline_config | `set_auto_parallel_context(pipeline_config=)` | | 1f1b | `{"pipeline_scheduler": "1f1b" or "gpipe"}` the simulated devices' stage schedule |
 | device_num, global_rank | `set_auto_parallel_context(...)` | | 1, 0 | the simulated devices and this one's rank |
 | gradients_mean, full_batch | `set_auto_parallel_context(...)` | | False, False | kept for MindSpore scripts; nothing reads them yet |
 
@@ -410,6 +410,11 @@ def pipeline_stages() -> int:
 
 def parallel_mode() -> str:
     return _auto_parallel["parallel_mode"]
+
+
+def pipeline_scheduler() -> str:
+    """The devices' pipeline schedule: "1f1b" (MindSpore's default) or "gpipe"."""
+    return _auto_parallel["pipeline_config"]["pipeline_scheduler"]
 
 
 # --- the environment -------------------------------------------------------------------

@@ -30,6 +30,9 @@ class DeviceConfig:
     memory_bytes: int = 32 * 2**30
     launch_us: float = 5.0
     kernel_start_us: float = 1.0
+    #: the link between two devices (HCCS), for Send / Receive on the comm unit
+    link_latency_us: float = 2.0
+    link_bytes_per_us: float = 30000.0  # 240 Gbit/s = 30 GB/s
 
     def peak_tflops(self, unit: str, dtype: str) -> float:
         if unit == "cube":
@@ -49,11 +52,18 @@ class DeviceConfig:
         return self.aicpu_tflops
 
     def kernel_us(self, unit: str, dtype: str, flops: float, nbytes: float) -> float:
-        """Device time of one kernel: start cost + the slower of compute and memory."""
+        """Device time of one kernel: start cost + the slower of compute and memory;
+        a Send / Receive (unit comm) takes the link's time for its bytes."""
+        if unit == "comm":
+            return self.link_us(nbytes)
         compute = flops / (self.peak_tflops(unit, dtype) * 1e6)  # TFLOPS -> flop per us
         bandwidth = self.aicpu_bandwidth_gbs if unit == "aicpu" else self.hbm_bandwidth_gbs
         memory = nbytes / (bandwidth * 1e3)  # GB/s -> bytes per us
         return self.kernel_start_us + max(compute, memory)
+
+    def link_us(self, nbytes: float) -> float:
+        """Time to move `nbytes` between two devices: latency + bytes / bandwidth."""
+        return self.link_latency_us + nbytes / self.link_bytes_per_us
 
     def copy_us(self, nbytes: float) -> float:
         return self.kernel_start_us + nbytes / (self.hbm_bandwidth_gbs * 1e3)

@@ -4,8 +4,15 @@
 rejects (with `ModelFormatError`) anything the simulator could trip on: a
 missing or mistyped field, an offset past the device memory, a tensor read
 before any kernel wrote it, a wait for an event never recorded, a call cycle,
-a blob range past the blob. The kernels' code is checked when it is loaded
+a blob range past the blob, a Send / Receive whose channel is no Parameter of
+the model's type. The kernels' code is checked when it is loaded
 (backend/ascend/kernels.py).
+
+Send and Receive (unit "comm") are builtins of the device like the float-status
+kernels (no code): a Send takes one input and `writes` its channel, a Receive
+gives one output; both name their channel global (`channel`, the
+`__mindjit_channel_<sr_tag>` Parameter) and carry the bytes they move (`bytes`).
+Every other kernel has `channel` "".
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ DTYPES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64",
 )  # fmt: skip
-UNITS = ("cube", "vector", "aicpu")
+UNITS = ("cube", "vector", "aicpu", "comm")
+COMM_UNIT = "comm"
+COMM_KERNELS = ("Send", "Receive")
 MAX_STREAMS = 64
 MAX_RANK = 16
 
@@ -64,6 +73,7 @@ class Step:
     bytes: float = 0.0
     graph: int = -1  # callee, for a call
     event: int = -1
+    channel: str = ""  # a Send / Receive's channel: the Parameter it passes through
 
 
 @dataclass
@@ -111,7 +121,7 @@ class DeviceModel:
             else:
                 keys = (
                     "op", "name", "unit", "dtype", "stream", "code", "inputs", "outputs",
-                    "writes", "workspace", "flops", "bytes",
+                    "writes", "workspace", "flops", "bytes", "channel",
                 )  # fmt: skip
             return {k: getattr(s, k) for k in keys}
 
@@ -329,9 +339,24 @@ class _Reader:
         self.check_ints(writes)
         if writes != -1:
             self.index(writes, nt, "Assign target")
+        name = self.str(s.get("name"), "kernel name")
+        channel = self.str(s.get("channel"), "kernel channel")
+        if unit == COMM_UNIT:
+            if name not in COMM_KERNELS:
+                raise ModelFormatError(
+                    f"kernel '{name}' on the comm unit is neither Send nor Receive"
+                )
+            if not channel:
+                raise ModelFormatError(f"kernel '{name}' on the comm unit names no channel")
+            if code != -1:
+                raise ModelFormatError(f"kernel '{name}' is a builtin of the device, not code")
+        elif channel:
+            raise ModelFormatError(
+                f"kernel '{name}' on the {unit} unit names a channel; only comm kernels do"
+            )
         return Step(
             "kernel",
-            name=self.str(s.get("name"), "kernel name"),
+            name=name,
             unit=unit,
             dtype=dtype,
             stream=stream,
@@ -342,12 +367,14 @@ class _Reader:
             workspace=workspace,
             flops=float(flops),
             bytes=float(nbytes),
+            channel=channel,
         )
 
 
 def _check_graphs(model: DeviceModel) -> None:
     """Consistency across the manifest: reads after writes, events, calls, memory."""
     persistent = {p.tensor for p in model.parameters} | {c.tensor for c in model.constants}
+    channels = {p.name: p.tensor for p in model.parameters}
     tensors = model.tensors
 
     def root(t: int) -> int:
@@ -391,6 +418,8 @@ def _check_graphs(model: DeviceModel) -> None:
                 calls[gi].add(s.graph)
             if s.writes != -1 and root(s.writes) not in persistent:
                 raise ModelFormatError(f"{where}: Assign writes tensor {s.writes}, not a Parameter")
+            if s.op == "kernel" and s.unit == COMM_UNIT:
+                _check_comm(s, where, channels, tensors)
             if s.workspace and s.workspace[0] + s.workspace[1] > model.memory_bytes:
                 raise ModelFormatError(f"{where}: workspace lies past the device memory")
             for t in s.outputs:
@@ -401,6 +430,34 @@ def _check_graphs(model: DeviceModel) -> None:
             if root(t) not in written:
                 raise ModelFormatError(f"graph '{g.name}' returns tensor {t}, which no one wrote")
     _check_acyclic(calls, model)
+
+
+def _check_comm(s: Step, where: str, channels: dict[str, int], tensors: list[Tensor]) -> None:
+    """A Send stores its one input into its channel; a Receive gives the channel's
+    value as its one output: the channel is a Parameter of the value's type."""
+    if s.channel not in channels:
+        raise ModelFormatError(
+            f"{where}: '{s.name}' uses channel @{s.channel}, which is no Parameter of the model"
+        )
+    channel = channels[s.channel]
+    if s.name == "Send":
+        if len(s.inputs) != 1 or s.outputs or s.writes != channel:
+            raise ModelFormatError(
+                f"{where}: a Send takes one input, gives nothing and writes its channel"
+            )
+        value = s.inputs[0]
+    else:
+        if s.inputs or len(s.outputs) != 1 or s.writes != -1:
+            raise ModelFormatError(
+                f"{where}: a Receive takes nothing, gives one output and writes no Parameter"
+            )
+        value = s.outputs[0]
+    sig = lambda t: (tensors[t].dtype, tensors[t].shape, tensors[t].scalar)  # noqa: E731
+    if sig(value) != sig(channel):
+        raise ModelFormatError(
+            f"{where}: '{s.name}' moves a {tensors[value].dtype} {tensors[value].shape} "
+            f"but channel @{s.channel} holds a {tensors[channel].dtype} {tensors[channel].shape}"
+        )
 
 
 def _same_types(tensors: list[Tensor], a: list[int], b: list[int], what: str) -> None:

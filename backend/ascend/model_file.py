@@ -24,7 +24,8 @@ from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
 
 MAGIC = b"MSMODEL\0"
-FORMAT_VERSION = 1
+#: 2: the comm unit and each kernel's `channel` (Send / Receive), see model.py.
+FORMAT_VERSION = 2
 __all__ = ["HEADER", "MAGIC", "FORMAT_VERSION", "encode", "decode", "read_model", "write_model"]
 
 

@@ -6,7 +6,8 @@ type: count, time, share of the summed kernel time); `peak_memory_bytes` (the
 plan's device memory: Parameters, constants, reused graphs' regions and the
 heap) against `lower_bound_bytes` (the same with each heap replaced by the
 largest sum of sizes of tensors live at once); `persistent_bytes`;
-`tensor_move_bytes` (what TensorMove kernels copied); `memory_timeline`
+`tensor_move_bytes` (what TensorMove kernels copied); `link_bytes` (what the
+Send and Receive kernels that ran moved over the link); `memory_timeline`
 ((time, bytes in use) steps) and `float_status` (the register, 8 floats).
 """
 
@@ -20,7 +21,10 @@ if TYPE_CHECKING:
 
 
 def build_report(
-    sim: Simulator, kernels: list[dict[str, Any]], intervals: list[tuple[float, float, int]]
+    sim: Simulator,
+    kernels: list[dict[str, Any]],
+    intervals: list[tuple[float, float, int]],
+    link_bytes: float = 0.0,
 ) -> dict[str, Any]:
     model = sim.model
     total = max((k["start_us"] + k["duration_us"] for k in kernels), default=0.0)
@@ -68,6 +72,7 @@ def build_report(
         "heap_bytes": model.memory_bytes - model.persistent_bytes,
         "heap_lower_bound_bytes": lower - model.persistent_bytes,
         "tensor_move_bytes": moved,
+        "link_bytes": int(link_bytes),
         "memory_timeline": memory_timeline(intervals, model.persistent_bytes),
         "float_status": sim.float_status,
     }
@@ -117,5 +122,7 @@ def format_report(report: dict[str, Any]) -> str:
     )
     if report["tensor_move_bytes"]:
         lines.append(f"TensorMove copied {report['tensor_move_bytes']} B")
+    if report.get("link_bytes"):
+        lines.append(f"Send/Receive moved {report['link_bytes']} B over the link")
     lines.append("float status: " + str([float(v) for v in report["float_status"]]))
     return "\n".join(lines)

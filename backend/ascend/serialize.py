@@ -6,9 +6,10 @@ bound to one, an argument bound at each call for a reused graph), kernel and
 call results, and views (`alias` of the tensor whose memory they show). A
 kernel's code is its region as a standalone `func.func @kernel` in MLIR text,
 with SSA names dropped so equal kernels share one code entry (like one kernel
-binary launched many times); the float-status kernels are builtins of the
-device. Each kernel's cost inputs (flops, bytes moved) are estimated here from
-its ops and shapes.
+binary launched many times); the float-status kernels and Send / Receive (unit
+comm, with the channel their `ascend.channel` names) are builtins of the device.
+Each kernel's cost inputs (flops, bytes moved) are estimated here from its ops
+and shapes; a Send's or Receive's bytes are those of the tensor it moves.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -38,7 +40,12 @@ from mindjit.backend.ascend.passes.graph import (
     graphs_of,
     value_bytes,
 )
-from mindjit.backend.ascend.passes.kernel_table import is_segment_sum
+from mindjit.backend.ascend.passes.kernel_table import (
+    CHANNEL_ATTR,
+    COMM_KERNELS,
+    COMM_UNIT,
+    is_segment_sum,
+)
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
 from mindjit.dialects.ascend import (
     OFFSETS_ATTR,
@@ -228,14 +235,15 @@ class _Serializer:
         return out
 
     def kernel(self, op: KernelOp) -> Step:
-        builtin = op.kernel_name in FLOAT_STATUS_KERNELS
+        channel = self.channel(op)
+        builtin = op.kernel_name in FLOAT_STATUS_KERNELS or bool(channel)
         inputs = [self.id(v, op) for v in op.inputs]
         if op.writes_symbol is not None and op.writes_symbol not in self.params:
             raise op_error(op, f"kernel writes @{op.writes_symbol}, which is no Parameter")
         writes = self.params[op.writes_symbol] if op.writes_symbol is not None else -1
         nbytes = sum(value_bytes(v.type) for v in [*op.inputs, *op.outputs])
-        if writes != -1:
-            nbytes *= 2
+        if writes != -1 and not channel:
+            nbytes *= 2  # an Assign reads and writes; a Send's bytes are those it moves
         return Step(
             "kernel",
             name=op.kernel_name,
@@ -249,7 +257,32 @@ class _Serializer:
             workspace=_ints(op, WORKSPACE_ATTR),
             flops=float(kernel_flops(op)),
             bytes=float(nbytes),
+            channel=channel,
         )
+
+    def channel(self, op: KernelOp) -> str:
+        """A Send's or Receive's channel (its `ascend.channel`); "" for other kernels."""
+        comm = op.unit_name == COMM_UNIT
+        if comm != (op.kernel_name in COMM_KERNELS):
+            raise op_error(op, "only Send and Receive kernels run on the comm unit, and there")
+        if not comm:
+            return ""
+        attr = op.attributes.get(CHANNEL_ATTR)
+        if not isinstance(attr, SymbolRefAttr):
+            raise op_error(op, f"'{op.kernel_name}' kernel without its channel ({CHANNEL_ATTR})")
+        name = attr.root_reference.data
+        if name not in self.params:
+            raise op_error(op, f"'{op.kernel_name}' uses channel @{name}, which is no global")
+        send = op.kernel_name == "Send"
+        if (send and (len(op.inputs), len(op.outputs), op.writes_symbol) != (1, 0, name)) or (
+            not send and (len(op.inputs), len(op.outputs), op.writes_symbol) != (0, 1, None)
+        ):
+            raise op_error(
+                op,
+                "a Send takes one input and writes its channel; a Receive takes nothing "
+                "and gives one result",
+            )
+        return name
 
     def code(self, op: KernelOp) -> int:
         text = code_text(op, self.decls, self.globals)

@@ -15,6 +15,17 @@ caller's tensors.
 
 The float-status register is set when a kernel writes an inf or nan into an
 f16/f32 output; the NPU*FloatStatus builtins reset and read it.
+
+Send and Receive (unit comm) are builtins passing a tensor through a channel
+(the `__mindjit_channel_<sr_tag>` global a Step names). With `channels` None
+(one device runs both ends) a Send stores its input into the channel global's
+memory and a Receive copies the channel's current value into its own output.
+With `channels` set (one simulator per pipeline stage, each in its own thread),
+a Send calls `channels.put(channel, copy of its input)` and a Receive writes
+`channels.get(channel)` (which blocks until the value is there) into its
+output; the channel global's memory is not used. Either way the kernel takes
+`DeviceConfig.link_us(bytes)` on the comm unit; the time a Receive waits for
+its peer device is not on this device's clock.
 """
 
 from __future__ import annotations
@@ -22,13 +33,20 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from mindjit.backend.ascend.device import DeviceConfig
 from mindjit.backend.ascend.kernels import LoadedCode, load_code
-from mindjit.backend.ascend.model import DeviceModel, Graph, ModelFormatError, Step, Tensor
+from mindjit.backend.ascend.model import (
+    COMM_UNIT,
+    DeviceModel,
+    Graph,
+    ModelFormatError,
+    Step,
+    Tensor,
+)
 from mindjit.backend.ascend.report import build_report
 from mindjit.support.errors import MindjitError
 
@@ -43,6 +61,16 @@ FLOATS = ("float16", "float32")
 
 class SimulationError(MindjitError):
     """A failure while the device runs (a failed Assert, a kernel error)."""
+
+
+class Channels(Protocol):
+    """Where Send and Receive meet when several simulators run a pipeline's stages
+    (e.g. backend/cpu/pipeline_run.py's ChannelHub). `name` is the channel global's
+    name, `__mindjit_channel_<sr_tag>`; `get` blocks until the value is there."""
+
+    def put(self, name: str, value: np.ndarray) -> None: ...
+
+    def get(self, name: str) -> np.ndarray: ...
 
 
 class Simulator:
@@ -75,6 +103,9 @@ class Simulator:
         self.codes: dict[int, LoadedCode] = {}
         self.overflow = False
         self.print_hook: Any = None
+        #: None: a Send / Receive uses its channel global's memory (one device);
+        #: else the channels several simulators share (see the module doc).
+        self.channels: Channels | None = None
         for entry in [*model.parameters, *model.constants]:
             t = model.tensors[entry.tensor]
             data = np.frombuffer(
@@ -94,8 +125,8 @@ class Simulator:
         tensors = self.model.tensors
         for g in self.model.graphs:
             for s in g.sequence:
-                if s.op != "kernel":
-                    continue
+                if s.op != "kernel" or s.unit == COMM_UNIT:
+                    continue  # Send / Receive: checked with the manifest (model.py)
                 ins = [tensors[t] for t in s.inputs]
                 outs = [tensors[t] for t in s.outputs]
                 if s.writes != -1:
@@ -193,6 +224,9 @@ class Simulator:
                 self.clock.wait(s.event, s.stream)
 
     def _kernel(self, s: Step, frame: dict[int, int]) -> None:
+        if s.unit == COMM_UNIT:
+            self._comm(s, frame)
+            return
         sources = [self._resolve(t, frame) for t in s.inputs]
         args = [self._value(t, frame) for t in s.inputs]
         targets = [s.writes] if s.writes != -1 else [self._resolve(t, frame) for t in s.outputs]
@@ -231,6 +265,32 @@ class Simulator:
                 if not np.isfinite(out).all():
                     self.overflow = True
         self.clock.kernel(s, sources, targets)
+
+    def _comm(self, s: Step, frame: dict[int, int]) -> None:
+        """A Send or Receive through channel `s.channel` (see the module doc)."""
+        channel = self.parameter_tensors[s.channel]
+        if s.name == "Send":
+            source = self._resolve(s.inputs[0], frame)
+            value = self._shaped(s.inputs[0], frame)
+            if self.channels is None:
+                self.view(channel)[...] = value
+            else:
+                self.channels.put(s.channel, np.array(value, copy=True))
+            self.clock.kernel(s, [source], [channel] if self.channels is None else [])
+            return
+        target = self._resolve(s.outputs[0], frame)
+        out = self.view(target)
+        if self.channels is None:
+            out[...] = self.view(channel)
+        else:
+            got = np.asarray(self.channels.get(s.channel))
+            if got.shape != out.shape or got.dtype != out.dtype:
+                raise SimulationError(
+                    f"kernel 'Receive' got a {got.dtype} value of shape {got.shape} from "
+                    f"channel @{s.channel} for a {out.dtype} output of shape {out.shape}"
+                )
+            out[...] = got
+        self.clock.kernel(s, [channel] if self.channels is None else [], [target])
 
     def _builtin(self, name: str) -> list[np.ndarray]:
         status = np.zeros(8, np.float32)
@@ -279,6 +339,7 @@ class _Clock:
         self.live: dict[int, list[float]] = {}  # tensor -> [start, end] of its current value
         self.intervals: list[tuple[float, float, int]] = []
         self.persistent = {p.tensor for p in model.parameters} | {c.tensor for c in model.constants}
+        self.link_bytes = 0.0  # what Send / Receive kernels moved
 
     def _size(self, tid: int) -> int:
         n = self.model.tensors[tid].nbytes
@@ -317,6 +378,8 @@ class _Clock:
     def kernel(self, s: Step, reads: list[int], writes: list[int]) -> None:
         duration = self.cfg.kernel_us(s.unit, s.dtype, s.flops, s.bytes)
         start, end = self._run(s.name, s.unit, s.stream, duration)
+        if s.unit == COMM_UNIT:
+            self.link_bytes += s.bytes
         for t in reads:
             self.read(t, end)
         for t in writes:
@@ -346,4 +409,4 @@ class _Clock:
         for tid, (a, b) in self.live.items():
             self.intervals.append((a, b, self._size(tid)))
         self.live = {}
-        return build_report(sim, self.kernels, self.intervals)
+        return build_report(sim, self.kernels, self.intervals, self.link_bytes)

@@ -19,7 +19,7 @@ LEFT, RIGHT, TOP = 90, 30, 44
 LANE, LANE_GAP = 22, 6
 MEM_HEIGHT = 150
 PANEL_GAP = 50
-UNIT_COLOURS = {"cube": "#4e79a7", "vector": "#f28e2b", "aicpu": "#59a14f"}
+UNIT_COLOURS = {"cube": "#4e79a7", "vector": "#f28e2b", "aicpu": "#59a14f", "comm": "#b07aa1"}
 OTHER_COLOUR = "#9d9d9d"
 FONT = 'font-family="sans-serif" font-size="11"'
 
@@ -81,7 +81,7 @@ def timeline_svg(report: dict, title: str = "") -> str:
             f'font-weight="bold">{escape(title)}</text>'
         )
     for i, (unit, colour) in enumerate(UNIT_COLOURS.items()):  # legend, top right
-        x = WIDTH - RIGHT - 230 + i * 80
+        x = WIDTH - RIGHT - 310 + i * 80
         out.append(
             f'<rect class="legend" x="{x}" y="8" width="12" height="12" fill="{colour}"/>'
             f'<text x="{x + 16}" y="18" {FONT}>{unit}</text>'

@@ -62,7 +62,6 @@ from mindjit.backend.cpu.types import (
     is_tensor,
     static_shape,
 )
-from mindjit.dialects.mindir.discardable import PIPELINE_OF_ATTR
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.ir.locations import loc_of_op
 from mindjit.ir.resources import has_blob
@@ -438,13 +437,7 @@ class CpuExecutable:
     # -- functions ----------------------------------------------------------------
 
     def entry_names(self) -> list[str]:
-        """The functions, and the graphs split into pipeline stages (run as one)."""
-        split = {
-            a.data
-            for fn in self._funcs.values()
-            if isinstance(a := fn.attributes.get(PIPELINE_OF_ATTR), StringAttr)
-        }
-        return [*self._funcs, *sorted(split - set(self._funcs))]
+        return list(self._funcs)
 
     def signature(self, name: str) -> tuple[list[Attribute], list[Attribute]]:
         """The input types a caller gives @name (arguments bound to globals are

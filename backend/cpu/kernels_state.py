@@ -120,8 +120,8 @@ def _channel_receive(exe: Any, name: str, values: Any) -> Any:
         hub = exe.channels
         if hub is not None:
             return hub.get(name)
-        try:
-            return values[name]
+        try:  # a copy, as the device's Receive kernel: a later send does not change it
+            return np.array(values[name])
         except KeyError:
             raise ExecutionError(f"global @{name} is read before it has a value") from None
 

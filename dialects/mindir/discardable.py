@@ -15,6 +15,10 @@ LAZY_INLINE_ATTR = "mindir.lazy_inline"
 #: pipeline stage (`Cell.pipeline_stage`) the op belongs to, an i64.
 PIPELINE_STAGE_ATTR = "mindir.pipeline_stage"
 
+#: On an entry graph (and its stage graphs): the micro-batches `nn.PipelineCell` slices
+#: a batch into (Y), for the pipeline schedule of the devices that run the stages.
+MICRO_BATCHES_ATTR = "mindir.micro_batches"
+
 #: On a stage graph `mindir-pipeline-split` made: the graph it is a stage of (a string).
 PIPELINE_OF_ATTR = "mindir.pipeline_of"
 
@@ -38,6 +42,12 @@ def pipeline_stage_graphs(module: ModuleOp, graph: str) -> list[func.FuncOp]:
         and a.data == graph
     ]
     return sorted(found, key=lambda f: stage_of_attr(f) or 0)
+
+
+def micro_batches(fn: func.FuncOp) -> int:
+    """A graph's `mindir.micro_batches` (1 when it has none)."""
+    attr = fn.attributes.get(MICRO_BATCHES_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 1
 
 
 def pipeline_results(fn: func.FuncOp) -> list[int]:

@@ -15,8 +15,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 
+from mindjit.dialects.mindir.discardable import MICRO_BATCHES_ATTR
 from mindjit.driver.compile import Compiled, compile_graph
 from mindjit.driver.report import StageReport
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
@@ -24,6 +25,20 @@ from mindjit.frontend.graph.raises import user_error_of
 from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.frontend.tensor import Tensor
 from mindjit.support import config
+
+
+def mark_micro_batches(fn: Any, self_obj: Any) -> None:
+    """Record on the entry graph the micro-batches of the `nn.PipelineCell` it runs
+    (the devices' pipeline schedule needs Y; the IR does not say it otherwise)."""
+    from mindjit.frontend.nn.cell import Cell  # nn imports graph mode: a cycle at module level
+    from mindjit.frontend.nn.pipeline import PipelineCell  # (the same cycle)
+
+    if not isinstance(self_obj, Cell):
+        return
+    cells = [self_obj, *(c for _, c in self_obj.cells_and_names())]
+    found = [c.micro_size for c in cells if isinstance(c, PipelineCell)]
+    if found:
+        fn.attributes[MICRO_BATCHES_ATTR] = IntegerAttr(max(found), i64)
 
 
 class CompiledProgram:
@@ -46,6 +61,7 @@ class CompiledProgram:
         graph, _ = compiler.entry(fn, self_obj, args, kwargs, name)
         self.result_template = graph.result_template
         self.entry_name = graph.fn.sym_name.data
+        mark_micro_batches(graph.fn, self_obj)
         module = compiler.module.module
         self.parameters = list(compiler.module.parameters.values())  # (symbol, Parameter)
         report.add("frontend", module, time.perf_counter() - start)

@@ -36,11 +36,13 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.discardable import LAZY_INLINE_ATTR
 from mindjit.dialects.mindir.types import is_monad
 from mindjit.passes.analysis.effects import is_ref
+from mindjit.passes.mindir_grad.adjoints import materialize
 
 if TYPE_CHECKING:
     from mindjit.passes.mindir_grad.emitter import GradEmitter
@@ -82,14 +84,16 @@ class SharedGrads:
         self.vjp: dict[str, func.FuncOp] = {}  # G_pure -> G_pure_vjp
 
     def is_pure_graph(self, name: str) -> bool:
-        fn = self.funcs.get(name)
-        return fn is not None and PURE_OF_ATTR in fn.attributes
+        """Whether @name is the pure form of a kept graph (maybe the graph itself)."""
+        return any(f.sym_name.data == name for f in self.pure.values())
 
     # -- the call site ------------------------------------------------------------------------
 
     def rewrite_call(self, call: func.CallOp, callee: func.FuncOp) -> None:
         """`call @G(..refs.., u)` -> Loads of the refs and `call @G_pure` (module doc)."""
         pure = self._pure(callee)
+        if pure is callee:
+            return  # already pure: the call stays as it is
         block_args = callee.body.block.args
         state = next((v for v in call.arguments if is_monad(v.type)), None)
         operands: list[SSAValue] = []
@@ -134,6 +138,9 @@ class SharedGrads:
         if name in self.pure:
             return self.pure[name]
         old = callee.body.block
+        if not any(is_monad(a.type) or is_ref(a.type) for a in old.args):
+            self.pure[name] = callee  # no state, no Parameter: its own pure form
+            return callee
         keep = [a for a in old.args if not is_monad(a.type)]
         block = Block(arg_types=[a.type.tensor if is_ref(a.type) else a.type for a in keep])  # type: ignore[attr-defined]
         mapping: dict[SSAValue, SSAValue] = dict(zip(keep, block.args))
@@ -168,8 +175,6 @@ class SharedGrads:
         self, e: GradEmitter, call: func.CallOp, douts: list, expand
     ) -> list[SSAValue | None]:
         """The adjoints of a `call @G_pure`'s operands: one call of its vjp graph."""
-        from mindjit.passes.mindir_grad.adjoints import materialize
-
         pure = self.funcs[call.callee.root_reference.data]
         vjp = self._vjp(pure, expand)
         sens = [materialize(e, d, r.type) for d, r in zip(douts, call.results)]
@@ -213,7 +218,15 @@ class SharedGrads:
         self.funcs[vjp.sym_name.data] = vjp
         self.vjp[name] = vjp
         expand(grad)  # its call of G_pure is inlined there, once
+        _erase_dead(block)  # forward values the backward does not read
         return vjp
+
+
+def _erase_dead(block: Block) -> None:
+    for op in reversed(list(block.ops)):
+        if is_trivially_dead(op):
+            op.detach()
+            op.erase()
 
 
 def _discardable(op: Operation) -> dict:

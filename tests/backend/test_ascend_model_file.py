@@ -240,9 +240,9 @@ def test_bad_magic(files: dict[str, bytes]) -> None:
 
 def test_wrong_version_comes_before_the_checksum(files: dict[str, bytes]) -> None:
     data = files["mlp"]
-    for version in (0, 2, 0xFFFFFFFF):
+    for version in (0, FORMAT_VERSION - 1, FORMAT_VERSION + 1, 0xFFFFFFFF):
         changed = data[:8] + version.to_bytes(4, "little") + data[12:]
-        rejected(changed, rf"format version {version}, this reader reads version 1$")
+        rejected(changed, rf"format version {version}, this reader reads version {FORMAT_VERSION}$")
         # A corrupted body too: still the version error (checked first).
         body = bytearray(changed)
         body[-1] ^= 0xFF

@@ -53,8 +53,8 @@ def test_two_types_on_one_tag_is_a_located_error() -> None:
 
 
 def test_the_device_passes_the_value_too() -> None:
-    # the send is the channel's store kernel, the receive reads the channel in place
-    # (no Send/Receive kernels with a link cost yet: backend/ascend/DEVICE.md)
+    # one simulator runs both stages: the Send kernel stores into the channel global,
+    # the Receive kernel copies it (backend/ascend/DEVICE.md, "Send and receive")
     exe = AscendExecutable(_lowered(), "stage0")
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     b = np.ones((2, 3), np.float32)

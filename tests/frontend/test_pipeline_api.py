@@ -4,6 +4,8 @@ equal to training without it (one device: no stage split yet)."""
 
 from __future__ import annotations
 
+import json
+
 import lazy_inline_programs as P
 import numpy as np
 import pytest
@@ -137,11 +139,46 @@ def test_iree_backend_runs_the_stages_on_the_numpy_executor(capfd):
     assert len(err.strip().splitlines()) == 1
 
 
-def test_simulated_device_trains_the_same_on_one_device():
-    """The device runs the stages' ops as one graph for now (no split): same training."""
+@pytest.mark.parametrize("micro", [1, 4, 8])
+@pytest.mark.parametrize("stages", [2, 4])
+def test_simulated_devices_train_the_same(stages, micro):
+    """One simulated device per stage, each with its own model, run at once: the
+    training equals the unpipelined one (on the device too)."""
     expected = reference(ms.GRAPH_MODE, lr=0.01)
     ms.set_context(device_target="Ascend")
-    assert_same(pipelined(2, 4, ms.GRAPH_MODE, lr=0.01), expected)
+    api.clear_cache()
+    assert_same(pipelined(stages, micro, ms.GRAPH_MODE, lr=0.01), expected)
+    (program,) = api.cached_programs()
+    report = program.executable.report
+    assert report["stages"] == stages and report["micro_batches"] == micro
+    devices = report["devices"]
+    assert [d["device"] for d in devices] == list(range(stages))
+    busy = [d["busy_us"] for d in devices]
+    # the step is no shorter than the busiest device; with micro-batches the stages
+    # overlap (with one, the step is the stages in turn plus the link's transfers)
+    assert max(busy) <= report["step_time_us"]
+    if micro > 1:
+        assert report["step_time_us"] < report["serial_time_us"]
+    total = stages * report["step_time_us"]
+    assert report["bubble_fraction"] == pytest.approx(1 - sum(busy) / total)
+    assert report["theoretical_bubble"] == pytest.approx((stages - 1) / (micro + stages - 1))
+    assert all(d["peak_memory_bytes"] > 0 and 0 < d["forward_share"] < 1 for d in devices)
+    assert len(report["slots"]) == 2 * stages * micro
+
+
+def test_device_pipeline_saves_a_model_per_stage_its_report_and_timeline(tmp_path, monkeypatch):
+    monkeypatch.setenv("MS_DEV_SAVE_GRAPHS", "1")
+    monkeypatch.setenv("MS_DEV_SAVE_GRAPHS_PATH", str(tmp_path))
+    ms.set_context(device_target="Ascend")
+    ms.set_auto_parallel_context(pipeline_config={"pipeline_scheduler": "gpipe"})
+    pipelined(2, 4, ms.GRAPH_MODE, lr=0.01, steps=1)
+    name = "TrainOneStepCell_construct"
+    assert (tmp_path / f"{name}_stage0.msmodel").is_file()
+    assert (tmp_path / f"{name}_stage1.msmodel").is_file()
+    report = json.loads((tmp_path / f"{name}.pipeline.json").read_text())
+    assert report["schedule"] == "gpipe" and report["micro_batches"] == 4
+    svg = (tmp_path / f"{name}.pipeline.svg").read_text()
+    assert "device 0" in svg and "device 1" in svg and 'class="transfer"' in svg
 
 
 def test_pynative_training_equals_unpipelined():
@@ -358,3 +395,20 @@ def test_backward_ops_carry_their_forward_ops_stage(tmp_path, monkeypatch):
     stage_1 = sum("pipeline_stage = 1" in line for line in matmuls)
     assert 0 < stage_0 < stage_1 and stage_0 % 2 == 0 and stage_1 % 2 == 0
     assert stage_0 + stage_1 == len(matmuls)
+
+
+@pytest.mark.parametrize("target", ["CPU", "Ascend"])
+def test_compile_cache_hit_runs_the_stages(tmp_path, target):
+    """A warm compile-cache hit restores the split program (its stages, their plans or
+    device models) and trains the same."""
+    expected = reference(ms.GRAPH_MODE, lr=0.01)
+    ms.set_context(enable_compile_cache=True, compile_cache_path=str(tmp_path))
+    ms.set_context(device_target=target)
+    api.clear_cache()
+    cold = pipelined(2, 4, ms.GRAPH_MODE, lr=0.01)
+    api.clear_cache()
+    warm = pipelined(2, 4, ms.GRAPH_MODE, lr=0.01)
+    (program,) = api.cached_programs()
+    assert program.from_cache
+    assert_same(cold, expected)
+    assert_same(warm, expected)

@@ -308,7 +308,7 @@ def test_missing_model_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         ("truncate", r"invalid model file: truncated or padded"),
         ("short", r"invalid model file: truncated: 10 bytes, shorter than the header"),
         ("magic", r"invalid model file: not a mindjit device model \(bad magic\)"),
-        ("version", r"invalid model file: format version 7, this reader reads version 1"),
+        ("version", r"invalid model file: format version 7, this reader reads version 2"),
         ("empty", r"invalid model file: truncated: 0 bytes"),
     ],
 )

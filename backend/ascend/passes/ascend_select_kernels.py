@@ -14,8 +14,14 @@ kernel for), the dtype and the format (ND). What is not a kernel:
 - tensor constants stay `arith.constant`: the model file's constants;
 - reshapes (`tensor.expand_shape`, `collapse_shape`, `reshape`, a no-op
   `tensor.cast`) become `ascend.view`: the same memory, no kernel;
-- `ml_program.global_load` stays: a Load reads the Parameter's memory in place;
+- `ml_program.global_load` of a Parameter stays: a Load reads the Parameter's
+  memory in place;
 - `ml_program.global_store @p = %v` becomes an `Assign` kernel `writes @p`;
+- a send/receive channel (`@__mindjit_channel_<sr_tag>`, from mindir.send /
+  mindir.receive) is no Parameter: its store becomes a `Send` kernel `writes
+  @channel`, its load a `Receive` kernel giving a tensor of its own (planned
+  like any kernel result), both on the communication unit `comm` and marked
+  `{ascend.channel = @channel}` (DEVICE.md, "Send and receive");
 - `func.call` of a graph stays (cell reuse decides), of a runtime declaration
   (float status, print) becomes its kernel.
 
@@ -28,15 +34,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, TensorType
 from xdsl.dialects.ml_program import GlobalLoadConstantOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.backend.ascend.passes.kernel_table import (
+    CHANNEL_ATTR,
     RUNTIME_KERNELS,
     TENSOR_KERNELS,
+    channel_of,
+    comm_kernel,
     element_type,
     generic_kernel,
     scalar_kernel,
@@ -96,7 +105,9 @@ def _lookup(module: ModuleOp, name: str) -> func.FuncOp | None:
 def select(op: Operation, module: ModuleOp) -> tuple[str, str, Attribute]:
     """(kernel type, unit, dtype) for an op that becomes a kernel."""
     kind = runtime_kind(op, module)
-    if kind is not None:
+    if (comm := comm_kernel(op)) is not None:
+        name, unit = comm
+    elif kind is not None:
         if kind not in RUNTIME_KERNELS:
             raise op_error(op, f"the Ascend-like device has no kernel for runtime '{kind}'")
         name, unit = RUNTIME_KERNELS[kind]
@@ -189,13 +200,15 @@ def wrap(op: Operation, module: ModuleOp) -> KernelOp:
     for name_, value in op.attributes.items():
         if name_.startswith("mindjit.") or name_.startswith("mindir."):
             kernel.attributes[name_] = value
+    if (channel := channel_of(op)) is not None:
+        kernel.attributes[CHANNEL_ATTR] = SymbolRefAttr(channel)
     return kernel
 
 
 def select_graph(fn: func.FuncOp, module: ModuleOp) -> None:
     rewriter = Rewriter()
     for op in list(fn.body.block.ops):
-        if type(op) in KEPT_OPS or is_init(op):
+        if (type(op) in KEPT_OPS and channel_of(op) is None) or is_init(op):
             continue
         if op.name == "arith.constant":
             continue  # a tensor constant: the model's constant data

@@ -11,7 +11,9 @@ An op must run after (its *dependencies*):
 - every reader of a Parameter since its last write, when it writes that
   Parameter (a Load without TensorMove reads the memory when its reader runs);
 - the previous op with side effects, when it has side effects (Assign, Print,
-  Assert, float status, control flow or calls doing any of those; graph calls);
+  Assert, float status, Send and Receive, control flow or calls doing any of
+  those; graph calls): sends and receives keep their program order, which the
+  pipeline split chose so that the stages never wait for each other in a cycle;
 - the float-status hidden state: each float-status kernel after every f16/f32
   computing kernel since the previous float-status kernel, and each such kernel
   after the previous float-status kernel (MindSpore orders these with Depend,
@@ -32,6 +34,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
+from mindjit.backend.ascend.passes.kernel_table import COMM_KERNELS
 from mindjit.backend.cpu.types import dtype_of
 from mindjit.dialects.ascend import KernelOp, ViewOp
 
@@ -41,7 +44,7 @@ ANY_PARAM = ("param", "\0any")
 FLOAT_STATUS_KERNELS = frozenset(
     {"NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"}
 )
-SIDE_EFFECT_KERNELS = frozenset({"Assign", "Print", "Assert", *FLOAT_STATUS_KERNELS})
+SIDE_EFFECT_KERNELS = frozenset({"Assign", "Print", "Assert", *FLOAT_STATUS_KERNELS, *COMM_KERNELS})
 EFFECT_OPS_IN_CODE = frozenset({"ml_program.global_store", "cf.assert", "func.call"})
 
 

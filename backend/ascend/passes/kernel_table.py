@@ -22,8 +22,18 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import IsTerminator
 
+from mindjit.backend.ascend.model import COMM_UNIT
 from mindjit.dialects import ml_program_ext
 from mindjit.dialects.linalg_ext import PoolingNchwSumOp
+from mindjit.passes.mindir_to_tensor.state import CHANNEL_PREFIX
+
+#: Send / Receive run on the communication unit `COMM_UNIT` ("comm"): the link
+#: between devices (DEVICE.md).
+SEND = "Send"
+RECEIVE = "Receive"
+COMM_KERNELS = frozenset({SEND, RECEIVE})
+#: The discardable attribute naming a Send / Receive kernel's channel global.
+CHANNEL_ATTR = "ascend.channel"
 
 #: Element types each AI Core unit has kernels for (else: AI CPU fallback).
 CUBE_DTYPES = (Float16Type, BFloat16Type, Float32Type)
@@ -163,6 +173,23 @@ RUNTIME_KERNELS = {
     "float_status_get": ("NPUGetFloatStatus", "vector"),
     "print": ("Print", "aicpu"),
 }
+
+
+def channel_of(op: Operation) -> str | None:
+    """The channel global (`@__mindjit_channel_<sr_tag>`) a global_store (a
+    mindir.send) or global_load (a mindir.receive) uses; None for a Parameter's."""
+    if op.name not in ("ml_program.global_store", "ml_program.global_load"):
+        return None
+    name = op.properties["global"].root_reference.data  # type: ignore[union-attr]
+    return name if name.startswith(CHANNEL_PREFIX) else None
+
+
+def comm_kernel(op: Operation) -> tuple[str, str] | None:
+    """A channel's store is a Send kernel, its load a Receive kernel, both on the
+    communication unit; None for any other op."""
+    if channel_of(op) is None:
+        return None
+    return (SEND if op.name == "ml_program.global_store" else RECEIVE), COMM_UNIT
 
 
 def element_type(t: Attribute) -> Attribute:

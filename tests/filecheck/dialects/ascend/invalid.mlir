@@ -4,7 +4,7 @@
 // error it must produce.
 
 func.func @f(%x: tensor<2xf32>) {
-  // expected-error @+1 {{'ascend.kernel' op unknown unit 'gpu', expected one of ('cube', 'vector', 'aicpu')}}
+  // expected-error @+1 {{'ascend.kernel' op unknown unit 'gpu', expected one of ('cube', 'vector', 'aicpu', 'comm')}}
   %y = ascend.kernel "Exp" gpu f32 ND (%a = %x) : (tensor<2xf32>) -> tensor<2xf32> {
     ascend.yield %a : tensor<2xf32>
   }
