@@ -13,7 +13,16 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from mindjit.backend.ascend.pipeline_schedule import Link, StageCost, Timeline
-from mindjit.backend.ascend.timeline import FONT, LEFT, RIGHT, WIDTH, _label, _num, _ticks
+from mindjit.backend.ascend.timeline import (
+    FONT,
+    LEFT,
+    RIGHT,
+    WIDTH,
+    _label,
+    _num,
+    legend,
+    time_grid,
+)
 from mindjit.support.files import write_atomic
 
 LANE, LINK_LANE, GAP, TOP = 26, 8, 12, 52
@@ -46,7 +55,7 @@ def pipeline_svg(timeline: Timeline, costs: list[StageCost], link: Link, title: 
         return LEFT + plot_w * t / t_end
 
     bottom = TOP + timeline.stages * row
-    height = bottom + 40
+    height = bottom + 46
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
@@ -64,24 +73,9 @@ def pipeline_svg(timeline: Timeline, costs: list[StageCost], link: Link, title: 
         f"{timeline.theoretical_bubble():.3f}); X={timeline.stages}, Y={timeline.micro_batches}"
         "</text>"
     )
-    for i, (name, colour) in enumerate(
-        (("forward", COLOURS["F"]), ("backward", COLOURS["B"]), ("link transfer", COLOURS["link"]))
-    ):
-        x = WIDTH - RIGHT - 300 + i * 95
-        out.append(
-            f'<rect class="legend" x="{x}" y="8" width="12" height="12" fill="{colour}"/>'
-            f'<text x="{x + 16}" y="18" {FONT}>{name}</text>'
-        )
-    for t in _ticks(t_end, 6):
-        x = _num(sx(t))
-        out.append(
-            f'<line x1="{x}" y1="{TOP - 4}" x2="{x}" y2="{bottom}" stroke="#e4e4e4"/>'
-            f'<text x="{x}" y="{bottom + 16}" text-anchor="middle" {FONT}>{_label(t)}</text>'
-        )
-    out.append(
-        f'<text x="{LEFT + plot_w / 2}" y="{bottom + 34}" text-anchor="middle" {FONT}>'
-        "time (µs)</text>"
-    )
+    items = [("forward", COLOURS["F"]), ("backward", COLOURS["B"]), ("link", COLOURS["link"])]
+    legend(out, items, 90)
+    time_grid(out, sx, t_end, TOP - 4, bottom)
     for d in range(timeline.stages):
         y = TOP + d * row
         out.append(

@@ -46,6 +46,28 @@ def _label(v: float, digits: int = 9) -> str:
     return f"{round(v, digits):.12g}"
 
 
+def legend(out: list[str], items: list[tuple[str, str]], step: int) -> None:
+    """(name, colour) swatches at the top right, `step` pixels apart."""
+    for i, (name, colour) in enumerate(items):
+        x = WIDTH - RIGHT - step * len(items) + i * step - 10
+        out.append(
+            f'<rect class="legend" x="{x}" y="8" width="12" height="12" fill="{colour}"/>'
+            f'<text x="{x + 16}" y="18" {FONT}>{name}</text>'
+        )
+
+
+def time_grid(out: list[str], sx, t_end: float, top: float, bottom: float) -> None:
+    """Vertical grid lines with their times under `bottom`, and the axis title."""
+    for t in _ticks(t_end, 6):
+        x = _num(sx(t))
+        out.append(
+            f'<line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" stroke="#e4e4e4"/>'
+            f'<text x="{x}" y="{bottom + 16}" text-anchor="middle" {FONT}>{_label(t)}</text>'
+        )
+    mid = LEFT + (WIDTH - LEFT - RIGHT) / 2
+    out.append(f'<text x="{mid}" y="{bottom + 36}" text-anchor="middle" {FONT}>time (µs)</text>')
+
+
 def timeline_svg(report: dict, title: str = "") -> str:
     """The report as an SVG document (a str starting with the XML declaration)."""
     kernels = list(report.get("kernels") or [])
@@ -80,25 +102,8 @@ def timeline_svg(report: dict, title: str = "") -> str:
             f'<text x="{LEFT}" y="18" font-family="sans-serif" font-size="14" '
             f'font-weight="bold">{escape(title)}</text>'
         )
-    for i, (unit, colour) in enumerate(UNIT_COLOURS.items()):  # legend, top right
-        x = WIDTH - RIGHT - 310 + i * 80
-        out.append(
-            f'<rect class="legend" x="{x}" y="8" width="12" height="12" fill="{colour}"/>'
-            f'<text x="{x + 16}" y="18" {FONT}>{unit}</text>'
-        )
-
-    # Time grid and axis labels, shared by both panels.
-    for t in _ticks(t_end, 6):
-        x = _num(sx(t))
-        out.append(
-            f'<line x1="{x}" y1="{TOP - 4}" x2="{x}" y2="{mem_bottom}" stroke="#e4e4e4"/>'
-            f'<text x="{x}" y="{mem_bottom + 16}" text-anchor="middle" {FONT}>'
-            f"{_label(t)}</text>"
-        )
-    out.append(
-        f'<text x="{LEFT + plot_w / 2}" y="{mem_bottom + 36}" text-anchor="middle" '
-        f"{FONT}>time (µs)</text>"
-    )
+    legend(out, list(UNIT_COLOURS.items()), 80)
+    time_grid(out, sx, t_end, TOP - 4, mem_bottom)  # shared by both panels
 
     # Stream panel.
     for stream, i in lanes.items():

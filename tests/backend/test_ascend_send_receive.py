@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from test_ascend_model_file import _check_all, _report, _structure_mutation, edited, split
+from test_send_receive import _PROGRAM, _T  # noqa: E402
 
 from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.device import DeviceConfig, configured
@@ -42,19 +43,7 @@ from mindjit.tools import ms_sim
 CHANNEL = "__mindjit_channel_5"
 
 # Two stages of a pipeline: stage0 sends x * x under tag 5, stage1 receives it.
-_T = "tensor<2x3xf32>"
-STAGES = f"""
-func.func @stage0(%x: {_T}, %io0: !mindir.io) -> !mindir.io {{
-  %d = mindir.mul %x, %x : {_T}
-  %io1 = mindir.send %d, %io0 {{sr_tag = 5 : i64, dest_rank = 1 : i64}} : {_T}
-  func.return %io1 : !mindir.io
-}}
-func.func @stage1(%b: {_T}, %io0: !mindir.io) -> {_T} {{
-  %y, %io1 = mindir.receive %io0 {{sr_tag = 5 : i64, src_rank = 0 : i64}} : {_T}
-  %r = mindir.add %y, %b : {_T}
-  func.return %r : {_T}
-}}
-"""
+STAGES = _PROGRAM  # the two stages of test_send_receive.py
 
 # One graph sends x, receives it, sends x + x on the same tag and receives again:
 # each Receive gives a tensor of its own, so the first keeps x.
