@@ -32,6 +32,7 @@ from mindjit.backend.ascend.model_file import write_model
 from mindjit.backend.iree.prepare import IreeUnsupported, prepare
 from mindjit.backend.iree.toolchain import compile_vmfb
 from mindjit.support.errors import MindjitError
+from mindjit.ir.resource_section import module_text
 from mindjit.support.files import write_atomic
 from mindjit.tools.cli import guarded
 from mindjit.tools.ms_run import load_module
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> None:
     streams = 1 if args.single_stream else args.streams
     model = compile_for_device(module, args.cell_reuse, streams, args.align)
     if args.emit_ir:
-        write_atomic(args.emit_ir, f"{module}\n")
+        write_atomic(args.emit_ir, module_text(module))
     write_model(model, args.output)
 
 

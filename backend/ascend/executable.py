@@ -21,6 +21,7 @@ from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.model_file import decode, encode
 from mindjit.backend.ascend.simulator import Simulator
 from mindjit.support.errors import MindjitError
+from mindjit.ir.resource_section import module_text
 from mindjit.support.files import write_atomic
 
 
@@ -40,7 +41,7 @@ class AscendExecutable:
             os.makedirs(save_dir, exist_ok=True)
             self.model_path = os.path.join(save_dir, f"{entry}.msmodel")
             write_atomic(self.model_path, self.model_bytes)
-            write_atomic(os.path.join(save_dir, f"{entry}.ascend.mlir"), f"{device_module}\n")
+            write_atomic(os.path.join(save_dir, f"{entry}.ascend.mlir"), module_text(device_module))
         self.device_module = device_module
         self.simulator = Simulator(decode(self.model_bytes, f"<{entry}.msmodel>"))
         self.entry = entry

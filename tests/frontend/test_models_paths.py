@@ -19,7 +19,7 @@ optimizer's moments, the default generator's `random_key` / `random_offset`):
 - and, in eval mode, the forward's lowered module run by iree-run-module against
   the CPU executor (rtol 2e-5); the same forward compiled for the device with
   MS_DEV_SAVE_GRAPHS=1 writes IR files that parse back with ms-opt (the device's
-  own file does not yet: issue 27, a strict xfail).
+  own file too).
 
 The models run at small sizes (`SMALL`, build arguments zoo.py's defaults keep
 larger; the LSTM on 4 time steps) and batch 2, so the whole file stays well
@@ -306,13 +306,6 @@ def test_saved_graphs_parse_back(name, tmp_path, tool):
     parse_back(tool, stages, tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 27: <entry>.ascend.mlir is written as f'{device_module}' "
-    "(backend/ascend/executable.py), which xDSL's Operation.__format__ wraps in "
-    "'ModuleOp(...)': ms-opt stops at 1:9 'Operation ModuleOp is not registered'",
-)
 def test_saved_device_ir_parses_back(tmp_path, tool):
     files = saved_graphs("lenet5", tmp_path / "graphs")
     parse_back(tool, [f for f in files if f.name.endswith(".ascend.mlir")], tmp_path)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mindjit.backend.cpu import CpuExecutable
-from mindjit.tools import ms_sim, ms_translate
+from mindjit.tools import ms_opt, ms_sim, ms_translate
 from mindjit.tools.ms_run import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,8 +121,13 @@ def test_translate_writes_only_the_model(
     captured = capsys.readouterr()
     assert captured.err == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mlp.ascend.mlir", "mlp.msmodel"]
+    capsys.readouterr()
     assert out.read_bytes().startswith(b"MSMODEL\0")
-    assert "ascend.kernel" in ir.read_text()
+    text = ir.read_text()
+    assert text.startswith("builtin.module") and "ascend.kernel" in text
+    # MLIR, not xDSL's repr ("ModuleOp(..."): ms-opt reads it back unchanged (issue 27)
+    assert ms_opt.main([str(ir), "-o", str(tmp_path / "again.mlir")]) == 0
+    assert (tmp_path / "again.mlir").read_text().rstrip() == text.rstrip()
 
 
 def test_sim_prints_outputs_and_report(
