@@ -31,8 +31,8 @@ from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.model_file import write_model
 from mindjit.backend.iree.prepare import IreeUnsupported, prepare
 from mindjit.backend.iree.toolchain import compile_vmfb
-from mindjit.support.errors import MindjitError
 from mindjit.ir.resource_section import module_text
+from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
 from mindjit.tools.cli import guarded
 from mindjit.tools.ms_run import load_module

@@ -20,8 +20,8 @@ from xdsl.dialects.builtin import ModuleOp
 from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.model_file import decode, encode
 from mindjit.backend.ascend.simulator import Simulator
-from mindjit.support.errors import MindjitError
 from mindjit.ir.resource_section import module_text
+from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
 
 
