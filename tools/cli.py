@@ -3,11 +3,13 @@
 A user error (`MindjitError`) is one `file:line:col: error: ...` line and exit 1;
 a warning (e.g. Load elimination level 3) is one `tool: warning: ...` line;
 a bug in mindjit is one `internal error` line and exit 2 (`MINDJIT_DEBUG=1`
-re-raises it for the traceback); Ctrl-C is 130. Never a raw traceback.
+re-raises it for the traceback); Ctrl-C is 130; a closed pipe on standard output
+(`ms-sim ... | head -1`) ends quietly with 0, as Unix tools do. Never a raw traceback.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -25,7 +27,12 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = show
             compat.install()
-            return body() or 0
+            code = body() or 0
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
+            return code
+    except BrokenPipeError:  # `tool ... | head -1`: the reader has what it wanted
+        _quiet_stdout()
+        return 0
     except MindjitError as err:
         print(err, file=sys.stderr)
         return 1
@@ -40,3 +47,13 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush of the
+    closed pipe raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -48,3 +48,62 @@ def test_warnings_are_one_tool_line(capsys):
 
     assert guarded("ms-x", body) == 0
     assert capsys.readouterr().err == "ms-x: warning: results may be wrong\n"
+
+
+# -- a closed pipe on standard output ----------------------------------------------------
+
+
+def _mlp_model(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    model = tmp_path / "mlp.msmodel"
+    bin_dir = Path(sys.executable).parent
+    subprocess.run(
+        [
+            bin_dir / "ms-translate",
+            root / "examples" / "mlp.mlir",
+            "--target=ascend-sim",
+            "-o",
+            model,
+        ],
+        check=True,
+    )
+    return root, bin_dir, model
+
+
+def test_every_tool_ends_quietly_when_its_reader_stops(tmp_path):
+    """`tool ... | head -1` (issue 27): exit 0, nothing on stderr, for each tool."""
+    import subprocess
+
+    root, bin_dir, model = _mlp_model(tmp_path)
+    big = tmp_path / "big.mlir"
+    lines = "".join(f"  %v{i} = arith.addf %x, %x : tensor<f32>\n" for i in range(20000))
+    big.write_text(
+        f"func.func @f(%x: tensor<f32>) -> tensor<f32> {{\n{lines}  func.return %x : tensor<f32>\n}}\n"
+    )
+    mlp_inputs = [
+        "--input=tensor<4x8xf32>=0.5",
+        "--input=tensor<8x16xf32>=0.1",
+        "--input=tensor<16xf32>=0",
+        "--input=tensor<16x3xf32>=0.2",
+        "--input=tensor<3xf32>=0",
+    ]
+    runs = {
+        "ms-opt": [big],
+        "ms-run": [big, "--entry", "f", "--input=tensor<f32>=1", "--benchmark", "3"],
+        "ms-translate": [root / "examples" / "mlp.mlir", "--target=iree-input", "-o", "-"],
+        "ms-sim": [model, *mlp_inputs],
+    }
+    for tool, args in runs.items():
+        proc = subprocess.Popen(
+            [bin_dir / tool, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.read(1)
+        proc.stdout.close()  # the reader is gone before the tool has written it all
+        err = proc.stderr.read().decode()
+        assert proc.wait() == 0, (tool, err)
+        assert err == "", (tool, err)
