@@ -87,6 +87,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> None:
+    try:
+        _run(args)
+    except MindjitError as err:  # located at the model file, as ms-run locates its input
+        if err.loc is None:
+            err.loc = args.files[0] if len(args.files) == 1 else "ms-sim"
+        raise
+
+
+def _run(args: argparse.Namespace) -> None:
 
     settings = load_config(args.device_config) if args.device_config else {}
     for item in args.device:

@@ -168,14 +168,14 @@ class Simulator:
         gi = self.entry_index(entry)
         g = self.model.graphs[gi]
         if len(inputs) != len(g.inputs):
-            raise MindjitError(f"graph '{g.name}' takes {len(g.inputs)} inputs, got {len(inputs)}")
+            raise MindjitError(f"entry @{g.name} expects {len(g.inputs)} inputs, got {len(inputs)}")
         self.clock = _Clock(self.config, self.model)
         for k, (tid, value) in enumerate(zip(g.inputs, inputs)):
             t = self.model.tensors[tid]
             array = np.asarray(value)
             if list(array.shape) != t.shape:
                 raise MindjitError(
-                    f"input {k} of '{g.name}' must have shape {tuple(t.shape)}, got {array.shape}"
+                    f"input {k} of @{g.name} must have shape {tuple(t.shape)}, got {array.shape}"
                 )
             self.view(tid)[...] = array.astype(t.dtype, copy=False)
             self.clock.written(tid, 0.0)

@@ -361,8 +361,8 @@ def test_wrong_number_of_inputs(
 ) -> None:
     _, args = mlp_inputs
     code = sim(mlp_model, *args[:2])
-    one_error(capsys, code, r"graph 'Net_construct' takes 5 inputs, got 1")
-    one_error(capsys, sim(mlp_model), r"takes 5 inputs, got 0")
+    one_error(capsys, code, r"mlp.msmodel: error: entry @Net_construct expects 5 inputs, got 1")
+    one_error(capsys, sim(mlp_model), r"expects 5 inputs, got 0")
 
 
 def test_wrong_input_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -370,7 +370,9 @@ def test_wrong_input_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     src.write_text(SMALL)
     assert translate(src, model) == 0
     code = sim(model, "--input", "tensor<2xf32>=[1,2]")
-    one_error(capsys, code, r"input 0 of 'twice' must have shape \(3,\), got \(2,\)")
+    one_error(
+        capsys, code, r"small.msmodel: error: input 0 of @twice must have shape \(3,\), got \(2,\)"
+    )
 
 
 def test_wrong_number_of_output_paths(

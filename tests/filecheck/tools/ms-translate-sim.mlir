@@ -48,7 +48,7 @@
 
 // NOTMODEL:    ms-translate-sim.mlir: error: invalid model file: not a mindjit device model (bad magic)
 // TRUNC:       .msmodel: error: invalid model file: truncated: 40 bytes, shorter than the header
-// ARITY:       error: graph 'main' takes 2 inputs, got 1
+// ARITY:       .msmodel: error: entry @main expects 2 inputs, got 1
 
 ml_program.global private mutable @step(dense<0.0> : tensor<2xf32>) : tensor<2xf32>
 func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>) -> (tensor<2x2xf32>, tensor<2xf32>) {
