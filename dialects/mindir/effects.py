@@ -196,6 +196,14 @@ def _ref_tensor(ref: Attribute, what: str = "ref") -> TensorType:
 class RefStateOp(IRDLOperation):
     """Shared text form `%r = mindir.<op> %ref, ..., %u : tensor<...>`."""
 
+    #: What the operands are, for the message of a wrong count.
+    OPERANDS: ClassVar[str] = ""
+    #: Said when an operand is missing: most often the memory state.
+    MISSING_HINT: ClassVar[str] = (
+        ": the last operand is the memory state (`!mindir.u`: the graph's state argument "
+        "before mindir-auto-monad, as `%u0`)"
+    )
+
     def _operand_types(self, tensor: TensorType) -> list[Attribute]:
         raise NotImplementedError
 
@@ -209,6 +217,12 @@ class RefStateOp(IRDLOperation):
         if not isinstance(tensor, TensorType):
             parser.raise_error(f"{cls.name} expects the Parameter's tensor type", pos)
         types = cls.operand_types_for(tensor)
+        if len(operands) != len(types):
+            parser.raise_error(
+                f"{cls.name} takes {cls.OPERANDS} ({len(types)} operands), got "
+                f"{len(operands)}{cls.MISSING_HINT if len(operands) < len(types) else ''}",
+                pos,
+            )
         values = parser.resolve_operands(operands, types, pos)
         return cls.create(operands=list(values), result_types=[tensor], attributes=attrs)
 
@@ -240,6 +254,7 @@ class AssignOp(RefStateOp):
     """`%a = mindir.assign %ref, %value, %u : tensor<...>`: write value into the Parameter."""
 
     name = "mindir.assign"
+    OPERANDS: ClassVar[str] = "the Parameter's ref, the value and a `!mindir.u` state"
     ref = operand_def(RefType)
     value = operand_def(TensorType)
     state = operand_def(MonadUType)
@@ -264,6 +279,7 @@ class LoadOp(RefStateOp):
     """`%v = mindir.load %ref, %u : tensor<...>`: the Parameter's value at state %u (an alias)."""
 
     name = "mindir.load"
+    OPERANDS: ClassVar[str] = "the Parameter's ref and a `!mindir.u` state"
     ref = operand_def(RefType)
     state = operand_def(MonadUType)
     result = result_def(TensorType)

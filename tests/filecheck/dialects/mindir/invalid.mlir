@@ -796,3 +796,25 @@ func.func @f(%io: !mindir.io) {
   %y, %0 = mindir.receive %io {sr_tag = 0 : i64, src_rank = 0 : i64} : tensor<?xf32>
   func.return
 }
+
+// -----
+
+// A Load without its memory state says which operand is missing (issue 27).
+
+mindir.parameter @p = dense<1.0> : tensor<3xf32>
+func.func @load_without_state(%u0: !mindir.u) -> tensor<3xf32> {
+  %pw = mindir.get_parameter @p : !mindir.ref<tensor<3xf32>>
+  // expected-error @+1 {{mindir.load takes the Parameter's ref and a `!mindir.u` state (2 operands), got 1: the last operand is the memory state}}
+  %w = mindir.load %pw : tensor<3xf32>
+  func.return %w : tensor<3xf32>
+}
+
+// -----
+
+mindir.parameter @p = dense<1.0> : tensor<3xf32>
+func.func @assign_without_state(%v: tensor<3xf32>) -> tensor<3xf32> {
+  %pw = mindir.get_parameter @p : !mindir.ref<tensor<3xf32>>
+  // expected-error @+1 {{mindir.assign takes the Parameter's ref, the value and a `!mindir.u` state (3 operands), got 2: the last operand is the memory state}}
+  %w = mindir.assign %pw, %v : tensor<3xf32>
+  func.return %w : tensor<3xf32>
+}
