@@ -66,7 +66,7 @@ class CompileCache:
         if len(data) > self.max_bytes:
             return  # it alone would overflow the bound: not kept
         os.makedirs(self.directory, exist_ok=True)
-        write_atomic(self.path_of(key), data)
+        write_atomic(self.path_of(key), data, private=True)  # the cache stays private
         self.evict()
 
     def evict(self) -> None:
