@@ -1,6 +1,6 @@
 """The README demo: Python networks compiled in graph mode, with their reports.
 
-    make run        # or: .venv/bin/python examples/demo.py
+    make run        # or: .venv/bin/python examples/demo.py [--timeline PATH]
 
 1. A small classifier (Dense -> ReLU -> Dense, a tensor `if` and a `while`) is
    written the way MindSpore users write it, compiled by mindjit's frontend
@@ -9,7 +9,8 @@
    times, and checks the outputs against PyNative mode.
 2. The same classifier on the simulated Ascend-like device: its report
    (simulated time per stream and kernel, peak memory against the lower bound,
-   float status) and the path of its timeline picture.
+   float status) and its timeline picture, written to `--timeline` (default
+   `mindjit_demo_timeline.svg` in the working directory).
 3. A GPT-like model of 16 transformer Blocks (examples/gpt.py) is compiled with
    and without `@ms.lazy_inline` on the Block: graph nodes (MindSpore's count)
    and compile times side by side, and the outputs compared.
@@ -17,6 +18,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 import time
 
@@ -91,7 +94,15 @@ def lazy_inline_report(layers: int = 16, hidden: int = 128, seq: int = 32) -> bo
     return same
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="mindjit's demo")
+    parser.add_argument(
+        "--timeline",
+        default="mindjit_demo_timeline.svg",
+        metavar="PATH",
+        help="where the device timeline picture goes (default: in the working directory)",
+    )
+    args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     x = Tensor(rng.standard_normal((8, 16)).astype(np.float32))
     net = Classifier()
@@ -122,7 +133,7 @@ def main() -> int:
     )
     print(f"graph mode == PyNative mode (bit for bit): {same}")
     same_iree = iree_report(x, probs.asnumpy(), run_seconds)
-    same_device = device_report(net, x, probs.asnumpy())
+    same_device = device_report(net, x, probs.asnumpy(), args.timeline)
     same_lazy = lazy_inline_report()
     return 0 if same and same_lazy and same_device and same_iree else 1
 
@@ -154,11 +165,8 @@ def iree_report(x: Tensor, cpu_probs: np.ndarray, numpy_seconds: float) -> bool:
     return bool(same)
 
 
-def device_report(net: nn.Cell, x: Tensor, cpu_probs: np.ndarray) -> bool:
+def device_report(net: nn.Cell, x: Tensor, cpu_probs: np.ndarray, path: str) -> bool:
     """Run the classifier on the simulated Ascend-like device; print its report."""
-    import os
-    import tempfile
-
     from mindjit.backend.ascend.report import format_report
     from mindjit.backend.ascend.timeline import write_timeline
 
@@ -171,9 +179,8 @@ def device_report(net: nn.Cell, x: Tensor, cpu_probs: np.ndarray) -> bool:
     report = program.executable.report
     print("\non the simulated Ascend-like device (set_context(device_target='Ascend')):")
     print("  " + format_report(report).replace("\n", "\n  "))
-    path = os.path.join(tempfile.gettempdir(), "mindjit_demo_timeline.svg")
     write_timeline(report, path, title="demo classifier on the simulated device")
-    print(f"  timeline picture: {path}")
+    print(f"  timeline picture: {os.path.abspath(path)} (--timeline PATH to move it)")
     same = np.allclose(probs.asnumpy(), cpu_probs, rtol=1e-6, atol=1e-7)
     print(f"  device == CPU executor: {same}")
     return bool(same)
