@@ -11,6 +11,7 @@ executor's plan, or the simulated Ascend device). The compile cache
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections import Counter
@@ -29,7 +30,7 @@ from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
-from mindjit.driver.dumps import dump_stage, dump_text
+from mindjit.driver.dumps import Dumps
 from mindjit.driver.report import StageReport
 from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
 from mindjit.support import config
@@ -160,15 +161,30 @@ def dump_directory() -> str | None:
     return config.save_graphs_path() if config.save_graphs_enabled() else None
 
 
+@functools.cache
+def dump_stage_names() -> list[str]:
+    """Every stage of the fullest pipeline (driver/dumps.py numbers dumps by it)."""
+    fullest = config.CompileOptions(
+        jit_level="O2",
+        cell_reuse=2,
+        load_elim=1,
+        cf_to_select=True,
+        device_target="CPU",
+        pipeline_stages=2,
+    )
+    specs = (jit_level_pipeline("O2", fullest), LOWER_TO_TENSOR)
+    return ["frontend", *(p.name for spec in specs for p in parse_pipeline(spec))]
+
+
 def compile_graph(
     module: ModuleOp, entry: str, options: config.CompileOptions, report: StageReport
 ) -> Compiled:
     """Run `module` (the frontend's mindir, changed in place) through the mindir
     pipeline of `options.jit_level` and the lowering, then build the backend."""
     directory = dump_directory()
-    dump_stage(directory, 0, "frontend", module)
+    dumps = Dumps(directory, entry, dump_stage_names() if directory is not None else [])
+    dumps.stage("frontend", module)
     ctx = make_context()
-    index = 1
     verify_each = config.verify_each_enabled()
     mindir_pipeline = jit_level_pipeline(options.jit_level, options)
     for stage, spec in (("mindir", mindir_pipeline), ("tensor", LOWER_TO_TENSOR)):
@@ -176,8 +192,7 @@ def compile_graph(
             start = time.perf_counter()
             run_passes([p], module, ctx, verify_each=verify_each)
             report.add(p.name, module, time.perf_counter() - start)
-            dump_stage(directory, index, p.name, module)
-            index += 1
+            dumps.stage(p.name, module)
         start = time.perf_counter()
         _verify_stage(module, spec)
         report.add(f"verify-{stage}", module, time.perf_counter() - start)
@@ -187,9 +202,8 @@ def compile_graph(
         # what iree-compile was given: `iree-run-module --function=<entry>` runs it
         prepared = compiled.executable.prepared
         for name, text in prepared.parts:  # the reused graphs' modules, then the entry's
-            dump_text(directory, index, f"iree-input-{name}", text + "\n")
-            index += 1
-        dump_text(directory, index, "iree-input", prepared.text + "\n")
+            dumps.backend_text(f"iree-input-{name}", text + "\n")
+        dumps.backend_text("iree-input", prepared.text + "\n")
     return compiled
 
 

@@ -135,9 +135,10 @@ def test_save_graphs_writes_every_stage_and_each_parses(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     files = sorted(p.name for p in (tmp_path / "g").iterdir())
-    assert files[0] == "00_frontend.mlir"
-    assert "convert_mindir_to_tensor" in " ".join(files)
-    assert [f[:2] for f in files] == [f"{i:02d}" for i in range(len(files))]
+    assert files[0] == "0000_with_print_00_frontend.mlir"
+    assert "0000_with_print_13_convert_mindir_to_tensor.mlir" in files
+    numbers = [int(f.split("_")[3]) for f in files]  # 0000_with_print_NN_stage
+    assert numbers == sorted(set(numbers))
     from mindjit.dialects.parsing import parse_file
 
     for name in files:
@@ -198,3 +199,37 @@ def test_a_bad_environment_value_does_not_break_import_but_the_compile():
     assert result.returncode != 0
     assert "MINDJIT_CF_TO_SELECT" in result.stderr
     assert 'File "<string>", line 4' in result.stderr  # raised by the call, not the import
+
+
+def test_dumps_of_two_compiles_keep_both_and_stage_numbers_stay(tmp_path):
+    """A second graph does not overwrite the first one's dumps, and a stage keeps its
+    number when an optional pass before it is off (MINDJIT_CF_TO_SELECT=0)."""
+    script = (
+        f"import sys; sys.path.insert(0, {str(Path(P.__file__).parent)!r})\n"
+        "import mindjit as ms, graph_api_programs as P\n"
+        "ms.jit(P.with_print)(ms.Tensor([1.0, 2.0]))\n"
+        "ms.jit(P.with_print)(ms.Tensor([1.0, 2.0, 3.0]))\n"  # another signature: compiled again
+    )
+
+    def names(cf_to_select: str) -> list[str]:
+        out = tmp_path / cf_to_select
+        env = {
+            "MS_DEV_SAVE_GRAPHS": "1",
+            "MS_DEV_SAVE_GRAPHS_PATH": str(out),
+            "MINDJIT_CF_TO_SELECT": cf_to_select,
+        }
+        result = subprocess.run(
+            [sys.executable, "-c", script], env={**os.environ, **env}, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stderr
+        return sorted(p.name for p in out.iterdir())
+
+    on, off = names("1"), names("0")
+    for files in (on, off):
+        first = [f for f in files if f.startswith("0000_with_print_")]
+        second = [f for f in files if f.startswith("0001_with_print_")]
+        assert first and len(first) == len(second)
+    assert "0000_with_print_05_mindir_cf_to_select.mlir" in on
+    assert not any("cf_to_select" in f for f in off)
+    after = [f for f in on if f.startswith("0000_") and int(f.split("_")[3]) > 5]
+    assert after == [f for f in off if f.startswith("0000_") and int(f.split("_")[3]) > 5]
