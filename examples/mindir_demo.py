@@ -1,6 +1,7 @@
-"""The README demo: parse a mindir program, lower it, run it on the CPU, report.
+"""A mindir program from a file (examples/mlp.mlir): parse it, lower it, run it on
+the CPU, report. (`make run` runs examples/demo.py, the Python networks.)
 
-make run        # or: .venv/bin/python examples/demo.py
+    .venv/bin/python examples/mindir_demo.py
 """
 
 from __future__ import annotations

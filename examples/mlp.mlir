@@ -1,5 +1,6 @@
 // A two-layer perceptron with a softmax cross-entropy-like score, written in mindir.
-// `make run` parses this file, lowers it to tensor-level MLIR and runs it on the CPU.
+// examples/mindir_demo.py parses this file, lowers it to tensor-level MLIR and runs it
+// on the CPU; by hand: ms-opt examples/mlp.mlir -p lower-to-tensor | ms-run - --entry Net_construct ...
 func.func @Net_construct(%x: tensor<4x8xf32>, %w1: tensor<8x16xf32>, %b1: tensor<16xf32>,
                          %w2: tensor<16x3xf32>, %b2: tensor<3xf32>) -> (tensor<4x3xf32>, tensor<f32>) {
   %h0 = mindir.matmul %x, %w1 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
