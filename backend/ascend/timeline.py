@@ -22,6 +22,13 @@ PANEL_GAP = 50
 UNIT_COLOURS = {"cube": "#4e79a7", "vector": "#f28e2b", "aicpu": "#59a14f", "comm": "#b07aa1"}
 OTHER_COLOUR = "#9d9d9d"
 FONT = 'font-family="sans-serif" font-size="11"'
+#: Width of a character of FONT, about: a kernel's name is written in its bar when it fits.
+LABEL_PX_PER_CHAR = 6.5
+#: What the gaps between kernels on a stream are (said under the title).
+GAPS_NOTE = (
+    "gaps on a stream: the host issues each kernel (launch_us) and a stream waits for "
+    "events recorded on the others"
+)
 
 
 def _nice_step(span: float, target: int) -> float:
@@ -102,6 +109,7 @@ def timeline_svg(report: dict, title: str = "") -> str:
             f'<text x="{LEFT}" y="18" font-family="sans-serif" font-size="14" '
             f'font-weight="bold">{escape(title)}</text>'
         )
+    out.append(f'<text class="gaps" x="{LEFT}" y="34" {FONT}>{escape(GAPS_NOTE)}</text>')
     legend(out, list(UNIT_COLOURS.items()), 80)
     time_grid(out, sx, t_end, TOP - 4, mem_bottom)  # shared by both panels
 
@@ -124,6 +132,12 @@ def timeline_svg(report: dict, title: str = "") -> str:
             f' height="{LANE}" fill="{UNIT_COLOURS.get(unit, OTHER_COLOUR)}">'
             f"<title>{escape(tip)}</title></rect>"
         )
+        name = str(k.get("name", ""))
+        if name and x1 - x0 >= LABEL_PX_PER_CHAR * len(name) + 4:  # the name where it fits
+            out.append(
+                f'<text class="kernel-name" x="{_num((x0 + x1) / 2)}" y="{y + LANE / 2 + 4}" '
+                f'text-anchor="middle" fill="white" {FONT}>{escape(name)}</text>'
+            )
 
     # Memory panel.
     peak = float(report.get("peak_memory_bytes") or 0)

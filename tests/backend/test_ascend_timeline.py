@@ -130,3 +130,22 @@ def test_write_timeline_writes_the_svg(tmp_path) -> None:
     text = path.read_text(encoding="utf-8")
     assert text == timeline_svg(REPORT, title="run")
     assert len(kernel_rects(ET.fromstring(text))) == 3
+
+
+def test_kernel_names_are_written_where_they_fit_and_gaps_are_explained() -> None:
+    """A PNG of the picture keeps text, not tooltips (issue 27): a bar wide enough
+    carries its kernel's name; the gaps between bars are said under the title."""
+    narrow = {
+        "name": "TensorMove",
+        "unit": "vector",
+        "stream": 1,
+        "start_us": 20.0,
+        "duration_us": 0.3,
+    }
+    report = {**REPORT, "kernels": [*REPORT["kernels"], narrow]}
+    root = ET.fromstring(timeline_svg(report))
+    names = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "kernel-name"]
+    # about 880 px for 30 us: 3.2 us and more fit their names, 0.3 us (9 px) does not
+    assert names == ["MatMul", "Add", "Print"]
+    (gaps,) = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "gaps"]
+    assert "launch_us" in gaps and "events" in gaps
