@@ -219,7 +219,10 @@ def test_dumps_of_two_compiles_keep_both_and_stage_numbers_stay(tmp_path):
             "MINDJIT_CF_TO_SELECT": cf_to_select,
         }
         result = subprocess.run(
-            [sys.executable, "-c", script], env={**os.environ, **env}, capture_output=True, text=True
+            [sys.executable, "-c", script],
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
         )
         assert result.returncode == 0, result.stderr
         return sorted(p.name for p in out.iterdir())

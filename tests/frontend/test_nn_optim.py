@@ -241,7 +241,9 @@ def test_docs_program_compiles_the_update_into_one_graph_of_assigns(tmp_path: Pa
     finally:
         ms.set_context(save_graphs=False)
     assert result == (True, True)
-    frontend = Counter(op.name for op in parse_file(str(next(tmp_path.glob("*_00_frontend.mlir")))).walk())
+    frontend = Counter(
+        op.name for op in parse_file(str(next(tmp_path.glob("*_00_frontend.mlir")))).walk()
+    )
     # 2 Parameters, 2 x 2 moments, 2 beta powers, the global step
     assert frontend["mindir.assign"] == 9
     program = api.cached_programs()[-1]
