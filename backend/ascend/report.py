@@ -73,7 +73,10 @@ def build_report(
         "heap_lower_bound_bytes": lower - model.persistent_bytes,
         "tensor_move_bytes": moved,
         "link_bytes": int(link_bytes),
-        "memory_timeline": memory_timeline(intervals, model.persistent_bytes),
+        # the base: Parameters, constants and the reused graphs' regions, reserved throughout
+        "memory_timeline": memory_timeline(
+            intervals, model.persistent_bytes + sum(g.heap_bytes for g in regions)
+        ),
         "float_status": sim.float_status,
     }
 

@@ -312,12 +312,19 @@ class Simulator:
         callee = self.model.graphs[s.graph]
         inner = {k: self._resolve(t, frame) for k, t in enumerate(s.inputs)}
         self.clock.barrier()
+        # the caller's tensors of a call are in use for the whole call, as the memory
+        # plan holds them: the outputs from its start, the inputs to its end
+        outputs = [self._resolve(dst, frame) for dst in s.outputs]
+        for dst_id in outputs:
+            self.clock.written(dst_id, self.clock.floor)
         self._graph(callee, inner)
-        for src, dst in zip(callee.outputs, s.outputs):
-            src_id, dst_id = self._resolve(src, inner), self._resolve(dst, frame)
+        for src, dst_id in zip(callee.outputs, outputs):
+            src_id = self._resolve(src, inner)
             self.view(dst_id)[...] = self._shaped(src, inner).reshape(self.view(dst_id).shape)
             self.clock.copy(src_id, dst_id, self.model.tensors[dst_id], s.stream)
         self.clock.barrier()
+        for tid in inner.values():
+            self.clock.read(tid, self.clock.floor)
 
     @property
     def float_status(self) -> list[float]:
@@ -339,7 +346,16 @@ class _Clock:
         self.live: dict[int, list[float]] = {}  # tensor -> [start, end] of its current value
         self.intervals: list[tuple[float, float, int]] = []
         self.persistent = {p.tensor for p in model.parameters} | {c.tensor for c in model.constants}
+        # a reused graph's region is reserved for the whole run (the report's memory
+        # curve counts it in its base, as the plan's peak does): not live intervals
+        self.regions = [(g.base, g.base + g.heap_bytes) for g in model.graphs if not g.entry]
+        self.persistent |= {
+            i for i, t in enumerate(model.tensors) if t.offset >= 0 and self._in_region(t.offset)
+        }
         self.link_bytes = 0.0  # what Send / Receive kernels moved
+
+    def _in_region(self, offset: int) -> bool:
+        return any(lo <= offset < hi for lo, hi in self.regions)
 
     def _size(self, tid: int) -> int:
         n = self.model.tensors[tid].nbytes
@@ -385,13 +401,14 @@ class _Clock:
         for t in writes:
             self.written(t, start)
             self.read(t, end)
-        if s.workspace:
+        if s.workspace and not self._in_region(s.workspace[0]):
             self.intervals.append((start, end, s.workspace[1]))
 
     def copy(self, src: int, dst: int, t: Tensor, stream: int) -> None:
         start, end = self._run("MemCopy", "vector", stream, self.cfg.copy_us(2 * t.nbytes))
         self.read(src, end)
-        self.written(dst, start)
+        if dst not in self.live:  # a call's output is in use from the call's start
+            self.written(dst, start)
         self.read(dst, end)
 
     def record(self, event: int, stream: int) -> None:

@@ -13,13 +13,18 @@ from typing import Any
 import numpy as np
 import pytest
 from ascend_programs import REUSE, SCF_WHILE, STATE, STATUS
+from xdsl.dialects import func
 
 from mindjit.backend.ascend.compile import compile_for_device
 from mindjit.backend.ascend.device import DeviceConfig
+from mindjit.backend.ascend.executable import AscendExecutable
 from mindjit.backend.ascend.model import DeviceModel
 from mindjit.backend.ascend.model_file import decode, encode
 from mindjit.backend.ascend.simulator import Simulator
 from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.cpu.types import dtype_of, static_shape
+from mindjit.dialects.parsing import parse_module
+from mindjit.passes.pipelines import compile_to_tensor
 from mindjit.support.errors import MindjitError
 from mindjit.tools.ms_run import load_module
 
@@ -395,3 +400,34 @@ def test_float_status_builtins_clear_and_read_the_register(tmp_path: Path) -> No
         assert status[0] == flag and not status[1:].any()
         assert sim.report["float_status"][0] == flag
         assert_same([y, status], cpu.run("status", x), f"status {value}")
+
+
+# -- the memory curve against the plan (issue 27) -----------------------------------------
+
+CURVE_PROGRAMS = {
+    "STATE": (STATE, "step"),
+    "REUSE": (REUSE, "Net_construct"),
+    "STATUS": (STATUS, "status"),
+    "SCF_WHILE": (SCF_WHILE, "f"),
+    "mlp": (None, "Net_construct"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CURVE_PROGRAMS))
+def test_memory_curve_tops_out_at_the_reported_peak(name):
+    """The curve counts what the plan reserves for the whole run (Parameters,
+    constants, reused graphs' regions) in its base, and holds a call's tensors for
+    the whole call as the plan does: on these programs, whose plans are tight, its
+    maximum is the report's peak (it was 2048 B against 3072 B with a reused graph)."""
+    text, entry = CURVE_PROGRAMS[name]
+    if text is None:
+        text = (Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir").read_text()
+    module = parse_module(text)
+    if "mindir." in text:
+        module = compile_to_tensor(module)
+    (fn,) = [op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry]
+    exe = AscendExecutable(module, entry)
+    exe.run(entry, *[np.ones(static_shape(t), dtype_of(t)) for t in fn.function_type.inputs.data])
+    report = exe.report
+    assert report["lower_bound_bytes"] == report["peak_memory_bytes"]  # a tight plan
+    assert max(b for _, b in report["memory_timeline"]) == report["peak_memory_bytes"]
