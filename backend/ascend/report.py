@@ -8,7 +8,12 @@ heap) against `lower_bound_bytes` (the same with each heap replaced by the
 largest sum of sizes of tensors live at once); `persistent_bytes`;
 `tensor_move_bytes` (what TensorMove kernels copied); `link_bytes` (what the
 Send and Receive kernels that ran moved over the link); `memory_timeline`
-((time, bytes in use) steps) and `float_status` (the register, 8 floats).
+((time, bytes in use) steps: Parameters, constants and reused graphs' regions,
+reserved for the whole run, then each heap tensor while it is live in simulated
+time, a call's tensors for the whole call as the plan holds them; its maximum
+is at most `lower_bound_bytes` and equals the peak when the plan is tight and
+the streams do not shorten a tensor's life) and `float_status` (the register,
+8 floats).
 """
 
 from __future__ import annotations
