@@ -192,7 +192,8 @@ def device_report(net: nn.Cell, x: Tensor, cpu_probs: np.ndarray, path: str) -> 
         f"  the simulated time ({report['total_time_us']:.0f} us) is far above the kernels' "
         f"own {summed:.0f} us: the host issues each of the {kernels} kernels {launch:g} us "
         "apart (launch_us, backend/ascend/DEVICE.md), so a network this small is "
-        "launch-bound; the second stream runs kernels that do not wait for the first"
+        "launch-bound; stream 1 starts when stream 0's ReduceMax and Compare have "
+        "recorded the events it waits for (the dashed lines of the picture)"
     )
     write_timeline(report, path, title="demo classifier on the simulated device")
     print(f"  timeline picture: {os.path.abspath(path)} (--timeline PATH to move it)")

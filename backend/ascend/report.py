@@ -13,7 +13,8 @@ reserved for the whole run, then each heap tensor while it is live in simulated
 time, a call's tensors for the whole call as the plan holds them; its maximum
 is at most `lower_bound_bytes` and equals the peak when the plan is tight and
 the streams do not shorten a tensor's life) and `float_status` (the register,
-8 floats).
+8 floats); `event_waits` (each wait of a stream for an event another stream
+recorded: event, from_stream, to_stream, time_us, the time the event happened).
 """
 
 from __future__ import annotations

@@ -342,6 +342,8 @@ class _Clock:
         self.stream_end: dict[int, float] = defaultdict(float)
         self.unit_free: dict[str, float] = defaultdict(float)
         self.events: dict[int, float] = {}
+        self.recorded_on: dict[int, int] = {}  # event -> the stream that records it
+        self.waits: list[dict[str, Any]] = []  # every wait: which event, streams, when
         self.kernels: list[dict[str, Any]] = []
         self.live: dict[int, list[float]] = {}  # tensor -> [start, end] of its current value
         self.intervals: list[tuple[float, float, int]] = []
@@ -413,9 +415,19 @@ class _Clock:
 
     def record(self, event: int, stream: int) -> None:
         self.events[event] = self.stream_end[stream]
+        self.recorded_on[event] = stream
 
     def wait(self, event: int, stream: int) -> None:
-        self.stream_end[stream] = max(self.stream_end[stream], self.events.get(event, 0.0))
+        at = self.events.get(event, 0.0)
+        self.stream_end[stream] = max(self.stream_end[stream], at)
+        self.waits.append(
+            {
+                "event": event,
+                "from_stream": self.recorded_on.get(event, -1),
+                "to_stream": stream,
+                "time_us": at,
+            }
+        )
 
     def barrier(self) -> None:
         """Every stream has finished what was issued; later kernels start after."""
@@ -426,4 +438,6 @@ class _Clock:
         for tid, (a, b) in self.live.items():
             self.intervals.append((a, b, self._size(tid)))
         self.live = {}
-        return build_report(sim, self.kernels, self.intervals, self.link_bytes)
+        report = build_report(sim, self.kernels, self.intervals, self.link_bytes)
+        report["event_waits"] = self.waits
+        return report

@@ -21,13 +21,14 @@ MEM_HEIGHT = 150
 PANEL_GAP = 50
 UNIT_COLOURS = {"cube": "#4e79a7", "vector": "#f28e2b", "aicpu": "#59a14f", "comm": "#b07aa1"}
 OTHER_COLOUR = "#9d9d9d"
+EVENT_COLOUR = "#c0392b"
 FONT = 'font-family="sans-serif" font-size="11"'
 #: Width of a character of FONT, about: a kernel's name is written in its bar when it fits.
 LABEL_PX_PER_CHAR = 6.5
 #: What the gaps between kernels on a stream are (said under the title).
 GAPS_NOTE = (
     "gaps on a stream: the host issues each kernel (launch_us) and a stream waits for "
-    "events recorded on the others"
+    "events recorded on the others (dashed red: the wait, at the event's time)"
 )
 
 
@@ -138,6 +139,24 @@ def timeline_svg(report: dict, title: str = "") -> str:
                 f'<text class="kernel-name" x="{_num((x0 + x1) / 2)}" y="{y + LANE / 2 + 4}" '
                 f'text-anchor="middle" fill="white" {FONT}>{escape(name)}</text>'
             )
+
+    # Events: a stream waiting for a kernel of another one, an arrow between the lanes.
+    for w in report.get("event_waits") or []:
+        src, dst = int(w.get("from_stream", -1)), int(w.get("to_stream", -1))
+        if src not in lanes or dst not in lanes or src == dst:
+            continue
+        x = _num(sx(float(w["time_us"])))
+        y0 = TOP + lanes[src] * (LANE + LANE_GAP) + LANE / 2
+        y1 = TOP + lanes[dst] * (LANE + LANE_GAP) + (LANE / 2 if dst > src else LANE / 2)
+        tip = (
+            f"stream {dst} waits for event {w.get('event')} of stream {src} at {w['time_us']:g} µs"
+        )
+        out.append(
+            f'<line class="event" x1="{x}" y1="{_num(y0)}" x2="{x}" y2="{_num(y1)}" '
+            f'stroke="{EVENT_COLOUR}" stroke-width="1.5" stroke-dasharray="3 2">'
+            f"<title>{escape(tip)}</title></line>"
+            f'<circle class="event" cx="{x}" cy="{_num(y1)}" r="2.5" fill="{EVENT_COLOUR}"/>'
+        )
 
     # Memory panel.
     peak = float(report.get("peak_memory_bytes") or 0)

@@ -149,3 +149,13 @@ def test_kernel_names_are_written_where_they_fit_and_gaps_are_explained() -> Non
     assert names == ["MatMul", "Add", "Print"]
     (gaps,) = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "gaps"]
     assert "launch_us" in gaps and "events" in gaps
+
+
+def test_event_waits_are_drawn_between_the_lanes() -> None:
+    """A stream waiting for another's event (issue 27: on the demo stream 1 starts
+    when stream 0's events happen) is a dashed line at the event's time."""
+    waits = [{"event": 0, "from_stream": 0, "to_stream": 1, "time_us": 9.0}]
+    root = ET.fromstring(timeline_svg({**REPORT, "event_waits": waits}))
+    (line,) = [e for e in root.iter(f"{NS}line") if e.get("class") == "event"]
+    assert line.get("x1") == line.get("x2") and float(line.get("y1")) < float(line.get("y2"))
+    assert "stream 1 waits for event 0 of stream 0" in (line.find(f"{NS}title").text or "")

@@ -204,9 +204,13 @@ def test_single_stream_gives_one_stream(tmp_path: Path, branches: tuple[Path, li
     assert translate(src, one, "--single-stream") == 0
     report = report_of(two, args, tmp_path)
     assert {k["stream"] for k in report["kernels"]} == {0, 1}
+    # the branches join: a stream waits for an event of the other, said in the report
+    assert report["event_waits"]
+    assert all(w["from_stream"] != w["to_stream"] for w in report["event_waits"])
     report = report_of(one, args, tmp_path)
     assert {k["stream"] for k in report["kernels"]} == {0}
     assert [s["stream"] for s in report["streams"]] == [0]
+    assert report["event_waits"] == []
 
 
 def test_streams_and_align_options(tmp_path: Path, branches: tuple[Path, list[str]]) -> None:
