@@ -69,3 +69,34 @@ def test_readme_program_parses_and_its_commands_run(text, after, tmp_path, capsy
             shown.append(follow[2:])
         if shown:
             assert out.out.strip() == "\n".join(shown), line
+
+
+# -- the Python blocks ------------------------------------------------------------------------
+
+
+def test_readme_python_blocks_run_in_order(tmp_path) -> None:
+    """The README's Python blocks, run one after another as one file, as a reader
+    pastes them into a script (a later block may use an earlier one's imports;
+    graph mode reads its functions' source, so they must live in a file)."""
+    import os
+    import subprocess
+    import sys
+
+    python = [text for lang, text, _ in blocks() if lang == "python"]
+    assert python
+    parts = [
+        f"print('--- README python block {i}', flush=True)\n{text}" for i, text in enumerate(python)
+    ]
+    script = tmp_path / "readme_blocks.py"
+    script.write_text("\n".join(parts) + "\nprint('--- all blocks ran')\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "examples")}
+    out = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stdout[-1500:] + out.stderr[-3000:]
+    assert "--- all blocks ran" in out.stdout
