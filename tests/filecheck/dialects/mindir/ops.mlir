@@ -99,6 +99,9 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %27 = mindir.matmul %a, %a {transpose_b = true} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
   // CHECK-NEXT: mindir.reduce_sum %a {axis = array<i64: 1>, keep_dims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
   %28 = mindir.reduce_sum %a {axis = array<i64: 1>, keep_dims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  // Without an axis (every axis): prints back without one, the default left out.
+  // CHECK-NEXT: %sum_all = mindir.reduce_sum %a : (tensor<2x3xf32>) -> tensor<f32>
+  %sum_all = mindir.reduce_sum %a : (tensor<2x3xf32>) -> tensor<f32>
   // CHECK-NEXT: mindir.reduce_mean %a {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
   %29 = mindir.reduce_mean %a {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
   // CHECK-NEXT: mindir.reduce_max %a : (tensor<2x3xf32>) -> tensor<f32>
