@@ -161,3 +161,16 @@ def test_cpu_backends_prints_rows_with_equal_results():
         assert iree[2].startswith("n/a (error: ") or float(iree[8]) <= 1e-5
     assert "results equal: " in stdout
     assert "MLP train step IREE >= 1.5x numpy by hand" in stdout
+
+
+def test_parse_scale_prints_a_row_per_tool():
+    stdout = run_benchmark("parse_scale.py", "--sizes", "200")
+    rows = [line for line in stdout.splitlines() if line.startswith("| 200 |")]
+    assert {row.split("|")[2].strip() for row in rows} >= {"ms-opt", "xdsl-opt"}
+
+
+def test_pipeline_prints_nodes_devices_and_targets():
+    stdout = run_benchmark("pipeline.py", "--layers", "4", "--stages", "2", "--micro", "2")
+    assert "| no |" in stdout and "| yes |" in stdout
+    assert "| pipeline X=2, Y=2 |" in stdout
+    assert "| same loss on 2 devices and on one |" in stdout
