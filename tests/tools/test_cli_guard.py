@@ -107,3 +107,42 @@ def test_every_tool_ends_quietly_when_its_reader_stops(tmp_path):
         err = proc.stderr.read().decode()
         assert proc.wait() == 0, (tool, err)
         assert err == "", (tool, err)
+
+
+def test_a_full_standard_output_is_one_line_and_exit_1(tmp_path):
+    """`tool ... > /dev/full` (issue 29): one line naming standard output, exit 1."""
+    import os
+    import subprocess
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    root, bin_dir, model = _mlp_model(tmp_path)
+    mlp = root / "examples" / "mlp.mlir"
+    runs = {
+        "ms-opt": [mlp],
+        "ms-run": [
+            mlp,
+            "--entry",
+            "Net_construct",
+            *[
+                f"--input={t}"
+                for t in (
+                    "tensor<4x8xf32>=0.5",
+                    "tensor<8x16xf32>=0.1",
+                    "tensor<16xf32>=0",
+                    "tensor<16x3xf32>=0.2",
+                    "tensor<3xf32>=0",
+                )
+            ],
+        ],
+        "ms-translate": [mlp, "--target=iree-input", "-o", "-"],
+    }
+    for tool, args in runs.items():
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run(
+                [bin_dir / tool, *map(str, args)], stdout=full, stderr=subprocess.PIPE, text=True
+            )
+        assert proc.returncode == 1, (tool, proc.stderr)
+        assert (
+            proc.stderr == f"{tool}: error: cannot write standard output: No space left on device\n"
+        )
