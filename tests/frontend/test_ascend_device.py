@@ -204,3 +204,30 @@ def test_a_reused_graph_reshaping_its_argument(reuse, monkeypatch):
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
     np.testing.assert_array_equal(got, _TwoMaskedBlocks()(x, mask).asnumpy())
+
+
+class _AssignInWhile(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = ms.Parameter(Tensor(np.array([1.0, -1.0], np.float32)), name="p")
+
+    def construct(self, x):
+        i = ms.ops.zeros((), ms.int32)
+        while i < 3:  # a tensor while: its body assigns the Parameter
+            ms.ops.assign(self.p, self.p * 0.5 + 0.25)
+            i = i + 1
+        return x + self.p
+
+
+def test_assign_inside_a_while_is_kept_on_the_device():
+    """Issue 29: an Assign in a tensor `while` body must reach the Parameter on the
+    device as on the CPU, call after call."""
+    results = {}
+    for device in ("CPU", "Ascend"):
+        ms.set_context(mode=ms.GRAPH_MODE, device_target=device)
+        net = _AssignInWhile()
+        outs = [net(Tensor(np.ones(2, np.float32))).asnumpy() for _ in range(2)]
+        results[device] = (outs, net.p.asnumpy().copy())
+    np.testing.assert_allclose(results["Ascend"][1], results["CPU"][1], rtol=1e-6)
+    np.testing.assert_allclose(results["Ascend"][0], results["CPU"][0], rtol=1e-6)
+    np.testing.assert_allclose(results["CPU"][1], [0.5078125, 0.4765625], rtol=1e-6)
