@@ -18,11 +18,13 @@ lazy-inline Cells is kept) does not apply: every level keeps its graph.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 from typing import Any
 
 from mindjit.frontend.graph.structure import signature_of
+from mindjit.frontend.tensor import Tensor
 
 _PLAIN = (bool, int, float, str, bytes, type(None))
 
@@ -59,7 +61,7 @@ def lazy_inline(fn: Any = None, *, attrs: Any = None, policy: Any = None) -> Any
             self, "cell_init_args", f"lazy_inline_{cls.__name__}{_describe(args, kwargs)}"
         )
         object.__setattr__(
-            self, "_lazy_inline_key", (cls, signature_of((args, tuple(sorted(kwargs.items())))))
+            self, "_lazy_inline_key", (cls, value_key((args, tuple(sorted(kwargs.items())))))
         )
         object.__setattr__(self, "_lazy_inline_snapshot", attribute_snapshot(self))
 
@@ -68,8 +70,65 @@ def lazy_inline(fn: Any = None, *, attrs: Any = None, policy: Any = None) -> Any
 
 
 def _describe(args: tuple, kwargs: dict) -> str:
-    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    parts = [value_text(a) for a in args] + [f"{k}={value_text(v)}" for k, v in kwargs.items()]
     return "(" + ", ".join(parts) + ")"
+
+
+def _state(v: Any) -> list[tuple[str, Any]] | None:
+    """An object's fields (a dataclass's, else its attributes), or None if it has none."""
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return [(f.name, getattr(v, f.name)) for f in dataclasses.fields(v)]
+    state = getattr(v, "__dict__", None)
+    if isinstance(state, dict) and not callable(v) and not isinstance(v, type):
+        return sorted(state.items())
+    return None
+
+
+def value_key(v: Any, seen: frozenset[int] = frozenset()) -> Any:
+    """What makes two init arguments equal for lazy inline, by value: a config object
+    by its fields (recursively, a cycle guard), never by its address, so the key,
+    and the compile cache's key built from it, is the same in every process. An
+    object with nothing to compare (no fields, an address in its repr) stands for
+    itself: one graph per object, and the compile cache says it cannot key it."""
+    if isinstance(v, _PLAIN):
+        return (type(v).__name__, v)
+    if isinstance(v, Tensor):
+        return signature_of(v)
+    if id(v) in seen:
+        return ("cycle",)
+    seen = seen | {id(v)}
+    if isinstance(v, tuple | list):
+        return (type(v).__name__, tuple(value_key(x, seen) for x in v))
+    if isinstance(v, dict):
+        return ("dict", tuple(sorted((repr(k), value_key(x, seen)) for k, x in v.items())))
+    state = _state(v)
+    if state is not None:
+        cls = type(v)
+        return (
+            "obj",
+            cls.__module__,
+            cls.__qualname__,
+            tuple((k, value_key(x, seen)) for k, x in state),
+        )
+    try:
+        hash(v)
+    except TypeError:
+        return ("opaque", id(v))
+    return ("value", type(v).__qualname__, v)
+
+
+def value_text(v: Any, seen: frozenset[int] = frozenset()) -> str:
+    """`cell_init_args`' text of an init argument: its repr, or for an object whose
+    repr is an address, its class and fields (the address would differ per process)."""
+    text = repr(v)
+    if " at 0x" not in text or id(v) in seen:
+        return text if " at 0x" not in text else f"<{type(v).__name__}>"
+    seen = seen | {id(v)}
+    state = _state(v)
+    if state is None:
+        return f"<{type(v).__name__}>"
+    inner = ", ".join(f"{k}={value_text(x, seen)}" for k, x in state)
+    return f"{type(v).__name__}({inner})"
 
 
 _WARNED: set[tuple[int, str]] = set()

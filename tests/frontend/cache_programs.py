@@ -6,6 +6,7 @@ process (the cache is set by the environment) and prints its result as JSON.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
@@ -90,6 +91,39 @@ class Accumulate(nn.Cell):
         return self.total * 1
 
 
+class LazyConfig:
+    """A plain config object (its repr is an address), as examples/gpt.py's GPTConfig."""
+
+    def __init__(self, hidden: int):
+        self.hidden = hidden
+
+
+@dataclasses.dataclass
+class LazyDataConfig:
+    hidden: int
+
+
+class LazyBlock(nn.Cell):
+    @ms.lazy_inline
+    def __init__(self, config):
+        super().__init__()
+        self.dense = nn.Dense(config.hidden, config.hidden, weight_init="ones")
+
+    def construct(self, x):
+        return ops.tanh(self.dense(x))
+
+
+class LazyNet(nn.Cell):
+    def __init__(self, config):
+        super().__init__()
+        self.blocks = nn.CellList([LazyBlock(config) for _ in range(3)])
+
+    def construct(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
 def run(name: str) -> list:
     x = ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32))
     if name == "docs":
@@ -103,6 +137,9 @@ def run(name: str) -> list:
         net(x)
         out = net(x)
         return [out.asnumpy().tolist(), net.total.asnumpy().tolist()]
+    if name in ("lazy_object", "lazy_dataclass"):
+        config = LazyConfig(3) if name == "lazy_object" else LazyDataConfig(3)
+        return LazyNet(config)(x.reshape(1, 3)).asnumpy().tolist()
     raise SystemExit(f"no program {name}")
 
 

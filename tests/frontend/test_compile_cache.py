@@ -117,6 +117,18 @@ def test_environment_switches_and_default_path(tmp_path):
     assert HIT not in err4 and MISS not in err4
 
 
+@pytest.mark.parametrize("name", ["lazy_object", "lazy_dataclass"])
+def test_lazy_inline_blocks_built_from_a_config_object_hit_in_another_process(tmp_path, name):
+    """Issue 29: lazy_inline recorded the config's repr (its address) and keyed the
+    shared graph by the config's id, so every process compiled anew."""
+    out1, err1 = _child(name, tmp_path, MS_COMPILER_CACHE_ENABLE="1")
+    out2, err2 = _child(name, tmp_path, MS_COMPILER_CACHE_ENABLE="1")
+    assert MISS in err1
+    assert HIT in err2 and MISS not in err2, err2
+    assert out1 == out2
+    assert len(entries(tmp_path / "mindjit_cache")) == 1
+
+
 def test_a_hit_binds_this_process_parameters(tmp_path):
     cold, _ = _child("accumulate", tmp_path, MS_COMPILER_CACHE_ENABLE="1")
     warm, err = _child("accumulate", tmp_path, MS_COMPILER_CACHE_ENABLE="1")
