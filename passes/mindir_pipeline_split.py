@@ -55,6 +55,7 @@ stage that calls them.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -81,7 +82,7 @@ from mindjit.dialects.mindir.discardable import (
 from mindjit.dialects.mindir.types import MonadIOType
 from mindjit.ir.locations import loc_of_op
 from mindjit.ir.walk import walk_ops
-from mindjit.passes.analysis.effects import defined_inside, parameter_symbol, state_kind
+from mindjit.passes.analysis.effects import parameter_symbol, state_kind, values_from_outside
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.support.errors import MindjitError
 
@@ -154,52 +155,49 @@ def _is_copied(op: Operation) -> bool:
     return isinstance(op, mindir.ConstantOp | mindir.GetParameterOp)
 
 
-def _inputs(op: Operation) -> list[SSAValue]:
-    """The values `op` uses from outside it: operands and, for region ops, the values
-    the ops inside it capture."""
-    seen: dict[SSAValue, None] = dict.fromkeys(op.operands)
-    if op.regions:
-        for inner in walk_ops(op):
-            if inner is op:
-                continue
-            for v in inner.operands:
-                if v not in seen and not defined_inside(v, op):
-                    seen[v] = None
-    return list(seen)
-
-
 def _param_of(op: Operation) -> str | None:
     if isinstance(op, mindir.LoadOp | mindir.AssignOp):
         return parameter_symbol(op.ref)
     return None
 
 
-@dataclass
 class _Placement:
     """Every top-level op's stage (`stage`), found as the module doc says."""
 
-    ops: list[Operation]
-    stage: dict[Operation, int] = field(default_factory=dict)
-    owner: dict[str, int] = field(default_factory=dict)
+    def __init__(self, ops: list[Operation], explicit: dict[Operation, int]):
+        self.ops = ops
+        self.explicit = explicit
+        self.stage: dict[Operation, int] = {}
+        self.owner: dict[str, int] = {}
+        #: what each op uses from outside it, walked once (the fixpoint asks many times)
+        self.inputs = {op: values_from_outside(op) for op in ops}
 
     def producer(self, v: SSAValue) -> Operation | None:
         """The top-level op of the graph that makes `v` (None: an argument)."""
-        if isinstance(v, OpResult) and v.op in self.index:
+        if isinstance(v, OpResult) and v.op in self.inputs:
             return v.op
         return None
 
+    def crossings(self) -> Iterator[tuple[Operation, SSAValue, Operation]]:
+        """(user, value, producer) for every value used on another stage than its own."""
+        for op in self.ops:
+            if op not in self.stage:
+                continue
+            for v in self.inputs[op]:
+                p = self.producer(v)
+                if p is not None and p in self.stage and self.stage[p] != self.stage[op]:
+                    yield op, v, p
+
     def run(self) -> None:
-        self.index = {op: i for i, op in enumerate(self.ops)}
         users: dict[Operation, list[Operation]] = defaultdict(list)
         for op in self.ops:
-            for v in _inputs(op):
+            for v in self.inputs[op]:
                 if (p := self.producer(v)) is not None:
                     users[p].append(op)
-        for op in self.ops:
-            if (s := _explicit(op)) is not None:
-                self.stage[op] = s
-                if (p := _param_of(op)) is not None:
-                    self.owner[p] = min(self.owner.get(p, s), s)
+        for op, s in self.explicit.items():
+            self.stage[op] = s
+            if (p := _param_of(op)) is not None:
+                self.owner[p] = min(self.owner.get(p, s), s)
         free = [
             op
             for op in self.ops
@@ -242,7 +240,7 @@ class _Placement:
             return self._value_stage(op.value)
         if isinstance(op, mindir.DependOp):
             return self._value_stage(op.value)
-        found = [s for v in _inputs(op) if (s := self._value_stage(v)) is not None]
+        found = [s for v in self.inputs[op] if (s := self._value_stage(v)) is not None]
         return max(found) if found else None
 
     def _value_stage(self, v: SSAValue) -> int | None:
@@ -292,22 +290,15 @@ class _Builder:
                 graph.sym_visibility,
             )
             self.stage_graphs.append(_StageGraph(fn, sblock, values, states))
-        # which other stages use each value made on a stage
+        # which other stages use each value made on a stage (states never cross)
         self.consumers: dict[SSAValue, set[int]] = defaultdict(set)
-        for op in placement.ops:
-            if op not in placement.stage:
-                continue
-            s = placement.stage[op]
-            for v in _inputs(op):
-                p = placement.producer(v)
-                if p is not None and p in placement.stage and placement.stage[p] != s:
-                    if _crosses(v):
-                        self.consumers[v].add(s)
-        self.return_stage: dict[int, int] = {}
+        for user, v, _ in placement.crossings():
+            if state_kind(v.type) is None:
+                self.consumers[v].add(placement.stage[user])
 
     # values ------------------------------------------------------------------------------
 
-    def value(self, v: SSAValue, k: int, user: Operation) -> SSAValue:
+    def value(self, v: SSAValue, k: int) -> SSAValue:
         """`v` as stage k sees it (a receive or a copy made on first use)."""
         sg = self.stage_graphs[k]
         kind = state_kind(v.type)
@@ -316,26 +307,15 @@ class _Builder:
         if v in sg.values:
             return sg.values[v]
         p = self.place.producer(v)
-        if p is None:
-            raise MindjitError(
-                f"mindir-pipeline-split: a value of type {v.type} defined outside the graph's "
-                "top level crosses a pipeline stage",
-                loc_of_op(user),
-            )
+        assert p is not None  # the graph's arguments are every stage's (in sg.values)
         if _is_copied(p):
-            clone = p.clone(value_mapper={w: self.value(w, k, p) for w in p.operands})
+            clone = p.clone(value_mapper={w: self.value(w, k) for w in p.operands})
             sg.block.add_op(clone)
             for old, new in zip(p.results, clone.results):
                 sg.values[old] = new
             return sg.values[v]
         src = self.place.stage[p]
-        tag = self.sent.get((v, k))
-        if tag is None:
-            raise MindjitError(
-                f"mindir-pipeline-split: a {v.type} made on stage {src} and used on stage {k} "
-                "cannot be sent (only tensors cross pipeline stages)",
-                loc_of_op(user),
-            )
+        tag = self.sent[(v, k)]  # sent right after it was made (_check_tensors_cross: a tensor)
         recv = mindir.ReceiveOp.get(sg.states["io"], v.type, tag, src)
         recv.attributes[PIPELINE_STAGE_ATTR] = IntegerAttr(k, i64)
         sg.block.add_op(recv)
@@ -359,7 +339,7 @@ class _Builder:
 
     def _clone(self, op: Operation, k: int) -> None:
         sg = self.stage_graphs[k]
-        mapper = {v: self.value(v, k, op) for v in _inputs(op)}
+        mapper = {v: self.value(v, k) for v in self.place.inputs[op]}
         new = op.clone(value_mapper=mapper)
         sg.block.add_op(new)
         for old, res in zip(op.results, new.results):
@@ -400,7 +380,7 @@ class _Builder:
                 continue
             p = self.place.producer(v)
             k = self.place.stage[p] if p is not None and p in self.place.stage else last
-            self.stage_graphs[k].results.append((i, self.value(v, k, ret)))
+            self.stage_graphs[k].results.append((i, self.value(v, k)))
         graph_name = StringAttr(self.graph.sym_name.data)
         fns = []
         for k, sg in enumerate(self.stage_graphs):
@@ -432,28 +412,22 @@ def _continues_chain(v: SSAValue) -> bool:
     )
 
 
-def _crosses(v: SSAValue) -> bool:
-    """Values that stages exchange: tensors (states never cross, refs are rebuilt)."""
-    return state_kind(v.type) is None
-
-
 def _split_graph(module: ModuleOp, graph: func.FuncOp, stages: int, tags: _TagCounter) -> bool:
     ops = list(graph.body.block.ops)
-    explicit = [s for op in ops if (s := _explicit(op)) is not None]
+    explicit = {op: s for op in ops if (s := _explicit(op)) is not None}
     if not explicit:
         return False
-    count = stages or max(explicit) + 1
+    count = stages or max(explicit.values()) + 1
     if count <= 1:
         return False
-    for op in ops:
-        s = _explicit(op)
-        if s is not None and not 0 <= s < count:
+    for op, s in explicit.items():
+        if not 0 <= s < count:
             raise MindjitError(
                 f"mindir-pipeline-split: an op of @{graph.sym_name.data} is on pipeline stage "
                 f"{s}, out of range for {count} stages (0..{count - 1})",
                 loc_of_op(op),
             )
-    placement = _Placement(ops)
+    placement = _Placement(ops, explicit)
     placement.run()
     _check_tensors_cross(placement)
     used = set(placement.stage.values())
@@ -474,16 +448,10 @@ def _split_graph(module: ModuleOp, graph: func.FuncOp, stages: int, tags: _TagCo
 def _check_tensors_cross(place: _Placement) -> None:
     """Only tensors may cross stages: a tuple or a ref made on one stage and used on
     another is a located error (refs of Parameters are rebuilt, see `_is_copied`)."""
-    for op in place.ops:
-        if op not in place.stage:
-            continue
-        for v in _inputs(op):
-            p = place.producer(v)
-            if p is None or p not in place.stage or place.stage[p] == place.stage[op]:
-                continue
-            if state_kind(v.type) is None and not isinstance(v.type, TensorType):
-                raise MindjitError(
-                    f"mindir-pipeline-split: a {v.type} made on stage {place.stage[p]} is used "
-                    f"on stage {place.stage[op]}; only tensors cross pipeline stages",
-                    loc_of_op(op),
-                )
+    for op, v, p in place.crossings():
+        if state_kind(v.type) is None and not isinstance(v.type, TensorType):
+            raise MindjitError(
+                f"mindir-pipeline-split: a {v.type} made on stage {place.stage[p]} is used "
+                f"on stage {place.stage[op]}; only tensors cross pipeline stages",
+                loc_of_op(op),
+            )

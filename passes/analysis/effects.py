@@ -78,6 +78,20 @@ def input_state(op: Operation) -> SSAValue | None:
     return None
 
 
+def values_from_outside(op: Operation) -> list[SSAValue]:
+    """What `op` reads from outside it: its operands and the values the ops in its
+    regions capture, each once, in the order they are first used."""
+    inside: set[SSAValue] = set()
+    used: dict[SSAValue, None] = {}
+    for inner in op.walk():
+        used.update(dict.fromkeys(inner.operands))
+        inside.update(inner.results)
+        for region in inner.regions:
+            for block in region.blocks:
+                inside.update(block.args)
+    return [v for v in used if v not in inside]
+
+
 def defined_inside(v: SSAValue, op: Operation) -> bool:
     """Whether `v` is defined by an op nested in `op` or is an argument of a block in it."""
     owner = v.block.parent_op() if isinstance(v, BlockArgument) else v.owner

@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.shapes import is_bool
+from mindjit.passes.analysis.effects import values_from_outside
 from mindjit.passes.mindir_grad.emitter import GradEmitter
 
 Adjoint = Any  # SSAValue | list[Adjoint | None] for a tuple
@@ -59,12 +60,4 @@ def materialize(e: GradEmitter, g: Adjoint, t: Attribute) -> SSAValue:
 
 def used_values(op: Operation) -> set[SSAValue]:
     """Operands of `op` and of the ops nested in it, defined outside `op`."""
-    inside: set[SSAValue] = set()
-    used: set[SSAValue] = set()
-    for inner in op.walk():
-        used.update(inner.operands)
-        inside.update(inner.results)
-        for region in inner.regions:
-            for block in region.blocks:
-                inside.update(block.args)
-    return used - inside
+    return set(values_from_outside(op))
