@@ -81,11 +81,20 @@ class SharedGrads:
         self.module = module
         self.funcs = funcs
         self.pure: dict[str, func.FuncOp] = {}  # G -> G_pure
+        self.pure_names: set[str] = set()  # the G_pure (G itself when it is pure)
         self.vjp: dict[str, func.FuncOp] = {}  # G_pure -> G_pure_vjp
+        self._shareable: dict[str, bool] = {}  # G -> pure_callee(G), asked once per graph
 
     def is_pure_graph(self, name: str) -> bool:
         """Whether @name is the pure form of a kept graph (maybe the graph itself)."""
-        return any(f.sym_name.data == name for f in self.pure.values())
+        return name in self.pure_names
+
+    def shareable(self, callee: func.FuncOp) -> bool:
+        """`pure_callee(callee)`, walked once per graph however many calls it has."""
+        name = callee.sym_name.data
+        if name not in self._shareable:
+            self._shareable[name] = pure_callee(callee)
+        return self._shareable[name]
 
     # -- the call site ------------------------------------------------------------------------
 
@@ -140,6 +149,7 @@ class SharedGrads:
         old = callee.body.block
         if not any(is_monad(a.type) or is_ref(a.type) for a in old.args):
             self.pure[name] = callee  # no state, no Parameter: its own pure form
+            self.pure_names.add(name)
             return callee
         keep = [a for a in old.args if not is_monad(a.type)]
         block = Block(arg_types=[a.type.tensor if is_ref(a.type) else a.type for a in keep])  # type: ignore[attr-defined]
@@ -167,6 +177,7 @@ class SharedGrads:
         self.module.body.block.insert_op_after(pure, callee)
         self.funcs[pure.sym_name.data] = pure
         self.pure[name] = pure
+        self.pure_names.add(pure.sym_name.data)
         return pure
 
     # -- the adjoint ------------------------------------------------------------------------

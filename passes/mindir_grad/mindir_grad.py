@@ -60,7 +60,7 @@ from mindjit.passes.mindir_grad.adjoints import (
     materialize,
     used_values,
 )
-from mindjit.passes.mindir_grad.calls import SharedGrads, pure_callee
+from mindjit.passes.mindir_grad.calls import SharedGrads
 from mindjit.passes.mindir_grad.control import grad_if
 from mindjit.passes.mindir_grad.emitter import GradEmitter
 from mindjit.passes.mindir_grad.rules import RULES
@@ -171,7 +171,11 @@ class _Expander:
                         f"mindir-grad cannot differentiate a call of "
                         f"@{call.callee.root_reference.data}: not a graph of this module",
                     )
-                if share and pure_callee(callee) and call.parent_op() is block.parent_op():
+                if (
+                    share
+                    and self.shared.shareable(callee)
+                    and call.parent_op() is block.parent_op()
+                ):
                     self.shared.rewrite_call(call, callee)
                 else:
                     inline_call(call, callee)
