@@ -476,7 +476,10 @@ class CpuExecutable:
         if plan is None and caller is None and name not in self._funcs:
             stages = self.pipeline(name)
             if stages is not None:
-                return [self.plan_for(stage) for stage, _ in stages.stages][-1]
+                for stage, _ in stages.stages:
+                    plan = self.plan_for(stage)
+                assert plan is not None
+                return plan
         if plan is None:
             fn = self._funcs.get(name)
             if fn is None:

@@ -64,9 +64,6 @@ def build_global_load(c: FunctionCompiler, op: Operation) -> None:
     c.set_roots(result, {GLOBAL})
     c.mark_side_effects()
     values = c.exe.live_globals
-    if name.startswith(CHANNEL_PREFIX):
-        c.emit(call_step(_channel_receive(c.exe, name, values), [], out))
-        return
 
     def global_load() -> np.ndarray:
         try:
@@ -74,6 +71,18 @@ def build_global_load(c: FunctionCompiler, op: Operation) -> None:
         except KeyError:  # located by the step block, at this op
             raise ExecutionError(f"global @{name} is read before it has a value") from None
 
+    if name.startswith(CHANNEL_PREFIX):
+        exe = c.exe
+
+        def channel_receive() -> np.ndarray:
+            """The hub's value during a pipelined call (backend/cpu/pipeline_run.py);
+            otherwise a copy of the channel global, as the device's Receive kernel
+            (a later send does not change it)."""
+            hub = exe.channels
+            return hub.get(name) if hub is not None else np.array(global_load())
+
+        c.emit(call_step(channel_receive, [], out))
+        return
     c.emit(call_step(global_load, [], out))
 
 
@@ -110,22 +119,6 @@ def build_global_store(c: FunctionCompiler, op: Operation) -> None:
         c.emit(effect_step(channel_send, [src]))
         return
     c.emit(effect_step(global_store, [src]))
-
-
-def _channel_receive(exe: Any, name: str, values: Any) -> Any:
-    """A send/receive channel's load: the hub's value during a pipelined call
-    (backend/cpu/pipeline_run.py), the channel global's otherwise."""
-
-    def channel_receive() -> np.ndarray:
-        hub = exe.channels
-        if hub is not None:
-            return hub.get(name)
-        try:  # a copy, as the device's Receive kernel: a later send does not change it
-            return np.array(values[name])
-        except KeyError:
-            raise ExecutionError(f"global @{name} is read before it has a value") from None
-
-    return channel_receive
 
 
 @register(ml_program.GlobalLoadConstantOp)
