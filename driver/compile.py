@@ -101,7 +101,12 @@ class Compiled:
             stages = pipeline_plan(self.module, self.entry)
             if stages is not None:  # one device per pipeline stage
                 self.executable = AscendPipelineExecutable(
-                    self.module, self.entry, stages, dump_dir, options.cell_reuse
+                    self.module,
+                    self.entry,
+                    stages,
+                    dump_dir,
+                    options.cell_reuse,
+                    config.pipeline_scheduler(),
                 )
             else:
                 self.executable = AscendExecutable(

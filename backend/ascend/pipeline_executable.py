@@ -38,7 +38,6 @@ from mindjit.backend.ascend.simulator import Simulator
 from mindjit.backend.ascend.stage_modules import stage_module
 from mindjit.backend.cpu.pipeline_run import PipelinePlan, run_pipeline
 from mindjit.dialects.mindir.discardable import micro_batches
-from mindjit.support import config
 from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
 
@@ -69,8 +68,14 @@ class DevicePipeline:
         self.plan = PipelinePlan(
             graphs[-1], tuple(zip(graphs, results)), sum(len(r) for r in results)
         )
-        self.channels_of = _channel_stages([sim.model for sim in sims])
         self.config = sims[0].config
+        channels = _channel_stages([sim.model for sim in sims])
+        #: each stage's (forward share of its time, bytes sent forward, bytes sent back):
+        #: fixed by its model, found once
+        self.shares = [
+            _forward_share(sim.model, graph, k, channels, self.config)
+            for k, (sim, graph) in enumerate(zip(sims, graphs))
+        ]
         self.report: dict[str, Any] | None = None
         self.timeline: Timeline | None = None
         self.costs: list[StageCost] = []
@@ -87,9 +92,7 @@ class DevicePipeline:
         for k, (sim, graph) in enumerate(zip(self.sims, self.graphs)):
             rep = sim.report or {}
             total = float(rep.get("total_time_us", 0.0))
-            forward_share, sent_forward, sent_backward = _forward_share(
-                sim.model, graph, k, self.channels_of, self.config
-            )
+            forward_share, sent_forward, sent_backward = self.shares[k]
             costs.append(
                 StageCost(
                     forward_us=total * forward_share / y,
@@ -172,25 +175,29 @@ class AscendPipelineExecutable:
         plan: PipelinePlan,
         save_dir: str | None = None,
         cell_reuse: int | None = None,
+        schedule: str = "1f1b",
     ):
         self.entry = entry
         self.stages = [
             AscendExecutable(stage_module(module, name), name, save_dir, cell_reuse)
             for name, _ in plan.stages
         ]
-        fns = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+        first = next(
+            op
+            for op in module.ops
+            if isinstance(op, func.FuncOp) and op.sym_name.data == plan.stages[0][0]
+        )
         self.pipeline = DevicePipeline(
             [exe.simulator for exe in self.stages],
             [name for name, _ in plan.stages],
-            micro_batches(fns[plan.stages[0][0]]),
-            config.pipeline_scheduler(),
+            micro_batches(first),
+            schedule,
             [indices for _, indices in plan.stages],
         )
         self._owner: dict[str, AscendExecutable] = {}
         for exe in self.stages:
             for name in exe.simulator.parameter_tensors:
                 self._owner.setdefault(name, exe)
-        self.model_paths = [exe.model_path for exe in self.stages]
         self.save_dir = save_dir
 
     @property

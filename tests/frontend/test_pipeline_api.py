@@ -17,6 +17,7 @@ from mindjit.frontend import context as C
 from mindjit.frontend.graph import api
 from mindjit.frontend.nn.pipeline import stage_plan
 from mindjit.support import config
+from mindjit.support.errors import MindjitError
 
 BATCH, HIDDEN = 8, 6
 
@@ -164,6 +165,8 @@ def test_simulated_devices_train_the_same(stages, micro):
     assert report["theoretical_bubble"] == pytest.approx((stages - 1) / (micro + stages - 1))
     assert all(d["peak_memory_bytes"] > 0 and 0 < d["forward_share"] < 1 for d in devices)
     assert len(report["slots"]) == 2 * stages * micro
+    with pytest.raises(MindjitError, match="no device of the pipeline holds Parameter @nope"):
+        program.executable.get_global("nope")
 
 
 def test_device_pipeline_saves_a_model_per_stage_its_report_and_timeline(tmp_path, monkeypatch):

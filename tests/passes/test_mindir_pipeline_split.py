@@ -281,3 +281,22 @@ def test_a_failing_stage_raises_its_own_error() -> None:
         exe.run("h", np.array([1.0, 2.0], np.float32))
     # the next call is not disturbed by the failed one
     exe.run("h", np.array([-0.5, -0.25], np.float32))
+
+
+TWICE = """
+func.func @t_stage0(%x: tensor<2xf32>) attributes {mindir.pipeline_stage = 0 : i64, mindir.pipeline_of = "t", mindir.pipeline_results = array<i64>} {
+  ml_program.global_store @__mindjit_channel_3 = %x : tensor<2xf32>
+  ml_program.global_store @__mindjit_channel_3 = %x : tensor<2xf32>
+  func.return
+}
+func.func @t_stage1(%x: tensor<2xf32>) -> tensor<2xf32> attributes {mindir.pipeline_stage = 1 : i64, mindir.pipeline_of = "t", mindir.pipeline_results = array<i64: 0>} {
+  func.return %x : tensor<2xf32>
+}
+ml_program.global private mutable @__mindjit_channel_3(dense<0.0> : tensor<2xf32>) : tensor<2xf32>
+"""
+
+
+def test_a_tag_sent_twice_before_it_is_received_is_an_error() -> None:
+    exe = CpuExecutable(parse_module(TWICE))
+    with pytest.raises(ExecutionError, match="channel @__mindjit_channel_3 is sent twice"):
+        exe.run("t", np.ones(2, np.float32))
