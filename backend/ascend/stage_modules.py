@@ -30,11 +30,7 @@ def _symbols_used(op: Operation) -> set[str]:
 
 def stage_module(module: ModuleOp, graph: str) -> ModuleOp:
     """A copy of `module` with graph @graph public and only what it uses."""
-    by_name: dict[str, Operation] = {}
-    for op in module.ops:
-        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        if name is not None:
-            by_name[name.data] = op  # type: ignore[attr-defined]
+    by_name = {name: op for op in module.ops if (name := _symbol(op)) is not None}
     if graph not in by_name:
         raise KeyError(graph)
     keep: set[str] = set()
@@ -45,10 +41,13 @@ def stage_module(module: ModuleOp, graph: str) -> ModuleOp:
             continue
         keep.add(name)
         todo.extend(_symbols_used(by_name[name]) - keep)
-    copy = module.clone()
-    for op in list(copy.ops):
-        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        if name is not None and name.data not in keep:  # type: ignore[attr-defined]
-            op.detach()
-            op.erase()
+    # only what the stage keeps is copied (not every stage, to delete all but one)
+    kept = [op.clone() for op in module.ops if (name := _symbol(op)) is None or name in keep]
+    copy = ModuleOp(kept)
+    copy.attributes.update(module.attributes)
     return copy
+
+
+def _symbol(op: Operation) -> str | None:
+    name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return None if name is None else name.data  # type: ignore[attr-defined]
