@@ -117,6 +117,7 @@ class Simulator:
             self.view(entry.tensor)[...] = data.reshape(t.shape)
         self._load_codes()
         self.entries = {g.name: i for i, g in enumerate(model.graphs) if g.entry}
+        self.reserved = _Reserved(model)  # for every run's memory curve
         self.parameter_tensors = {p.name: p.tensor for p in model.parameters}
 
     # -- loading ------------------------------------------------------------------------
@@ -169,7 +170,7 @@ class Simulator:
         g = self.model.graphs[gi]
         if len(inputs) != len(g.inputs):
             raise MindjitError(f"entry @{g.name} expects {len(g.inputs)} inputs, got {len(inputs)}")
-        self.clock = _Clock(self.config, self.model)
+        self.clock = _Clock(self.config, self.model, self.reserved)
         for k, (tid, value) in enumerate(zip(g.inputs, inputs)):
             t = self.model.tensors[tid]
             array = np.asarray(value)
@@ -331,10 +332,26 @@ class Simulator:
         return [1.0 if self.overflow else 0.0] + [0.0] * 7
 
 
+class _Reserved:
+    """Memory reserved for the whole run, found once per model: the Parameters', the
+    constants' and the reused graphs' regions (the report's memory curve counts it
+    in its base, as the plan's peak does), so their tensors are not live intervals."""
+
+    def __init__(self, model: DeviceModel):
+        self.regions = [(g.base, g.base + g.heap_bytes) for g in model.graphs if not g.entry]
+        self.tensors = {p.tensor for p in model.parameters} | {c.tensor for c in model.constants}
+        self.tensors |= {
+            i for i, t in enumerate(model.tensors) if t.offset >= 0 and self.in_region(t.offset)
+        }
+
+    def in_region(self, offset: int) -> bool:
+        return any(lo <= offset < hi for lo, hi in self.regions)
+
+
 class _Clock:
     """Simulated time: host issue, streams, units, events; and memory in use."""
 
-    def __init__(self, config: DeviceConfig, model: DeviceModel):
+    def __init__(self, config: DeviceConfig, model: DeviceModel, reserved: _Reserved):
         self.cfg = config
         self.model = model
         self.host = 0.0
@@ -347,17 +364,8 @@ class _Clock:
         self.kernels: list[dict[str, Any]] = []
         self.live: dict[int, list[float]] = {}  # tensor -> [start, end] of its current value
         self.intervals: list[tuple[float, float, int]] = []
-        self.persistent = {p.tensor for p in model.parameters} | {c.tensor for c in model.constants}
-        # a reused graph's region is reserved for the whole run (the report's memory
-        # curve counts it in its base, as the plan's peak does): not live intervals
-        self.regions = [(g.base, g.base + g.heap_bytes) for g in model.graphs if not g.entry]
-        self.persistent |= {
-            i for i, t in enumerate(model.tensors) if t.offset >= 0 and self._in_region(t.offset)
-        }
+        self.reserved = reserved
         self.link_bytes = 0.0  # what Send / Receive kernels moved
-
-    def _in_region(self, offset: int) -> bool:
-        return any(lo <= offset < hi for lo, hi in self.regions)
 
     def _size(self, tid: int) -> int:
         n = self.model.tensors[tid].nbytes
@@ -365,7 +373,7 @@ class _Clock:
         return max(a, -(-n // a) * a) if a > 1 else n
 
     def written(self, tid: int, at: float) -> None:
-        if tid in self.persistent:
+        if tid in self.reserved.tensors:
             return
         old = self.live.pop(tid, None)
         if old is not None:
@@ -403,7 +411,7 @@ class _Clock:
         for t in writes:
             self.written(t, start)
             self.read(t, end)
-        if s.workspace and not self._in_region(s.workspace[0]):
+        if s.workspace and not self.reserved.in_region(s.workspace[0]):
             self.intervals.append((start, end, s.workspace[1]))
 
     def copy(self, src: int, dst: int, t: Tensor, stream: int) -> None:
