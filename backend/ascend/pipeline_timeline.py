@@ -20,6 +20,7 @@ from mindjit.backend.ascend.timeline import (
     WIDTH,
     _label,
     _num,
+    fits,
     legend,
     time_grid,
 )
@@ -93,7 +94,7 @@ def pipeline_svg(timeline: Timeline, costs: list[StageCost], link: Link, title: 
             f'height="{LANE}" fill="{COLOURS[s.kind]}" stroke="white">'
             f"<title>{escape(tip)}</title></rect>"
         )
-        if x1 - x0 >= 7 * len(label):  # the name where it fits
+        if fits(label, x1 - x0):
             out.append(
                 f'<text x="{_num((x0 + x1) / 2)}" y="{y + LANE / 2 + 4}" text-anchor="middle" '
                 f'fill="white" {FONT}>{label}</text>'

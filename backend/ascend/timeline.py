@@ -54,6 +54,11 @@ def _label(v: float, digits: int = 9) -> str:
     return f"{round(v, digits):.12g}"
 
 
+def fits(label: str, width: float) -> bool:
+    """Whether `label` can be written inside a bar `width` pixels wide."""
+    return width >= LABEL_PX_PER_CHAR * len(label) + 4
+
+
 def legend(out: list[str], items: list[tuple[str, str]], step: int) -> None:
     """(name, colour) swatches at the top right, `step` pixels apart."""
     for i, (name, colour) in enumerate(items):
@@ -134,7 +139,7 @@ def timeline_svg(report: dict, title: str = "") -> str:
             f"<title>{escape(tip)}</title></rect>"
         )
         name = str(k.get("name", ""))
-        if name and x1 - x0 >= LABEL_PX_PER_CHAR * len(name) + 4:  # the name where it fits
+        if name and fits(name, x1 - x0):
             out.append(
                 f'<text class="kernel-name" x="{_num((x0 + x1) / 2)}" y="{y + LANE / 2 + 4}" '
                 f'text-anchor="middle" fill="white" {FONT}>{escape(name)}</text>'
