@@ -231,6 +231,10 @@ def test_lazy_inline_keeps_one_block_graph_and_calls_it_per_micro_batch() -> Non
         # one Block per stage, called for each micro-batch's forward (8); the
         # backward's calls go to the shared graph's adjoint
         assert calls and all(c.callee.root_reference.data in graphs for c in calls)
+        callees = [c.callee.root_reference.data for c in calls]
+        # the backward of each micro-batch's Block is a call of the one vjp graph,
+        # not an inlined copy (it could not be told apart from inlining otherwise)
+        assert sum(c.endswith("_vjp") for c in callees) == 8, callees
 
 
 # -- the runner -----------------------------------------------------------------------------

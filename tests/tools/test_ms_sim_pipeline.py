@@ -12,7 +12,11 @@ import numpy as np
 import pytest
 
 import mindjit as ms
+from mindjit.backend.ascend.model_file import read_model
+from mindjit.backend.ascend.pipeline_executable import DevicePipeline
+from mindjit.backend.ascend.simulator import Simulator
 from mindjit.frontend import context as C
+from mindjit.support.errors import MindjitError
 from mindjit.tools import ms_sim
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
@@ -100,3 +104,11 @@ def test_bad_pipeline_options_are_one_line(saved, capsys, extra, pattern) -> Non
     assert code == 1 and "Traceback" not in err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and re.search(pattern, lines[0]), err
+
+
+def test_a_pipeline_that_has_not_run_has_no_timeline(saved, tmp_path) -> None:
+    path, _ = saved
+    sims = [Simulator(read_model(f)) for f in stages(path)]
+    pipeline = DevicePipeline(sims, [f"{NAME}_stage0", f"{NAME}_stage1"], 4)
+    with pytest.raises(MindjitError, match="has not run yet"):
+        pipeline.write_timeline(str(tmp_path / "t.svg"))
