@@ -1,20 +1,53 @@
-"""Writing files so a crash never leaves a half-written one: temp file + rename.
+"""The one writer of every file mindjit writes: whole or not at all.
+
+What a path names decides how it is written:
+
+- a regular file (or nothing yet): a temp file beside it, renamed over it, so a
+  crash never leaves a half-written file where a reader looks;
+- a symlink: written through to its final target (`os.path.realpath`), the link
+  kept (a rename over the link would replace it by a regular file and leave its
+  target stale);
+- anything else (/dev/null, /dev/full, a FIFO, a terminal): opened and written
+  straight into, never replaced (as root, a rename replaced the system's
+  /dev/full). A directory refuses the open (`Is a directory`).
+
+Every failure is a `MindjitError` naming the path the caller gave.
+
+Temp files are named after their target, `.<name>.tmp-<host>-<pid>-<random>`,
+so the next write of the same file removes the temps of writers that died
+before their rename (`kill -9`: 48 kills left 5 MB of `.tmp-*` for good). A
+temp is dead when its writer's pid no longer exists on this host
+(`os.kill(pid, 0)`); a live writer's temp (another process or thread writing the
+same file) is never touched, and the host tag keeps a cache directory shared
+over NFS from judging another machine's pids. A dead pid reused by a new process
+only delays the cleanup. `O_TMPFILE` + `linkat` would leave nothing at all, but
+`linkat` cannot replace an existing file (EEXIST), so replacing still needs a
+named temp and a rename, and it is Linux-only (not tmpfs-on-every-kernel, not
+NFS, not macOS): one scheme everywhere is simpler than two.
 
 A file a user asked for (a model file, a dump, a picture, ms-opt's output) gets
-the mode a new file gets (0666 less the umask), as `open()` would give it;
-`mkstemp`'s private 0600 would otherwise survive the rename. The compile cache
-asks for private files (`private=True`).
+the mode a new file gets (0666 less the umask), as `open()` would give it, or
+keeps the mode of the file it replaces; `mkstemp`'s private 0600 would otherwise
+survive the rename. The compile cache asks for private files (`private=True`).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
-import tempfile
+import re
+import secrets
+import socket
+import stat
 import threading
 
 from mindjit.support.errors import MindjitError
 
 _UMASK_LOCK = threading.Lock()
+#: a temp name's stem is cut to this many characters (NAME_MAX is 255)
+_STEM_MAX = 200
+_TEMP = re.compile(r"^\.(?P<stem>.*)\.tmp-(?P<host>[0-9a-f]{8})-(?P<pid>\d+)-[0-9a-f]+$")
 
 
 def current_umask() -> int:
@@ -33,17 +66,102 @@ def current_umask() -> int:
 
 
 def write_atomic(path: str, data: str | bytes, private: bool = False) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    mode = "wb" if isinstance(data, bytes) else "w"
-    tmp = None
+    """Write `data` to `path` (see the module's note for what each kind of path gets)."""
+    raw = data.encode() if isinstance(data, str) else data
+    target = os.path.realpath(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
-        if not private:
-            os.fchmod(fd, 0o666 & ~current_umask())
-        with os.fdopen(fd, mode) as f:
-            f.write(data)
-        os.replace(tmp, path)
+        st = os.stat(target)
+    except OSError:
+        st = None  # nothing there yet (or unreachable: the write says why)
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            _write_into(target, raw)
+        else:
+            _replace(target, raw, _mode_for(st, private))
     except OSError as exc:
-        if tmp is not None and os.path.exists(tmp):
-            os.remove(tmp)  # nothing half-written stays behind
         raise MindjitError(f"cannot write file: {exc.strerror}", path) from None
+
+
+def is_temp(name: str) -> bool:
+    """Whether a directory entry's name is one of write_atomic's temp files."""
+    return _TEMP.match(name) is not None
+
+
+def is_dead_temp(name: str) -> bool:
+    """A temp file of this host whose writer no longer runs."""
+    m = _TEMP.match(name)
+    return m is not None and m["host"] == _host_tag() and not _alive(int(m["pid"]))
+
+
+def _write_into(target: str, raw: bytes) -> None:
+    fd = os.open(target, os.O_WRONLY)
+    try:
+        view = memoryview(raw)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+def _replace(target: str, raw: bytes, mode: int | None) -> None:
+    directory, name = os.path.split(target)
+    stem = name[:_STEM_MAX]
+    _remove_dead_temps(directory, stem)
+    tmp = os.path.join(directory, f".{stem}.tmp-{_host_tag()}-{os.getpid()}-{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except BaseException:  # nothing half-written stays behind (Ctrl-C included)
+        _remove(tmp)
+        raise
+
+
+def _mode_for(st: os.stat_result | None, private: bool) -> int | None:
+    """The mode to give the temp file: None keeps mkstemp-like 0600."""
+    if private:
+        return None
+    if st is not None:
+        return stat.S_IMODE(st.st_mode)  # as open() on an existing file: its mode stays
+    return 0o666 & ~current_umask()
+
+
+def _remove_dead_temps(directory: str, stem: str) -> None:
+    prefix = f".{stem}.tmp-"
+    try:
+        names = [n for n in os.listdir(directory or ".") if n.startswith(prefix)]
+    except OSError:
+        return  # the write itself will say what is wrong with the directory
+    for n in names:
+        m = _TEMP.match(n)
+        if m is not None and m["stem"] == stem and is_dead_temp(n):
+            _remove(os.path.join(directory, n))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # another user's process (or not a pid we can judge): leave it
+    return True
+
+
+@functools.cache
+def _host_tag() -> str:
+    return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass  # already gone (another writer cleaned it)

@@ -8,7 +8,8 @@ pickle: nothing in the directory can run code.
 
 Writers write a temporary file in the directory and rename it over the entry,
 so two processes compiling the same network at once both succeed and leave one
-whole entry. After each write the directory is trimmed to `max_bytes`, least
+whole entry; a temp file whose writer died (`support/files.py` names them) goes
+at the next trim. After each write the directory is trimmed to `max_bytes`, least
 recently used first (a hit refreshes an entry's time).
 """
 
@@ -19,7 +20,7 @@ import time
 from typing import Any
 
 from mindjit.backend.container import ContainerError, pack, unpack
-from mindjit.support.files import write_atomic
+from mindjit.support.files import is_dead_temp, is_temp, write_atomic
 
 MAGIC = b"MJCACHE\0"
 FORMAT_VERSION = 1
@@ -82,8 +83,8 @@ class CompileCache:
                 st = e.stat()
             except OSError:
                 continue  # another process removed it
-            if e.name.startswith(".tmp-"):
-                if now - st.st_mtime > STALE_TEMP_SECONDS:
+            if is_temp(e.name):  # a writer's; its own if it died (or another host's, if old)
+                if is_dead_temp(e.name) or now - st.st_mtime > STALE_TEMP_SECONDS:
                     _remove(e.path)
                 continue
             if e.name.endswith(SUFFIX):

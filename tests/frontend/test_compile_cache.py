@@ -155,7 +155,7 @@ def test_two_processes_compiling_at_once_leave_one_valid_entry(tmp_path):
     assert json.loads(outs[0][0]) == json.loads(outs[1][0])
     cache = tmp_path / "mindjit_cache"
     assert len(entries(cache)) == 1
-    assert not list(cache.glob(".tmp-*"))
+    assert not list(cache.glob(".*.tmp-*"))  # support/files.py names temps after their file
     _, err = _child("scale", tmp_path, MS_COMPILER_CACHE_ENABLE="1")
     assert HIT in err
 
@@ -463,6 +463,21 @@ def test_store_keeps_entries_whole(tmp_path):
     assert manifest == {"a": 1, "key": "k"} and blob == b"blob"
     assert store.load("missing") is None
     assert [p.name for p in tmp_path.iterdir()] == ["k.mjc"]
+
+
+def test_store_removes_temps_of_writers_that_died(tmp_path):
+    """A writer killed before its rename (issue 29 §5): its temp goes at the next
+    store, whichever key it was for; a live writer's stays."""
+    from mindjit.support.files import _host_tag
+
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()  # reaped: its pid names no process
+    dead = tmp_path / f".other.mjc.tmp-{_host_tag()}-{proc.pid}-0a0a"
+    live = tmp_path / f".other.mjc.tmp-{_host_tag()}-{os.getpid()}-0b0b"
+    dead.write_bytes(b"half")
+    live.write_bytes(b"half")
+    CompileCache(str(tmp_path), 1 << 20).store("k", {}, b"blob")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["k.mjc", live.name])
 
 
 def test_unwritable_cache_warns_and_still_runs(cache_dir, capsys):

@@ -186,7 +186,7 @@ def test_sim_report_json_and_timeline(
     assert root.tag == f"{SVG}svg"
     rects = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "kernel"]
     assert len(rects) == len(report["kernels"])
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
+    assert not [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name]
 
 
 def test_literal_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
