@@ -4,10 +4,21 @@ Compiled programs are cached in-process per callable, bound object and input
 signature (tensor shapes/dtypes, constant values) and compile options (jit_level and
 the switches of `mindjit.support.config`), as MindSpore
 caches its compiled graphs per phase.
+
+Compiles are single-flight: one process-wide lock is held while a program is
+looked up and, on a miss, compiled, so threads making the first calls of one
+Cell at once compile it once and all run that one program (two programs of one
+Cell would each lock only themselves, and their Parameter updates could be
+lost). Compiling holds the GIL almost throughout, so serialising compiles of
+different keys costs nothing measurable; it also keeps the frontend's and the
+driver's caches (lazy-inline graphs, the compile cache's entries) free of
+interleaved writers. The lock is re-entrant: tracing may compile a nested
+program. Calls of compiled programs do not take it.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any
 
@@ -22,6 +33,7 @@ from mindjit.frontend.nn.cell import training_token
 from mindjit.support import config
 
 _PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
+_COMPILING = threading.RLock()  #: held while a program is looked up and compiled
 
 
 def load_compiler() -> None:
@@ -83,9 +95,13 @@ def program_for(
         options,
         training_token(),  # `self.training` is folded: set_train picks another program
     )
-    entry = _PROGRAMS.get(key)
-    # ids are reused once an object dies: the program must belong to these very objects
-    if entry is None or entry[0]() is not self_obj or entry[1]() is not closure:
+    program = _cached(key, self_obj, closure)
+    if program is not None:
+        return program
+    with _COMPILING:
+        program = _cached(key, self_obj, closure)  # another thread may have compiled it
+        if program is not None:
+            return program
         with no_full_collections():
             if config.compile_cache_enabled():
                 program = compile_with_cache(user_fn, self_obj, args, kwargs, name, options)
@@ -93,6 +109,13 @@ def program_for(
                 program = CompiledProgram(user_fn, self_obj, args, kwargs, name, options)
         _PROGRAMS[key] = (_ref(self_obj), _ref(closure), program)
         return program
+
+
+def _cached(key: Any, self_obj: Any, closure: Any) -> CompiledProgram | None:
+    entry = _PROGRAMS.get(key)
+    # ids are reused once an object dies: the program must belong to these very objects
+    if entry is None or entry[0]() is not self_obj or entry[1]() is not closure:
+        return None
     return entry[2]
 
 

@@ -4,8 +4,9 @@ running it from Python.
 Parameters live in the executable as globals; before each run each Parameter's
 current array is handed to it (PyNative code may have changed it), after the
 run the ones the graph assigned take the executor's new buffer (no copy). One
-call runs at a time per program, so threads sharing a network never interleave
-those steps.
+call runs at a time per program, and a call holds its Parameters' locks
+(`parameter_locks.py`), so calls from threads sharing a network, or Parameters,
+never interleave those steps.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mindjit.dialects.mindir.discardable import MICRO_BATCHES_ATTR
 from mindjit.driver.compile import Compiled, compile_graph
 from mindjit.driver.report import StageReport
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
+from mindjit.frontend.graph.parameter_locks import holding, locks_of
 from mindjit.frontend.graph.raises import user_error_of
 from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.frontend.tensor import Tensor
@@ -75,6 +77,7 @@ class CompiledProgram:
         self.compiled = compile_graph(module, self.entry_name, options, report)
         self.from_cache = False
         self._lock = threading.Lock()
+        self._parameter_locks: list[threading.RLock] | None = None
 
     @classmethod
     def restored(
@@ -95,6 +98,7 @@ class CompiledProgram:
         self.options = options
         self.from_cache = True
         self._lock = threading.Lock()
+        self._parameter_locks: list[threading.RLock] | None = None
         return self
 
     @property
@@ -121,7 +125,10 @@ class CompiledProgram:
     def __call__(self, args: tuple, kwargs: dict) -> Any:
         # one call at a time: Parameters in, run, Parameters out is one step
         with self._lock:
-            return self._call(args, kwargs)
+            if self._parameter_locks is None:
+                self._parameter_locks = locks_of(param for _, param in self.parameters)
+            with holding(self._parameter_locks):
+                return self._call(args, kwargs)
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         _, leaves = flatten((args, kwargs), _is_runtime_tensor)

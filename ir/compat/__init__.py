@@ -28,6 +28,7 @@ from mindjit.ir.compat import (
     dialect_resources,
     generic_results,
     hex_float_literals,
+    implicit_builder,
     leaf_ops,
     linked_ops,
     string_literals,
@@ -37,7 +38,12 @@ from mindjit.ir.compat import (
 from mindjit.ir.compat.touchpoint import Touchpoint
 
 #: the modules that change xDSL's behaviour once installed
-PATCHES: tuple[ModuleType, ...] = (hex_float_literals, string_literals, generic_results)
+PATCHES: tuple[ModuleType, ...] = (
+    hex_float_literals,
+    string_literals,
+    generic_results,
+    implicit_builder,
+)
 #: every touchpoint, patches first
 TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(
     m.TOUCHPOINT

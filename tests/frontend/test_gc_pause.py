@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 
 import numpy as np
 import pytest
@@ -64,4 +65,34 @@ def test_a_compile_runs_under_it():
     ms.set_context(mode=ms.GRAPH_MODE)
     Net()(Tensor(np.ones(3, np.float32)))
     assert seen and seen[0][2] > saved[2] and seen[0][:2] == saved[:2]
+    assert gc.get_threshold() == saved
+
+
+def test_overlapping_pauses_in_threads_restore_the_thresholds():
+    """Two threads' pauses that interleave (A in, B in, A out, B out) leave the
+    thresholds as they found them, and full collections stay off until the last
+    one leaves."""
+    saved = gc.get_threshold()
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    seen: list[tuple] = []
+
+    def a() -> None:
+        with no_full_collections():
+            a_in.set()
+            b_in.wait()
+        a_out.set()
+
+    def b() -> None:
+        a_in.wait()
+        with no_full_collections():
+            b_in.set()
+            a_out.wait()
+            seen.append(gc.get_threshold())  # A has left, B still compiles
+
+    threads = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen[0][2] > saved[2]
     assert gc.get_threshold() == saved

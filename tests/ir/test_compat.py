@@ -231,3 +231,61 @@ def test_warnings_of_install_are_none_for_the_pinned_xdsl() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compat.install()
+
+
+def _overlap_in_two_threads(implicit_builder) -> tuple[object, list[int]]:  # type: ignore[no-untyped-def]
+    """Thread A opens an implicit block, B opens one, A closes, B builds an op and
+    closes; what `Operation.__post_init__` is afterwards, and the ops in B's block."""
+    import threading
+
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr
+    from xdsl.ir import Operation
+
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    block_b = Block()
+
+    def a() -> None:
+        with implicit_builder(Block()):
+            a_in.set()
+            b_in.wait()
+        a_out.set()
+
+    def b() -> None:
+        a_in.wait()
+        with implicit_builder(block_b):
+            b_in.set()
+            a_out.wait()
+            arith.ConstantOp(IntegerAttr(5, 32))
+
+    threads = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return Operation.__post_init__, [len(block_b.ops)]
+
+
+def test_implicit_builder_blocks_in_two_threads_leave_xdsl_as_found() -> None:
+    from xdsl.builder import ImplicitBuilder
+    from xdsl.ir import Operation
+
+    make_context()
+    before = Operation.__post_init__
+    after, built = _overlap_in_two_threads(ImplicitBuilder)
+    assert after is before and built == [1]
+
+
+def test_implicit_builder_patch_still_needed() -> None:
+    """xDSL's own ImplicitBuilder, in the same interleaving, leaves its hook installed
+    for good."""
+    from xdsl.ir import Operation
+
+    from mindjit.ir.compat import implicit_builder
+
+    before = Operation.__post_init__
+    try:
+        after, _ = _overlap_in_two_threads(implicit_builder.ORIGINAL)
+        assert after is not before, "xDSL's implicit builder is thread-safe now: drop the patch"
+    finally:
+        Operation.__post_init__ = before  # type: ignore[method-assign]
