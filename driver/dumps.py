@@ -13,6 +13,10 @@ renumber what follows. What a backend was given (IREE's input) comes after.
 Each file is self-contained MLIR: the blobs of its `dense_resource` Parameters
 follow the module (`ir/resource_section.py`), so `iree-compile` or `ms-run` of a
 saved stage runs with the weights the compile saw.
+
+A dump that cannot be written (`save_graphs_path` names a file, an unwritable
+directory) is said once and the program runs on: it is debug output
+(`support/files.py` `write_dump`).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import threading
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.ir.resource_section import module_text
-from mindjit.support.files import write_atomic
+from mindjit.support.files import write_dump
 
 _COMPILES = itertools.count()
 _LOCK = threading.Lock()
@@ -67,7 +71,6 @@ class Dumps:
 
     def text(self, number: int, stage: str, text: str) -> None:
         assert self.directory is not None
-        os.makedirs(self.directory, exist_ok=True)
         name = stage.replace("-", "_")
         path = os.path.join(self.directory, f"{self.prefix}_{number:02d}_{name}.mlir")
-        write_atomic(path, text)
+        write_dump(path, text)  # debug output: a failure warns, the compile goes on

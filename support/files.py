@@ -25,6 +25,11 @@ only delays the cleanup. `O_TMPFILE` + `linkat` would leave nothing at all, but
 named temp and a rename, and it is Linux-only (not tmpfs-on-every-kernel, not
 NFS, not macOS): one scheme everywhere is simpler than two.
 
+A dump (`save_graphs`: the stages' IR, the device's model files) is debug output:
+`write_dump` makes its directory and writes it, and a failure (the directory is
+a file, unwritable, the disk full) is one warning on stderr per directory, as an
+unwritable compile cache is, never an error that stops the user's call.
+
 A file a user asked for (a model file, a dump, a picture, ms-opt's output) gets
 the mode a new file gets (0666 less the umask), as `open()` would give it, or
 keeps the mode of the file it replaces; `mkstemp`'s private 0600 would otherwise
@@ -40,6 +45,7 @@ import re
 import secrets
 import socket
 import stat
+import sys
 import threading
 
 from mindjit.support.errors import MindjitError
@@ -80,6 +86,37 @@ def write_atomic(path: str, data: str | bytes, private: bool = False) -> None:
             _replace(target, raw, _mode_for(st, private))
     except OSError as exc:
         raise MindjitError(f"cannot write file: {exc.strerror}", path) from None
+
+
+def write_dump(path: str, data: str | bytes) -> bool:
+    """Write a debug dump, making its directory; False (said once per directory on
+    stderr) when it cannot be written."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(directory, exist_ok=True)
+        write_atomic(path, data)
+        return True
+    except FileExistsError:  # a file where the directory should be
+        reason = "a file is in the way of its directory"
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    except MindjitError as err:
+        reason = err.message.removeprefix("cannot write file: ")
+    with _DUMP_LOCK:
+        if directory in _DUMP_FAILED:
+            return False
+        _DUMP_FAILED.add(directory)
+    print(
+        f"Warning: cannot save graphs to {path}: {reason}; running on without the dumps "
+        f"in {directory}.",
+        file=sys.stderr,
+        flush=True,
+    )
+    return False
+
+
+_DUMP_LOCK = threading.Lock()
+_DUMP_FAILED: set[str] = set()  # directories whose failure was said
 
 
 def is_temp(name: str) -> bool:

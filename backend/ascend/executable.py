@@ -22,7 +22,7 @@ from mindjit.backend.ascend.model_file import decode, encode
 from mindjit.backend.ascend.simulator import Simulator
 from mindjit.ir.resource_section import module_text
 from mindjit.support.errors import MindjitError
-from mindjit.support.files import write_atomic
+from mindjit.support.files import write_dump
 
 
 class AscendExecutable:
@@ -37,11 +37,10 @@ class AscendExecutable:
         model = compile_for_device(device_module, cell_reuse)
         self.model_bytes = encode(model)
         self.model_path: str | None = None
-        if save_dir is not None:
-            os.makedirs(save_dir, exist_ok=True)
-            self.model_path = os.path.join(save_dir, f"{entry}.msmodel")
-            write_atomic(self.model_path, self.model_bytes)
-            write_atomic(os.path.join(save_dir, f"{entry}.ascend.mlir"), module_text(device_module))
+        if save_dir is not None:  # dumps: one that cannot be written warns, never stops
+            path = os.path.join(save_dir, f"{entry}.msmodel")
+            self.model_path = path if write_dump(path, self.model_bytes) else None
+            write_dump(os.path.join(save_dir, f"{entry}.ascend.mlir"), module_text(device_module))
         self.device_module = device_module
         self.simulator = Simulator(decode(self.model_bytes, f"<{entry}.msmodel>"))
         self.entry = entry

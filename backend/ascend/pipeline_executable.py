@@ -33,13 +33,13 @@ from mindjit.backend.ascend.device import DeviceConfig
 from mindjit.backend.ascend.executable import AscendExecutable
 from mindjit.backend.ascend.model import DeviceModel, Graph, Step
 from mindjit.backend.ascend.pipeline_schedule import Link, StageCost, Timeline, simulate
-from mindjit.backend.ascend.pipeline_timeline import write_pipeline_timeline
+from mindjit.backend.ascend.pipeline_timeline import pipeline_svg, write_pipeline_timeline
 from mindjit.backend.ascend.simulator import Simulator
 from mindjit.backend.ascend.stage_modules import stage_module
 from mindjit.backend.cpu.pipeline_run import PipelinePlan, run_pipeline
 from mindjit.dialects.mindir.discardable import micro_batches
 from mindjit.support.errors import MindjitError
-from mindjit.support.files import write_atomic
+from mindjit.support.files import write_dump
 
 
 class DevicePipeline:
@@ -224,14 +224,20 @@ class AscendPipelineExecutable:
             raise MindjitError(f"the pipeline runs graph @{self.entry}, not @{name}")
         first = self.pipeline.report is None
         outputs = self.pipeline.run(args)
-        if first and self.save_dir is not None:  # beside the stages' model files
+        if first and self.save_dir is not None:  # dumps, beside the stages' model files
             base = os.path.join(self.save_dir, self.entry)
-            write_atomic(f"{base}.pipeline.json", json.dumps(self.report, indent=1) + "\n")
-            self.write_timeline(f"{base}.pipeline.svg")
+            write_dump(f"{base}.pipeline.json", json.dumps(self.report, indent=1) + "\n")
+            p = self.pipeline
+            assert p.timeline is not None  # it has just run
+            svg = pipeline_svg(p.timeline, p.costs, p.link, self._title())
+            write_dump(f"{base}.pipeline.svg", svg)
         return outputs
 
     def write_timeline(self, path: str) -> None:
-        self.pipeline.write_timeline(path, f"@{self.entry} on {len(self.stages)} devices")
+        self.pipeline.write_timeline(path, self._title())
+
+    def _title(self) -> str:
+        return f"@{self.entry} on {len(self.stages)} devices"
 
 
 class _Devices:

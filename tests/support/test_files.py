@@ -180,3 +180,20 @@ def test_a_very_long_name_still_gets_a_temp(tmp_path):
     name = "n" * 250
     write_atomic(str(tmp_path / name), "x")
     assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+# -- dumps: debug output that never stops the program --------------------------------------
+
+
+def test_a_dump_that_cannot_be_written_is_said_once_per_directory(tmp_path, capsys):
+    from mindjit.support.files import write_dump
+
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file")
+    assert not write_dump(str(blocked / "a.mlir"), "x")
+    assert not write_dump(str(blocked / "b.mlir"), "x")
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"Warning: cannot save graphs to {blocked}/a.mlir")
+    assert write_dump(str(tmp_path / "made" / "c.mlir"), "x")  # its directory is made
+    assert (tmp_path / "made" / "c.mlir").read_text() == "x"
+    assert capsys.readouterr().err == ""
