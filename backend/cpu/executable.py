@@ -40,6 +40,7 @@ Also on the executable:
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
@@ -287,7 +288,9 @@ class CpuExecutable:
                     self._declarations[op.sym_name.data] = op
             elif isinstance(op, GlobalOp):
                 self._add_global(op)
-        self._plans: dict[str, Plan] = {}
+        self._plans: dict[str, Plan] = {}  # built
+        self._building: dict[str, Plan] = {}  # being built by the thread holding _planning
+        self._planning = threading.RLock()
         self._entries: dict[str, _Entry] = {}
         self._pipelines: dict[str, PipelinePlan | None] = {}
         #: The channels of the pipelined call running now (None: channels are globals).
@@ -471,28 +474,40 @@ class CpuExecutable:
 
     def plan_for(self, name: str, caller: Operation | None = None) -> Plan:
         """The plan of @name, compiled on first request (shared by all callers); for a
-        graph split into pipeline stages, its stages' (the last one's is returned)."""
+        graph split into pipeline stages, its stages' (the last one's is returned).
+
+        Plans are built under a lock, and a plan is published to other threads only
+        once built: threads running one executable (pipeline stages, a user's
+        threads) never run a half-built plan. A graph that calls itself sees its own
+        plan while it is being built, from the same thread."""
         plan = self._plans.get(name)
-        if plan is None and caller is None and name not in self._funcs:
+        if plan is not None:
+            return plan
+        with self._planning:
+            plan = self._plans.get(name)
+            if plan is None:
+                plan = self._building.get(name)
+            return plan if plan is not None else self._plan(name, caller)
+
+    def _plan(self, name: str, caller: Operation | None) -> Plan:
+        if caller is None and name not in self._funcs:
             stages = self.pipeline(name)
             if stages is not None:
                 for stage, _ in stages.stages:
                     plan = self.plan_for(stage)
-                assert plan is not None
                 return plan
-        if plan is None:
-            fn = self._funcs.get(name)
-            if fn is None:
-                if caller is not None:
-                    raise op_failure(caller, f"no function @{name} to call")
-                raise self._missing(name)
-            fn = self._with_body(fn)
-            plan = self._plans[name] = Plan(name)
-            try:
-                FunctionCompiler(self, fn).compile(plan)
-            except BaseException:
-                del self._plans[name]
-                raise
+        fn = self._funcs.get(name)
+        if fn is None:
+            if caller is not None:
+                raise op_failure(caller, f"no function @{name} to call")
+            raise self._missing(name)
+        fn = self._with_body(fn)
+        plan = self._building[name] = Plan(name)
+        try:
+            FunctionCompiler(self, fn).compile(plan)
+            self._plans[name] = plan
+        finally:
+            del self._building[name]
         return plan
 
     def function(self, name: str) -> func.FuncOp:

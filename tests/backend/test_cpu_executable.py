@@ -71,6 +71,39 @@ def test_runs_and_plans_once(exe):
     assert plan.num_steps == 3
 
 
+def test_a_plan_is_built_once_and_never_seen_half_built_by_another_thread(exe, monkeypatch):
+    """Thread A builds @block's plan slowly; thread B asking for it meanwhile waits
+    and gets the finished plan (before: B got A's empty plan and ran nothing)."""
+    import threading
+
+    from mindjit.backend.cpu import executable
+
+    building, go_on = threading.Event(), threading.Event()
+    compile_plan = executable.FunctionCompiler.compile
+    built = []
+
+    def slow_compile(self, plan):  # type: ignore[no-untyped-def]
+        built.append(plan)
+        building.set()
+        go_on.wait(5)
+        return compile_plan(self, plan)
+
+    monkeypatch.setattr(executable.FunctionCompiler, "compile", slow_compile)
+    got = {}
+    a = threading.Thread(target=lambda: got.setdefault("a", exe.plan_for("block")))
+    b = threading.Thread(target=lambda: got.setdefault("b", exe.plan_for("block")))
+    a.start()
+    building.wait(5)
+    b.start()
+    b.join(0.2)
+    assert b.is_alive()  # waiting for A's plan, not running it half-built
+    go_on.set()
+    a.join()
+    b.join()
+    assert got["a"] is got["b"] is built[0] and len(built) == 1
+    assert got["b"].num_steps == 3
+
+
 def test_results_never_alias_inputs_or_each_other(exe):
     x, _, _ = args()
     r0, r1 = exe.run("passthrough", x)
