@@ -75,21 +75,52 @@ def _describe(args: tuple, kwargs: dict) -> str:
 
 
 def _state(v: Any) -> list[tuple[str, Any]] | None:
-    """An object's fields (a dataclass's, else its attributes), or None if it has none."""
+    """An object's fields (a dataclass's, else its attributes and slots), or None if
+    it has none."""
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
         return [(f.name, getattr(v, f.name)) for f in dataclasses.fields(v)]
+    if callable(v) or isinstance(v, type):
+        return None
     state = getattr(v, "__dict__", None)
-    if isinstance(state, dict) and not callable(v) and not isinstance(v, type):
-        return sorted(state.items())
-    return None
+    fields = dict(state) if isinstance(state, dict) else {}
+    for cls in type(v).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(v, name):
+                fields[name] = getattr(v, name)
+    if not fields and not isinstance(state, dict):
+        return None
+    return sorted(fields.items())
+
+
+class Itself:
+    """An init argument with nothing to compare by value (no fields, unhashable):
+    it stands for itself, compared and hashed by identity. It holds the object, not
+    its address, so the compile cache's key walk meets the object and says why it
+    cannot key it (a warning naming it, no cache entry) instead of digesting an
+    address that differs in every process and missing silently."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Itself) and other.value is self.value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __repr__(self) -> str:
+        return f"<{type(self.value).__name__}>"
 
 
 def value_key(v: Any, seen: frozenset[int] = frozenset()) -> Any:
     """What makes two init arguments equal for lazy inline, by value: a config object
     by its fields (recursively, a cycle guard), never by its address, so the key,
     and the compile cache's key built from it, is the same in every process. An
-    object with nothing to compare (no fields, an address in its repr) stands for
-    itself: one graph per object, and the compile cache says it cannot key it."""
+    object with nothing to compare (no fields, unhashable) stands for itself
+    (`Itself`): one graph per object, and the compile cache says it cannot key it."""
     if isinstance(v, _PLAIN):
         return (type(v).__name__, v)
     if isinstance(v, Tensor):
@@ -113,7 +144,7 @@ def value_key(v: Any, seen: frozenset[int] = frozenset()) -> Any:
     try:
         hash(v)
     except TypeError:
-        return ("opaque", id(v))
+        return ("opaque", Itself(v))
     return ("value", type(v).__qualname__, v)
 
 

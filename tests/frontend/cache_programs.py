@@ -103,6 +103,24 @@ class LazyDataConfig:
     hidden: int
 
 
+class LazySlotsConfig:
+    """A config with __slots__ and no hash (no __dict__ to read its fields from)."""
+
+    __slots__ = ("hidden",)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, hidden: int):
+        self.hidden = hidden
+
+
+class LazyOpaqueConfig:
+    """A config with no fields at all and no hash: nothing stable to key it by."""
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]
+    hidden = 3
+
+
 class LazyBlock(nn.Cell):
     @ms.lazy_inline
     def __init__(self, config):
@@ -137,8 +155,14 @@ def run(name: str) -> list:
         net(x)
         out = net(x)
         return [out.asnumpy().tolist(), net.total.asnumpy().tolist()]
-    if name in ("lazy_object", "lazy_dataclass"):
-        config = LazyConfig(3) if name == "lazy_object" else LazyDataConfig(3)
+    configs = {
+        "lazy_object": LazyConfig,
+        "lazy_dataclass": LazyDataConfig,
+        "lazy_slots": LazySlotsConfig,
+        "lazy_opaque": lambda hidden: LazyOpaqueConfig(),
+    }
+    if name in configs:
+        config = configs[name](3)
         return LazyNet(config)(x.reshape(1, 3)).asnumpy().tolist()
     raise SystemExit(f"no program {name}")
 

@@ -117,7 +117,7 @@ def test_environment_switches_and_default_path(tmp_path):
     assert HIT not in err4 and MISS not in err4
 
 
-@pytest.mark.parametrize("name", ["lazy_object", "lazy_dataclass"])
+@pytest.mark.parametrize("name", ["lazy_object", "lazy_dataclass", "lazy_slots"])
 def test_lazy_inline_blocks_built_from_a_config_object_hit_in_another_process(tmp_path, name):
     """Issue 29: lazy_inline recorded the config's repr (its address) and keyed the
     shared graph by the config's id, so every process compiled anew."""
@@ -127,6 +127,19 @@ def test_lazy_inline_blocks_built_from_a_config_object_hit_in_another_process(tm
     assert HIT in err2 and MISS not in err2, err2
     assert out1 == out2
     assert len(entries(tmp_path / "mindjit_cache")) == 1
+
+
+def test_a_lazy_inline_config_with_nothing_to_key_is_named_and_not_cached(tmp_path):
+    """An init argument with no fields and no hash stands for itself: the key walk
+    names it and stores nothing, rather than keying its address (a silent miss in
+    every process)."""
+    out1, err1 = _child("lazy_opaque", tmp_path, MS_COMPILER_CACHE_ENABLE="1")
+    out2, err2 = _child("lazy_opaque", tmp_path, MS_COMPILER_CACHE_ENABLE="1")
+    for err in (err1, err2):
+        assert "not using the compilation cache" in err and "LazyOpaqueConfig" in err, err
+        assert HIT not in err and MISS not in err
+    assert out1 == out2
+    assert entries(tmp_path / "mindjit_cache") == []
 
 
 def test_a_hit_binds_this_process_parameters(tmp_path):
