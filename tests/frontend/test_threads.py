@@ -67,8 +67,12 @@ def in_threads(work, calls: int) -> list[BaseException]:
     return errors
 
 
+def compiled_for(cell: nn.Cell) -> list:
+    return [p for owner, _, p in api._PROGRAMS.values() if owner() is cell]  # noqa: SLF001
+
+
 def programs_of(cell: nn.Cell) -> int:
-    return sum(1 for key, (owner, _, _) in api._PROGRAMS.items() if owner() is cell)  # noqa: SLF001
+    return len(compiled_for(cell))
 
 
 @pytest.mark.parametrize("round_", range(3))
@@ -93,6 +97,29 @@ def test_calls_of_other_shapes_and_other_cells_sharing_a_parameter_are_atomic():
     assert errors == []
     assert programs_of(nets[0]) == programs_of(nets[1]) == 2
     np.testing.assert_array_equal(shared.asnumpy(), np.full(4, THREADS * calls, np.float32))
+
+
+@pytest.mark.parametrize(
+    "where",
+    [{"device_target": "Ascend"}, {"jit_config": {"backend": "iree"}}],
+    ids=["device", "iree"],
+)
+def test_first_calls_from_threads_on_the_device_and_on_iree(where):
+    ms.set_context(**where)
+    try:
+        net = Counter()
+        x = Tensor(np.ones((64, 128), np.float32))
+        errors = in_threads(lambda i, k: net(x), calls=5)
+    finally:
+        ms.set_context(device_target="CPU", jit_config={"backend": "numpy"})
+    assert errors == []
+    (program,) = compiled_for(net)
+    options = program.options
+    assert (options.device_target, options.backend) == (
+        where.get("device_target", "CPU"),
+        where.get("jit_config", {}).get("backend", "numpy"),
+    )
+    np.testing.assert_array_equal(net.count.asnumpy(), np.full(4, THREADS * 5, np.float32))
 
 
 def test_compiles_in_threads_of_different_cells_restore_the_gc_thresholds():
