@@ -19,7 +19,7 @@ from typing import Any
 
 from mindjit.frontend.grad import GradFunction
 from mindjit.frontend.graph import functional
-from mindjit.frontend.graph.errors import FrontendError, builtin_error_type
+from mindjit.frontend.graph.errors import FrontendError, builtin_error_type, public_message
 from mindjit.frontend.graph.fallback import check_fallback
 from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
@@ -119,16 +119,14 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
         if _is_user_function(callee):
             return compiler.call(graph, unwrap(callee), None, tuple(args), kwargs, callee.__name__)
         return callee(*args, **kwargs)
-    except (FrontendError, TypeError, ValueError) as exc:
-        if isinstance(exc, FrontendError):
-            exc.add_call_site(ev.source.file, getattr(node, "lineno", None))
-            raise
+    except FrontendError as exc:  # out of a called graph: this call joins its chain
+        exc.add_call_site(ev.source.file, getattr(node, "lineno", None), node, (id(ev), id(node)))
+        raise
+    except Exception as exc:
         if _is_ms_error(exc):
             raise
-        # still a ValueError / TypeError, as in PyNative mode
-        raise ev.error(node, f"{type(exc).__name__}: {exc}", builtin_error_type(exc)) from None
-    except Exception as exc:
-        raise ev.error(node, f"{type(exc).__name__}: {exc}", builtin_error_type(exc)) from None
+        # the library's ValueError / TypeError ..., located, as in PyNative mode
+        raise ev.error(node, public_message(exc), builtin_error_type(exc)) from None
 
 
 def _is_user_callable(callee: Any) -> bool:

@@ -4,11 +4,20 @@
 sub-Cell `construct` or jit_class method it calls becomes its own graph
 (specialized on its constant arguments and its tensors' types, cached, so a
 Cell called twice with the same types is one graph) reached by `func.call`.
+
+Recursion is unrolled on constants, as MindSpore does (`construct(x, n - 1)`
+down to `n == 0`): a call of a graph already being traced with the same
+arguments is refused at once; one whose constants never reach a base case
+runs into Python's recursion limit, refused as a recursive call at its line.
+A top-level graph that is mindjit's own code (a gradient called outside any
+graph in GRAPH_MODE) stands for the Python line that called it: its errors
+and its ops' locations name that line.
 """
 
 from __future__ import annotations
 
 import inspect
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +28,12 @@ from xdsl.ir import SSAValue
 from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 from mindjit.dialects.mindir.types import ref_type
 from mindjit.frontend.dispatch import tracing
-from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.errors import (
+    Frame,
+    FrontendError,
+    is_library_file,
+    python_caller,
+)
 from mindjit.frontend.graph.functional import GraphFunction
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
 from mindjit.frontend.graph.source import function_source, unwrap
@@ -62,6 +76,7 @@ class GraphCompiler:
         graph is shared by lazy inline."""
         self.module = ModuleBuilder()
         self._in_progress: set[Any] = set()
+        self._tracing: Counter[Any] = Counter()  # functions being traced, by code object
         self.cell_reuse = config.cell_reuse_level() if cell_reuse is None else cell_reuse
 
     # --- graphs ------------------------------------------------------------------------
@@ -70,7 +85,16 @@ class GraphCompiler:
     ) -> tuple[CompiledGraphFn, Any]:
         """Trace the top-level graph; returns it and the template of its inputs."""
         template, leaves = flatten((args, kwargs), _is_runtime_tensor)
-        graph = self._trace(fn, self_obj, template, leaves, name, entry=True)
+        code = getattr(unwrap(fn), "__code__", None)
+        caller = python_caller() if code and is_library_file(code.co_filename) else None
+        try:
+            graph = self._trace(fn, self_obj, template, leaves, name, entry=True)
+        except FrontendError as exc:
+            if caller is not None:
+                exc.add_frame(caller)
+            raise
+        if caller is not None:
+            _relocate(graph.fn, code.co_filename, caller)
         return graph, template
 
     def call(
@@ -102,6 +126,14 @@ class GraphCompiler:
             self._in_progress.add(key)
             try:
                 graph = self._trace(fn, self_obj, template, leaves, name, params)
+            except RecursionError:
+                if not self._tracing[code]:
+                    raise  # deep, not recursive
+                raise FrontendError(
+                    f"recursive call of '{name}' is not supported in graph mode: graph mode "
+                    "unrolls a recursion on constants, and this one reached no base case "
+                    f"after {self._tracing[code]} nested calls"
+                ) from None
             finally:
                 self._in_progress.discard(key)
             if reuse is not None:
@@ -155,10 +187,15 @@ class GraphCompiler:
         )
         inputs = [GraphValue(a) for a in graph.block.args[: len(leaves)]]
         args, kwargs = unflatten(template, inputs)
-        with tracing(graph):
-            result = FunctionEvaluator(self, graph, user_fn, source, self_obj).run(args, kwargs)
-            if entry:  # a returned Parameter reaches Python as its value, as in MindSpore
-                result = _parameters_read(graph, result)
+        self._tracing[user_fn.__code__] += 1
+        try:
+            with tracing(graph):
+                evaluator = FunctionEvaluator(self, graph, user_fn, source, self_obj)
+                result = evaluator.run(args, kwargs)
+                if entry:  # a returned Parameter reaches Python as its value, as in MindSpore
+                    result = _parameters_read(graph, result)
+        finally:
+            self._tracing[user_fn.__code__] -= 1
         result_template, result_leaves = flatten(result, lambda v: isinstance(v, GraphValue))
         returned = [v.ssa for v in result_leaves]
         if entry:  # the caller is Python: it can take pieces of one returned tensor
@@ -175,6 +212,15 @@ class GraphCompiler:
         return CompiledGraphFn(
             fn_op, result_template, graph.memory_state is not None, graph.io_state is not None
         )
+
+
+def _relocate(fn_op: func.FuncOp, file: str, site: Frame) -> None:
+    """Ops located in `file` (mindjit's code at the top of the graph) take the
+    location of the Python line that called the graph."""
+    loc = FileLineColLoc(StringAttr(site.file), IntAttr(site.line), IntAttr((site.col or 0) + 1))
+    for op in fn_op.walk():
+        if isinstance(op.location, FileLineColLoc) and op.location.filename.data == file:
+            op.location = loc
 
 
 def _parameters_read(graph: GraphBuilder, value: Any) -> Any:

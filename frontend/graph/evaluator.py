@@ -28,6 +28,7 @@ from mindjit.frontend.graph.errors import (
     builtin_error_type,
     describe_node,
     located_error,
+    public_message,
     type_name,
 )
 from mindjit.frontend.graph.source import FunctionSource
@@ -118,7 +119,8 @@ class FunctionEvaluator:
     # --- errors and locations -----------------------------------------------------------
     def error(self, node: ast.AST, message: str, kind: type | None = None) -> FrontendError:
         """A located error; `kind` is the type MindSpore raises (NameError, TypeError...)."""
-        return located_error(kind, message, self.source.file, getattr(node, "lineno", None))  # type: ignore[return-value]
+        line = getattr(node, "lineno", None)
+        return located_error(kind, message, self.source.file, line, node)  # type: ignore[return-value]
 
     def at(self, node: ast.AST) -> None:
         if hasattr(node, "lineno"):
@@ -519,9 +521,7 @@ class FunctionEvaluator:
         except FrontendError:
             raise
         except Exception as exc:
-            raise self.error(
-                node, f"{type(exc).__name__}: {exc}", builtin_error_type(exc)
-            ) from None
+            raise self.error(node, public_message(exc), builtin_error_type(exc)) from None
 
 
 def _load_of(target: ast.expr) -> ast.expr:

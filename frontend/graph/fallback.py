@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.errors import located_class
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
 
@@ -21,8 +21,8 @@ from mindjit.frontend.graph_value import GraphValue
 _FALLBACK_MODULES = ("numpy", "math", "cmath", "scipy", "random", "statistics", "decimal")
 
 
-class FallbackTypeError(FrontendError, TypeError):
-    """A library call (numpy, math) on a tensor computed by the graph."""
+#: a library call (numpy, math) on a tensor computed by the graph
+FallbackTypeError = located_class(TypeError)
 
 
 def _library_of(callee: Any) -> str | None:

@@ -25,7 +25,7 @@ import inspect
 from typing import Any
 
 from mindjit.frontend.dispatch import current_graph
-from mindjit.frontend.graph.errors import FrontendError, type_name
+from mindjit.frontend.graph.errors import FrontendError, located_class, type_name
 from mindjit.frontend.graph.source import FunctionSource, function_source, unwrap
 from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
@@ -33,8 +33,8 @@ from mindjit.frontend.graph_value import GraphValue
 _MAX_NESTED_DEPTH = 64
 
 
-class FrontendTypeError(FrontendError, TypeError):
-    """A TypeError MindSpore's parser raises, located at the user's line."""
+#: a TypeError MindSpore's parser raises, located at the user's line
+FrontendTypeError = located_class(TypeError)
 
 
 def comprehension(ev: Any, node: ast.expr, env: dict) -> Any:

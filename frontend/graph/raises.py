@@ -55,7 +55,7 @@ def _message_of(ev: Any, node: ast.AST, call: ast.expr | None, env: Any) -> tupl
 
 
 def _user_error(ev: Any, node: ast.AST, cls: type[BaseException], text: str) -> BaseException:
-    return located_error(cls, text, ev.source.file, getattr(node, "lineno", None))
+    return located_error(cls, text, ev.source.file, getattr(node, "lineno", None), node)
 
 
 def exec_raise(ev: Any, node: ast.Raise, env: Any) -> None:

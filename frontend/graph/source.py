@@ -43,10 +43,23 @@ def _parse(code: object) -> FunctionSource:
     text = textwrap.dedent("".join(lines))
     module = ast.parse(text)
     ast.increment_lineno(module, start - 1)
+    _indent_columns(module, len(lines[0]) - len(text.split("\n", 1)[0] + "\n"))
     node = module.body[0]
     if not isinstance(node, ast.FunctionDef):
         raise FrontendError(f"'{fn_code.co_name}' is not a plain function definition")  # type: ignore[attr-defined]
     return FunctionSource(node, fn_code.co_filename)  # type: ignore[attr-defined]
+
+
+def _indent_columns(tree: ast.AST, margin: int) -> None:
+    """Give back to the columns of a method's AST the indentation that dedenting
+    took (error carets and op locations point into the file as it is)."""
+    if margin <= 0:
+        return
+    for node in ast.walk(tree):
+        if hasattr(node, "col_offset"):
+            node.col_offset += margin
+            if getattr(node, "end_col_offset", None) is not None:
+                node.end_col_offset += margin
 
 
 def _lambda_source(code: CodeType) -> FunctionSource:

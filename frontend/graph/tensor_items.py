@@ -19,20 +19,17 @@ import ast
 from typing import Any
 
 from mindjit.frontend import dtype as D
-from mindjit.frontend.graph.errors import FrontendError, FrontendValueError
+from mindjit.frontend.graph.errors import FrontendError, FrontendValueError, located_class
 from mindjit.frontend.ops.advanced_indexing import setitem
 from mindjit.frontend.ops.array import reshape
 from mindjit.frontend.ops.gather_ops import known
 from mindjit.frontend.ops.math import select
 from mindjit.frontend.ops.promotion import is_tensor
 
-
-class FrontendIndexError(FrontendError, IndexError):
-    """An IndexError (an index out of range, too many indices) at the user's line."""
-
-
-class FrontendTypeError(FrontendError, TypeError):
-    """A TypeError (an index or value of the wrong type) at the user's line."""
+#: an IndexError (an index out of range, too many indices) at the user's line
+FrontendIndexError = located_class(IndexError)
+#: a TypeError (an index or value of the wrong type) at the user's line
+FrontendTypeError = located_class(TypeError)
 
 
 _TYPED = (

@@ -14,17 +14,16 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import Emitter, apply_op
 
 
-class OpError(ValueError):
-    """An op cannot be built for these inputs (shapes that do not broadcast ...)."""
-
-
 def run(key: Hashable, build: Callable[[Emitter, list[SSAValue]], Any], *inputs: Any) -> Any:
-    """`apply_op` with the verifier's message raised as `OpError` naming the op."""
+    """`apply_op` with the verifier's message raised as a `ValueError` naming the op:
+    the op functions check dtypes first (TypeError, as MindSpore), so what the
+    verifier still rejects is a shape (MindSpore's ValueError); a plain ValueError,
+    so no class of ours is the type a user sees."""
     try:
         return apply_op(key, build, *inputs)
     except VerifyException as e:
         name = key[0] if isinstance(key, tuple) and key else key
-        raise OpError(f"For '{name}', {e}") from None
+        raise ValueError(f"For '{name}', {e}") from None
 
 
 def one(op_cls: Any, **props: Any) -> Callable[[Emitter, list[SSAValue]], SSAValue]:

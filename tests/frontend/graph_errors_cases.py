@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import mindjit as ms
-from mindjit import ops
+from mindjit import nn, ops
 
 COUNTER = [0]
 
@@ -59,3 +59,119 @@ def ambiguous_condition(x):
     if x > 0:  # LINE: ambiguous
         return x
     return -x
+
+
+# --- errors raised inside mindjit's own Cells and functions (issue 29 §6) -------------------
+# Each is reported at the user's line, with the call chain down into mindjit's code.
+
+
+class DenseWrongFeatures(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(5, 4)
+
+    def construct(self, x):
+        return self.dense(x)  # LINE: dense
+
+
+DENSE = nn.Dense(5, 4)
+
+
+@ms.jit
+def dense_in_jit(x):
+    return DENSE(x) * 2  # LINE: dense_jit
+
+
+class LayerNormWrongShape(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm((7,))
+
+    def construct(self, x):
+        return self.norm(x)  # LINE: layer_norm
+
+
+class ConvWrongChannels(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+
+    def construct(self, x):
+        y = x * 2
+        return self.conv(y)  # LINE: conv
+
+
+class ConvIntInput(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+
+    def construct(self, x):
+        return self.conv(x)  # LINE: conv_dtype
+
+
+def product(x, y):
+    return x * y
+
+
+@ms.jit
+def grad_position_out_of_range(x, y):
+    return ms.grad(product, grad_position=2)(x, y)  # LINE: grad_position
+
+
+def grad_position_at_top_level(x, y):
+    return ms.grad(product, grad_position=2)(x, y)  # LINE: grad_position_top
+
+
+def square(x):
+    return x * x
+
+
+@ms.jit
+def grad_of_vmap(x):
+    return ms.grad(ms.vmap(square))(x)  # LINE: grad_vmap
+
+
+def grad_of_vmap_at_top_level(x):
+    return ms.grad(ms.vmap(square))(x)  # LINE: grad_vmap_top
+
+
+class RecursiveConstruct(nn.Cell):
+    def construct(self, x):
+        return self.construct(x) + 1  # LINE: recursive
+
+
+class RecursionWithoutBaseCase(nn.Cell):
+    def construct(self, x, n):
+        return self.construct(x, n + 1)  # LINE: no_base_case
+
+
+class MutualFirst(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.second = MutualSecond()
+
+    def construct(self, x):
+        return self.second(x) * 2  # LINE: mutual_first
+
+
+class MutualSecond(nn.Cell):
+    def construct(self, x):
+        return MUTUAL[0](x) + 1  # LINE: mutual_second
+
+
+MUTUAL: list = []
+
+
+@ms.jit
+def recursive_function(x):
+    return recursive_function(x - 1)  # LINE: recursive_fn
+
+
+class RecursionWithBaseCase(nn.Cell):
+    """Unrolled on the constant n, as MindSpore does: compiles."""
+
+    def construct(self, x, n):
+        if n == 0:
+            return x
+        return self.construct(x, n - 1) + 1

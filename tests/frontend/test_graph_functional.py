@@ -262,7 +262,7 @@ def test_nested_function_refusals():
         ms.jit(nested_bad_call)(t(2))
     text = str(info.value)
     assert f"{__file__}:{line_of(nested_bad_call, 'bad_call') - 1}:" in text
-    assert f"line {line_of(nested_bad_call, 'bad_call')}" in text
+    assert f"In file {__file__}:{line_of(nested_bad_call, 'bad_call')}\n" in text
 
 
 # --- unpacking, dicts --------------------------------------------------------------------------
@@ -406,7 +406,7 @@ def test_nested_function_boundaries():
     x = t(2)
     with pytest.raises(RuntimeError, match="called from another graph") as info:
         ms.jit(passes_lambda_to_cell)(x)
-    assert f"line {line_of(passes_lambda_to_cell, 'to_cell')}" in str(info.value)
+    assert f"In file {__file__}:{line_of(passes_lambda_to_cell, 'to_cell')}\n" in str(info.value)
     raises_at(returns_function, "returns_fn", RuntimeError, r"cannot return a function", x)
 
 
