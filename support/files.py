@@ -9,7 +9,11 @@ What a path names decides how it is written:
   target stale);
 - anything else (/dev/null, /dev/full, a FIFO, a terminal): opened and written
   straight into, never replaced (as root, a rename replaced the system's
-  /dev/full). A directory refuses the open (`Is a directory`).
+  /dev/full). A directory refuses the open (`Is a directory`);
+- a file reached through a /proc/<pid>/fd link (`-o /dev/stdout`, `/dev/fd/3`):
+  written straight into (truncated), as `open()` would: the link's text
+  (`pipe:[...]`, or the name the file had when another open() made it) is no
+  place to rename onto.
 
 Every failure is a `MindjitError` naming the path the caller gave.
 
@@ -53,6 +57,7 @@ from mindjit.support.errors import MindjitError
 _UMASK_LOCK = threading.Lock()
 #: a temp name's stem is cut to this many characters (NAME_MAX is 255)
 _STEM_MAX = 200
+_FD_DIR = re.compile(r"/proc/\d+(/task/\d+)?/fd")
 _TEMP = re.compile(r"^\.(?P<stem>.*)\.tmp-(?P<host>[0-9a-f]{8})-(?P<pid>\d+)-[0-9a-f]+$")
 
 
@@ -74,14 +79,16 @@ def current_umask() -> int:
 def write_atomic(path: str, data: str | bytes, private: bool = False) -> None:
     """Write `data` to `path` (see the module's note for what each kind of path gets)."""
     raw = data.encode() if isinstance(data, str) else data
-    target = os.path.realpath(path)
     try:
-        st = os.stat(target)
+        st = os.stat(path)
     except OSError:
         st = None  # nothing there yet (or unreachable: the write says why)
+    target = os.path.realpath(path)
     try:
         if st is not None and not stat.S_ISREG(st.st_mode):
-            _write_into(target, raw)
+            _write_into(path, raw, 0)
+        elif st is not None and _through_fd_link(path):  # -o /dev/stdout > a file
+            _write_into(path, raw, os.O_TRUNC)
         else:
             _replace(target, raw, _mode_for(st, private))
     except OSError as exc:
@@ -130,8 +137,22 @@ def is_dead_temp(name: str) -> bool:
     return m is not None and m["host"] == _host_tag() and not _alive(int(m["pid"]))
 
 
-def _write_into(target: str, raw: bytes) -> None:
-    fd = os.open(target, os.O_WRONLY)
+def _through_fd_link(path: str) -> bool:
+    """Whether `path` reaches its file through a /proc/<pid>/fd link (/dev/stdout,
+    /dev/fd/N): the file another open() made, whose name is no place to rename to."""
+    link = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own limit on links followed
+        if not os.path.islink(link):
+            return False
+        where = os.path.dirname(link)
+        if _FD_DIR.fullmatch(os.path.realpath(where)):
+            return True
+        link = os.path.join(where, os.readlink(link))
+    return False
+
+
+def _write_into(path: str, raw: bytes, flags: int) -> None:
+    fd = os.open(path, os.O_WRONLY | flags)
     try:
         view = memoryview(raw)
         while view:

@@ -197,3 +197,26 @@ def test_a_dump_that_cannot_be_written_is_said_once_per_directory(tmp_path, caps
     assert write_dump(str(tmp_path / "made" / "c.mlir"), "x")  # its directory is made
     assert (tmp_path / "made" / "c.mlir").read_text() == "x"
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("into", ["pipe", "file"])
+def test_dev_stdout_is_written_into_whatever_standard_output_is(tmp_path, into):
+    """`-o /dev/stdout`: /proc/self/fd/1's text (`pipe:[...]`, a file's name) is no
+    path to rename onto; the file descriptor's file is written, as open() would."""
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/fd/1"):
+        pytest.skip("no /proc here")
+    code = "from mindjit.support.files import write_atomic; write_atomic('/dev/stdout', 'out\\n')"
+    out = tmp_path / "out.txt"
+    out.write_text("a longer old content\n")
+    inode = out.stat().st_ino
+    with open(out, "r+") as f:
+        stdout = subprocess.PIPE if into == "pipe" else f
+        done = subprocess.run([sys.executable, "-c", code], stdout=stdout, stderr=subprocess.PIPE)
+    assert done.returncode == 0, done.stderr
+    if into == "pipe":
+        assert done.stdout == b"out\n"
+    else:
+        assert out.read_text() == "out\n" and out.stat().st_ino == inode  # the same file
