@@ -8,6 +8,8 @@ import sys as _sys
 
 from mindjit.frontend import context, dtype, nn, ops
 from mindjit.frontend import dtype as mstype
+from mindjit.frontend.checkpoint import load_checkpoint, save_checkpoint
+from mindjit.frontend.checkpoint_net import load_param_into_net
 from mindjit.frontend.context import (
     GRAPH_MODE,
     PYNATIVE_MODE,
@@ -81,11 +83,14 @@ __all__ = [
     "jit",
     "jit_class",
     "lazy_inline",
+    "load_checkpoint",
+    "load_param_into_net",
     "mutable",
     "mstype",
     "nn",
     "ops",
     "reset_auto_parallel_context",
+    "save_checkpoint",
     "set_auto_parallel_context",
     "set_context",
     "set_seed",
