@@ -11,6 +11,7 @@ run by the CPU executor, in GRAPH_MODE and in PYNATIVE_MODE alike.
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any
 
 from mindjit.frontend.context import JitConfig
@@ -78,3 +79,27 @@ def jit_class(cls: type) -> type:
         )
     cls.__ms_class__ = True  # type: ignore[attr-defined]
     return cls
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(
+        f"'mindspore.{old}' will be deprecated and removed in a future version. "
+        f"Please use 'mindspore.{new}' instead.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
+
+def ms_function(
+    fn: Any = None, input_signature: Any = None, hash_args: Any = None, jit_config: Any = None
+) -> Any:
+    """`ms.ms_function`, MindSpore's deprecated name of `jit` (still in 2.5): a
+    DeprecationWarning, then `jit`."""
+    _deprecated("ms_function", "jit")
+    return jit(fn, jit_config=jit_config, input_signature=input_signature, hash_args=hash_args)
+
+
+def ms_class(cls: type) -> type:
+    """`ms.ms_class`, MindSpore's deprecated name of `jit_class`."""
+    _deprecated("ms_class", "jit_class")
+    return jit_class(cls)

@@ -112,6 +112,18 @@ class Tensor(TensorOperators):
         t.const_arg = False
         return t
 
+    @staticmethod
+    def from_numpy(array: np.ndarray) -> Tensor:
+        """`Tensor.from_numpy(array)`: a Tensor on the array's own memory, as in
+        MindSpore (a C-contiguous copy when the array is not contiguous)."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError(
+                "For 'Tensor.from_numpy', the input must be a numpy.ndarray, "
+                f"but got {type(array).__name__}"
+            )
+        D.from_numpy(array.dtype)  # reject unsupported dtypes
+        return Tensor._wrap(array if array.flags.c_contiguous else np.ascontiguousarray(array))
+
     # --- facts -------------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
@@ -322,9 +334,15 @@ class Parameter(Tensor):
         """The current value as a plain Tensor (a snapshot)."""
         return Tensor._wrap(self._data.copy())
 
-    def clone(self, init: str = "same") -> Parameter:
+    def clone(self, init: Any = "same") -> Parameter:
+        """A new Parameter of the same name, shape and dtype: the same value, or one
+        filled as `init` says (a Tensor, a number, an initializer name such as 'zeros')."""
         p = Parameter(self._data.copy(), self.name, self.requires_grad)
         p.auto_named = self.auto_named
+        if not (isinstance(init, str) and init == "same"):
+            from mindjit.frontend.nn.init import initializer  # nn.init imports this module
+
+            p.set_data(initializer(init, self.shape, self.dtype))
         return p
 
     def __str__(self) -> str:

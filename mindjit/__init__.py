@@ -6,6 +6,7 @@ frontend; the compiler itself is in the layers below it (docs/architecture.md).
 
 import sys as _sys
 
+from mindjit import mindspore_paths as _mindspore_paths
 from mindjit.frontend import context, dtype, nn, ops
 from mindjit.frontend import dtype as mstype
 from mindjit.frontend.checkpoint import load_checkpoint, save_checkpoint
@@ -42,10 +43,12 @@ from mindjit.frontend.grad import grad, value_and_grad
 from mindjit.frontend.graph.api import load_compiler as _load_compiler
 
 # graph mode (frontend/jit.py)
-from mindjit.frontend.jit import jit, jit_class
+from mindjit.frontend.jit import jit, jit_class, ms_class, ms_function
 from mindjit.frontend.lazy_inline import lazy_inline
 from mindjit.frontend.mutable import mutable
-from mindjit.frontend.nn.init import set_seed
+from mindjit.frontend.nn.init import get_seed, set_seed
+from mindjit.frontend.ops.constexpr import constexpr
+from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
 from mindjit.frontend.vmap import vmap
 from mindjit.support.version import __version__
@@ -55,6 +58,8 @@ _load_compiler()
 # `import mindjit.nn as nn`, `from mindjit.ops import Add` ... as with mindspore
 for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", context)):
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
+# MindSpore's paths: mindjit.ops.operations, mindjit.nn.wrap.cell_wrapper ... (mindspore_paths.py)
+_mindspore_paths.register()
 
 __all__ = [
     "__version__",
@@ -63,8 +68,10 @@ __all__ = [
     "JitConfig",
     "ParallelMode",
     "Parameter",
+    "ParameterTuple",
     "Tensor",
     "bool_",
+    "constexpr",
     "context",
     "double",
     "dtype",
@@ -74,6 +81,7 @@ __all__ = [
     "float_",
     "get_auto_parallel_context",
     "get_context",
+    "get_seed",
     "half",
     "int8",
     "int16",
@@ -83,6 +91,8 @@ __all__ = [
     "jit",
     "jit_class",
     "lazy_inline",
+    "ms_class",
+    "ms_function",
     "load_checkpoint",
     "load_param_into_net",
     "mutable",

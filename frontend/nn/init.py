@@ -19,18 +19,25 @@ from mindjit.frontend.tensor import Tensor
 
 DEFAULT_SEED = 0
 _rng = np.random.default_rng(DEFAULT_SEED)
+_seed: int | None = None  # what set_seed was given (get_seed), None until then
 
 
 def set_seed(seed: int) -> None:
     """`ms.set_seed(seed)`: the initializers' generator and the random ops'
     default generator (ops.dropout, nn.Dropout) restart from `seed`."""
-    global _rng
+    global _rng, _seed
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"The argument 'seed' must be type of int, but got {type(seed).__name__}")
     if seed < 0:
         raise ValueError(f"The argument 'seed' must be greater than or equal to 0, but got {seed}")
     _rng = np.random.default_rng(int(seed))
     reset_generator(int(seed))
+    _seed = int(seed)
+
+
+def get_seed() -> int | None:
+    """`ms.get_seed()`: the seed `set_seed` was given last, None if it was not called."""
+    return _seed
 
 
 def _fans(shape: tuple[int, ...]) -> tuple[int, int]:

@@ -87,6 +87,7 @@ from mindjit.frontend.ops.array import (
 )
 from mindjit.frontend.ops.array_views import index_select, meshgrid, narrow, roll
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
+from mindjit.frontend.ops.constexpr import constexpr
 from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
@@ -347,6 +348,10 @@ concatenate = concat
 slice = slice_  # noqa: A001 - `ops.slice` is MindSpore's name
 arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
 hard_sigmoid = hardsigmoid
+
+# MindSpore's submodules: `from mindjit.ops import operations as P` (composite as C,
+# functional as F, primitive); views of the names above (frontend/ms_modules.py)
+from mindjit.frontend.ops import composite, functional, operations, primitive  # noqa: E402
 
 __all__ = [
     name
