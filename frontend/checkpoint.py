@@ -1,12 +1,14 @@
-"""`ms.save_checkpoint` and `ms.load_checkpoint`: MindSpore's `.ckpt` files.
+"""`ms.save_checkpoint` and `ms.load_checkpoint`: MindSpore's checkpoint files.
 
-The files are MindSpore's own (the protobuf message of checkpoint_proto.py), so
-a checkpoint moves both ways between mindjit and MindSpore. Arguments, defaults,
-exception types and messages follow MindSpore 2.x's `train/serialization.py`:
-the `.ckpt` suffix is added on save when missing and required on load, a
-missing file or a bad one is a ValueError (`CheckpointError`, located at the
-file), `choice_func` picks names on both sides, and the deprecated
-`specify_prefix` / `filter_prefix` override it on load.
+The files are MindSpore's own, so a checkpoint moves both ways between mindjit
+and MindSpore: `.ckpt` (its protobuf message, checkpoint_proto.py) and
+`format="safetensors"` (checkpoint_safetensors.py). Arguments, defaults,
+exception types and messages follow MindSpore 2.x's `train/serialization.py`
+(the checks: checkpoint_checks.py): the suffix is added on save when missing
+and required on load, a missing or malformed file is a ValueError
+(`CheckpointError`, located at the file), `choice_func` picks names both ways,
+and the deprecated `specify_prefix` / `filter_prefix` override it on load (for
+safetensors too, where MindSpore ignores them).
 
 A file is written whole or not at all (`write_atomic`: a crash mid-save leaves
 the previous checkpoint, never half of one). The values are read under the
@@ -14,9 +16,10 @@ Parameters' locks (frontend/graph/parameter_locks.py), so a save beside a
 compiled call in another thread sees each Parameter before or after that call.
 
 What MindSpore does but mindjit does not is an error naming it, not silence:
-encryption (`enc_key`, `dec_key`), `async_save`, the safetensors format, and
-MapParameter entries; `integrated_save` and `remove_redundancy` only mean
-something in parallel training, which mindjit does not run.
+encryption (`enc_key`, `dec_key`), `async_save`, MapParameter entries, and a
+str (an `append_dict` value) in a safetensors file. `integrated_save` and
+`remove_redundancy` only mean something in parallel training, which mindjit
+does not run: checked, recorded (safetensors metadata), otherwise no effect.
 """
 
 from __future__ import annotations
@@ -29,7 +32,18 @@ from typing import Any
 
 import numpy as np
 
+from mindjit.frontend import checkpoint_safetensors as safetensors
 from mindjit.frontend import dtype as D
+from mindjit.frontend.checkpoint_checks import (
+    check_append_dict,
+    check_async_save,
+    check_bool,
+    check_choice_func,
+    check_prefix,
+    check_type,
+    defaults_only,
+    prefix_allows,
+)
 from mindjit.frontend.checkpoint_net import load_param_into_net
 from mindjit.frontend.checkpoint_proto import (
     CheckpointError,
@@ -70,17 +84,25 @@ def save_checkpoint(
     """Save a Cell's Parameters, a list of Parameters or of {"name", "data"} dicts,
     or a dict of name -> Parameter (what `load_checkpoint` returns) to a file."""
     path = _save_path(save_obj, ckpt_file_name, format)
-    _check_bool("save_checkpoint", "integrated_save", integrated_save)
-    _check_async_save(async_save)
-    _check_append_dict(append_dict)
-    _check_type("save_checkpoint", "enc_key", enc_key, (type(None), bytes), "None or bytes")
-    _check_type("save_checkpoint", "enc_mode", enc_mode, str, "str")
-    _check_bool("save_checkpoint", "crc_check", crc_check)
-    _check_choice_func("save_checkpoint", choice_func)
+    check_bool("save_checkpoint", "integrated_save", integrated_save)
+    check_async_save(async_save)
+    check_append_dict(append_dict)
+    check_type("save_checkpoint", "enc_key", enc_key, (type(None), bytes), "None or bytes")
+    check_type("save_checkpoint", "enc_mode", enc_mode, str, "str")
+    check_bool("save_checkpoint", "crc_check", crc_check)
+    check_choice_func("save_checkpoint", choice_func)
     unknown = sorted(set(kwargs) - set(_SAVE_KWARGS))
     if unknown:
         raise TypeError(f"save_checkpoint() got an unexpected keyword argument '{unknown[0]}'")
-    if enc_key is not None:
+    if format == "safetensors":
+        defaults_only(
+            "save_checkpoint",
+            enc_key=enc_key,
+            enc_mode=enc_mode,
+            incremental=kwargs.get("incremental", False),
+            global_step_num=kwargs.get("global_step_num"),
+        )
+    elif enc_key is not None:
         raise NotImplementedError(
             "For 'save_checkpoint', encryption ('enc_key') is not supported by mindjit; "
             "save without 'enc_key'"
@@ -90,18 +112,43 @@ def save_checkpoint(
             f"For 'save_checkpoint', async_save={async_save!r} is not supported by mindjit; "
             "save with async_save=False (the file is complete when the call returns)"
         )
-    if format == "safetensors":
-        raise NotImplementedError(
-            "For 'save_checkpoint', format='safetensors' is not supported by mindjit; "
-            "use format='ckpt'"
-        )
+    redundancy = kwargs.get("remove_redundancy")
+    check_type("save_checkpoint", "remove_redundancy", redundancy, (type(None), bool), "bool")
     data: OrderedDict[str, Any] = OrderedDict(_named_data(save_obj, choice_func))
     for key, value in (append_dict or {}).items():
         data[key] = value if isinstance(value, str | Tensor) else Tensor(value)
+    _write(path, data, format, redundancy, crc_check)
+
+
+def _write(path: str, data: dict[str, Any], kind: str, redundancy: Any, crc: bool) -> None:
+    """Write `data` (name -> Tensor or str) as a `kind` ("ckpt" or "safetensors") file."""
     params = [v for v in data.values() if isinstance(v, Parameter)]
-    with holding(locks_of(params)):  # each value as one compiled call leaves it
-        entries = [_entry(name, value) for name, value in data.items()]
-    write_atomic(path, encode(entries, crc_check=crc_check))
+    if kind == "ckpt":
+        with holding(locks_of(params)):  # each value as one compiled call leaves it
+            entries = [_entry(name, value) for name, value in data.items()]
+        write_atomic(path, encode(entries, crc_check=crc))
+        return
+    strs = [name for name, value in data.items() if isinstance(value, str)]
+    if strs:
+        raise ValueError(
+            f"For 'save_checkpoint', a safetensors file holds tensors only, but '{strs[0]}' "
+            "is a str; save it with format='ckpt'"
+        )
+    with holding(locks_of(params)):
+        arrays = {name: np.array(value.asnumpy()) for name, value in data.items()}
+    write_atomic(path, safetensors.encode(arrays, _metadata(arrays, redundancy, crc)))
+
+
+def _metadata(arrays: dict[str, np.ndarray], redundancy: Any, crc_check: bool) -> dict | None:
+    """MindSpore's safetensors metadata (none for an empty file, as it writes it)."""
+    if not arrays:
+        return None
+    meta = {"format": "ms"}
+    if redundancy is not None:
+        meta["remove_redundancy"] = str(redundancy)
+    if crc_check:
+        meta["crc_num"] = str(safetensors.crc(arrays))
+    return meta
 
 
 def _save_path(save_obj: Any, name: Any, format: str) -> str:  # noqa: A002
@@ -206,28 +253,48 @@ def load_checkpoint(
 ) -> dict[str, Any]:
     """The checkpoint's entries, name -> Parameter (or str, for a str saved with
     `append_dict`); loaded into `net` too when one is given."""
-    specify = _check_prefix(specify_prefix)
-    filtered = _check_prefix(filter_prefix)
-    _check_type("load_checkpoint", "dec_key", dec_key, (type(None), bytes), "None or bytes")
-    _check_type("load_checkpoint", "dec_mode", dec_mode, str, "str")
-    _check_bool("load_checkpoint", "crc_check", crc_check)
-    _check_bool("load_checkpoint", "remove_redundancy", remove_redundancy)
-    _check_choice_func("load_checkpoint", choice_func)
-    if dec_key is not None:
+    specify = check_prefix(specify_prefix)
+    filtered = check_prefix(filter_prefix)
+    check_type("load_checkpoint", "dec_key", dec_key, (type(None), bytes), "None or bytes")
+    check_type("load_checkpoint", "dec_mode", dec_mode, str, "str")
+    check_bool("load_checkpoint", "crc_check", crc_check)
+    check_bool("load_checkpoint", "remove_redundancy", remove_redundancy)
+    check_choice_func("load_checkpoint", choice_func)
+    if format == "safetensors":
+        defaults_only("load_checkpoint", dec_key=dec_key, dec_mode=dec_mode)
+    elif dec_key is not None:
         raise NotImplementedError(
             "For 'load_checkpoint', decryption ('dec_key') is not supported by mindjit"
         )
     path = _load_path(ckpt_file_name, format)
-    if format == "safetensors":
-        raise NotImplementedError(
-            "For 'load_checkpoint', format='safetensors' is not supported by mindjit; "
-            "load a .ckpt file"
-        )
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
         raise CheckpointError(f"cannot read the checkpoint file: {exc.strerror}", path) from None
+    read = _read_safetensors if format == "safetensors" else _read_ckpt
+    loaded: dict[str, Any] = {}
+    for name, value in read(data, path, crc_check):
+        if specify is not None or filtered is not None:
+            if not prefix_allows(specify, filtered, name):
+                continue
+        elif choice_func is not None and not choice_func(name):
+            continue
+        loaded[name] = value()
+    if not loaded:
+        raise CheckpointError(
+            "The loaded parameter dict is empty after filter or specify, please check whether "
+            "'filter_prefix' or 'specify_prefix' are set correctly.",
+            path,
+        )
+    if net is not None:
+        load_param_into_net(net, loaded, strict_load, remove_redundancy)
+    return loaded
+
+
+def _read_ckpt(data: bytes, path: str, crc_check: bool) -> list[tuple[str, Any]]:
+    """(name, a function making its value) of a .ckpt file's entries: a value is
+    made only if chosen (an entry mindjit cannot load may be filtered out)."""
     body, crc = strip_crc(data)
     if crc_check and crc is None:
         _log.warning(
@@ -241,23 +308,29 @@ def load_checkpoint(
             "file is damaged.",
             path,
         )
-    loaded: dict[str, Any] = {}
-    for entry in decode(body, path):
-        if specify is not None or filtered is not None:
-            if not _prefix_allows(specify, filtered, entry.tag):
-                continue
-        elif choice_func is not None and not choice_func(entry.tag):
-            continue
-        loaded[entry.tag] = _value(entry, path)
-    if not loaded:
-        raise CheckpointError(
-            "The loaded parameter dict is empty after filter or specify, please check whether "
-            "'filter_prefix' or 'specify_prefix' are set correctly.",
-            path,
-        )
-    if net is not None:
-        load_param_into_net(net, loaded, strict_load, remove_redundancy)
-    return loaded
+    return [(e.tag, lambda e=e: _value(e, path)) for e in decode(body, path)]
+
+
+def _read_safetensors(data: bytes, path: str, crc_check: bool) -> list[tuple[str, Any]]:
+    metadata, arrays = safetensors.decode(data, path)
+    if crc_check:
+        recorded = metadata.get("crc_num")
+        if recorded is None:
+            _log.warning(
+                "For 'load_checkpoint', the safetensors file %s does not contain the crc code, "
+                "please check the file.",
+                path,
+            )
+        elif str(safetensors.crc(arrays)) != recorded:
+            raise CheckpointError(
+                "For 'load_checkpoint', the crc check has failed. Please check whether the ckpt "
+                "file is damaged.",
+                path,
+            )
+    return [
+        (name, lambda name=name: Parameter(Tensor(arrays[name]), name=name))
+        for name in sorted(arrays)
+    ]
 
 
 def _load_path(name: Any, format: str) -> str:  # noqa: A002
@@ -326,92 +399,3 @@ def _value(entry: Entry, path: str) -> Any:
     else:
         arr = np.frombuffer(content, little).astype(dtype.numpy)
     return Parameter(Tensor(arr.reshape(dims)), name=entry.tag)
-
-
-# -- argument checks (MindSpore's types and messages) ----------------------------------------------
-
-
-def _check_type(api: str, name: str, value: Any, types: Any, what: str) -> None:
-    if not isinstance(value, types):
-        raise TypeError(
-            f"For '{api}', the '{name}' must be {what}, but got {type(value).__name__}."
-        )
-
-
-def _check_bool(api: str, name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise TypeError(f"For '{api}', the '{name}' must be bool, but got {type(value).__name__}.")
-
-
-def _check_choice_func(api: str, choice_func: Any) -> None:
-    if choice_func is not None and not callable(choice_func):
-        raise TypeError(
-            f"For '{api}', 'choice_func' must be a function of a parameter name, but got "
-            f"{type(choice_func).__name__}."
-        )
-
-
-def _check_async_save(async_save: Any) -> None:
-    if not isinstance(async_save, bool | str):
-        raise TypeError(
-            "For 'save_checkpoint', the parameter 'async_save' must be bool or str, "
-            f"but got {type(async_save)}."
-        )
-    if isinstance(async_save, str) and async_save not in ("process", "thread"):
-        raise ValueError(
-            "For 'save_checkpoint', the argument 'async_save' can only be 'process' or "
-            f"'thread', but got {async_save}."
-        )
-
-
-def _check_append_dict(append_dict: Any) -> None:
-    if append_dict is None:
-        return
-    if not isinstance(append_dict, dict):
-        raise TypeError(
-            f"For 'save_checkpoint', the argument 'append_dict' must be dict, but got "
-            f"{type(append_dict)}."
-        )
-    for key, value in append_dict.items():
-        if not isinstance(key, str) or not isinstance(value, int | float | bool | str | Tensor):
-            raise TypeError(
-                "For 'save_checkpoint', the type of dict 'append_info' must be key: string, "
-                "value: int, float, bool, str, Parameter or Tensor, but got key: "
-                f"{type(key)}, value: {type(value)}"
-            )
-
-
-def _check_prefix(prefix: Any) -> tuple[str, ...] | None:
-    if prefix is None:
-        return None
-    if not isinstance(prefix, str | list | tuple):
-        raise TypeError(
-            "For 'load_checkpoint', the type of 'specify_prefix' or 'filter_prefix' must be "
-            f"string, list[string] or tuple[string], but got {type(prefix)}."
-        )
-    prefixes = (prefix,) if isinstance(prefix, str) else tuple(prefix)
-    if not prefixes:
-        raise ValueError(
-            "For 'load_checkpoint', the argument 'specify_prefix' or 'filter_prefix' can't be "
-            "empty when 'specify_prefix' or 'filter_prefix' is list or tuple."
-        )
-    for index, pre in enumerate(prefixes):
-        if not isinstance(pre, str):
-            raise TypeError(
-                "For 'load_checkpoint', when 'specify_prefix' or 'filter_prefix' is list or "
-                f"tuple, the element in it must be string, but got {type(pre)} at index {index}."
-            )
-        if pre == "":
-            raise ValueError(
-                "For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' "
-                "can't include ''."
-            )
-    return prefixes
-
-
-def _prefix_allows(
-    specify: tuple[str, ...] | None, filtered: tuple[str, ...] | None, name: str
-) -> bool:
-    if specify and not name.startswith(specify):
-        return False
-    return not (filtered and name.startswith(filtered))

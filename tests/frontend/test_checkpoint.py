@@ -444,7 +444,6 @@ def test_save_argument_errors(tmp_path):
         ({"enc_key": b"0123456789abcdef"}, "enc_key"),
         ({"async_save": True}, "async_save=True"),
         ({"async_save": "thread"}, "async_save='thread'"),
-        ({"format": "safetensors"}, "format='safetensors'"),
     ],
 )
 def test_unsupported_save_options_are_named(tmp_path, kwargs, named):
@@ -482,9 +481,6 @@ def test_load_argument_errors(tmp_path):
         ms.load_checkpoint(str(good), dec_key="key")
     with pytest.raises(NotImplementedError, match="dec_key"):
         ms.load_checkpoint(str(good), dec_key=b"0123456789abcdef")
-    with pytest.raises(NotImplementedError, match="format='safetensors'"):
-        (tmp_path / "g.safetensors").write_bytes(b"")
-        ms.load_checkpoint(str(tmp_path / "g.safetensors"), format="safetensors")
     with pytest.raises(TypeError, match="'crc_check' must be bool"):
         ms.load_checkpoint(str(good), crc_check=None)
 
@@ -567,6 +563,195 @@ def test_the_tutorial_script_runs(tmp_path):
     assert param_not_load == []
     x = ms.Tensor(np.ones((2, 4), F32))
     np.testing.assert_array_equal(model2(x).asnumpy(), model(x).asnumpy())
+
+
+# -- format="safetensors" ----------------------------------------------------------------------
+
+ST_HEADER = b'{"__metadata__":{"format":"ms"},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}'
+ST_GOLDEN = (
+    b"\x58\0\0\0\0\0\0\0"  # the header's length, 88 (u64 little-endian)
+    + ST_HEADER
+    + b"   "  # padded with spaces to 8 bytes
+    + b"\x00\x00\x80\x3f\x00\x00\x00\x40"  # 1.0f, 2.0f
+)
+
+
+def test_safetensors_bytes_and_back(tmp_path):
+    path = tmp_path / "tiny"
+    ms.save_checkpoint(golden_objects()[:1], str(path), format="safetensors")
+    written = tmp_path / "tiny.safetensors"
+    assert written.read_bytes() == ST_GOLDEN
+    loaded = ms.load_checkpoint(str(written), format="safetensors")
+    assert list(loaded) == ["w"] and loaded["w"].name == "w"
+    np.testing.assert_array_equal(loaded["w"].asnumpy(), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=[np.dtype(d).name for d in DTYPES])
+def test_safetensors_round_trip_every_dtype(tmp_path, dtype):
+    value = (np.random.default_rng(2).standard_normal((2, 3)) * 50).astype(dtype)
+    path = str(tmp_path / "t.safetensors")
+    extra = {"step": 4}
+    ms.save_checkpoint(
+        {"x": ms.Parameter(ms.Tensor(value))}, path, append_dict=extra, format="safetensors"
+    )
+    loaded = ms.load_checkpoint(path, format="safetensors")
+    assert list(loaded) == ["step", "x"]  # MindSpore writes and reads in name order
+    np.testing.assert_array_equal(loaded["x"].asnumpy(), value)
+    assert loaded["x"].asnumpy().dtype == np.dtype(dtype)
+
+
+def test_safetensors_into_a_net_with_crc(tmp_path, caplog):
+    path = str(tmp_path / "n.safetensors")
+    trained, fresh = Net(seed=20), Net(seed=21)
+    ms.save_checkpoint(trained, path, format="safetensors", crc_check=True, remove_redundancy=False)
+    header = open(path, "rb").read(300)
+    assert b'"crc_num":"' in header and b'"remove_redundancy":"False"' in header
+    ms.load_checkpoint(path, net=fresh, format="safetensors", crc_check=True)
+    np.testing.assert_array_equal(fresh.fc1.weight.asnumpy(), trained.fc1.weight.asnumpy())
+    damaged = bytearray(open(path, "rb").read())
+    damaged[-1] ^= 0x01
+    open(path, "wb").write(bytes(damaged))
+    assert ms.load_checkpoint(path, format="safetensors")  # not checked
+    with pytest.raises(CheckpointError, match="the crc check has failed"):
+        ms.load_checkpoint(path, format="safetensors", crc_check=True)
+    ms.save_checkpoint(trained, path, format="safetensors")
+    with caplog.at_level(logging.WARNING):
+        ms.load_checkpoint(path, format="safetensors", crc_check=True)
+    assert "does not contain the crc code" in caplog.text
+
+
+def test_safetensors_options_and_errors(tmp_path):
+    path = str(tmp_path / "s.safetensors")
+    with pytest.raises(ValueError, match="a safetensors file holds tensors only, but 'note'"):
+        ms.save_checkpoint(Net(), path, append_dict={"note": "hi"}, format="safetensors")
+    with pytest.raises(ValueError, match="the parameter 'enc_key' must be set to default value"):
+        ms.save_checkpoint(Net(), path, enc_key=b"0123456789abcdef", format="safetensors")
+    with pytest.raises(ValueError, match="the parameter 'incremental' must be set"):
+        ms.save_checkpoint(Net(), path, incremental=True, format="safetensors")
+    assert not os.path.exists(path)
+    ms.save_checkpoint(Net(), path, format="safetensors")
+    with pytest.raises(ValueError, match="the parameter 'dec_mode' must be set"):
+        ms.load_checkpoint(path, dec_mode="AES-CBC", format="safetensors")
+    with pytest.raises(ValueError, match="format must same with 'format'"):
+        ms.load_checkpoint(path)  # a .safetensors file read as ckpt
+    assert list(ms.load_checkpoint(path, filter_prefix="fc1", format="safetensors")) == [
+        "fc2.bias",
+        "fc2.weight",
+    ]
+
+
+def st_file(header: bytes, data: bytes = b"", size: int | None = None) -> bytes:
+    return (len(header) if size is None else size).to_bytes(8, "little") + header + data
+
+
+@pytest.mark.parametrize(
+    "data,why",
+    [
+        (b"\x08\0\0", "3 bytes, shorter than the 8-byte header length"),
+        (st_file(b"{}", size=100), "the header announces 100 bytes, 2 follow"),
+        (st_file(b"{not json"), "the header is not JSON"),
+        (st_file(b"[1]"), "the header is not a JSON object"),
+        (st_file(b'{"w":{"dtype":"F32"}}'), "'w' is not a dtype, shape and data_offsets"),
+        (st_file(b'{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}', b"\0" * 8), "needs 12"),
+        (
+            st_file(b'{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}', b"\0" * 4),
+            r"\[0, 8\)",
+        ),
+        (
+            st_file(b'{"w":{"dtype":"I8","shape":[2],"data_offsets":[0,2]}}', b"\0" * 3),
+            "hold 2 bytes",
+        ),
+        (
+            st_file(b'{"a":{"dtype":"I8","shape":[1],"data_offsets":[1,2]}}', b"\0\0"),
+            "do not tile the data",
+        ),
+        (
+            st_file(b'{"b":{"dtype":"BF16","shape":[1],"data_offsets":[0,2]}}', b"\0\0"),
+            "'BF16', a dtype",
+        ),
+        (
+            st_file(b'{"c":{"dtype":"Q9","shape":[1],"data_offsets":[0,2]}}', b"\0\0"),
+            "'Q9', an unknown",
+        ),
+    ],
+)
+def test_a_malformed_safetensors_file_is_named(tmp_path, data, why):
+    path = tmp_path / "bad.safetensors"
+    path.write_bytes(data)
+    with pytest.raises(CheckpointError, match=why) as info:
+        ms.load_checkpoint(str(path), format="safetensors")
+    assert str(info.value).startswith(f"{path}: error:")
+
+
+def test_the_safetensors_library_reads_ours_and_we_read_its(tmp_path):
+    st = pytest.importorskip("safetensors.numpy")
+    ours = str(tmp_path / "ours.safetensors")
+    ms.save_checkpoint(Net(seed=22), ours, format="safetensors")
+    theirs = st.load_file(ours)
+    np.testing.assert_array_equal(theirs["fc1.weight"], Net(seed=22).fc1.weight.asnumpy())
+    arrays = {"b": np.array([True, False]), "h": np.arange(6, dtype=np.float16).reshape(2, 3)}
+    st.save_file(arrays, str(tmp_path / "theirs.safetensors"), metadata={"format": "ms"})
+    loaded = ms.load_checkpoint(str(tmp_path / "theirs.safetensors"), format="safetensors")
+    for name, value in arrays.items():
+        np.testing.assert_array_equal(loaded[name].asnumpy(), value)
+
+
+def checkpoint_classes():
+    """checkpoint.proto's messages, built by the protobuf library from the schema
+    (no protoc): (Checkpoint, TensorProto)."""
+    descriptor_pb2 = pytest.importorskip("google.protobuf.descriptor_pb2")
+    from google.protobuf import descriptor_pool, message_factory
+
+    F = descriptor_pb2.FieldDescriptorProto
+    proto = descriptor_pb2.FileDescriptorProto(name="checkpoint.proto", syntax="proto2")
+    tensor = proto.message_type.add(name="TensorProto")
+    tensor.field.add(name="dims", number=1, type=F.TYPE_INT64, label=F.LABEL_REPEATED)
+    tensor.field.add(name="tensor_type", number=2, type=F.TYPE_STRING, label=F.LABEL_REQUIRED)
+    tensor.field.add(name="tensor_content", number=3, type=F.TYPE_BYTES, label=F.LABEL_REQUIRED)
+    checkpoint = proto.message_type.add(name="Checkpoint")
+    value = checkpoint.nested_type.add(name="Value")
+    value.field.add(name="tag", number=1, type=F.TYPE_STRING, label=F.LABEL_REQUIRED)
+    value.field.add(
+        name="tensor",
+        number=2,
+        type=F.TYPE_MESSAGE,
+        type_name=".TensorProto",
+        label=F.LABEL_OPTIONAL,
+    )
+    checkpoint.field.add(
+        name="value",
+        number=1,
+        type=F.TYPE_MESSAGE,
+        type_name=".Checkpoint.Value",
+        label=F.LABEL_REPEATED,
+    )
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(proto)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("Checkpoint"))
+
+
+def test_the_protobuf_library_agrees_with_the_golden_bytes():
+    """What MindSpore's writer does (one Checkpoint with one Value per entry,
+    serialized and appended) gives GOLDEN, and protobuf parses GOLDEN back."""
+    Checkpoint = checkpoint_classes()
+    out = b""
+    for tag, dims, tensor_type, content in [
+        ("w", [2], "Float32", np.array([1.0, 2.0], F32).tobytes()),
+        ("n", [], "Int32", np.array(7, np.int32).tobytes()),
+        ("epoch", [0], "str", np.array("ab").tobytes()),
+    ]:
+        one = Checkpoint()
+        entry = one.value.add()
+        entry.tag = tag
+        entry.tensor.dims.extend(dims)
+        entry.tensor.tensor_type = tensor_type
+        entry.tensor.tensor_content = content
+        out += one.SerializeToString()
+    assert out == GOLDEN
+    parsed = Checkpoint()
+    parsed.ParseFromString(GOLDEN)
+    assert [v.tag for v in parsed.value] == ["w", "n", "epoch"]
+    assert list(parsed.value[0].tensor.dims) == [2] and parsed.value[1].tensor.dims == []
 
 
 # -- MindSpore itself, when installed --------------------------------------------------------------
