@@ -7,7 +7,7 @@ frontend; the compiler itself is in the layers below it (docs/architecture.md).
 import sys as _sys
 
 from mindjit import mindspore_paths as _mindspore_paths
-from mindjit.frontend import context, dtype, nn, ops
+from mindjit.frontend import context, dataset, dtype, nn, ops
 from mindjit.frontend import dtype as mstype
 from mindjit.frontend.checkpoint import load_checkpoint, save_checkpoint
 from mindjit.frontend.checkpoint_net import load_param_into_net
@@ -60,6 +60,10 @@ for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", c
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 # MindSpore's paths: mindjit.ops.operations, mindjit.nn.wrap.cell_wrapper ... (mindspore_paths.py)
 _mindspore_paths.register()
+# `import mindjit.dataset as ds` (one module object per path: a second name would load the
+# package's files again)
+for _name in ("dataset", "dataset.config"):
+    _sys.modules.setdefault(f"{__name__}.{_name}", _sys.modules[f"mindjit.frontend.{_name}"])
 
 __all__ = [
     "__version__",
@@ -73,6 +77,7 @@ __all__ = [
     "bool_",
     "constexpr",
     "context",
+    "dataset",  # mindjit.dataset: frontend/dataset
     "double",
     "dtype",
     "float16",

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.dataset import config as dataset_config
 from mindjit.frontend.ops.random import reset_generator
 from mindjit.frontend.tensor import Tensor
 
@@ -24,12 +25,14 @@ _seed: int | None = None  # what set_seed was given (get_seed), None until then
 
 def set_seed(seed: int) -> None:
     """`ms.set_seed(seed)`: the initializers' generator and the random ops'
-    default generator (ops.dropout, nn.Dropout) restart from `seed`."""
+    default generator (ops.dropout, nn.Dropout) restart from `seed`, and the
+    dataset pipeline's shuffles use it (`mindjit.dataset.config.set_seed`)."""
     global _rng, _seed
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"The argument 'seed' must be type of int, but got {type(seed).__name__}")
     if seed < 0:
         raise ValueError(f"The argument 'seed' must be greater than or equal to 0, but got {seed}")
+    dataset_config.set_seed(int(seed))
     _rng = np.random.default_rng(int(seed))
     reset_generator(int(seed))
     _seed = int(seed)
