@@ -7,7 +7,7 @@ frontend; the compiler itself is in the layers below it (docs/architecture.md).
 import sys as _sys
 
 from mindjit import mindspore_paths as _mindspore_paths
-from mindjit.frontend import context, dataset, dtype, nn, ops
+from mindjit.frontend import context, dataset, dtype, nn, ops, train
 from mindjit.frontend import dtype as mstype
 from mindjit.frontend.checkpoint import load_checkpoint, save_checkpoint
 from mindjit.frontend.checkpoint_net import load_param_into_net
@@ -60,9 +60,9 @@ for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", c
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 # MindSpore's paths: mindjit.ops.operations, mindjit.nn.wrap.cell_wrapper ... (mindspore_paths.py)
 _mindspore_paths.register()
-# `import mindjit.dataset as ds` (one module object per path: a second name would load the
-# package's files again)
-for _name in ("dataset", "dataset.config"):
+# `import mindjit.dataset as ds`, `from mindjit.train.callback import LossMonitor` (one module
+# object per path: a second name would load the package's files again)
+for _name in ("dataset", "dataset.config", "train", "train.callback", "train.metrics"):
     _sys.modules.setdefault(f"{__name__}.{_name}", _sys.modules[f"mindjit.frontend.{_name}"])
 
 __all__ = [
@@ -77,7 +77,8 @@ __all__ = [
     "bool_",
     "constexpr",
     "context",
-    "dataset",  # mindjit.dataset: frontend/dataset
+    "dataset",  # mindjit.dataset and mindjit.train: frontend/dataset, frontend/train
+    "train",
     "double",
     "dtype",
     "float16",

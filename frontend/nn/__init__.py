@@ -228,3 +228,35 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     TrainOneStepWithLossScaleCell,
 )
 from mindjit.frontend.nn.optim import Adagrad, AdamWeightDecay, Lamb, RMSProp  # noqa: E402
+
+# MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
+# last: importing the train package reaches back into nn.wrappers, loaded by now.
+from mindjit.frontend.train.metrics import (  # noqa: E402
+    MAE,
+    MSE,
+    Accuracy,
+    Loss,
+    Metric,
+    Precision,
+    Recall,
+    Top1CategoricalAccuracy,
+    Top5CategoricalAccuracy,
+    TopKCategoricalAccuracy,
+    get_metric_fn,
+    rearrange_inputs,
+)
+
+__all__ += [
+    "MAE",
+    "MSE",
+    "Accuracy",
+    "Loss",
+    "Metric",
+    "Precision",
+    "Recall",
+    "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy",
+    "TopKCategoricalAccuracy",
+    "get_metric_fn",
+    "rearrange_inputs",
+]

@@ -1,0 +1,54 @@
+"""`mindjit.train`: `Model`, its callbacks and metrics, at MindSpore 2.x's paths
+(`from mindjit.train import Model, LossMonitor, Accuracy`;
+`mindjit.train.callback`, `mindjit.train.metrics`)."""
+
+from mindjit.frontend.train import callback, metrics
+from mindjit.frontend.train.callback import (
+    Callback,
+    CheckpointConfig,
+    LossMonitor,
+    ModelCheckpoint,
+    RunContext,
+    TimeMonitor,
+)
+from mindjit.frontend.train.metrics import (
+    MAE,
+    MSE,
+    Accuracy,
+    Loss,
+    Metric,
+    Precision,
+    Recall,
+    Top1CategoricalAccuracy,
+    Top5CategoricalAccuracy,
+    TopKCategoricalAccuracy,
+    get_metric_fn,
+    names,
+    rearrange_inputs,
+)
+from mindjit.frontend.train.model import Model
+
+__all__ = [
+    "MAE",
+    "MSE",
+    "Accuracy",
+    "Callback",
+    "CheckpointConfig",
+    "Loss",
+    "LossMonitor",
+    "Metric",
+    "Model",
+    "ModelCheckpoint",
+    "Precision",
+    "Recall",
+    "RunContext",
+    "TimeMonitor",
+    "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy",
+    "TopKCategoricalAccuracy",
+    "callback",
+    "get_metric_fn",
+    "metrics",
+    "names",
+    "rearrange_inputs",
+]
