@@ -341,7 +341,7 @@ class Model:
         train_fields = ("cur_step_num", "batch_num", "dataset_sink_mode", "net_outputs", "mode")
         kept = {k: cb_params[k] for k in train_fields}
         callbacks = [
-            cb for cb in manager._callbacks if not isinstance(cb, LossMonitor | ModelCheckpoint)
+            cb for cb in manager.callbacks if not isinstance(cb, LossMonitor | ModelCheckpoint)
         ]
         cb_params.eval_network = self._eval_network
         cb_params.valid_dataset = valid_dataset

@@ -115,6 +115,10 @@ class CallbackManager:
         assert self._stack is not None
         return self._stack.__exit__(*err)
 
+    @property
+    def callbacks(self) -> list[Callback]:
+        return list(self._callbacks)
+
     def __getattr__(self, hook: str) -> Any:
         if not hook.startswith("on_"):
             raise AttributeError(hook)
