@@ -50,13 +50,18 @@ def rows(blocks: int, repeats: int) -> list[tuple[str, str, float, float]]:
     from xdsl.dialects import func
     from xdsl.dialects.builtin import StringAttr, SymbolRefAttr, TensorType, f32
     from xdsl.ir import Block
+    from xdsl.parser import Parser
+    from xdsl.printer import Printer
     from xdsl.traits import SymbolTable
 
+    from mindjit.dialects.context import make_context
     from mindjit.dialects.mindir import ParameterOp
     from mindjit.ir.compat import string_literals
     from mindjit.ir.compat.block_args import detached_arg, set_args
+    from mindjit.ir.compat.direct_printer import DirectPrinter
     from mindjit.ir.compat.leaf_ops import leaf_op
     from mindjit.ir.compat.linked_ops import block_ops, raw_operands
+    from mindjit.ir.compat.parsed_types import ParsedTypeMemo
     from mindjit.ir.compat.unchecked_attrs import unchecked
     from mindjit.ir.symbols import Symbols
 
@@ -102,6 +107,24 @@ def rows(blocks: int, repeats: int) -> list[tuple[str, str, float, float]]:
         f"read the operands of {len(every)} ops, 10 times",
         lambda: [tuple(o.operands) for _ in range(10) for o in every],
         lambda: [raw_operands(o) for _ in range(10) for o in every],
+    )
+    text = _printed(module, Printer)
+    ctx = make_context()
+
+    class MemoParser(ParsedTypeMemo, Parser):
+        pass
+
+    row(
+        "parsed-types",
+        f"parse the printed module ({len(every)} ops, {len(text) >> 10} KiB)",
+        lambda: Parser(ctx, text).parse_module(),
+        lambda: MemoParser(ctx, text).parse_module(),
+    )
+    row(
+        "direct-printer",
+        f"print the module ({len(every)} ops)",
+        lambda: _printed(module, Printer),
+        lambda: _printed(module, DirectPrinter),
     )
     t = TensorType(f32, [4])
     from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
@@ -152,6 +175,14 @@ def rows(blocks: int, repeats: int) -> list[tuple[str, str, float, float]]:
         lambda: string_literals.PATCHED.match(unterminated),
     )
     return found
+
+
+def _printed(module, printer_class) -> str:  # type: ignore[no-untyped-def]
+    from io import StringIO
+
+    out = StringIO()
+    printer_class(stream=out).print_op(module)
+    return out.getvalue()
 
 
 _EMPTY = None

@@ -26,11 +26,13 @@ from types import ModuleType
 from mindjit.ir.compat import (
     block_args,
     dialect_resources,
+    direct_printer,
     generic_results,
     hex_float_literals,
     implicit_builder,
     leaf_ops,
     linked_ops,
+    parsed_types,
     string_literals,
     structure_checks,
     unchecked_attrs,
@@ -55,6 +57,8 @@ TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(
         block_args,
         unchecked_attrs,
         dialect_resources,
+        parsed_types,
+        direct_printer,
     )
 )
 
