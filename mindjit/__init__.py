@@ -62,7 +62,19 @@ for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", c
 _mindspore_paths.register()
 # `import mindjit.dataset as ds`, `from mindjit.train.callback import LossMonitor` (one module
 # object per path: a second name would load the package's files again)
-for _name in ("dataset", "dataset.config", "train", "train.callback", "train.metrics"):
+for _name in (
+    "dataset",
+    "dataset.config",
+    "dataset.transforms",
+    "dataset.transforms.c_transforms",
+    "dataset.transforms.py_transforms",
+    "dataset.vision",
+    "dataset.vision.c_transforms",
+    "dataset.vision.utils",
+    "train",
+    "train.callback",
+    "train.metrics",
+):
     _sys.modules.setdefault(f"{__name__}.{_name}", _sys.modules[f"mindjit.frontend.{_name}"])
 
 __all__ = [

@@ -8,10 +8,11 @@ dataset pipeline, enough for the tutorials' training loops and `Model.train`.
 Sources (sources.py) and operations (nodes.py) follow MindSpore's rules and
 messages; the pipeline runs in the calling thread (`num_parallel_workers` and
 `python_multiprocessing` are checked and then have no effect), and the
-file-format readers raise NotImplementedError (readers.py).
+file-format readers raise NotImplementedError (readers.py). `transforms` and
+`vision` are MindSpore's transforms for `map`, numpy functions.
 """
 
-from mindjit.frontend.dataset import config
+from mindjit.frontend.dataset import config, transforms, vision
 from mindjit.frontend.dataset.dataset import Dataset
 from mindjit.frontend.dataset.iterators import DatasetIterator
 from mindjit.frontend.dataset.readers import (
@@ -48,4 +49,6 @@ __all__ = [
     "TextFileDataset",
     "VOCDataset",
     "config",
+    "transforms",
+    "vision",
 ]

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from mindjit.frontend.dataset.transforms.base import apply, as_values
 from mindjit.frontend.tensor import Tensor
 
 Row = tuple[np.ndarray, ...]
@@ -177,9 +178,8 @@ class MapNode(Node):
         kept = [i for i in range(len(self.child.columns)) if i not in self.inputs]
         for row in self.child.rows(rng):
             values: list[Any] = [row[i] for i in self.inputs]
-            for op in self.operations:
-                result = op(*values)
-                values = list(result) if isinstance(result, tuple) else [result]
+            for op in self.operations:  # a transform draws from the pipeline's generator
+                values = as_values(apply(op, rng, values))
             if len(values) != self.n_out:
                 raise RuntimeError(
                     "the number of columns returned in 'map' operations should match the number "
