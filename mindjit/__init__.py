@@ -50,6 +50,7 @@ from mindjit.frontend.nn.init import get_seed, set_seed
 from mindjit.frontend.ops.constexpr import constexpr
 from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
+from mindjit.frontend.train.model import Model
 from mindjit.frontend.vmap import vmap
 from mindjit.support.version import __version__
 
@@ -82,6 +83,7 @@ __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
     "JitConfig",
+    "Model",
     "ParallelMode",
     "Parameter",
     "ParameterTuple",

@@ -10,7 +10,9 @@ shape and each later batch runs the cached program (a smaller last batch is
 one more compile; `drop_remainder=True` avoids it). There is no device queue
 on the CPU, so `dataset_sink_mode=True` trains as `False` does, after one
 warning, as MindSpore does on CPU. The loops, the callback hooks and the
-RunContext fields follow MindSpore 2.x's `train/model.py`.
+RunContext fields follow MindSpore 2.x's `train/model.py`. `build` compiles the
+train step (and the eval network) for the first batch's shapes ahead of
+`train`, in graph mode.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from mindjit.frontend.context import GRAPH_MODE, get_context
 from mindjit.frontend.dataset.dataset import Dataset
+from mindjit.frontend.graph.api import compile_cell
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 from mindjit.frontend.tensor import Tensor
@@ -69,6 +73,12 @@ def _dataset(value: Any, name: str, api: str) -> Dataset:
             f"{type(value).__name__}."
         )
     return value
+
+
+def _first_batch(dataset: Dataset, name: str) -> list[Any]:
+    for element in dataset.create_tuple_iterator(num_epochs=1):
+        return element
+    raise ValueError(f"There is no valid data in {name}, please check dataset file firstly.")
 
 
 def _should_eval(epoch: int, frequency: int | list[int]) -> bool:
@@ -190,6 +200,46 @@ class Model:
     @property
     def eval_network(self) -> Cell | None:
         return self._eval_network
+
+    # --- build ------------------------------------------------------------------------------
+    def build(
+        self,
+        train_dataset: Dataset | None = None,
+        valid_dataset: Dataset | None = None,
+        sink_size: int = -1,
+        epoch: int = 1,
+    ) -> None:
+        """Compile the train network for `train_dataset`'s first batch (and the eval
+        network for `valid_dataset`'s) now, so `train` / `eval` only run: the
+        programs are the ones their calls look up. GRAPH_MODE only, as MindSpore's
+        pre-build (which also wants Ascend and sink mode; mindjit builds on any
+        device, not sinking)."""
+        if get_context("mode") != GRAPH_MODE:
+            raise RuntimeError(
+                "Pre-init process only supports GRAPH MODE: Model.build compiles the graphs "
+                "ahead of Model.train; in PYNATIVE_MODE there is nothing to compile "
+                "(set_context(mode=GRAPH_MODE) first)"
+            )
+        if train_dataset is None and valid_dataset is None:
+            raise ValueError(
+                "The argument 'train_dataset' and 'valid_dataset' can not both be None or empty."
+            )
+        _int(sink_size, "sink_size", "build", -1)
+        _int(epoch, "epoch", "build", 1)
+        if train_dataset is not None:
+            first = _first_batch(_dataset(train_dataset, "train_dataset", "build"), "train_dataset")
+            self._train_network.set_train(True)
+            compile_cell(self._train_network, first)
+        if valid_dataset is not None:
+            if not self._metric_fns:
+                raise ValueError(
+                    "For 'Model.build', if valid_dataset is not None, the model argument "
+                    "'metrics' can not be None or empty, you should set the argument 'metrics' "
+                    "for model."
+                )
+            first = _first_batch(_dataset(valid_dataset, "valid_dataset", "build"), "valid_dataset")
+            self._eval_network.set_train(False)
+            compile_cell(self._eval_network, first)
 
     # --- train ------------------------------------------------------------------------------
     def train(

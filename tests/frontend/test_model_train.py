@@ -16,9 +16,14 @@ from mindjit.frontend.graph.api import cached_programs, clear_cache
 from mindjit.train import (
     Callback,
     CheckpointConfig,
+    EarlyStopping,
+    History,
+    LambdaCallback,
     LossMonitor,
     Model,
     ModelCheckpoint,
+    ReduceLROnPlateau,
+    SummaryCollector,
     TimeMonitor,
 )
 
@@ -331,3 +336,214 @@ def test_the_mindspore_import_paths():
     assert callback.LossMonitor is LossMonitor and ms.train.Model is Model
     assert ms.nn.Accuracy is ms.train.Accuracy is ms.train.metrics.Accuracy
     assert ms.dataset is ds and ds.config is ms.dataset.config
+
+
+# -- LambdaCallback, History, EarlyStopping, ReduceLROnPlateau, build -----------------------------
+
+
+def test_lambda_callback_calls_the_functions_given_and_history_records_the_epochs():
+    seen = []
+    lam = LambdaCallback(
+        on_train_epoch_end=lambda rc: seen.append(("epoch", rc.original_args().cur_epoch_num)),
+        on_eval_end=lambda rc: seen.append(("eval", None)),
+    )
+    history = History()
+    model = _model(metrics={"accuracy"})
+    model.fit(2, _data(48), _data(32, seed=1), callbacks=[lam, history])
+    assert seen == [("eval", None), ("epoch", 1), ("eval", None), ("epoch", 2)]
+    assert history.epoch == {"epoch": [1, 2]}
+    assert set(history.history) == {"net_output", "accuracy"}
+    assert len(history.history["net_output"]) == 2
+    assert isinstance(history.history["net_output"][0], float)
+    with pytest.raises(TypeError, match="'on_train_end' must be callable"):
+        LambdaCallback(on_train_end=3)
+
+
+def _epochs_run(model, callback, epochs=6, data=None):
+    history = History()
+    model.train(epochs, data or _data(48), callbacks=[callback, history])
+    return history.epoch["epoch"]
+
+
+def test_early_stopping_waits_patience_epochs_without_improvement(capsys):
+    # lr 0: the loss never changes, so it improves once (from inf) and then waits
+    stop = EarlyStopping(monitor="loss", patience=2, verbose=True)
+    assert _epochs_run(_model(lr=0.0), stop) == [1, 2, 3]
+    assert stop.stopped_epoch == 3 and "Epoch 00003: early stopping" in capsys.readouterr().out
+    assert _epochs_run(_model(), EarlyStopping(monitor="loss")) == [1]  # patience 0: MindSpore's
+    assert _epochs_run(_model(), EarlyStopping(monitor="loss", patience=2)) == [1, 2, 3, 4, 5, 6]
+    baseline = EarlyStopping(monitor="loss", patience=2, baseline=0.0)  # never reached
+    assert _epochs_run(_model(), baseline) == [1, 2]
+    with pytest.warns(UserWarning, match="'eval_loss', which is not available"):
+        assert _epochs_run(_model(), EarlyStopping(), epochs=2) == [1, 2]
+
+
+def test_early_stopping_restores_the_best_weights():
+    # mode="max" on a falling loss: the first epoch stays the best
+    model = _model()
+    after_first = {}
+
+    def keep(rc):
+        if rc.original_args().cur_epoch_num == 1:
+            for p in model.train_network.trainable_params():
+                after_first[p.name] = p.asnumpy().copy()
+
+    stop = EarlyStopping(monitor="loss", mode="max", patience=2, restore_best_weights=True)
+    model.train(6, _data(48), callbacks=[LambdaCallback(on_train_epoch_end=keep), stop])
+    assert stop.stopped_epoch == 3
+    for p in model.train_network.trainable_params():
+        np.testing.assert_array_equal(p.asnumpy(), after_first[p.name])
+
+
+def test_reduce_lr_on_plateau_lowers_a_fixed_rate_that_the_next_steps_use(in_mode, capsys):
+    # mode="max" on a falling loss: no improvement after the first epoch, so with
+    # patience 1 the rate falls to 0.01 after epoch 2, and stays (min_lr)
+    reduce = ReduceLROnPlateau(
+        monitor="loss", mode="max", patience=1, factor=0.1, min_lr=0.01, verbose=True
+    )
+    model = _model()
+    model.train(4, _data(48), callbacks=[reduce])
+    assert model.train_network.optimizer.learning_rate == pytest.approx(0.01)
+    assert (
+        "Epoch 00002: ReduceLROnPlateau reducing learning rate to 0.01" in capsys.readouterr().out
+    )
+    # the same training with the rate as a per-step list: the same weights
+    steps = 3  # 48 rows in batches of 16
+    lrs = [0.1] * 2 * steps + [0.01] * 2 * steps
+    ms.set_seed(1)
+    net = nn.SequentialCell([nn.Dense(4, 16), nn.ReLU(), nn.Dense(16, 3)])
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    Model(net, loss, nn.Momentum(net.trainable_params(), lrs, 0.9)).train(4, _data(48))
+    for got, want in zip(model.predict_network.trainable_params(), net.trainable_params()):
+        np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_reduce_lr_on_plateau_assigns_a_parameter_rate_and_refuses_a_dynamic_one():
+    model = _model()
+    optimizer = model.train_network.optimizer
+    reduce = ReduceLROnPlateau(monitor="loss", mode="max", patience=1)
+    optimizer.learning_rate = ms.Parameter(Tensor(np.array(0.5, np.float32)), name="lr")
+    facts = {"optimizer": optimizer, "net_outputs": Tensor(np.float32(1.0)), "cur_epoch_num": 1}
+    run = ms.train.RunContext(ms.train.callback.InternalCallbackParam(facts))
+    reduce.on_train_epoch_end(run)  # the first value is the best
+    reduce.on_train_epoch_end(run)  # no improvement: patience 1 reached
+    assert float(optimizer.learning_rate.asnumpy()) == pytest.approx(0.05)
+    dynamic = _model(lr=[0.1, 0.05])
+    with pytest.raises(ValueError, match="does not support dynamic learning rate"):
+        dynamic.train(1, _data(48), callbacks=[ReduceLROnPlateau(monitor="loss")])
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: EarlyStopping(mode="up"), ValueError, "mode should be 'auto', 'min' or 'max'"),
+        (lambda: EarlyStopping(patience=-1), ValueError, "'patience' must be >= 0"),
+        (lambda: EarlyStopping(monitor=1), TypeError, "'monitor' must be str"),
+        (
+            lambda: ReduceLROnPlateau(factor=1.5),
+            ValueError,
+            r"'factor' must be in range of \(0.0, 1.0\)",
+        ),
+        (lambda: ReduceLROnPlateau(factor=1), TypeError, "'factor' must be float"),
+        (lambda: ReduceLROnPlateau(verbose=1), TypeError, "'verbose' must be bool"),
+        (lambda: SummaryCollector("./summary"), NotImplementedError, "SummaryCollector"),
+    ],
+)
+def test_bad_callbacks_are_clear_errors(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_build_compiles_the_step_ahead_of_train():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        clear_cache()
+        model = _model(metrics={"accuracy"})
+        model.build(_data(48), _data(32, seed=1))
+        built = len(cached_programs())
+        assert built == 2  # the train step and the eval network
+        model.train(2, _data(48))
+        model.eval(_data(32, seed=1))
+        assert len(cached_programs()) == built  # train and eval compiled nothing more
+        with pytest.raises(ValueError, match="can not both be None"):
+            model.build()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(RuntimeError, match="only supports GRAPH MODE"):
+        _model().build(_data(48))
+
+
+def test_model_is_at_the_top_level():
+    assert ms.Model is Model
+    import mindjit.train.callback as callback
+
+    assert callback.EarlyStopping is EarlyStopping and ms.train.History is History
+
+
+# -- the tutorial: MNIST-shaped images through vision transforms, a LeNet, graph mode -----------
+
+
+class LeNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 5, pad_mode="valid")
+        self.conv2 = nn.Conv2d(4, 8, 5, pad_mode="valid")
+        self.relu = nn.ReLU()
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(8 * 4 * 4, 10)
+
+    def construct(self, x):
+        x = self.pool(self.relu(self.conv1(x)))
+        x = self.pool(self.relu(self.conv2(x)))
+        return self.fc(self.flatten(x))
+
+
+def _mnist_like(n, seed):
+    """28x28x1 uint8 digits: class k is a bright 6x6 block at the k-th place of a
+    grid, on noise."""
+    rng = np.random.default_rng(seed)
+    label = rng.integers(0, 10, n)
+    image = rng.integers(0, 60, (n, 28, 28, 1))
+    for i, k in enumerate(label):
+        top, left = 2 + (k // 5) * 12, 1 + (k % 5) * 5
+        image[i, top : top + 6, left : left + 5] = 255
+    return image.astype(np.uint8), label
+
+
+def _mnist_pipeline(n, seed, shuffle):
+    import mindjit.dataset.transforms as transforms
+    import mindjit.dataset.vision as vision
+
+    image, label = _mnist_like(n, seed)
+    data = ds.NumpySlicesDataset({"image": image, "label": label}, shuffle=shuffle)
+    ops = [
+        vision.Rescale(1.0 / 255.0, 0),
+        vision.Normalize(mean=(0.1307,), std=(0.3081,)),
+        vision.HWC2CHW(),
+    ]
+    data = data.map(operations=ops, input_columns="image")
+    data = data.map(operations=transforms.TypeCast(ms.int32), input_columns="label")
+    return data.batch(32, drop_remainder=True)
+
+
+def test_the_mnist_tutorial_trains_a_lenet_in_graph_mode(capsys):
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        clear_cache()
+        ms.set_seed(0)
+        net = LeNet()
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        model = Model(
+            net, loss, nn.Momentum(net.trainable_params(), 0.05, 0.9), metrics={"accuracy"}
+        )
+        stop = EarlyStopping(monitor="loss", min_delta=0.5, patience=3)
+        model.train(8, _mnist_pipeline(256, 0, True), callbacks=[LossMonitor(8), stop])
+        printed = capsys.readouterr().out
+        assert re.search(r"epoch: 1 step: 8, loss is \d", printed)
+        assert len(cached_programs()) == 1  # every batch one shape: one compiled step
+        accuracy = model.eval(_mnist_pipeline(128, 1, False))["accuracy"]
+        assert accuracy >= 0.9
+        assert stop.stopped_epoch > 0  # the loss flattens before the 8 epochs end
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

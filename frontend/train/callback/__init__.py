@@ -9,16 +9,26 @@ from mindjit.frontend.train.callback.callback import (
     RunContext,
 )
 from mindjit.frontend.train.callback.checkpoint import CheckpointConfig, ModelCheckpoint
+from mindjit.frontend.train.callback.early_stopping import EarlyStopping
+from mindjit.frontend.train.callback.history import History
+from mindjit.frontend.train.callback.lambda_callback import LambdaCallback
 from mindjit.frontend.train.callback.loss_monitor import LossMonitor
+from mindjit.frontend.train.callback.reduce_lr import ReduceLROnPlateau
+from mindjit.frontend.train.callback.summary import SummaryCollector
 from mindjit.frontend.train.callback.time_monitor import TimeMonitor
 
 __all__ = [
     "Callback",
     "CallbackManager",
     "CheckpointConfig",
+    "EarlyStopping",
+    "History",
     "InternalCallbackParam",
+    "LambdaCallback",
     "LossMonitor",
     "ModelCheckpoint",
+    "ReduceLROnPlateau",
     "RunContext",
+    "SummaryCollector",
     "TimeMonitor",
 ]
