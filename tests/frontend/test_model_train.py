@@ -11,6 +11,8 @@ import pytest
 
 import mindjit as ms
 import mindjit.dataset as ds
+import mindjit.dataset.transforms as transforms
+import mindjit.dataset.vision as vision
 from mindjit import Tensor, nn
 from mindjit.frontend.graph.api import cached_programs, clear_cache
 from mindjit.train import (
@@ -474,9 +476,9 @@ def test_build_compiles_the_step_ahead_of_train():
 
 
 def test_model_is_at_the_top_level():
-    assert ms.Model is Model
     import mindjit.train.callback as callback
 
+    assert ms.Model is Model
     assert callback.EarlyStopping is EarlyStopping and ms.train.History is History
 
 
@@ -512,9 +514,6 @@ def _mnist_like(n, seed):
 
 
 def _mnist_pipeline(n, seed, shuffle):
-    import mindjit.dataset.transforms as transforms
-    import mindjit.dataset.vision as vision
-
     image, label = _mnist_like(n, seed)
     data = ds.NumpySlicesDataset({"image": image, "label": label}, shuffle=shuffle)
     ops = [
