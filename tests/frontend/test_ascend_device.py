@@ -231,3 +231,61 @@ def test_assign_inside_a_while_is_kept_on_the_device():
     np.testing.assert_allclose(results["Ascend"][1], results["CPU"][1], rtol=1e-6)
     np.testing.assert_allclose(results["Ascend"][0], results["CPU"][0], rtol=1e-6)
     np.testing.assert_allclose(results["CPU"][1], [0.5078125, 0.4765625], rtol=1e-6)
+
+
+class _InnerBlock(ms.nn.Cell):
+    @ms.lazy_inline
+    def __init__(self):
+        super().__init__()
+        self.b = ms.Parameter(Tensor(np.full((3,), 0.5, np.float32)), name="b")
+
+    def construct(self, h):
+        ms.ops.assign(self.b, self.b * 0.5 + h)
+        return h + self.b
+
+
+class _OuterBlock(ms.nn.Cell):
+    @ms.lazy_inline
+    def __init__(self):
+        super().__init__()
+        self.inner = _InnerBlock()
+        self.c = ms.Parameter(Tensor(np.full((3,), 0.25, np.float32)), name="c")
+
+    def construct(self, h):
+        return self.inner(h) * self.c
+
+
+class _BlocksInControlFlow(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = ms.nn.CellList([_OuterBlock(), _OuterBlock()])
+
+    def construct(self, x):
+        i = ms.ops.zeros((), ms.int32)
+        while i < 2:  # a tensor while calling the reused graphs
+            for block in self.blocks:
+                x = block(x)
+            i = i + 1
+        if x.sum() > 0:  # a tensor if calling one
+            x = self.blocks[0](x)
+        return x
+
+
+@pytest.mark.parametrize("reuse", ["1", "2"])
+def test_lazy_inline_blocks_called_inside_control_flow_on_the_device(reuse, monkeypatch):
+    """Found by fuzz/differential.py (seed 7): at cell reuse 1 a Block called in a
+    tensor while or if left a call of its graph in the AI CPU kernel's code, which
+    holds no other graph ('@Block_construct' could not be found in symbol table)."""
+    monkeypatch.setenv("MS_DEV_CELL_REUSE", reuse)
+    x = Tensor(np.array([0.1, -0.2, 0.3], np.float32))
+    results = {}
+    for device in ("CPU", "Ascend"):
+        ms.set_context(mode=ms.GRAPH_MODE, device_target=device)
+        try:
+            net = _BlocksInControlFlow()
+            outs = [net(x).asnumpy() for _ in range(2)]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+        results[device] = (outs, [p.asnumpy().copy() for p in net.get_parameters()])
+    np.testing.assert_allclose(results["Ascend"][0], results["CPU"][0], rtol=1e-6)
+    np.testing.assert_allclose(results["Ascend"][1], results["CPU"][1], rtol=1e-6)

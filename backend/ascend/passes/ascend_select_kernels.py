@@ -23,7 +23,10 @@ kernel for), the dtype and the format (ND). What is not a kernel:
   like any kernel result), both on the communication unit `comm` and marked
   `{ascend.channel = @channel}` (DEVICE.md, "Send and receive");
 - `func.call` of a graph stays (cell reuse decides), of a runtime declaration
-  (float status, print) becomes its kernel.
+  (float status, print) becomes its kernel; a call of a graph inside control
+  flow (a lazy-inline Block in a tensor `if` or `while`) is inlined first: the
+  control-flow op is one AI CPU kernel, whose code holds only that op's region
+  and the declarations and globals it uses, not other graphs.
 
 An op the device has no kernel for is an error located at the op.
 """
@@ -54,6 +57,7 @@ from mindjit.backend.ascend.passes.kernel_table import (
 from mindjit.dialects.ascend import KernelOp, ViewOp, YieldOp
 from mindjit.dialects.ml_program_ext import GlobalLoadOp
 from mindjit.ir.locations import op_error
+from mindjit.passes.mindir_inline import inline_call
 
 VIEW_OPS: frozenset[type[Operation]] = frozenset(
     {tensor.ExpandShapeOp, tensor.CollapseShapeOp, tensor.ReshapeOp}
@@ -237,11 +241,43 @@ def select_graph(fn: func.FuncOp, module: ModuleOp) -> None:
             rewriter.erase_op(op)
 
 
+def inline_calls_in_control_flow(module: ModuleOp) -> None:
+    """Inline every call of a graph nested in a region (an if's or while's), callees'
+    own calls too, and erase the graphs no call is left to."""
+    graphs = {
+        fn.sym_name.data: fn
+        for fn in module.body.block.ops
+        if isinstance(fn, func.FuncOp) and fn.body.blocks
+    }
+
+    def nested_calls() -> list[func.CallOp]:
+        return [
+            op
+            for fn in graphs.values()
+            for op in fn.walk()
+            if isinstance(op, func.CallOp)
+            and op.parent_op() is not fn
+            and op.callee.root_reference.data in graphs
+        ]
+
+    inlined: set[str] = set()
+    while calls := nested_calls():  # a callee's calls are nested once it is inlined
+        for call in calls:
+            name = call.callee.root_reference.data
+            inline_call(call, graphs[name])
+            inlined.add(name)
+    called = {op.callee.root_reference.data for op in module.walk() if isinstance(op, func.CallOp)}
+    for name in inlined - called:
+        graphs[name].detach()
+        graphs[name].erase()
+
+
 @dataclass(frozen=True)
 class AscendSelectKernelsPass(ModulePass):
     name = "ascend-select-kernels"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        inline_calls_in_control_flow(op)
         for fn in list(op.body.block.ops):
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
                 if any(isinstance(o, KernelOp) for o in fn.body.block.ops):
