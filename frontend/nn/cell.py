@@ -6,6 +6,16 @@ in `_params` and `_cells` (not in `__dict__`), so `parameters_and_names()` and
 follow the attribute path: an unnamed Parameter assigned to `self.w` is `w`, and
 a Cell assigned to `self.fc` renames its Parameters to `fc.weight` ... .
 
+A `ParameterTuple` assigned to an attribute (an optimizer's `self.parameters`,
+`self.moments = self.parameters.clone("moments")`) stays the attribute's value,
+and each of its Parameters is registered in `_params` under its own name
+(`moments.fc.weight`, dots allowed, not renamed): they are the Cell's, so they
+are in `parameters_and_names()` and in checkpoints. A plain tuple or list of
+Parameters is only checked: one name for two different Parameters, across all
+such sequences of the Cell, is a ValueError. Both are MindSpore's rules
+(`Cell.__setattr__`, `_set_attr_for_param_or_param_tuple` and
+`_set_attr_for_parameter_in_list_or_tuple`).
+
 Calling a Cell runs `construct` eagerly in PyNative mode, or compiles it in
 GRAPH_MODE (or when `construct` is `@jit`) through `mindjit.frontend.graph.api`.
 `construct` stays a plain method so the graph compiler can read its source.
@@ -21,6 +31,7 @@ from typing import Any
 
 from mindjit.frontend.context import JitConfig
 from mindjit.frontend.grad_tape import recording
+from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter
 
 #: the live Cells in training mode, and a counter bumped when a Cell enters or
@@ -46,6 +57,14 @@ def training_token() -> frozenset[int]:
     if _token[1] == -1 or _token[2] != size:
         _token[:] = [frozenset(map(id, _TRAINING_CELLS)), next(_TRAINING_CHANGES), size]
     return _token[0]
+
+
+def _is_parameter_sequence(value: Any) -> bool:
+    return (
+        isinstance(value, tuple | list)
+        and bool(value)
+        and all(isinstance(v, Parameter) for v in value)
+    )
 
 
 class Cell:
@@ -76,6 +95,16 @@ class Cell:
             cells.pop(name, None)
             self.__dict__.pop(name, None)
             self.insert_param_to_cell(name, value)
+        elif isinstance(value, ParameterTuple):
+            self._register_parameter_tuple(value)
+            params.pop(name, None)
+            cells.pop(name, None)
+            object.__setattr__(self, name, value)
+        elif _is_parameter_sequence(value):
+            self._check_sequence_names(value)
+            params.pop(name, None)
+            cells.pop(name, None)
+            object.__setattr__(self, name, value)
         elif isinstance(value, Cell):
             params.pop(name, None)
             self.__dict__.pop(name, None)
@@ -91,6 +120,43 @@ class Cell:
             params.pop(name, None)
             cells.pop(name, None)
             object.__setattr__(self, name, value)
+
+    def _register_parameter_tuple(self, value: ParameterTuple) -> None:
+        """Each Parameter of `value` in `_params` under its name (MindSpore's rule)."""
+        params = self._registry("_params")
+        seen: set[int] = set()
+        names: set[str] = set()
+        for param in value:
+            if id(param) in seen:
+                continue
+            seen.add(id(param))
+            if param.name in names:
+                raise ValueError(
+                    f"The value {value} , its name '{param.name}' already exists. "
+                    "Please set a unique name for the parameter."
+                )
+            names.add(param.name)
+            if param.name not in params and (
+                param.name in self.__dict__ or param.name in self._registry("_cells")
+            ):
+                raise KeyError(
+                    f"For 'insert_param_to_cell', the {param.name} parameter already exists in "
+                    "the network. Cannot insert another parameter with the same name."
+                )
+            params[param.name] = param
+
+    def _check_sequence_names(self, value: Any) -> None:
+        """MindSpore's check of a tuple or list of Parameters: a name stands for one
+        Parameter across all such sequences of this Cell."""
+        names = self.__dict__.setdefault("_sequence_param_names", {})
+        for param in value:
+            known = names.get(param.name)
+            if known is not None and known is not param:
+                raise ValueError(
+                    f"The value {value} , its name '{param.name}' already exists. "
+                    "Please set a unique name for the parameter."
+                )
+            names[param.name] = param
 
     def __getattr__(self, name: str) -> Any:
         # only called when normal lookup fails: Parameters and Cells live in the registries

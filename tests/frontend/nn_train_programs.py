@@ -36,10 +36,11 @@ class NetWithLoss(nn.Cell):
 
 
 class OptimizerStep(nn.Cell):
-    """`optimizer(grads)` compiled as one graph."""
+    """`optimizer(grads)` compiled as one graph (auto_prefix=False, as MindSpore's own
+    wrappers: the optimizer holds the network's Parameters, which keep their names)."""
 
     def __init__(self, optimizer):
-        super().__init__()
+        super().__init__(auto_prefix=False)
         self.optimizer = optimizer
 
     @ms.jit

@@ -285,7 +285,12 @@ def test_state_parameters_are_owned_by_the_optimizer_and_not_trained():
     net = Net()
     opt = nn.Adam(net.trainable_params(), use_amsgrad=True)
     names = [name for name, _ in opt.parameters_and_names()]
+    # MindSpore's rule: `self.parameters` is a ParameterTuple, so the network's
+    # Parameters are registered in the optimizer too (first: assigned first)
     assert names == [
+        "w",
+        "b",
+        "norm.gamma",
         "global_step",
         "beta1_power",
         "beta2_power",
@@ -299,9 +304,11 @@ def test_state_parameters_are_owned_by_the_optimizer_and_not_trained():
         "vhat.b",
         "vhat.norm.gamma",
     ]
-    assert opt.trainable_params() == []
-    assert all(not p.requires_grad for p in opt.get_parameters())
+    assert opt.trainable_params() == net.trainable_params()
+    state = [p for p in opt.get_parameters() if all(p is not q for q in opt.parameters)]
+    assert len(state) == 12 and all(not p.requires_grad for p in state)
     assert opt.parameters == tuple(net.trainable_params())
+    assert isinstance(opt.parameters, ms.ParameterTuple)
     assert opt.moment1[0].shape == (2, 3) and opt.moment1[0].dtype == ms.float32
     assert [p.name for p in nn.Momentum(net.trainable_params(), 0.1, 0.9).moments] == [
         "moments.w",

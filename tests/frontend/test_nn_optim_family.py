@@ -226,6 +226,9 @@ def test_state_parameters_and_names():
     net = T.Net()
     params = net.trainable_params()
     assert [n for n, _ in nn.AdamWeightDecay(params).parameters_and_names()] == [
+        "w",  # the ParameterTuple `parameters` registers the network's (MindSpore's rule)
+        "b",
+        "norm.gamma",
         "global_step",
         "adam_m.w",
         "adam_m.b",
@@ -247,7 +250,7 @@ def test_state_parameters_and_names():
     assert [p.name for p in lamb.moments1][0] == "lamb_m.w"
     assert [p.name for p in lamb.moments2][0] == "lamb_v.w"
     for opt in (rms, ada, lamb):
-        assert opt.trainable_params() == []
+        assert opt.trainable_params() == params  # the network's only: the state is not trained
         assert isinstance(opt, nn.Optimizer)
 
 
@@ -351,9 +354,9 @@ def test_a_dynamic_learning_rate_is_state_of_the_optimizer():
     opt = nn.Momentum([p], [0.1, 0.05], 0.9)
     assert opt.dynamic_lr and not nn.Momentum([p], 0.1, 0.9).dynamic_lr
     names = [n for n, _ in opt.parameters_and_names()]
-    assert names == ["global_step", "moments.w", "learning_rate.learning_rate"]
+    assert names == ["w", "global_step", "moments.w", "learning_rate.learning_rate"]
     assert opt.learning_rate.learning_rate.name == "learning_rate"
-    assert opt.trainable_params() == []
+    assert opt.trainable_params() == [p]
     assert "learning_rate=IteratorLearningRate" in repr(opt)
 
 

@@ -3,9 +3,11 @@
     Optimizer(learning_rate, parameters, weight_decay=0.0, loss_scale=1.0)
 
 - `parameters`: the Parameters to update, a list (`net.trainable_params()`), a
-  tuple or any iterable of them; kept as the tuple `self.parameters` (they belong
-  to the network, not to the optimizer). Or parameter groups, a list of dicts
-  with their own 'lr' and 'weight_decay' and an 'order_params' (groups.py).
+  tuple or any iterable of them; kept as the ParameterTuple `self.parameters`,
+  which, as in MindSpore, registers them in the optimizer Cell too (under their
+  names: two different Parameters of one name are a ValueError). Or parameter
+  groups, a list of dicts with their own 'lr' and 'weight_decay' and an
+  'order_params' (groups.py).
 - `learning_rate` (see lr.py): a number >= 0 or a 0-d Tensor is fixed, a
   constant of the compiled graph; a list/tuple of per-step values, a 1-D
   Tensor, or a `LearningRateSchedule` Cell is dynamic: `get_lr()` evaluates it
@@ -54,6 +56,7 @@ from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.containers import CellList
 from mindjit.frontend.nn.optim.groups import UNSET, Grouped, parse_groups
 from mindjit.frontend.nn.optim.lr import IteratorLearningRate, preprocess_lr
+from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter, Tensor
 
 
@@ -121,7 +124,7 @@ class Optimizer(Cell):
             params = grouped.params
         else:
             params = _parameter_tuple(parameters, owner)
-        self.parameters = params
+        self.parameters = ParameterTuple(params)
         self.is_group = grouped is not None
         self.learning_rate, self._default_dynamic = preprocess_lr(learning_rate, owner)
         self.weight_decay = non_negative(weight_decay, "weight_decay", owner)
@@ -178,7 +181,7 @@ class Optimizer(Cell):
         self.insert_param_to_cell(name, param, check_name_contain_dot=False)
         return param
 
-    def clone_state(self, prefix: str, init: str | float = "zeros") -> tuple[Parameter, ...]:
+    def clone_state(self, prefix: str, init: str | float = "zeros") -> ParameterTuple:
         """One state Parameter per parameter, `prefix.<name>`, of its shape and
         dtype, filled with zeros, ones or a number (MindSpore's `ParameterTuple.clone`)."""
         if isinstance(init, str):
@@ -189,7 +192,7 @@ class Optimizer(Cell):
             def fill(a: np.ndarray) -> np.ndarray:
                 return np.full_like(a, value)
 
-        return tuple(
+        return ParameterTuple(
             self._state_parameter(fill(p.asnumpy()), f"{prefix}.{p.name}") for p in self.parameters
         )
 
