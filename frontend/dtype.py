@@ -95,3 +95,27 @@ def is_float_type(t: Attribute) -> bool:
 
 def is_int_type(t: Attribute) -> bool:
     return isinstance(t, IntegerType)
+
+
+# --- object types (`ops.typeof`) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """The type of a tensor of one element type, as `ops.typeof` gives it:
+    `Tensor[Float32]` (`mstype.tensor_type(mstype.float32)`); `mstype.tensor` is
+    the type of tensors whatever their element type."""
+
+    element: DType | None = None
+
+    def element_type(self) -> DType | None:
+        return self.element
+
+    def __repr__(self) -> str:
+        return "Tensor" if self.element is None else f"Tensor[{self.element.ms_name}]"
+
+    __str__ = __repr__
+
+
+tensor_type = TensorType
+tensor = TensorType()

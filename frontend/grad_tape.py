@@ -151,7 +151,8 @@ def backward(tape: Tape, seeds: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         for i, g in zip(wrt, grads):
             key = id(rec.inputs[i])
             old = adj.get(key)
-            adj[key] = np.asarray(g) if old is None else old + g
+            # np.asarray: two 0-d arrays add up to a numpy scalar, which no bprop takes
+            adj[key] = np.asarray(g if old is None else old + g)
     return adj
 
 
@@ -195,7 +196,7 @@ def pynative_grad(gf: Any, args: tuple) -> Any:
         seeds_arrays = [np.ones(o.shape, o.dtype.numpy) for o in diff]
     seeds: dict[int, np.ndarray] = {}
     for o, s in zip(diff, seeds_arrays):
-        seeds[id(o)] = seeds[id(o)] + s if id(o) in seeds else s
+        seeds[id(o)] = np.asarray(seeds[id(o)] + s) if id(o) in seeds else s
     adj = backward(tape, seeds)
 
     def grad_of(x: Any) -> Tensor:

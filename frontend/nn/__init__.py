@@ -1,11 +1,13 @@
 """`mindjit.nn`: Cell, containers, layers, losses and optimizers with MindSpore's names."""
 
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.clip import ClipByNorm
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
-from mindjit.frontend.nn.dropout import Dropout
+from mindjit.frontend.nn.dropout import Dropout, Dropout2d
 from mindjit.frontend.nn.embedding import Embedding
+from mindjit.frontend.nn.forward_value_and_grad import ForwardValueAndGrad
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -24,6 +26,7 @@ from mindjit.frontend.nn.layers import (
 from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
     HuberLoss,
     KLDivLoss,
@@ -84,7 +87,8 @@ from mindjit.frontend.nn.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
-from mindjit.frontend.nn.upsample import Upsample
+from mindjit.frontend.nn.unfold import Unfold
+from mindjit.frontend.nn.upsample import ResizeBilinear, Upsample
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 
 __all__ = [
@@ -202,6 +206,13 @@ __all__ = [
     "TrainOneStepWithLossScaleCell",
     # pipeline parallelism, its API (issue 26)
     "PipelineCell",
+    # model-zoo coverage, round 2
+    "ClipByNorm",
+    "CosineEmbeddingLoss",
+    "Dropout2d",
+    "ForwardValueAndGrad",
+    "ResizeBilinear",
+    "Unfold",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402

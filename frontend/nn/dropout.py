@@ -1,4 +1,5 @@
-"""`nn.Dropout` with MindSpore 2.x's signature (`keep_prob` deprecated, `p` preferred).
+"""`nn.Dropout` with MindSpore 2.x's signature (`keep_prob` deprecated, `p` preferred),
+and `nn.Dropout2d(p=0.5)` (whole channels).
 
 In training mode (`set_train()`; a Cell starts in eval mode, as in MindSpore)
 each element is zeroed with probability p and the rest are scaled by 1 / (1 - p),
@@ -57,6 +58,33 @@ class Dropout(Cell):
         if not self.training or self.p == 0.0:
             return x
         return ops.dropout(x, self.p, True)
+
+    def extend_repr(self) -> str:
+        return f"p={self.p}"
+
+
+class Dropout2d(Cell):
+    """`nn.Dropout2d(p=0.5)`: in training mode each channel of an (N, C, H, W) input
+    is zeroed with probability `p` (in [0, 1]) and the rest scaled by 1 / (1 - p)
+    (`ops.dropout2d`, the default generator); in eval mode the identity."""
+
+    def __init__(self, p: float = 0.5):
+        super().__init__()
+        if isinstance(p, bool) or not isinstance(p, float | int):
+            raise TypeError(
+                f"For 'Dropout2d', the 'p' must be a float or int, but got {type(p).__name__}"
+            )
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(
+                f"For 'Dropout2d', the 'p' must be a number in range [0, 1], but got {p}."
+            )
+        self.p = float(p)
+        self.keep_prob = 1.0 - self.p
+
+    def construct(self, x):
+        if not self.training or self.p == 0.0:
+            return x
+        return ops.dropout2d(x, self.p, True)
 
     def extend_repr(self) -> str:
         return f"p={self.p}"

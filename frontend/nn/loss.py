@@ -23,6 +23,9 @@ over mindir differentiates it. The forms are the numerically stable ones:
 - CrossEntropyLoss, NLLLoss, L1Loss, SmoothL1Loss: the functional forms of
   mindjit.frontend.ops.losses (class axis 1, weights, ignore_index, label
   smoothing, MindSpore's 'mean' over the weights of the counted targets).
+- CosineEmbeddingLoss: 1 - cos(x1, x2) where the label is 1, max(0, cos - margin)
+  where it is -1 (0 for any other label), the cosine over axis 1 as MindSpore
+  computes it: sum(x1 x2) / (sqrt(sum x1^2) sqrt(sum x2^2)); margin a float in [-1, 1].
 """
 
 from __future__ import annotations
@@ -266,9 +269,61 @@ class KLDivLoss(Cell):
         return f"reduction={self.reduction}"
 
 
+class CosineEmbeddingLoss(LossBase):
+    """`nn.CosineEmbeddingLoss(margin=0.0, reduction='mean')(logits_x1, logits_x2, labels)`."""
+
+    def __init__(self, margin: float = 0.0, reduction: str = "mean"):
+        super().__init__(reduction)
+        if isinstance(margin, bool) or not isinstance(margin, float):
+            raise TypeError(
+                f"For 'CosineEmbeddingLoss', the type of 'margin' must be float, but got "
+                f"{type(margin).__name__}."
+            )
+        if not -1.0 <= margin <= 1.0:
+            raise ValueError(
+                f"For 'CosineEmbeddingLoss', the 'margin' must be in range [-1.0, 1.0], but got "
+                f"{margin}."
+            )
+        self.margin = margin
+
+    def construct(self, logits_x1, logits_x2, labels):
+        _check_shapes(logits_x1, logits_x2, labels)
+        prod_sum = ops.reduce_sum(ops.mul(logits_x1, logits_x2), (1,))
+        square1 = ops.reduce_sum(ops.square(logits_x1), (1,))
+        square2 = ops.reduce_sum(ops.square(logits_x2), (1,))
+        cosine = ops.div(prod_sum, ops.mul(ops.sqrt(square1), ops.sqrt(square2)))
+        pos_value = ops.sub(1.0, cosine)
+        neg_value = ops.maximum(ops.sub(cosine, self.margin), 0.0)
+        zeros = ops.zeros_like(cosine)
+        pos_part = ops.select(ops.equal(labels, 1), pos_value, zeros)
+        neg_part = ops.select(ops.equal(labels, -1), neg_value, zeros)
+        return self.get_loss(ops.add(pos_part, neg_part))
+
+
+def _check_shapes(x1: Any, x2: Any, labels: Any) -> None:
+    name = "CosineEmbeddingLoss"
+    for what, v in (("logits_x1", x1), ("logits_x2", x2), ("labels", labels)):
+        if not ops.is_tensor(v):
+            raise TypeError(f"For '{name}', '{what}' must be a Tensor, but got {type(v).__name__}")
+    if tuple(x1.shape) != tuple(x2.shape) or x1.dtype != x2.dtype:
+        raise ValueError(
+            f"For '{name}', 'logits_x1' and 'logits_x2' must have one shape and dtype, but got "
+            f"{x1.shape} {x1.dtype} and {x2.shape} {x2.dtype}"
+        )
+    if len(x1.shape) < 2:
+        raise ValueError(f"For '{name}', the rank of 'logits_x1' must be >= 2, but got {x1.shape}")
+    want = tuple(x1.shape[:1]) + tuple(x1.shape[2:])
+    if tuple(labels.shape) != want:
+        raise ValueError(
+            f"For '{name}', the shape of 'labels' must be {want} (logits_x1's without axis 1), "
+            f"but got {labels.shape}"
+        )
+
+
 __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
+    "CosineEmbeddingLoss",
     "CrossEntropyLoss",
     "HuberLoss",
     "KLDivLoss",

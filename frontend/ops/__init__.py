@@ -86,12 +86,20 @@ from mindjit.frontend.ops.array import (
     zeros_like,
 )
 from mindjit.frontend.ops.array_views import index_select, meshgrid, narrow, roll
+from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
+from mindjit.frontend.ops.clip_global import clip_by_global_norm
 from mindjit.frontend.ops.constexpr import constexpr
 from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
 from mindjit.frontend.ops.conv1d import conv1d
+from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
+from mindjit.frontend.ops.custom_primitives import (
+    PrimitiveWithCheck,
+    PrimitiveWithInfer,
+    prim_attr_register,
+)
 from mindjit.frontend.ops.effects import (
     assign,
     depend,
@@ -110,8 +118,9 @@ from mindjit.frontend.ops.gather_ops import (
     unsorted_segment_sum,
 )
 from mindjit.frontend.ops.gradient_ops import stop_gradient
+from mindjit.frontend.ops.graph_flags import add_flags
 from mindjit.frontend.ops.group_norm import group_norm
-from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
+from mindjit.frontend.ops.hyper_map import HyperMap, Map, MultitypeFuncGraph
 from mindjit.frontend.ops.index_primitives import (
     Argmax,
     ArgMaxWithValue,
@@ -305,7 +314,25 @@ from mindjit.frontend.ops.primitives_nn import (
     SparseSoftmaxCrossEntropyWithLogits,
     assign_add,
 )
-from mindjit.frontend.ops.random import dropout
+from mindjit.frontend.ops.primitives_zoo import (
+    BroadcastTo,
+    DType,
+    Flatten,
+    FloorMod,
+    Lgamma,
+    LogicalXor,
+    ResizeBilinear,
+    ResizeNearestNeighbor,
+    ScalarToTensor,
+    ScatterNd,
+    Size,
+    SquaredDifference,
+    TensorScatterAdd,
+    TensorScatterUpdate,
+    TupleToArray,
+    Unique,
+)
+from mindjit.frontend.ops.random import dropout, dropout2d
 from mindjit.frontend.ops.random_sampling import (
     StandardNormal,
     UniformReal,
@@ -330,11 +357,21 @@ from mindjit.frontend.ops.reduce import (
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
+from mindjit.frontend.ops.scatter_ops import scatter_nd, tensor_scatter_add, tensor_scatter_update
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
-from mindjit.frontend.ops.sort import sort, topk
+from mindjit.frontend.ops.sort import argsort, sort, topk
+from mindjit.frontend.ops.special import lgamma
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
-from mindjit.frontend.ops.type_checks import IsInstance, StopGradient, is_tensor, isinstance_
+from mindjit.frontend.ops.type_checks import (
+    IsInstance,
+    StopGradient,
+    is_tensor,
+    isconstant,
+    isinstance_,
+    typeof,
+)
+from mindjit.frontend.ops.value_shapes import nonzero, unique
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name

@@ -195,25 +195,33 @@ def gather_nd(input_x: Any, indices: Any) -> Any:
             f"For 'gather_nd', indices.shape[-1] ({n}) must not exceed the rank of 'input_x' "
             f"({len(shape)})"
         )
-    values = known(indices)
-    if values is not None and values.size:
-        bad = (values < 0) | (values >= np.asarray(shape[:n]))
-        if bad.any():
-            raise RuntimeError(
-                f"For 'gather_nd', the 'indices' must be in the range [0, {list(shape[:n])}), "
-                f"but got {values[bad].reshape(-1)[0]}"
-            )
-    dtype = D.int64 if math.prod(shape[:n]) >= 2**31 else indices.dtype
-    idx = indices if indices.dtype == dtype else array.cast(indices, dtype)
-    strides = [math.prod(shape[k + 1 : n]) for k in range(n)]
-    lin = reduce.reduce_sum(fmath.mul(idx, _iconst(strides, dtype)), -1)
-    inside = reduce.reduce_all(
-        fmath.logical_and(fmath.greater_equal(idx, 0), fmath.less(idx, _iconst(shape[:n], dtype))),
-        -1,
-    )
-    lin = fmath.select(inside, lin, _iconst(-1, dtype))
+    lin = nd_linear("gather_nd", indices, shape[:n])
     flat = array.reshape(x, (math.prod(shape[:n]), *shape[n:]))
     return gather(flat, lin, 0)
+
+
+def nd_linear(name: str, indices: Any, dims: tuple[int, ...]) -> Any:
+    """The linear positions in a `dims`-shaped grid of the index vectors on the last
+    axis of `indices` (shape indices.shape[:-1]); -1 for a vector out of range
+    (MindSpore's RuntimeError when the indices are known)."""
+    values = known(indices)
+    if values is not None and values.size:
+        bad = (values < 0) | (values >= np.asarray(dims))
+        if bad.any():
+            raise RuntimeError(
+                f"For '{name}', the 'indices' must be in the range [0, {list(dims)}), "
+                f"but got {values[bad].reshape(-1)[0]}"
+            )
+    n = len(dims)
+    dtype = D.int64 if math.prod(dims) >= 2**31 else indices.dtype
+    idx = indices if indices.dtype == dtype else array.cast(indices, dtype)
+    strides = [math.prod(dims[k + 1 : n]) for k in range(n)]
+    lin = reduce.reduce_sum(fmath.mul(idx, _iconst(strides, dtype)), -1)
+    inside = reduce.reduce_all(
+        fmath.logical_and(fmath.greater_equal(idx, 0), fmath.less(idx, _iconst(dims, dtype))),
+        -1,
+    )
+    return fmath.select(inside, lin, _iconst(-1, dtype))
 
 
 _REDUCTIONS = ("none", "add")

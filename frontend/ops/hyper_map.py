@@ -8,7 +8,7 @@ match its arguments (the most specific when several do: "Bool" before
 registered. `HyperMap(fn)(seq1, seq2, ...)` applies `fn` to the elements of
 sequences of equal length (tuples or lists, nested ones recursively) and
 gives the results in the same structure; `HyperMap()(fn, seq1, ...)` takes the
-function first, as in MindSpore.
+function first, as in MindSpore. `Map` is the same over the top level only.
 
 Both run as plain Python in PyNative mode. In graph mode the frontend applies
 them while tracing (see `mindjit.frontend.graph.calls`): the chosen function
@@ -142,30 +142,45 @@ class HyperMap:
         return self._map(fn, seqs, apply)
 
     def _map(self, fn: Any, args: list[Any], apply: Callable[[Any, list[Any]], Any]) -> Any:
-        sequences = [a for a in args if isinstance(a, tuple | list)]
-        if not sequences:
+        if not any(isinstance(a, tuple | list) for a in args):
             return apply(fn, args)
+        return self._level(fn, args, lambda xs: self._map(fn, xs, apply))
+
+    def _level(self, fn: Any, args: list[Any], each: Callable[[list[Any]], Any]) -> Any:
+        """`each` of the i-th elements of sequences `args` (all tuples or all lists, of
+        one length), in the same kind of sequence."""
         kinds = {type(a) for a in args}
-        if len(sequences) != len(args) or len(kinds) != 1:
+        if not all(isinstance(a, tuple | list) for a in args) or len(kinds) != 1:
             got = ", ".join(type_name(a) for a in args)
             raise TypeError(
-                f"HyperMap: the arguments at one level must all be tuples or all lists, got ({got})"
+                f"{type(self).__name__}: the arguments at one level must all be tuples or all "
+                f"lists, got ({got})"
             )
         lengths = {len(a) for a in args}
         if len(lengths) != 1:
             raise ValueError(
-                f"HyperMap: the sequences must have the same length, got "
+                f"{type(self).__name__}: the sequences must have the same length, got "
                 f"{', '.join(str(len(a)) for a in args)}"
             )
         n = lengths.pop()
         order = range(n - 1, -1, -1) if self.reverse else range(n)
         out: list[Any] = [None] * n
         for i in order:
-            out[i] = self._map(fn, [a[i] for a in args], apply)
+            out[i] = each([a[i] for a in args])
         return tuple(out) if isinstance(args[0], tuple) else out
 
     def __repr__(self) -> str:
-        return f"HyperMap({self.ops!r})"
+        return f"{type(self).__name__}({self.ops!r})"
 
 
-__all__ = ["HyperMap", "MultitypeFuncGraph"]
+class Map(HyperMap):
+    """`ops.Map(ops=None, reverse=False)`: the function applied to the i-th elements of
+    sequences of one length, one level deep (an element that is itself a tuple is
+    passed whole, where HyperMap would map into it). In graph mode it is traced as
+    HyperMap is (its calls grouped into one vmap where they can be)."""
+
+    def _map(self, fn: Any, args: list[Any], apply: Callable[[Any, list[Any]], Any]) -> Any:
+        return self._level(fn, args, lambda xs: apply(fn, xs))
+
+
+__all__ = ["HyperMap", "Map", "MultitypeFuncGraph"]

@@ -53,6 +53,15 @@ def axis_matrix(n: int, m: int, mode: str, align_corners: bool) -> np.ndarray:
         pos = rows * ((n - 1) / (m - 1))
     else:
         pos = (rows + 0.5) * (n / m) - 0.5
+    return linear_matrix(pos, n)
+
+
+def linear_matrix(pos: np.ndarray, n: int) -> np.ndarray:
+    """The (len(pos), n) matrix of linear interpolation at the source coordinates
+    `pos` (clamped to [0, n - 1]): weights 1 - t and t on floor(pos) and the next."""
+    m = len(pos)
+    out = np.zeros((m, n), dtype=np.float64)
+    rows = np.arange(m)
     pos = np.clip(pos, 0.0, n - 1)
     lo = np.floor(pos).astype(np.int64)
     hi = np.minimum(lo + 1, n - 1)

@@ -20,6 +20,7 @@ from typing import Any
 
 from mindjit.frontend import ops as _ops
 from mindjit.frontend.ms_modules import attribute_hooks
+from mindjit.frontend.ops.custom_primitives import PrimitiveWithCheck, PrimitiveWithInfer
 from mindjit.frontend.ops.primitives import Primitive
 
 #: MindSpore's deprecated names in ops.operations -> the primitive's current name
@@ -32,8 +33,12 @@ _ALIASES = {
 }
 
 
+#: base classes for primitives of one's own (ops.primitive), not primitives themselves
+_BASES = (Primitive, PrimitiveWithCheck, PrimitiveWithInfer)
+
+
 def _is_primitive_class(value: Any) -> bool:
-    return isinstance(value, type) and issubclass(value, Primitive) and value is not Primitive
+    return isinstance(value, type) and issubclass(value, Primitive) and value not in _BASES
 
 
 def _lookup(name: str) -> Any:

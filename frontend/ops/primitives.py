@@ -23,7 +23,23 @@ class Primitive:
         self.attrs: dict[str, Any] = {}
 
     def add_prim_attr(self, name: str, value: Any) -> Primitive:
+        """Record an attribute (also an attribute of the instance, as in MindSpore)."""
         self.attrs[name] = value
+        self.__dict__[name] = value
+        return self
+
+    def del_prim_attr(self, name: str) -> Primitive:
+        self.attrs.pop(name, None)
+        return self
+
+    def init_prim_io_names(self, inputs: Any, outputs: Any) -> None:
+        """MindSpore's names of the inputs and outputs (kept as the attributes
+        `input_names` / `output_names`, as MindSpore keeps them)."""
+        self.add_prim_attr("input_names", inputs)
+        self.add_prim_attr("output_names", outputs)
+
+    def set_prim_instance_name(self, instance_name: str) -> Primitive:
+        self.instance_name = instance_name
         return self
 
     def __call__(self, *args: Any) -> Any:

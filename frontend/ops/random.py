@@ -1,4 +1,4 @@
-"""Random ops: `ops.dropout`, `ops.Dropout`'s function, and the generator state.
+"""Random ops: `ops.dropout`, `ops.dropout2d`, `ops.Dropout`'s function, and the generator state.
 
 Every draw is a `mindir.uniform_real` (a pure, counter-based hash: the same bits
 on the CPU executor, IREE and the device) of two int32 scalars kept in global
@@ -113,6 +113,38 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, seed: int | None 
     return mul(x, mul(_keep_mask(x, p, op_seed, 0), 1.0 / (1.0 - float(p))))
 
 
+def dropout2d(input: Any, p: float = 0.5, training: bool = True) -> Any:
+    """`ops.dropout2d(input, p=0.5, training=True)`: in training, each channel (an
+    (H, W) plane of an (N, C, H, W) input) is zeroed with probability `p`, one draw
+    per channel, and the kept ones are scaled by 1 / (1 - p); integer inputs keep
+    their dtype (scaled in float32, then cast back)."""
+    name = "dropout2d"
+    if not is_tensor(input):
+        raise TypeError(
+            f"For '{name}', the 'input' must be a Tensor, but got {type(input).__name__}"
+        )
+    if input.dtype.is_bool:
+        raise TypeError(f"For '{name}', the dtype of 'input' must be a number type, got Bool")
+    if isinstance(p, bool) or not isinstance(p, float | int):
+        raise TypeError(f"For '{name}', the 'p' must be a float, but got {type(p).__name__}")
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"For '{name}', the 'p' must be in range [0, 1], but got {p}")
+    if len(input.shape) != 4:
+        raise ValueError(
+            f"For '{name}', the dimension of 'input' must be 4, but got {len(input.shape)}"
+        )
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return zeros_like(input)
+    u = uniform_real(tuple(input.shape[:2]) + (1, 1))
+    dtype = input.dtype if input.dtype.is_float else D.float32
+    scale = mul(cast(greater_equal(u, float(p)), dtype), 1.0 / (1.0 - float(p)))
+    if input.dtype.is_float:
+        return mul(input, scale)
+    return cast(mul(cast(input, dtype), scale), input.dtype)
+
+
 def dropout_with_mask(x: Any, keep_prob: float, seed0: int = 0, seed1: int = 0) -> tuple[Any, Any]:
     """`ops.Dropout(keep_prob, Seed0, Seed1)(x)`: (output, mask), the mask of x's shape
     and dtype (MindSpore's CPU/GPU form; 1 = kept), the output scaled by 1/keep_prob."""
@@ -135,6 +167,7 @@ def dropout_with_mask(x: Any, keep_prob: float, seed0: int = 0, seed1: int = 0) 
 
 __all__ = [
     "dropout",
+    "dropout2d",
     "dropout_with_mask",
     "generator_parameters",
     "generator_state",

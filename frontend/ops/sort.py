@@ -1,5 +1,6 @@
 """Sorting with MindSpore 2.x's signatures: `ops.sort(input_x, axis=-1,
-descending=False)` -> (values, int32 indices) and `ops.topk(input, k, dim=None,
+descending=False)` -> (values, int32 indices), `ops.argsort(input, axis=-1,
+descending=False)` -> its int32 indices, and `ops.topk(input, k, dim=None,
 largest=True, sorted=True)` -> (values, int32 indices), the first k of a stable
 sort (equal elements: the smaller index first, MindSpore's rule). NaN sorts as
 larger than every number. `sorted=False` may return any order in MindSpore;
@@ -45,6 +46,14 @@ def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple[Any, A
     x = _input(input_x, "sort")
     desc = _bool(descending, "descending", "sort")
     return _sort(x, normalize_axis(axis, len(x.shape), "sort"), desc)
+
+
+def argsort(input: Any, axis: int = -1, descending: bool = False) -> Any:
+    """`ops.argsort(input, axis=-1, descending=False)`: the int32 indices that sort
+    `input` along `axis` (stable: equal elements keep their order)."""
+    x = _input(input, "argsort")
+    desc = _bool(descending, "descending", "argsort")
+    return _sort(x, normalize_axis(axis, len(x.shape), "argsort"), desc)[1]
 
 
 def topk(
