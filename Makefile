@@ -1,11 +1,14 @@
 # `make run`: set up .venv and run the demo; `make test`: set up with the test extra and run pytest + lit.
+# `make fuzz N=1000`: the differential fuzzer on N programs, then fuzz/faults.py if present.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test setup setup-test clean lint
+N ?= 200
+
+.PHONY: run test setup setup-test clean lint fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +30,12 @@ run: $(STAMP)
 test: $(TEST_STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/pytest -q tests
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv tests/filecheck
+
+fuzz: $(STAMP)
+	@status=0; \
+	$(BIN)/python fuzz/differential.py -n $(N) || status=1; \
+	if [ -f fuzz/faults.py ]; then $(BIN)/python fuzz/faults.py || status=1; fi; \
+	exit $$status
 
 lint: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
