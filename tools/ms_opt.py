@@ -7,7 +7,7 @@ reports every user error as one `file:line:col: error: ...` line with exit code 
 Its MLIR output carries the blobs of the `dense_resource` handles it uses, after
 the module, as mlir-opt prints them (`ir/resource_section.py`).
 
-Large inputs (issue 29): the round trip is linear and ~1.2-1.4x xdsl-opt's ops/s
+Large inputs (issue 29): the round trip is linear and 1.1-1.3x xdsl-opt's ops/s
 on a chain of 10k-160k `arith.addf` (benchmarks/parse_scale.py), by reading each
 distinct type once (ir/compat/parsed_types.py), printing straight to the stream
 (ir/compat/direct_printer.py) and holding full GC passes off while it runs.

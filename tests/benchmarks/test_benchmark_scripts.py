@@ -137,6 +137,7 @@ def test_compat_costs_prints_a_row_per_touchpoint_measured():
     names = {line.split("|")[1].strip() for line in stdout.splitlines() if line.startswith("| ")}
     assert {"linked-ops", "leaf-ops", "block-args", "unchecked-attributes"} <= names
     assert "string-literal-regex" in names
+    assert {"parsed-types", "direct-printer"} <= names
 
 
 def test_models_prints_tables_with_equal_losses():
@@ -163,10 +164,18 @@ def test_cpu_backends_prints_rows_with_equal_results():
     assert "MLP train step IREE >= 1.5x numpy by hand" in stdout
 
 
-def test_parse_scale_prints_a_row_per_tool():
-    stdout = run_benchmark("parse_scale.py", "--sizes", "200")
-    rows = [line for line in stdout.splitlines() if line.startswith("| 200 |")]
-    assert {row.split("|")[2].strip() for row in rows} >= {"ms-opt", "xdsl-opt"}
+def test_parse_scale_prints_a_row_per_tool_with_its_ratio_and_the_same_output():
+    stdout = run_benchmark("parse_scale.py", "--sizes", "200", "--rounds", "1")
+    rows = {
+        cells[1]: cells
+        for line in stdout.splitlines()
+        if line.startswith("| 200 |")
+        for cells in [[cell.strip() for cell in line.strip("|").split("|")]]
+    }
+    assert {"ms-opt", "xdsl-opt"} <= set(rows)
+    assert float(rows["xdsl-opt"][7]) == float(rows["xdsl-opt"][8]) == 1.0
+    assert float(rows["ms-opt"][7]) > 0 and float(rows["ms-opt"][8]) > 0
+    assert rows["ms-opt"][9] == "yes"  # ms-opt printed what xdsl-opt printed
 
 
 def test_pipeline_prints_nodes_devices_and_targets():
