@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerType,
+    Signedness,
     f16,
     f32,
     f64,
@@ -44,6 +45,10 @@ class DType:
     def is_bool(self) -> bool:
         return self.numpy.kind == "b"
 
+    @property
+    def is_unsigned(self) -> bool:
+        return self.numpy.kind == "u"
+
 
 float16 = DType("float16", "Float16", np.dtype(np.float16), f16)
 float32 = DType("float32", "Float32", np.dtype(np.float32), f32)
@@ -52,18 +57,25 @@ int8 = DType("int8", "Int8", np.dtype(np.int8), i8)
 int16 = DType("int16", "Int16", np.dtype(np.int16), i16)
 int32 = DType("int32", "Int32", np.dtype(np.int32), i32)
 int64 = DType("int64", "Int64", np.dtype(np.int64), i64)
+uint8 = DType("uint8", "UInt8", np.dtype(np.uint8), IntegerType(8, Signedness.UNSIGNED))
+uint16 = DType("uint16", "UInt16", np.dtype(np.uint16), IntegerType(16, Signedness.UNSIGNED))
+uint32 = DType("uint32", "UInt32", np.dtype(np.uint32), IntegerType(32, Signedness.UNSIGNED))
+uint64 = DType("uint64", "UInt64", np.dtype(np.uint64), IntegerType(64, Signedness.UNSIGNED))
 bool_ = DType("bool", "Bool", np.dtype(np.bool_), i1)
 
 # MindSpore's other spellings
 half, single, double = float16, float32, float64
+ubyte, ushort, uintc, uintp = uint8, uint16, uint32, uint64
 int_, float_ = int32, float32
 
-ALL: tuple[DType, ...] = (float16, float32, float64, int8, int16, int32, int64, bool_)
+ALL: tuple[DType, ...] = (
+    float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_,
+)  # fmt: skip
 _BY_NUMPY = {d.numpy: d for d in ALL}
 
 
 def from_numpy(dtype: np.dtype | type) -> DType:
-    """The mindjit dtype of a numpy dtype (uint8 and friends are not supported)."""
+    """The mindjit dtype of a numpy dtype."""
     np_dtype = np.dtype(dtype)
     if np_dtype not in _BY_NUMPY:
         raise TypeError(f"dtype {np_dtype} is not supported by mindjit")

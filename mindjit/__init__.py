@@ -36,6 +36,10 @@ from mindjit.frontend.dtype import (
     int64,
     int_,
     single,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from mindjit.frontend.grad import grad, value_and_grad
 
@@ -108,6 +112,10 @@ __all__ = [
     "int32",
     "int64",
     "int_",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
     "jit",
     "jit_class",
     "lazy_inline",

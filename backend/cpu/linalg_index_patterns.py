@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType, Signedness
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
@@ -82,7 +83,10 @@ def _arg_reduce_kind(block: Block) -> tuple[str, int] | None:
             and _predicate(_owner(first_nan.rhs), arith.CmpfOp, acc, acc) == "ord"
         ):
             return None
-    kind = {"ogt": "max", "sgt": "max", "olt": "min", "slt": "min"}.get(pred or "")
+    kinds = {"ogt": "max", "sgt": "max", "olt": "min", "slt": "min"}
+    if isinstance(x.type, IntegerType) and x.type.signedness.data == Signedness.UNSIGNED:
+        kinds = {"ugt": "max", "ult": "min"}  # numpy's argmax on uint8 is the unsigned order
+    kind = kinds.get(pred or "")
     return (kind, dim) if kind else None
 
 

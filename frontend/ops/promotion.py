@@ -1,7 +1,12 @@
 """MindSpore's implicit type conversion, in one place.
 
 - Tensor with tensor: the operands are cast to the higher of the two dtypes in
-  `bool < int8 < int16 < int32 < int64 < float16 < float32 < float64`.
+  `bool < uint8 < int8 < int16 < int32 < int64 < float16 < float32 < float64`
+  (MindSpore's implicit conversion list), except that a signed and an unsigned
+  integer meet in the smallest signed type holding both (uint8 with int8 is
+  int16, uint16 with int16 int32, uint32 with int32 int64, as MindSpore's dtype
+  table and numpy); uint64 with a signed integer has no such type and is a
+  TypeError (MindSpore's table marks it "-"). Two unsigned types give the wider.
 - Tensor with a Python (or numpy) number: the number takes the tensor's dtype,
   except that a float number with an integer/bool tensor gives float32 and an
   int number with a bool tensor gives int64 (so `Tensor([1]) * 0.5` is float32).
@@ -36,9 +41,34 @@ _ORDER: tuple[D.DType, ...] = (
 _RANK = {d: i for i, d in enumerate(_ORDER)}
 
 
+_UNSIGNED = (D.uint8, D.uint16, D.uint32, D.uint64)
+_SIGNED = (D.int8, D.int16, D.int32, D.int64)
+
+
 def promote_types(a: D.DType, b: D.DType) -> D.DType:
     """The dtype two tensors are computed in."""
+    if a.is_unsigned or b.is_unsigned:
+        return _promote_unsigned(a, b)
     return a if _RANK[a] >= _RANK[b] else b
+
+
+def _promote_unsigned(a: D.DType, b: D.DType) -> D.DType:
+    if not a.is_unsigned:
+        a, b = b, a
+    if b.is_bool:
+        return a
+    if b.is_float:
+        return b
+    width = a.numpy.itemsize
+    if b.is_unsigned:
+        return a if width >= b.numpy.itemsize else b
+    if b.numpy.itemsize > width:
+        return b
+    if width == 8:
+        raise TypeError(
+            f"the dtypes {a} and {b} have no common type (uint64 with a signed integer)"
+        )
+    return _SIGNED[_SIGNED.index(D.from_numpy(f"i{width}")) + 1]
 
 
 def is_tensor(x: Any) -> bool:

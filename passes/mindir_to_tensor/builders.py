@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    Signedness,
     TensorType,
     i1,
     i64,
@@ -67,13 +68,19 @@ class Emitter:
 
     # --- scalars ---------------------------------------------------------------------
     def scalar(self, element: Attribute, value: float | int | bool) -> SSAValue:
-        """An `arith.constant` of one element (i1 takes a bool)."""
+        """An `arith.constant` of one element (i1 takes a bool). An unsigned type's
+        is a signless constant of the same bits bitcast to it: arith.constant
+        takes signless integers only (see mindir_to_tensor/scalar.py)."""
         if isinstance(element, AnyFloat):
             attr: Attribute = FloatAttr(float(value), element)
         elif isinstance(element, IntegerType):
             v = int(value)
             if element == i1:
                 v = 1 if v else 0
+            if element.signedness.data == Signedness.UNSIGNED:
+                signless = IntegerType(element.width.data)
+                bits = self.value(arith.ConstantOp(IntegerAttr(v, signless)))
+                return self.value(arith.BitcastOp(bits, element))
             attr = IntegerAttr(v, element)
         else:  # pragma: no cover - mindir's verifiers only allow int and float
             raise TypeError(f"no scalar constant of type {element}")

@@ -30,6 +30,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
+from mindjit.passes.mindir_to_tensor.scalar import int_compare, int_extremes
 
 Body = Callable[[Emitter, list[SSAValue]], list[SSAValue]]
 
@@ -65,8 +66,8 @@ def _worst(kind: str, element) -> float | int:
     if isinstance(element, AnyFloat):
         return float("-inf") if kind == "max" else float("inf")
     assert isinstance(element, IntegerType)
-    half = 2 ** (element.width.data - 1)
-    return -half if kind == "max" else half - 1
+    low, high = int_extremes(element)
+    return low if kind == "max" else high
 
 
 def arg_reduce(
@@ -93,7 +94,9 @@ def arg_reduce(
             first_nan = b.value(arith.AndIOp(v_nan, acc_num))
             better = b.value(arith.OrIOp(better, first_nan))
         else:
-            better = b.value(arith.CmpiOp(v, acc, "sgt" if kind == "max" else "slt"))
+            better = b.value(
+                arith.CmpiOp(v, acc, int_compare("sgt" if kind == "max" else "slt", v.type))
+            )
         return [
             b.value(arith.SelectOp(better, v, acc)),
             b.value(arith.SelectOp(better, j, acc_i)),

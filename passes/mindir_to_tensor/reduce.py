@@ -19,6 +19,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
+from mindjit.passes.mindir_to_tensor.scalar import int_extremes, is_unsigned
 
 
 def _identity(kind: str, element: Attribute) -> float | int:
@@ -27,13 +28,15 @@ def _identity(kind: str, element: Attribute) -> float | int:
     if isinstance(element, AnyFloat):
         return float("-inf")
     assert isinstance(element, IntegerType)
-    return -(2 ** (element.width.data - 1))
+    return int_extremes(element)[0]
 
 
 def _combiner(kind: str, element: Attribute):
     is_float = isinstance(element, AnyFloat)
     if kind == "max":
-        return arith.MaximumfOp if is_float else arith.MaxSIOp
+        if is_float:
+            return arith.MaximumfOp
+        return arith.MaxUIOp if is_unsigned(element) else arith.MaxSIOp
     return arith.AddfOp if is_float else arith.AddiOp
 
 

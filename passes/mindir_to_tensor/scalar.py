@@ -10,10 +10,25 @@ lowering, see elementwise.py). Semantics per element type:
 - signed integers: addi subi muli; `div` is divsi, which truncates toward zero
   (C and MindSpore's Div on ints, *not* numpy's floor division); pow is
   math.ipowi; maxsi minsi; neg is `0 - x`; abs is math.absi; compares are signed.
+- unsigned integers (`ui8` ... `ui64`, MindSpore's uint8 ...): the same ops with
+  the unsigned forms where the sign matters: divui, maxui minui, compares ult ule
+  ugt uge, abs is the value itself; add/sub/mul/neg wrap as for signed.
 - i1 (bool): compares are unsigned (false < true); logical ops are andi/ori and
   xori with true.
 - cast: sitofp/fptosi (toward zero), extf/truncf, extsi/trunci; to i1 is
-  `x != 0` (cmpf une / cmpi ne), from i1 is uitofp/extui (true -> 1).
+  `x != 0` (cmpf une / cmpi ne), from i1 is uitofp/extui (true -> 1); from an
+  unsigned type uitofp/extui, to one fptoui; between integers of one width a
+  bitcast (int8 -1 is uint8 255, as numpy's astype).
+
+Where the sign lives: the lowered IR keeps MindSpore's element types (`ui8`
+tensors, `ui8` scalars in linalg bodies), and the *op* says how to read the
+bits (divui, cmpi ult, uitofp ...). MLIR's arith verifier wants signless
+operands, xDSL's does not; the CPU executor runs either (numpy's uint8 natively,
+the *ui ops on a signed view). So dropping the sign is a pure type rewrite with
+no op changed, done where a consumer needs signless: backend/iree/signless.py
+for IREE (its inputs and results are viewed at the call). Keeping `ui8` here
+means the CPU executor, the device's kernel selection and the cache see the
+real dtype, with no boundary views or signature side tables.
 """
 
 from __future__ import annotations
@@ -21,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import AnyFloat, IntegerType, f32, i1
+from xdsl.dialects.builtin import AnyFloat, IntegerType, Signedness, f32, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mindjit.dialects import mindir as M
@@ -36,6 +51,27 @@ def _width(t: Attribute) -> int:
     if isinstance(t, IntegerType):
         return t.width.data
     return t.bitwidth  # type: ignore[attr-defined]
+
+
+def is_unsigned(t: Attribute) -> bool:
+    """An unsigned integer type (`ui8` ...), read as unsigned by the ops built here."""
+    return isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+def int_extremes(t: IntegerType) -> tuple[int, int]:
+    """The smallest and largest value of integer type `t`."""
+    width = t.width.data
+    if is_unsigned(t):
+        return 0, 2**width - 1
+    return -(2 ** (width - 1)), 2 ** (width - 1) - 1
+
+
+def int_compare(predicate: str, t: Attribute) -> str:
+    """A signed cmpi predicate (`slt` ...) in the form type `t` needs (`ult` for
+    unsigned types)."""
+    if predicate[0] == "s" and is_unsigned(t):
+        return "u" + predicate[1:]
+    return predicate
 
 
 # --- binary ------------------------------------------------------------------------
@@ -63,6 +99,12 @@ INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     M.LogicalAndOp: arith.AndIOp,
     M.LogicalOrOp: arith.OrIOp,
 }
+#: the unsigned forms of the INT_BINARY entries where the sign matters
+UINT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
+    M.DivOp: arith.DivUIOp,
+    M.MaximumOp: arith.MaxUIOp,
+    M.MinimumOp: arith.MinUIOp,
+}
 #: compares: (float predicate, signed integer predicate, i1 predicate)
 COMPARES: dict[type[Operation], tuple[str, str, str]] = {
     M.LessOp: ("olt", "slt", "ult"),
@@ -84,9 +126,18 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
     if predicates is not None:
         if _is_float(t):
             return e.value(arith.CmpfOp(x, y, predicates[0]))
-        return e.value(arith.CmpiOp(x, y, predicates[2] if t == i1 else predicates[1]))
-    table = FLOAT_BINARY if _is_float(t) else INT_BINARY
-    return e.value(table[op](x, y))
+        unsigned = t == i1 or is_unsigned(t)
+        return e.value(arith.CmpiOp(x, y, predicates[2] if unsigned else predicates[1]))
+    if _is_float(t):
+        return e.value(FLOAT_BINARY[op](x, y))
+    if is_unsigned(t):
+        if op in UINT_BINARY:
+            return e.value(UINT_BINARY[op](x, y))
+        if op is M.PowOp:  # math.ipowi takes signless only: the same bits, wrapped alike
+            signless = IntegerType(_width(t))
+            xs, ys = (e.value(arith.BitcastOp(v, signless)) for v in (x, y))
+            return e.value(arith.BitcastOp(e.value(math.IPowIOp(xs, ys)), t))
+    return e.value(INT_BINARY[op](x, y))
 
 
 # --- unary -------------------------------------------------------------------------
@@ -118,7 +169,15 @@ _unary(M.SqrtOp)(lambda e, x: e.value(math.SqrtOp(x)))
 _unary(M.Log1pOp)(lambda e, x: e.value(math.Log1pOp(x)))
 _unary(M.Expm1Op)(lambda e, x: e.value(math.ExpM1Op(x)))
 _unary(M.LogicalNotOp)(lambda e, x: e.value(arith.XOrIOp(x, e.scalar(i1, True))))
-_unary(M.AbsOp)(lambda e, x: e.value(math.AbsFOp(x) if _is_float(x.type) else math.AbsIOp(x)))
+
+
+@_unary(M.AbsOp)
+def _abs(e: Emitter, x: SSAValue) -> SSAValue:
+    if _is_float(x.type):
+        return e.value(math.AbsFOp(x))
+    return x if is_unsigned(x.type) else e.value(math.AbsIOp(x))
+
+
 _unary(M.ReluOp)(lambda e, x: binary(M.MaximumOp, e, x, e.scalar(x.type, 0)))
 
 
@@ -181,9 +240,11 @@ def cast(e: Emitter, x: SSAValue, to: Attribute) -> SSAValue:
             return e.value(arith.TruncFOp(e.value(arith.ExtFOp(x, f32)), to))
         return e.value(arith.ExtFOp(x, to) if _width(to) > _width(src) else arith.TruncFOp(x, to))
     if _is_float(src):
-        return e.value(arith.FPToSIOp(x, to))
+        return e.value(arith.FPToUIOp(x, to) if is_unsigned(to) else arith.FPToSIOp(x, to))
     if _is_float(to):
-        return e.value(arith.SIToFPOp(x, to))
+        return e.value(arith.UIToFPOp(x, to) if is_unsigned(src) else arith.SIToFPOp(x, to))
     if _width(to) > _width(src):
-        return e.value(arith.ExtSIOp(x, to))
+        return e.value(arith.ExtUIOp(x, to) if is_unsigned(src) else arith.ExtSIOp(x, to))
+    if _width(to) == _width(src):  # int8 <-> uint8: the same bits
+        return e.value(arith.BitcastOp(x, to))
     return e.value(arith.TruncIOp(x, to))

@@ -38,6 +38,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.passes.mindir_to_tensor.builders import Emitter
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
+from mindjit.passes.mindir_to_tensor.scalar import int_compare
 
 RANK_ASC = "mindjit_sort_rank"
 RANK_DESC = "mindjit_sort_rank_desc"
@@ -91,7 +92,7 @@ def loop_index(b: Emitter, dim: int, element: Attribute | None = None) -> SSAVal
 def _goes_before(b: Emitter, xj: SSAValue, xi: SSAValue, descending: bool) -> SSAValue:
     """x_j strictly before x_i in the sorted order (NaN larger than any number)."""
     if not isinstance(xi.type, AnyFloat):
-        return b.value(arith.CmpiOp(xj, xi, "sgt" if descending else "slt"))
+        return b.value(arith.CmpiOp(xj, xi, int_compare("sgt" if descending else "slt", xj.type)))
     big, small = (xj, xi) if descending else (xi, xj)
     ordered = b.value(arith.CmpfOp(small, big, "olt"))
     big_nan = b.value(arith.CmpfOp(big, big, "uno"))

@@ -70,7 +70,7 @@ def test_bad_input():
     with pytest.raises(TypeError):
         Tensor(["a", "b"])
     with pytest.raises(TypeError):
-        Tensor(np.array([1], np.uint8))
+        Tensor(np.array([1], np.complex64))
     with pytest.raises(ValueError):
         Tensor()
 

@@ -1,0 +1,196 @@
+"""Unsigned integer dtypes (ms.uint8, uint16, uint32, uint64): creation, printing,
+MindSpore's promotion, casts, and the ops where the sign matters (compares,
+division, max/min, reductions), alike in PyNative and graph mode."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit import ops
+from mindjit.frontend.graph import api
+from mindjit.frontend.ops.promotion import promote_types
+
+
+def u8(*values):
+    return ms.Tensor(np.array(values, np.uint8))
+
+
+def run(mode, fn, *args):
+    ms.set_context(mode=mode)
+    return ms.jit(fn)(*args) if mode == ms.GRAPH_MODE else fn(*args)
+
+
+def test_creation_printing_and_asnumpy():
+    x = ms.Tensor(np.array([1, 2, 3], np.uint8))
+    assert x.dtype == ms.uint8 and ms.uint8 is ms.dtype.uint8
+    assert repr(x) == "Tensor(shape=[3], dtype=UInt8, value= [1, 2, 3])"
+    assert x.asnumpy().dtype == np.uint8
+    for dt, np_dt in ((ms.uint16, np.uint16), (ms.uint32, np.uint32), (ms.uint64, np.uint64)):
+        t = ms.Tensor([1, 2], dtype=dt)
+        assert t.dtype == dt and t.asnumpy().dtype == np_dt
+    assert ms.Tensor([255], dtype=ms.uint8).asnumpy()[0] == 255
+    assert repr(ms.uint16) == "UInt16" and ms.dtype.ubyte is ms.uint8
+
+
+@pytest.mark.parametrize(
+    "a, b, want",
+    [
+        (ms.uint8, ms.int8, ms.int16),
+        (ms.uint8, ms.int16, ms.int16),
+        (ms.uint8, ms.float16, ms.float16),
+        (ms.uint8, ms.bool_, ms.uint8),
+        (ms.uint8, ms.uint16, ms.uint16),
+        (ms.uint16, ms.int16, ms.int32),
+        (ms.uint32, ms.int8, ms.int64),
+        (ms.uint32, ms.int64, ms.int64),
+        (ms.uint64, ms.float32, ms.float32),
+    ],
+)
+def test_promotion_table(a, b, want):
+    assert promote_types(a, b) == want and promote_types(b, a) == want
+
+
+def test_uint64_with_a_signed_integer_has_no_common_type():
+    with pytest.raises(TypeError, match="uint64"):
+        promote_types(ms.uint64, ms.int8)
+
+
+def test_promotion_with_numbers_and_tensors(mode):
+    x = u8(200, 7)
+    assert run(mode, lambda a: a + 1, x).dtype == ms.uint8
+    assert run(mode, lambda a: a * 0.5, x).dtype == ms.float32
+    y = run(mode, lambda a, b: a + b, x, ms.Tensor(np.array([-1, 1], np.int8)))
+    assert y.dtype == ms.int16
+    np.testing.assert_array_equal(y.asnumpy(), [199, 8])
+    z = run(mode, lambda a, b: a + b, x, ms.Tensor(np.array([1, 1], np.float16)))
+    assert z.dtype == ms.float16
+    np.testing.assert_array_equal(z.asnumpy(), [201, 8])
+    w = run(mode, lambda a: a + 100, x)  # wraps as uint8
+    np.testing.assert_array_equal(w.asnumpy(), [44, 107])
+
+
+def _sign_matters(a, b):
+    return (
+        a > b,
+        a < b,
+        a >= b,
+        a // b,
+        a % b,
+        a / b,
+        ops.maximum(a, b),
+        ops.minimum(a, b),
+        a - b,
+        ops.abs(a),
+        a.max(),
+        a.min(),
+        ops.argmax(a),
+        ops.argmin(a),
+        ops.sort(a)[0],
+    )
+
+
+def _expected(a: np.ndarray, b: np.ndarray):
+    return (
+        a > b,
+        a < b,
+        a >= b,
+        a // b,
+        a % b,
+        (a / b).astype(np.float32),
+        np.maximum(a, b),
+        np.minimum(a, b),
+        a - b,
+        a,
+        a.max(),
+        a.min(),
+        a.argmax(),
+        a.argmin(),
+        np.sort(a),
+    )
+
+
+def test_ops_where_the_sign_matters(mode):
+    a = np.array([200, 7, 255, 128], np.uint8)
+    b = np.array([100, 3, 1, 129], np.uint8)
+    got = run(mode, _sign_matters, ms.Tensor(a), ms.Tensor(b))
+    for i, (g, w) in enumerate(zip(got, _expected(a, b), strict=True)):
+        np.testing.assert_array_equal(g.asnumpy(), w, err_msg=f"output {i}")
+    assert got[5].dtype == ms.float32  # division of integers is float32
+    assert got[3].dtype == ms.uint8 and got[6].dtype == ms.uint8
+
+
+def test_pynative_and_graph_agree():
+    a, b = u8(200, 7, 255, 128), u8(100, 3, 1, 129)
+    eager = run(ms.PYNATIVE_MODE, _sign_matters, a, b)
+    graph = run(ms.GRAPH_MODE, _sign_matters, a, b)
+    for e, g in zip(eager, graph, strict=True):
+        assert e.dtype == g.dtype
+        np.testing.assert_array_equal(e.asnumpy(), g.asnumpy())
+
+
+def _casts(x, f):
+    return (
+        ops.cast(x, ms.float32),
+        ops.cast(x, ms.int8),
+        ops.cast(x, ms.int32),
+        ops.cast(x, ms.uint16),
+        ops.cast(f, ms.uint8),
+        ops.cast(ops.cast(x, ms.int8), ms.uint8),
+        ops.cast(ms.Tensor(np.array([-1, 300], np.int32)), ms.uint8),
+        ops.cast(ms.Tensor(np.array([-1, 2], np.int8)), ms.uint16),
+    )
+
+
+def test_casts_wrap_as_numpy(mode):
+    x = np.array([0, 127, 128, 255], np.uint8)
+    f = np.array([0.0, 2.7, 127.5, 255.0], np.float32)
+    got = run(mode, _casts, ms.Tensor(x), ms.Tensor(f))
+    want = (
+        x.astype(np.float32),
+        x.astype(np.int8),
+        x.astype(np.int32),
+        x.astype(np.uint16),
+        f.astype(np.uint8),
+        x,
+        np.array([-1, 300], np.int32).astype(np.uint8),
+        np.array([-1, 2], np.int8).astype(np.uint16),
+    )
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g.asnumpy().dtype == w.dtype, i
+        np.testing.assert_array_equal(g.asnumpy(), w, err_msg=f"output {i}")
+
+
+def test_sums_and_other_widths(mode):
+    for np_dt in (np.uint16, np.uint32, np.uint64):
+        big = np.iinfo(np_dt).max
+        a = np.array([big, 1, 2], np_dt)
+        b = np.array([1, 2, big], np_dt)
+        got = run(
+            mode,
+            lambda p, q: (p > q, ops.maximum(p, q), p // q, p.sum()),
+            ms.Tensor(a),
+            ms.Tensor(b),
+        )
+        np.testing.assert_array_equal(got[0].asnumpy(), a > b)
+        np.testing.assert_array_equal(got[1].asnumpy(), np.maximum(a, b))
+        np.testing.assert_array_equal(got[2].asnumpy(), a // b)
+        assert got[3].asnumpy() == a.sum(dtype=np_dt)
+
+
+def _cast_mul_sum(x, w):
+    return (ops.cast(x, ms.float32) * w).sum()
+
+
+def test_gradients_through_a_uint8_input_as_int8(mode):
+    """An integer input's gradient is the cast's adjoint cast back, as for int8."""
+    ms.set_context(mode=mode)
+    w = ms.Tensor(np.ones(3, np.float32))
+    grad = ms.grad(_cast_mul_sum, grad_position=(0, 1))
+    gx, gw = grad(u8(1, 2, 3), w)
+    gx8, _ = grad(ms.Tensor(np.array([1, 2, 3], np.int8)), w)
+    np.testing.assert_array_equal(gw.asnumpy(), [1, 2, 3])
+    assert gx.dtype == ms.uint8 and gx8.dtype == ms.int8
+    np.testing.assert_array_equal(gx.asnumpy(), gx8.asnumpy())
+    api.clear_cache()
