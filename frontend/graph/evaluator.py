@@ -21,7 +21,14 @@ from typing import Any
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
 from mindjit.frontend import ops
-from mindjit.frontend.graph import control_flow, functional, loop_flags, raises, tensor_items
+from mindjit.frontend.graph import (
+    control_flow,
+    expr_chains,
+    functional,
+    loop_flags,
+    raises,
+    tensor_items,
+)
 from mindjit.frontend.graph.calls import call_value
 from mindjit.frontend.graph.errors import (
     FrontendError,
@@ -97,6 +104,10 @@ class Env(dict):
 
 
 class FunctionEvaluator:
+    # set on first use (functional.py makes evaluators without __init__)
+    chain_values: dict[ast.AST, Any] | None = None  # links of long chains (expr_chains.py)
+    elif_cond: tuple[ast.If, Any] | None = None  # an elif's test, for exec_if
+
     def __init__(self, compiler: Any, graph: Any, fn: Any, source: FunctionSource, self_obj: Any):
         self.compiler = compiler
         self.graph = graph
@@ -279,11 +290,24 @@ class FunctionEvaluator:
 
     # --- control flow --------------------------------------------------------------------
     def exec_if(self, node: ast.If, env: Env, rest: list[ast.stmt], tail: bool) -> Any:
-        self.at(node)
-        cond = self.eval(node.test, env)
-        if not isinstance(cond, GraphValue):
-            branch = node.body if self.truth(node.test, cond) else node.orelse
-            return self.exec_block(branch, env, tail=False)
+        if self.elif_cond is not None and self.elif_cond[0] is node:
+            cond = self.elif_cond[1]  # evaluated by the loop below
+            self.elif_cond = None
+        else:
+            self.at(node)
+            cond = self.eval(node.test, env)
+        while not isinstance(cond, GraphValue):  # an elif chain on constants: a loop
+            if self.truth(node.test, cond):
+                return self.exec_block(node.body, env, tail=False)
+            if len(node.orelse) != 1 or not isinstance(node.orelse[0], ast.If):
+                return self.exec_block(node.orelse, env, tail=False)
+            elif_node = node.orelse[0]
+            self.at(elif_node)
+            cond = self.eval(elif_node.test, env)
+            if isinstance(cond, GraphValue):  # on a tensor: the else block, as it was
+                self.elif_cond = (elif_node, cond)
+                return self.exec_block(node.orelse, env, tail=False)
+            node = elif_node
         if (raised := raises.tensor_if_raises(self, node, cond, env)) is not raises.NOT_HANDLED:
             return raised
         return control_flow.tensor_if(self, node, cond, env, rest, tail)
@@ -356,6 +380,14 @@ class FunctionEvaluator:
 
     # --- expressions ---------------------------------------------------------------------
     def eval(self, node: ast.expr, env: Env) -> Any:
+        if self.chain_values and (value := expr_chains.take(self, node)) is not expr_chains.MISSING:
+            return value  # a link of a long chain, already evaluated (expr_chains.py)
+        if expr_chains.is_long(node):
+            return expr_chains.evaluate(self, node, env)
+        return self.eval_node(node, env)
+
+    def eval_node(self, node: ast.expr, env: Env) -> Any:
+        """`eval` of one node by its `eval_*` method (its children through `eval`)."""
         method = getattr(self, f"eval_{type(node).__name__}", None)
         if method is None:
             raise self.error(node, f"{describe_node(node)} is not supported in graph mode")
