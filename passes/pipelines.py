@@ -280,7 +280,7 @@ def run_passes(
     for p in passes:
         try:
             p.apply(ctx, module)
-        except MindjitError:
+        except (MindjitError, RecursionError):  # too deep: the caller locates it (deep_stack)
             raise
         except Exception as exc:
             err = from_xdsl_exception(exc)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from mindjit.ir import compat
 from mindjit.support import config
+from mindjit.support.deep_stack import deep_stack, frame_budget
 from mindjit.support.errors import MindjitError
 
 
@@ -26,7 +27,7 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
         print(f"{prog}: warning: {message}", file=sys.stderr)
 
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), deep_stack():  # deeply nested input (deep_stack.py)
             warnings.showwarning = show
             compat.install()
             code = body() or 0
@@ -47,6 +48,13 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except RecursionError:  # nested deeper than the stack safely allows, even raised
+        print(
+            f"{prog}: error: the input is nested too deeply: it needs more than "
+            f"{frame_budget()} nested Python calls, as many as the stack safely allows",
+            file=sys.stderr,
+        )
+        return 1
     except Exception as exc:  # a bug in mindjit, not in the input: say so in one line
         return _internal(prog, exc)
 

@@ -23,6 +23,7 @@ import weakref
 from typing import Any
 
 from mindjit.driver.compile import load_compiler as driver_load_compiler
+from mindjit.frontend.graph import too_deep
 from mindjit.frontend.graph.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.program_cache import compile_with_cache
@@ -102,7 +103,7 @@ def program_for(
         program = _cached(key, self_obj, closure)  # another thread may have compiled it
         if program is not None:
             return program
-        with no_full_collections():
+        with no_full_collections(), too_deep.guarded(user_fn, "compile"):
             if config.compile_cache_enabled():
                 program = compile_with_cache(user_fn, self_obj, args, kwargs, name, options)
             else:

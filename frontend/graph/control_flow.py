@@ -22,6 +22,7 @@ from xdsl.rewriter import InsertPoint
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
+from mindjit.frontend.graph import too_deep
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.tensor import Tensor
 
@@ -138,6 +139,7 @@ class _Branch:
         builder.insertion_point = InsertPoint.at_end(self.block)
         self.ev.tensor_branch_depth += 1
         try:
+            too_deep.check_nesting(self.ev)
             return fn()
         finally:
             self.ev.tensor_branch_depth -= 1

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from mindjit.dialects.mindir.discardable import MICRO_BATCHES_ATTR
 from mindjit.driver.compile import Compiled, compile_graph
 from mindjit.driver.report import StageReport
+from mindjit.frontend.graph import too_deep
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
 from mindjit.frontend.graph.parameter_locks import holding, locks_of
 from mindjit.frontend.graph.raises import user_error_of
@@ -127,7 +128,7 @@ class CompiledProgram:
         with self._lock:
             if self._parameter_locks is None:
                 self._parameter_locks = locks_of(param for _, param in self.parameters)
-            with holding(self._parameter_locks):
+            with holding(self._parameter_locks), too_deep.guarded(None, "run"):
                 return self._call(args, kwargs)
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
