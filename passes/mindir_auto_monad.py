@@ -66,6 +66,7 @@ from mindjit.dialects import mindir
 from mindjit.ir.calls import rebuilt_call
 from mindjit.ir.compat.linked_ops import raw_operands
 from mindjit.ir.locations import op_error
+from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.effects import KINDS, STATE_TYPES, Effects, state_kind
 from mindjit.passes.analysis.graph_walk import walk_graphs
 from mindjit.passes.carried_values import (
@@ -138,7 +139,7 @@ class _Threader:
     def advances(self, op: Operation) -> set[str]:
         """The states `op` (with everything inside it) moves forward."""
         kinds: set[str] = set()
-        for inner in op.walk():
+        for inner in walk_ops(op):  # not op.walk(): its generators nest as deep as the regions
             if isinstance(inner, mindir.AssignOp):
                 kinds.add("u")
             elif isinstance(inner, mindir.LoadOp):

@@ -53,6 +53,7 @@ from xdsl.traits import IsTerminator
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir.effects import SideEffectIO, SideEffectMem
 from mindjit.ir.locations import loc_of_op
+from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.effects import (
     ANY,
     Effects,
@@ -72,7 +73,7 @@ def _conflicts(symbol: str | None, writes: Writes) -> bool:
 
 def used_values(op: Operation) -> Iterator[SSAValue]:
     """The operands of `op` and of every op inside its regions."""
-    for inner in op.walk():
+    for inner in walk_ops(op):  # not op.walk(): its generators nest as deep as the regions
         yield from inner.operands
 
 
@@ -86,7 +87,7 @@ def block_ancestor(op: Operation | None, block: Block) -> Operation | None:
 def effect_kinds(op: Operation) -> frozenset[str]:
     """The states whose order `op` (with everything inside it) must keep."""
     kinds: set[str] = set()
-    for inner in op.walk():
+    for inner in walk_ops(op):
         if inner.has_trait(SideEffectMem):
             kinds.add("u")
         if inner.has_trait(SideEffectIO):

@@ -83,7 +83,7 @@ def values_from_outside(op: Operation) -> list[SSAValue]:
     regions capture, each once, in the order they are first used."""
     inside: set[SSAValue] = set()
     used: dict[SSAValue, None] = {}
-    for inner in op.walk():
+    for inner in walk_ops(op):
         used.update(dict.fromkeys(inner.operands))
         inside.update(inner.results)
         for region in inner.regions:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
+from mindjit.ir.walk import walk_ops
+
 NOT_NODES = frozenset(
     {
         "builtin.module",
@@ -26,7 +28,7 @@ def count_ops_and_nodes(root: Operation) -> tuple[int, int]:
     """The ops inside `root` (not counting it) and its graph nodes, in one walk
     (a large module is slow to walk)."""
     ops = nodes = 0
-    for op in root.walk():
+    for op in walk_ops(root):  # not root.walk(): its generators nest as deep as the regions
         ops += 1
         nodes += op.name not in NOT_NODES
     return ops - 1, nodes
