@@ -217,8 +217,12 @@ class IreeExecutable:
         return view
 
     def buffer_view(self, array: np.ndarray) -> Any:
-        """A new IREE buffer holding a copy of `array` (see the module docstring)."""
+        """A new IREE buffer holding a copy of `array` (see the module docstring).
+        An unsigned array goes as its signed twin: IREE's functions take signless
+        iN (signless.py), the same bytes."""
         rt = self._rt
+        if array.dtype.kind == "u":
+            array = array.view(f"i{array.dtype.itemsize}")
         element = _element_type(rt, array.dtype)
         allocator = self._config.device.allocator
         return allocator.allocate_buffer_copy(

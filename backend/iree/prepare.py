@@ -20,6 +20,8 @@ said in IREE's terms before `iree-compile` can build a program users call:
   imports); each site has its own import, so the format stays Python-side. A
   `cf.assert` message gets a `[mindjit-check-<k>]` tag: IREE's failure text is
   mapped back to the check's message and source location.
+- **Unsigned types become signless** (signless.py): arith takes no `ui8`; the
+  ops already read the bits as unsigned, so this is a type rewrite only.
 - **What has no IREE form** raises `IreeUnsupported` with the reason, and the
   driver runs that program on the numpy executor: the float-status runtime
   (the emulated Ascend overflow register), other external functions, and a
@@ -48,6 +50,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
+from mindjit.backend.iree.signless import make_signless
 from mindjit.backend.iree.split_graphs import split_shared_graphs
 from mindjit.dialects.mindir.discardable import PIPELINE_OF_ATTR
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
@@ -176,6 +179,7 @@ def _rewritten(
         if isinstance(op, GlobalOp):
             body.erase_op(op)
     _keep_while_values(work)
+    make_signless(work)
     parts = split_shared_graphs(work, public)
     return str(work), parts
 

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import mindjit as ms
-from mindjit import ops
+import mindjit.dataset as ds
+from mindjit import nn, ops
+from mindjit.backend.ascend.executable import AscendExecutable
 from mindjit.frontend.graph import api
 from mindjit.frontend.ops.promotion import promote_types
 
@@ -194,3 +196,91 @@ def test_gradients_through_a_uint8_input_as_int8(mode):
     assert gx.dtype == ms.uint8 and gx8.dtype == ms.int8
     np.testing.assert_array_equal(gx.asnumpy(), gx8.asnumpy())
     api.clear_cache()
+
+
+@pytest.fixture
+def graph_cleanup():
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    api.clear_cache()
+
+
+def test_on_the_device_as_on_the_cpu(graph_cleanup):
+    """The simulated device: uint8 kernels on the vector unit, uint16 on AI CPU, same results."""
+    a, b = u8(200, 7, 255, 128), u8(100, 3, 1, 129)
+    cpu = run(ms.GRAPH_MODE, _sign_matters, a, b)
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    device = ms.jit(_sign_matters)(a, b)
+    assert isinstance(api.cached_programs()[-1].executable, AscendExecutable)
+    for c, d in zip(cpu, device, strict=True):
+        assert c.dtype == d.dtype
+        np.testing.assert_array_equal(c.asnumpy(), d.asnumpy())
+    wide = np.array([65535, 1], np.uint16)
+    got = ms.jit(_casts_wide)(ms.Tensor(wide))
+    np.testing.assert_array_equal(got[0].asnumpy(), [True, False])
+    np.testing.assert_array_equal(got[1].asnumpy(), wide.astype(np.float32))
+
+
+def _casts_wide(x):
+    return x > 1, ops.cast(x, ms.float32)
+
+
+def test_on_iree_as_on_the_cpu(graph_cleanup):
+    """IREE takes signless integers: the module is made signless (backend/iree/signless.py),
+    the ops already read the bits as unsigned, inputs and results keep uint8."""
+    pytest.importorskip("iree.runtime")
+    a, b = u8(200, 7, 255, 128), u8(100, 3, 1, 129)
+    cpu = run(ms.GRAPH_MODE, _sign_matters, a, b)
+    iree = ms.jit(_sign_matters, backend="iree")(a, b)
+    assert api.cached_programs()[-1].executable.backend == "iree"
+    for c, d in zip(cpu, iree, strict=True):
+        assert c.dtype == d.dtype
+        np.testing.assert_array_equal(c.asnumpy(), d.asnumpy())
+
+
+def _less(a, b):
+    return a < b
+
+
+def test_int8_and_uint8_inputs_are_different_programs(graph_cleanup):
+    """The same bits compare differently: the compiled program's key has the dtype."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    fn = ms.jit(_less)
+    bits = np.array([200, 100], np.uint8)
+    signed = fn(ms.Tensor(bits.view(np.int8)), ms.Tensor(np.array([0, 0], np.int8)))
+    unsigned = fn(ms.Tensor(bits), ms.Tensor(np.array([0, 0], np.uint8)))
+    np.testing.assert_array_equal(signed.asnumpy(), [True, False])
+    np.testing.assert_array_equal(unsigned.asnumpy(), [False, False])
+
+
+class _ImageNet(nn.Cell):
+    """uint8 images scaled in the graph (cast, / 255), as the tutorials' networks."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(12, 2)
+
+    def construct(self, image):
+        x = ops.cast(image, ms.float32) / 255
+        return self.dense(x.reshape((x.shape[0], -1)))
+
+
+def test_uint8_dataset_into_a_graph_mode_train_step(graph_cleanup):
+    rng = np.random.default_rng(0)
+    images = rng.integers(0, 256, (8, 2, 2, 3)).astype(np.uint8)
+    labels = (images.reshape(8, -1).mean(1) > 127).astype(np.int32)
+    data = ds.NumpySlicesDataset((images, labels), ["image", "label"], shuffle=False).batch(4)
+    batches = list(data.create_tuple_iterator())
+    assert all(image.dtype == ms.uint8 for image, _ in batches)
+    np.testing.assert_array_equal(batches[0][0].asnumpy(), images[:4])
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(1)
+    net = _ImageNet()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), 0.5))
+    losses = [float(step(image, label).asnumpy()) for _ in range(15) for image, label in batches]
+    assert losses[-1] < losses[0]
+    scaled = images[:4].astype(np.float32).reshape(4, -1) / 255
+    w, b = net.dense.weight.asnumpy(), net.dense.bias.asnumpy()
+    np.testing.assert_allclose(net(batches[0][0]).asnumpy(), scaled @ w.T + b, rtol=1e-5, atol=1e-6)

@@ -8,7 +8,7 @@ for scalars, control flow, prints, asserts, and for dtypes the AI Core has no
 kernel for), the dtype and the format (ND). What is not a kernel:
 
 - inits and scalar constants (`tensor.empty`, a `linalg.fill` of a constant,
-  scalar `arith.constant`) are copied into the code of each kernel using them,
+  scalar `arith.constant`, an unsigned one's bitcast) are copied into the code of each kernel using them,
   as a device kernel initialises its own output; left alone only when a
   non-kernel uses them (then an init becomes a `Fill` kernel);
 - tensor constants stay `arith.constant`: the model file's constants;
@@ -68,7 +68,14 @@ KEPT_OPS: frozenset[type[Operation]] = frozenset(
 
 
 def _is_scalar_constant(op: Operation) -> bool:
-    return op.name == "arith.constant" and not isinstance(op.results[0].type, TensorType)
+    """A scalar `arith.constant`, or the bitcast of one that gives an unsigned
+    constant (`arith.constant` takes signless integers only, mindir_to_tensor/builders.py)."""
+    if not op.results or isinstance(op.results[0].type, TensorType):
+        return False
+    if op.name == "arith.bitcast":
+        owner = op.operands[0].owner
+        return isinstance(owner, Operation) and _is_scalar_constant(owner)
+    return op.name == "arith.constant"
 
 
 def is_init(op: Operation) -> bool:

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IntegerType,
+    Signedness,
     TensorType,
 )
 from xdsl.dialects.linalg import ops as linalg
@@ -38,6 +39,10 @@ CHANNEL_ATTR = "ascend.channel"
 #: Element types each AI Core unit has kernels for (else: AI CPU fallback).
 CUBE_DTYPES = (Float16Type, BFloat16Type, Float32Type)
 VECTOR_INT_WIDTHS = (1, 8, 16, 32, 64)
+#: Unsigned widths the vector unit has kernels for: Ascend's AI Core elementwise,
+#: compare and cast kernels list uint8 (image data) but not uint16/32/64, which
+#: MindSpore runs as AI CPU kernels.
+VECTOR_UINT_WIDTHS = (8,)
 
 #: Scalar ops of a linalg body -> the primitive they come from.
 BODY_NAMES: dict[type[Operation], str] = {
@@ -52,12 +57,15 @@ BODY_NAMES: dict[type[Operation], str] = {
     arith.DivUIOp: "Div",
     arith.FloorDivSIOp: "FloorDiv",
     arith.RemSIOp: "Mod",
+    arith.RemUIOp: "Mod",
     arith.MaximumfOp: "Maximum",
     arith.MaxnumfOp: "Maximum",
     arith.MaxSIOp: "Maximum",
+    arith.MaxUIOp: "Maximum",
     arith.MinimumfOp: "Minimum",
     arith.MinnumfOp: "Minimum",
     arith.MinSIOp: "Minimum",
+    arith.MinUIOp: "Minimum",
     arith.NegfOp: "Neg",
     arith.CmpfOp: "Compare",
     arith.CmpiOp: "Compare",
@@ -203,7 +211,11 @@ def unit_supports(unit: str, dtype: Attribute) -> bool:
     if unit == "vector":
         if isinstance(dtype, Float16Type | BFloat16Type | Float32Type):
             return True
-        return isinstance(dtype, IntegerType) and dtype.width.data in VECTOR_INT_WIDTHS
+        if not isinstance(dtype, IntegerType):
+            return False
+        if dtype.signedness.data == Signedness.UNSIGNED:
+            return dtype.width.data in VECTOR_UINT_WIDTHS
+        return dtype.width.data in VECTOR_INT_WIDTHS
     return True
 
 
@@ -213,6 +225,8 @@ def body_names(op: Operation) -> list[str]:
     for inner in op.regions[0].block.ops if op.regions and op.regions[0].blocks else ():
         if inner.has_trait(IsTerminator) or type(inner) in QUIET_BODY_OPS:
             continue
+        if isinstance(inner, arith.BitcastOp) and isinstance(inner.input.owner, arith.ConstantOp):
+            continue  # an unsigned constant (a signless one bitcast): no Cast
         name = BODY_NAMES.get(type(inner), inner.name.split(".", 1)[1].capitalize())
         if name not in names:
             names.append(name)
@@ -323,7 +337,7 @@ def _arg_reduce_name(op: Operation, names: list[str]) -> str | None:
                 else arith.CMPI_COMPARISON_OPERATIONS
             )
             pred = names_of[inner.predicate.value.data]
-            return {"ogt": "ArgMaxWithValue", "sgt": "ArgMaxWithValue"}.get(
-                pred, "ArgMinWithValue" if pred in ("olt", "slt") else None
-            )
+            if pred in ("ogt", "sgt", "ugt"):
+                return "ArgMaxWithValue"
+            return "ArgMinWithValue" if pred in ("olt", "slt", "ult") else None
     return None
