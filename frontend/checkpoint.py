@@ -61,7 +61,7 @@ from mindjit.support.files import write_atomic
 _log = logging.getLogger(__name__)
 _BY_TYPE = {d.ms_name: d for d in D.ALL}
 #: MindSpore's tensor types mindjit has no dtype for
-_FOREIGN_TYPES = ("UInt8", "UInt16", "UInt32", "UInt64", "BFloat16", "Int4")
+_FOREIGN_TYPES = ("BFloat16", "Int4")
 _SAVE_KWARGS = ("incremental", "global_step_num", "remove_redundancy")
 
 

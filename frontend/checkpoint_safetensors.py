@@ -31,12 +31,16 @@ DTYPES = {
     "I16": np.dtype("<i2"),
     "I32": np.dtype("<i4"),
     "I64": np.dtype("<i8"),
+    "U8": np.dtype("<u1"),
+    "U16": np.dtype("<u2"),
+    "U32": np.dtype("<u4"),
+    "U64": np.dtype("<u8"),
     "F16": np.dtype("<f2"),
     "F32": np.dtype("<f4"),
     "F64": np.dtype("<f8"),
 }
 _NAMES = {dt.newbyteorder("="): name for name, dt in DTYPES.items()}
-_FOREIGN = ("U8", "U16", "U32", "U64", "BF16", "F8_E4M3", "F8_E5M2", "C64")
+_FOREIGN = ("BF16", "F8_E4M3", "F8_E5M2", "C64")
 
 
 def crc(arrays: dict[str, np.ndarray]) -> int:

@@ -521,7 +521,7 @@ def test_a_malformed_file_is_a_value_error_naming_file_and_byte(tmp_path, data, 
 @pytest.mark.parametrize(
     "data,why",
     [
-        (entry_bytes(b"u", b"\x08\x02", b"UInt8", b"\x01\x02"), "'UInt8', a MindSpore type"),
+        (entry_bytes(b"u", b"\x08\x01", b"BFloat16", b"\x01\x02"), "'BFloat16', a MindSpore type"),
         (entry_bytes(b"u", b"\x08\x01", b"Complex", b"\x01"), "'Complex', an unknown type"),
         (
             entry_bytes(b"w", b"\x08\x03", b"Float32", b"\x00" * 8),

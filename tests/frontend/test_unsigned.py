@@ -284,3 +284,27 @@ def test_uint8_dataset_into_a_graph_mode_train_step(graph_cleanup):
     scaled = images[:4].astype(np.float32).reshape(4, -1) / 255
     w, b = net.dense.weight.asnumpy(), net.dense.bias.asnumpy()
     np.testing.assert_allclose(net(batches[0][0]).asnumpy(), scaled @ w.T + b, rtol=1e-5, atol=1e-6)
+
+
+class _Counter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.seen = ms.Parameter(ms.Tensor(np.array([250, 0], np.uint8)), name="seen")
+
+    def construct(self, x):
+        ops.assign(self.seen, self.seen + x)
+        return self.seen
+
+
+@pytest.mark.parametrize("fmt", ["ckpt", "safetensors"])
+def test_uint8_parameters_update_save_and_load(mode, fmt, tmp_path):
+    net = _Counter()
+    ms.set_context(mode=mode)
+    out = net(u8(10, 1))  # 250 + 10 wraps
+    np.testing.assert_array_equal(out.asnumpy(), [4, 1])
+    path = str(tmp_path / f"u.{fmt}")
+    ms.save_checkpoint(net, path, format=fmt)
+    loaded = ms.load_checkpoint(path, format=fmt)
+    assert loaded["seen"].dtype == ms.uint8
+    np.testing.assert_array_equal(loaded["seen"].asnumpy(), [4, 1])
+    api.clear_cache()
