@@ -29,7 +29,10 @@ The pass runs in five steps:
    make_tuple, tuple_get_item) are erased users-first, and `check_no_mindir`
    raises a located error for any mindir op or type, or tuple type, still present.
 
-The result is valid MLIR (iree-opt accepts it) in the subset the CPU executor runs.
+The result is valid MLIR (iree-opt accepts it) in the subset the CPU executor runs,
+once unsigned element types are made signless (backend/iree/signless.py, a type
+rewrite: the lowering keeps `ui8` for the executors and reads it with the
+unsigned ops, see mindir_to_tensor/scalar.py).
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ import mindjit as ms
 import mindjit.dataset as ds
 from mindjit import nn, ops
 from mindjit.backend.ascend.executable import AscendExecutable
+from mindjit.frontend import context as C
 from mindjit.frontend.graph import api
+from mindjit.frontend.graph.program_cache import HIT, MISS
 from mindjit.frontend.ops.promotion import promote_types
 
 
@@ -308,3 +310,26 @@ def test_uint8_parameters_update_save_and_load(mode, fmt, tmp_path):
     assert loaded["seen"].dtype == ms.uint8
     np.testing.assert_array_equal(loaded["seen"].asnumpy(), [4, 1])
     api.clear_cache()
+
+
+def test_the_compile_cache_keeps_unsigned_programs_apart(tmp_path, capsys, graph_cleanup):
+    """A warm hit gives the uint8 program's results; the int8 program is its own entry."""
+    ms.set_context(mode=ms.GRAPH_MODE, enable_compile_cache=True, compile_cache_path=str(tmp_path))
+    a, b = u8(200, 7, 255, 128), u8(100, 3, 1, 129)
+    results = []
+    for _ in range(2):
+        api.clear_cache()  # as a new process would: nothing compiled in memory
+        results.append(ms.jit(_sign_matters)(a, b))
+        results.append(
+            ms.jit(_less)(
+                ms.Tensor(np.array([200], np.uint8).view(np.int8)),
+                ms.Tensor(np.array([0], np.int8)),
+            )
+        )
+    err = capsys.readouterr().err
+    assert err.count(MISS) == 2 and err.count(HIT) == 2
+    for c, w in zip(results[0], results[2], strict=True):
+        assert c.dtype == w.dtype
+        np.testing.assert_array_equal(c.asnumpy(), w.asnumpy())
+    np.testing.assert_array_equal(results[3].asnumpy(), [True])
+    C.reset_context()

@@ -6,7 +6,10 @@ run with --verify-diagnostics are made of invalid programs and are skipped, as
 are chunks that do not parse or do not lower (their errors are other tests' job).
 Functions using the Ascend float-status ops (which only the device backend
 implements) are left out of a chunk, so the rest of it, e.g. the state ops of
-the dialect's ops.mlir, is still checked. One iree-opt call per file
+the dialect's ops.mlir, is still checked. Unsigned element types are made
+signless first, as IREE's input is (backend/iree/signless.py: the lowering keeps
+`ui8` and reads it with the unsigned ops, arith takes signless integers only).
+One iree-opt call per file
 (`--split-input-file`); a failure is retried chunk by chunk to name the one MLIR
 rejects.
 """
@@ -22,6 +25,7 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from mindjit.backend.iree.signless import make_signless
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.mindir_grad.mindir_grad import grad_module
 from mindjit.passes.mindir_to_tensor.effects import DEVICE_OPS
@@ -82,6 +86,7 @@ def _lowered_chunks(path: Path) -> list[tuple[int, str]]:
             lower_to_tensor(module)
         except MindjitError:
             continue
+        make_signless(module)
         out.append((first, str(module)))
     return out
 
