@@ -333,3 +333,27 @@ def test_the_compile_cache_keeps_unsigned_programs_apart(tmp_path, capsys, graph
         np.testing.assert_array_equal(c.asnumpy(), w.asnumpy())
     np.testing.assert_array_equal(results[3].asnumpy(), [True])
     C.reset_context()
+
+
+def _wide(p, q):
+    return p > q, ops.maximum(p, q), p // q, p.sum(), ops.cast(p, ms.float32), ops.argmax(p)
+
+
+@pytest.mark.parametrize("np_dt", [np.uint16, np.uint32, np.uint64])
+def test_wide_unsigned_on_iree_and_the_device(np_dt, graph_cleanup):
+    """Values above the signed maximum: the device's AI CPU kernels and IREE's
+    signless code read them unsigned, as the CPU executor does."""
+    pytest.importorskip("iree.runtime")
+    big = np.iinfo(np_dt).max
+    a, b = ms.Tensor(np.array([big, 1, 2], np_dt)), ms.Tensor(np.array([1, 2, big], np_dt))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    cpu = ms.jit(_wide)(a, b)
+    np.testing.assert_array_equal(cpu[0].asnumpy(), [True, False, False])
+    iree = ms.jit(_wide, backend="iree")(a, b)
+    assert api.cached_programs()[-1].executable.backend == "iree"
+    ms.set_context(device_target="Ascend")
+    device = ms.jit(_wide)(a, b)
+    for c, i, d in zip(cpu, iree, device, strict=True):
+        assert c.dtype == i.dtype == d.dtype
+        np.testing.assert_array_equal(i.asnumpy(), c.asnumpy())
+        np.testing.assert_array_equal(d.asnumpy(), c.asnumpy())
