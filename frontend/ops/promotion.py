@@ -3,10 +3,10 @@
 - Tensor with tensor: the operands are cast to the higher of the two dtypes in
   `bool < uint8 < int8 < int16 < int32 < int64 < float16 < float32 < float64`
   (MindSpore's implicit conversion list), except that a signed and an unsigned
-  integer meet in the smallest signed type holding both (uint8 with int8 is
-  int16, uint16 with int16 int32, uint32 with int32 int64, as MindSpore's dtype
-  table and numpy); uint64 with a signed integer has no such type and is a
-  TypeError (MindSpore's table marks it "-"). Two unsigned types give the wider.
+  integer meet in the smallest signed type holding both: uint8 with int8 is
+  int16 (MindSpore's rule); the wider unsigned types follow numpy (uint16 with
+  int16 is int32, uint32 with int32 int64), and uint64 with a signed integer,
+  which no integer type holds, is a TypeError. Two unsigned types give the wider.
 - Tensor with a Python (or numpy) number: the number takes the tensor's dtype,
   except that a float number with an integer/bool tensor gives float32 and an
   int number with a bool tensor gives int64 (so `Tensor([1]) * 0.5` is float32).

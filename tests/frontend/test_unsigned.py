@@ -56,9 +56,18 @@ def test_promotion_table(a, b, want):
     assert promote_types(a, b) == want and promote_types(b, a) == want
 
 
-def test_uint64_with_a_signed_integer_has_no_common_type():
+def _add(a, b):
+    return a + b
+
+
+def test_uint64_with_a_signed_integer_has_no_common_type(mode):
     with pytest.raises(TypeError, match="uint64"):
         promote_types(ms.uint64, ms.int8)
+    a, b = ms.Tensor(np.array([1], np.uint64)), ms.Tensor(np.array([1], np.int8))
+    with pytest.raises(TypeError, match="UInt64 and Int8 have no common type") as info:
+        run(mode, _add, a, b)
+    if mode == ms.GRAPH_MODE:  # located at the user's line
+        assert "test_unsigned.py" in str(info.value)
 
 
 def test_promotion_with_numbers_and_tensors(mode):
