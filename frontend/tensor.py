@@ -203,6 +203,8 @@ class Tensor(TensorOperators):
         and the tensor it was read from (`x[0][1] = v`) takes it at its index."""
         from mindjit.frontend.grad_tape import active_tape  # function-level: it imports Tensor
 
+        if new is self:  # nothing selected (an all-False mask): no new value, the tape as is
+            return
         tape = active_tape()
         if tape is not None:
             tape.rebind(self, Tensor._wrap(self._data), new)

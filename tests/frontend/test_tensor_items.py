@@ -494,6 +494,28 @@ def test_gradient_of_an_input_assigned_in_place():
     np.testing.assert_allclose(gg.asnumpy(), want)
 
 
+def mask_selecting_nothing(x):
+    v = x * 2.0
+    v[v > 100.0] = 0.5  # no element is selected: v keeps its value
+    v[v > 20.0] = 0.5
+    return (v * v).sum()
+
+
+def grad_mask_selecting_nothing(x):
+    return ms.grad(mask_selecting_nothing)(x)
+
+
+def test_gradient_through_a_mask_that_selects_nothing():
+    """Found by fuzz/differential.py (seed 1503): in PyNative an assignment through an
+    all-False mask left the tensor itself as its new value, and rebinding it to itself
+    took it off the tape: every gradient through it was zero."""
+    v = 2 * A
+    want = np.where(v > 20, 0.0, 8 * A)
+    np.testing.assert_allclose(grad_mask_selecting_nothing(ms.Tensor(A.copy())).asnumpy(), want)
+    got = ms.jit(grad_mask_selecting_nothing)(ms.Tensor(A.copy()))
+    np.testing.assert_allclose(got.asnumpy(), want)
+
+
 def test_repeated_indices_last_write_wins():
     idx = np.array([1, 0, 1, -2], np.int32)
     want = A.copy()
