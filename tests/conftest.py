@@ -46,6 +46,13 @@ def tool():
     return run_tool
 
 
+@pytest.fixture
+def tool_exe():
+    """`tool_path` (tests import no conftest: with several conftest.py files in the
+    tree, `from conftest import ...` finds whichever was loaded first)."""
+    return tool_path
+
+
 @pytest.fixture(autouse=True)
 def _restore_context():
     """A test that calls `set_context` (GRAPH_MODE, the device, save_graphs=False ...)

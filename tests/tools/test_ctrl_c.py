@@ -9,9 +9,11 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
-from conftest import ROOT, tool_path
+
+ROOT = Path(__file__).resolve().parents[2]
 
 #: seconds after the start: importing mindjit takes ~0.8 s, the tool's work follows.
 #: Not earlier than 0.15 s: the interpreter's own start (~30-50 ms idle, several
@@ -47,8 +49,8 @@ def inputs(tmp_path_factory):
 
 
 @pytest.mark.parametrize("delay", DELAYS)
-def test_ms_opt_interrupted_at_any_moment_exits_130_quietly(inputs, delay):
-    code, err = interrupted([tool_path("ms-opt"), "big.mlir"], delay, str(inputs))
+def test_ms_opt_interrupted_at_any_moment_exits_130_quietly(inputs, delay, tool_exe):
+    code, err = interrupted([tool_exe("ms-opt"), "big.mlir"], delay, str(inputs))
     assert code == 130, (delay, code, err)
     assert len(err.splitlines()) <= 1, err
 
@@ -62,8 +64,8 @@ def test_ms_opt_interrupted_at_any_moment_exits_130_quietly(inputs, delay):
     ],
 )
 @pytest.mark.parametrize("delay", (DELAYS[0], DELAYS[-1]))
-def test_every_tool_interrupted_exits_130_quietly(inputs, tool, args, delay):
-    code, err = interrupted([tool_path(tool), *args], delay, str(inputs))
+def test_every_tool_interrupted_exits_130_quietly(inputs, tool, args, delay, tool_exe):
+    code, err = interrupted([tool_exe(tool), *args], delay, str(inputs))
     assert code == 130, (tool, delay, code, err)
     assert len(err.splitlines()) <= 1, err
 
