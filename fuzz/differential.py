@@ -203,11 +203,15 @@ def report(outcomes: list[Outcome], order: list[str], programs: int, seconds: fl
         found = reasons(outcomes, kind)
         if found:
             out += ["", f"{title} (count, reason, [seed/path ...]):", *found]
-    bad = sorted((o for o in outcomes if o.outcome in FAILURES), key=lambda o: (o.seed, o.path))
+    bad: dict[tuple[int, str, str], list[str]] = collections.defaultdict(list)
+    for o in outcomes:
+        if o.outcome in FAILURES:
+            bad[(o.seed, o.outcome, o.detail)].append(o.path)
     if bad:
         out += ["", "failures (each: python fuzz/differential.py --seed S --show):"]
-        for o in bad:
-            out.append(f"  seed {o.seed} {o.path}: {o.outcome}: {o.detail[:400]}")
+        for (seed, outcome, detail), where in sorted(bad.items()):
+            paths = ", ".join(where) if len(where) < len(order) else "every path"
+            out.append(f"  seed {seed} {outcome} on {paths}: {detail[:400]}")
     return "\n".join(out)
 
 
