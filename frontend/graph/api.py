@@ -89,7 +89,7 @@ def program_for(
     closure = user_fn if getattr(user_fn, "__closure__", None) else None
     options = config.compile_options(*jit_options)  # what outside the call changes the program
     key = (
-        getattr(user_fn, "__code__", user_fn),
+        *_code_key(user_fn),
         id(self_obj),
         id(closure),
         signature_of((args, tuple(sorted(kwargs.items())))),
@@ -110,6 +110,17 @@ def program_for(
                 program = CompiledProgram(user_fn, self_obj, args, kwargs, name, options)
         _PROGRAMS[key] = (_ref(self_obj), _ref(closure), program)
         return program
+
+
+def _code_key(user_fn: Any) -> tuple:
+    """What identifies the function's program: its code, and where that code runs.
+    Code objects compare by value but not by file, so two equal functions on the
+    same line of two modules (`def hf(x): return f(x)`, each module with its own
+    `f`) were one key and shared the first one's program; their globals differ."""
+    code = getattr(user_fn, "__code__", None)
+    if code is None:
+        return (user_fn,)
+    return (code, code.co_filename, id(getattr(user_fn, "__globals__", None)))
 
 
 def _cached(key: Any, self_obj: Any, closure: Any) -> CompiledProgram | None:
