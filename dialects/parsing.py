@@ -65,6 +65,11 @@ class LocatingParser(ParsedTypeMemo, ResourceSectionParsing, Parser):
             op = super().parse_operation()
         except (ParseError, MindjitError):
             raise
+        except RecursionError:  # regions nested deeper than the stack takes (deep_stack.py)
+            raise ParseError(
+                Span(start_pos, start_pos, self.lexer.input),
+                "regions are nested too deeply to parse (more than the Python stack safely allows)",
+            ) from None
         except Exception as exc:  # a dialect's custom parser tripped on malformed text
             here = max(self.pos, start_pos)
             raise ParseError(

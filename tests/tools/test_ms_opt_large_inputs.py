@@ -39,3 +39,24 @@ def test_no_full_collection_while_it_runs(tmp_path, monkeypatch: pytest.MonkeyPa
     assert seen[0][:2] == before[:2] and seen[0][2] >= 1 << 30
     assert gc.get_threshold() == before
     assert "func.return" in (tmp_path / "out.mlir").read_text()
+
+
+@pytest.mark.parametrize("depth", [300, 1200])
+def test_nested_regions_parse_or_are_one_located_error(tmp_path, tool, depth) -> None:  # noqa: ANN001
+    """300 nested `scf.if` parse (the tools raise the recursion limit); 1200 are more
+    than the stack safely takes: one located line, exit 1, no 'malformed operation'."""
+    path = tmp_path / "deep.mlir"
+    path.write_text(
+        "func.func @f(%c: i1) {\n"
+        + "  scf.if %c {\n" * depth
+        + "  }\n" * depth
+        + "  func.return\n}\n"
+    )
+    done = tool("ms-opt", str(path))
+    if depth == 300:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.count("scf.if") == depth
+    else:
+        assert done.returncode == 1
+        (line,) = done.stderr.splitlines()
+        assert line.startswith(f"{path}:") and "nested too deeply" in line, line
