@@ -190,9 +190,7 @@ class FuzzGenerator(ProgramGenerator):
         return [f"ops.assign(self.{self.rng.choice(self.scope.params)}, {self.bounded()})"]
 
     def stmt_depend(self, depth: int) -> list[str]:
-        target = self.rng.choice(self.vars)
-        if target in self.scope.frozen:
-            return []
+        target = self.rng.choice([v for v in self.vars if v not in self.scope.frozen])
         return [f"{target} = ops.depend({target}, self.{self.rng.choice(self.scope.params)})"]
 
     def stmt_if(self, depth: int) -> list[str]:
