@@ -23,6 +23,7 @@ from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.graph import too_deep
+from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.tensor import Tensor
 
@@ -265,6 +266,7 @@ def tensor_if(
     for n in list(env):
         if n not in t_env or n not in e_env:
             env.pop(n, None)
+    names = _mergeable(ev, node, names, t_env, e_env, env)
     if not names:
         # still emit the if: its branches may hold side effects (print, assign)
         _emit_if(ev, node, cond, (), (), then_b, else_b, "")
@@ -282,6 +284,34 @@ def tensor_if(
     for n, v in zip(names, merged):
         env[n] = v
     return None
+
+
+class Unmerged:
+    """A name the two branches of a tensor `if` bind to values of different kinds
+    (a tuple in one, a number in the other). Python keeps whichever ran; a graph
+    cannot, so the name has no value after the if. Reading it raises `error`, at
+    the if; a name never read again (`a, _ = x, (x, x)`) is no error, as it is
+    none in PyNative."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
+def _mergeable(
+    ev: Any, node: ast.AST, names: list[str], t_env: Any, e_env: Any, env: Any
+) -> list[str]:
+    """The names whose branch values merge; the others become `Unmerged` in `env`."""
+    kept = []
+    for n in names:
+        try:
+            _merge_template(ev, node, n, t_env[n], e_env[n])
+        except FrontendError as err:
+            env[n] = Unmerged(err)
+        else:
+            kept.append(n)
+    return kept
 
 
 def tensor_ifexp(ev: Any, node: ast.IfExp, cond: GraphValue, env: Any) -> Any:
@@ -382,6 +412,14 @@ def _trace_while_regions(
 
     def body() -> list[GraphValue]:
         ev.exec_block(node.body, a_env)
+        for n in carried:
+            if not _is_number_or_tensor(a_env[n]):
+                raise ev.error(
+                    node,
+                    f"loop variable '{n}' is a {type(a_env[n]).__name__} at the end of the "
+                    "body; a while on a tensor can only carry tensors and numbers",
+                    TypeError,
+                )
         return [_to_graph_value(ev, a_env[n], like=old) for n, old in zip(carried, init)]
 
     before.run(condition)

@@ -399,7 +399,10 @@ class FunctionEvaluator:
     def eval_Name(self, node: ast.Name, env: Env) -> Any:
         name = node.id
         if name in env:
-            return env[name]
+            value = env[name]
+            if isinstance(value, control_flow.Unmerged):  # no value after a tensor if
+                raise value.error
+            return value
         if name in self.closure:
             return self.closure[name]
         if name in self.fn.__globals__:

@@ -1,0 +1,70 @@
+"""A name a tensor `if`'s branches bind to different kinds of value has no value
+after the if: fine while nothing reads it (as in PyNative), a located error at the
+if when something does. A while body that leaves a loop variable a tuple is a
+located TypeError (found by the differential fuzzer)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit import nn
+
+
+class DeadInBranch(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            a, _ = x, (x, x)  # '_' is a tuple here, an int in the other branch
+        else:
+            a = x * 2
+            _ = 0
+        return a
+
+
+class ReadAfter(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            a = (x, x)
+        else:
+            a = x
+        return a
+
+
+class WhileLeavesATuple(nn.Cell):
+    def construct(self, x):
+        k = ms.Tensor(0, ms.int32)
+        t = 0
+        while k < 2:
+            t = (x, x)  # noqa: F841 - never read: the point of the test
+            k = k + 1
+        return x
+
+
+@pytest.fixture(autouse=True)
+def graph_mode():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_an_unmerged_name_never_read_is_no_error(sign):
+    x = ms.Tensor(np.full(3, sign, np.float32))
+    want = x.asnumpy() if sign > 0 else x.asnumpy() * 2
+    np.testing.assert_array_equal(DeadInBranch()(x).asnumpy(), want)
+
+
+def test_reading_an_unmerged_name_is_located_at_the_if():
+    with pytest.raises(RuntimeError) as info:
+        ReadAfter()(ms.Tensor(np.ones(3, np.float32)))
+    text = str(info.value)
+    assert "'a' is tuple in one branch" in text, text
+    assert "test_graph_unmerged_names.py:27" in text.splitlines()[0]
+
+
+def test_a_while_body_leaving_a_tuple_is_a_located_type_error():
+    with pytest.raises(TypeError) as info:
+        WhileLeavesATuple()(ms.Tensor(np.ones(3, np.float32)))
+    first = str(info.value).splitlines()[0]
+    assert "test_graph_unmerged_names.py:38" in first and "loop variable 't' is a tuple" in first
