@@ -294,7 +294,10 @@ class _IreeEntry:
         results = rt.VmVariantList(len(self.out_types))
         try:
             exe._context.invoke(self.fn, arglist, results)
-        except (RuntimeError, ValueError) as exc:  # IREE raises both for a failed call
+        # IREE raises RuntimeError or ValueError for a failed call, and IndexError for an
+        # OUT_OF_RANGE status (IREE 3.13's "indirect buffer reference slot 0 is out of
+        # range" on some nested ifs that assign: a runtime bug, found by the fuzzer)
+        except (RuntimeError, ValueError, IndexError) as exc:
             raise exe.check_failure(exc, info) from None
         values = [_result(exe, results, i, t) for i, t in enumerate(self.out_types)]
         for k, (g, array) in enumerate(zip(info.written, values[self.n_results :])):
