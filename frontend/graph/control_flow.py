@@ -356,8 +356,62 @@ def tensor_while(ev: Any, node: ast.While, env: Any, running: Any = None) -> Non
         loop_flags.exit_loop(env, saved)
 
 
+def _reads(node: ast.AST | list, name: str) -> bool:
+    nodes = node if isinstance(node, list) else [node]
+    return any(
+        isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)
+        for n in nodes
+        for sub in ast.walk(n)
+    )
+
+
+def _binds(target: ast.AST, name: str) -> bool:
+    """Whether assigning to `target` always binds the plain name `name`."""
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_binds(t, name) for t in target.elts)
+    return False
+
+
+def _bound_before_read(body: list[ast.stmt], name: str) -> bool:
+    """Whether each iteration of a loop body binds `name` before any read of it, so
+    the loop need not carry it (`for blk in self.blocks: x = blk(x)` in a while's
+    body: `blk` is the body's own). Top-level statements in order: a plain
+    assignment binds; a `for` binds for its own body only; anything else that reads
+    the name first says no."""
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and any(_binds(t, name) for t in stmt.targets):
+            return not _reads(stmt.value, name)
+        if isinstance(stmt, ast.For) and _binds(stmt.target, name):
+            if _reads(stmt.iter, name) or _reads(stmt.orelse, name):
+                return False
+            continue  # read in its body: bound; after it: bound only if it ran
+        if _reads(stmt, name):
+            return False
+    return True
+
+
 def _tensor_while(ev: Any, node: ast.While, env: Any, flags: list[str]) -> None:
     carried = [n for n in _assigned_names(node.body) if n in env] + flags
+    # a non-tensor the body binds afresh each iteration is the body's own: not
+    # carried, and no value after the loop (reading it there is the error)
+    local = [
+        n
+        for n in carried
+        if not _is_number_or_tensor(env[n])
+        and not _reads(node.test, n)
+        and _bound_before_read(node.body, n)
+    ]
+    for n in local:
+        carried.remove(n)
+        env[n] = Unmerged(
+            ev.error(
+                node,
+                f"'{n}' is a {type(env[n]).__name__} changed in a while on a tensor; graph "
+                "mode keeps only tensors and numbers from one iteration to the next",
+            )
+        )
     for n in carried:
         if not _is_number_or_tensor(env[n]):
             raise ev.error(

@@ -68,3 +68,38 @@ def test_a_while_body_leaving_a_tuple_is_a_located_type_error():
         WhileLeavesATuple()(ms.Tensor(np.ones(3, np.float32)))
     first = str(info.value).splitlines()[0]
     assert "test_graph_unmerged_names.py:38" in first and "loop variable 't' is a tuple" in first
+
+
+class LoopVarInWhile(nn.Cell):
+    def __init__(self, read_after: bool = False):
+        super().__init__()
+        self.blocks = nn.CellList([nn.Dense(3, 3), nn.Dense(3, 3)])
+        self.read_after = read_after
+
+    def construct(self, x):
+        for blk in self.blocks:
+            x = blk(x)
+        k = ms.Tensor(0, ms.int32)
+        while k < 2:
+            for blk in self.blocks:  # the body binds 'blk' before reading it
+                x = blk(x)
+            k = k + 1
+        if self.read_after:
+            x = blk(x)
+        return x
+
+
+def test_a_cell_the_while_body_binds_afresh_is_not_carried():
+    ms.set_seed(1)
+    net = LoopVarInWhile()
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    got = net(x).asnumpy()
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(got, net(x).asnumpy(), rtol=1e-6)
+
+
+def test_reading_it_after_the_while_is_located_at_the_while():
+    with pytest.raises(RuntimeError) as info:
+        LoopVarInWhile(read_after=True)(ms.Tensor(np.ones((2, 3), np.float32)))
+    first = str(info.value).splitlines()[0]
+    assert "test_graph_unmerged_names.py:83" in first and "'blk' is a Dense" in first, first
