@@ -392,26 +392,30 @@ def _bound_before_read(body: list[ast.stmt], name: str) -> bool:
     return True
 
 
+def _body_local(node: ast.While, name: str) -> bool:
+    """Whether each iteration binds `name` before reading it (and the test does not
+    read it): its value need not go from one iteration to the next."""
+    return not _reads(node.test, name) and _bound_before_read(node.body, name)
+
+
+def _make_local(ev: Any, node: ast.While, env: Any, carried: list[str], name: str) -> None:
+    """Stop carrying `name`: after the loop it has no value (reading it is the error)."""
+    carried.remove(name)
+    env[name] = Unmerged(
+        ev.error(
+            node,
+            f"'{name}' becomes a value that is not a tensor or a number in a while on a "
+            "tensor; graph mode keeps only tensors and numbers from one iteration to the next",
+        )
+    )
+
+
 def _tensor_while(ev: Any, node: ast.While, env: Any, flags: list[str]) -> None:
     carried = [n for n in _assigned_names(node.body) if n in env] + flags
-    # a non-tensor the body binds afresh each iteration is the body's own: not
-    # carried, and no value after the loop (reading it there is the error)
-    local = [
-        n
-        for n in carried
-        if not _is_number_or_tensor(env[n])
-        and not _reads(node.test, n)
-        and _bound_before_read(node.body, n)
-    ]
-    for n in local:
-        carried.remove(n)
-        env[n] = Unmerged(
-            ev.error(
-                node,
-                f"'{n}' is a {type(env[n]).__name__} changed in a while on a tensor; graph "
-                "mode keeps only tensors and numbers from one iteration to the next",
-            )
-        )
+    # a non-tensor the body binds afresh each iteration (`for blk in self.blocks`) is
+    # the body's own: not carried, and no value after the loop
+    for n in [n for n in carried if not _is_number_or_tensor(env[n]) and _body_local(node, n)]:
+        _make_local(ev, node, env, carried, n)
     for n in carried:
         if not _is_number_or_tensor(env[n]):
             raise ev.error(
@@ -419,6 +423,12 @@ def _tensor_while(ev: Any, node: ast.While, env: Any, flags: list[str]) -> None:
                 f"loop variable '{n}' is a {type(env[n]).__name__}; a while on a tensor can "
                 "only carry tensors and numbers",
             )
+    _tensor_while_of(ev, node, env, carried)
+
+
+def _tensor_while_of(ev: Any, node: ast.While, env: Any, carried: list[str]) -> None:
+    # Not traced again when the body leaves a number a tuple: a trace's side effects
+    # (the state chain) are not undone, so a second trace of the body is unsafe.
     init = [_to_graph_value(ev, env[n]) for n in carried]
     for _attempt in range(4):
         before, after, new_values = _trace_while_regions(ev, node, env, carried, init)
