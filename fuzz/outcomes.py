@@ -25,6 +25,11 @@ REFUSALS: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"mindir-grad cannot differentiate 'mindir.while'"),
         "a gradient through a while on a tensor (README, Gradients: mindir-grad refuses it)",
     ),
+    (
+        re.compile(r"loop variable '[^']+' is a \w+ at the end of the body; a while on a tensor"),
+        "a while's loop variable made a tuple or Cell by the body (README, Graph mode: a "
+        "while's loop variables stay tensors and numbers)",
+    ),
 ]
 #: a refusal names the user's line: `file.py:12` or `file.py:12:5: error:`
 LOCATED = re.compile(r"\.py:\d+")

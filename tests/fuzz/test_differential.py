@@ -103,6 +103,11 @@ def test_only_a_documented_located_error_is_a_refusal():
         "prog.py:80:21: error: mindir-grad cannot differentiate 'mindir.while': a loop ..."
     )
     assert failed(0, "O1", grad).outcome == "refused"
+    carried = TypeError(
+        "frontend error: prog.py:71: loop variable '_' is a tuple at the end of the body; "
+        "a while on a tensor can only carry tensors and numbers"
+    )
+    assert failed(0, "O1", carried).outcome == "refused"
     unlocated = RuntimeError("mindir-grad cannot differentiate 'mindir.while': a loop ...")
     assert failed(0, "O1", unlocated).outcome == "crash"
     other = ValueError("prog.py:3: something graph mode does not say it refuses")
