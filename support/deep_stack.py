@@ -22,9 +22,9 @@ thread (RLIMIT_STACK; `threading.stack_size()` when a program sets one). At
 409 levels of tensor `if`; a deeper program gets a located error
 (frontend/graph/too_deep.py), never a crash. The limit is never lowered.
 
-The limit is one number for all threads: the raise is reference-counted, the
-first block in saves the limit, the last out restores it (unless the program
-changed it meanwhile), as gc_pause.py does for the GC thresholds.
+The limit is one number for all threads: the raise is a `SharedOverride`
+(support/shared_override.py), the first block in saves the limit, the last out
+restores it (unless the program changed it meanwhile), as for the GC thresholds.
 """
 
 from __future__ import annotations
@@ -33,17 +33,14 @@ import functools
 import sys
 import threading
 
+from mindjit.support.shared_override import SharedOverride
+
 #: C stack allowed per Python frame (measured at most ~800 bytes; see above)
 FRAME_BYTES = 1024
 #: Linux's default stack (main thread; glibc's threads take the same)
 DEFAULT_STACK = 8 << 20
 #: glibc's thread stack when RLIMIT_STACK is unlimited
 UNLIMITED_THREAD_STACK = 2 << 20
-
-_LOCK = threading.Lock()
-_entered = 0  #: blocks inside `deep_stack`, in all threads
-_saved = 0  #: the limit before the first of them
-_raised = 0  #: the limit the first of them set
 
 
 @functools.cache
@@ -72,33 +69,42 @@ def frame_budget() -> int:
     return stack_bytes() // 2 // FRAME_BYTES
 
 
-class deep_stack:  # noqa: N801 - used as a function: `with deep_stack() as limit:`
-    """Within the block (and while any thread is in one) the recursion limit is at
-    least `frame_budget()`; `as` gives the limit in force. A class, not a
-    generator: it wraps every call of a compiled program (~1 us, not ~3)."""
+def _raise() -> tuple[int, int]:
+    """Raise the limit to the budget (never lower it); (the limit before, ours)."""
+    saved = sys.getrecursionlimit()
+    raised = max(saved, frame_budget())
+    if raised != saved:
+        sys.setrecursionlimit(raised)
+    return saved, raised
+
+
+def _restore(limits: tuple[int, int]) -> None:
+    """Put the old limit back, unless the program changed ours meanwhile."""
+    saved, raised = limits
+    if raised != saved and sys.getrecursionlimit() == raised:
+        try:
+            sys.setrecursionlimit(saved)
+        except RecursionError:  # deeper than the old limit right now: keep ours
+            pass
+
+
+class _DeepStack(SharedOverride):
+    """The raised limit's block: `as` gives the limit in force."""
 
     __slots__ = ()
 
-    def __enter__(self) -> int:
-        global _entered, _saved, _raised
-        with _LOCK:
-            if _entered == 0:
-                _saved = sys.getrecursionlimit()
-                _raised = max(_saved, frame_budget())
-                if _raised != _saved:
-                    sys.setrecursionlimit(_raised)
-            _entered += 1
+    def __enter__(self) -> int:  # type: ignore[override]
+        super().__enter__()
         return sys.getrecursionlimit()
 
-    def __exit__(self, *exc: object) -> None:
-        global _entered
-        with _LOCK:
-            _entered -= 1
-            if _entered == 0 and _raised != _saved and sys.getrecursionlimit() == _raised:
-                try:
-                    sys.setrecursionlimit(_saved)
-                except RecursionError:  # deeper than the old limit right now: keep ours
-                    pass
+
+_DEEP = _DeepStack(_raise, _restore)
+
+
+def deep_stack() -> _DeepStack:
+    """Within the block (and while any thread is in one) the recursion limit is at
+    least `frame_budget()`; `with deep_stack() as limit:` gives the limit in force."""
+    return _DEEP
 
 
 __all__ = ["FRAME_BYTES", "deep_stack", "frame_budget", "stack_bytes"]

@@ -416,14 +416,22 @@ def _tensor_while(ev: Any, node: ast.While, env: Any, flags: list[str]) -> None:
     # the body's own: not carried, and no value after the loop
     for n in [n for n in carried if not _is_number_or_tensor(env[n]) and _body_local(node, n)]:
         _make_local(ev, node, env, carried, n)
+    _check_carried(ev, node, carried, env, at_end=False)
+    _tensor_while_of(ev, node, env, carried)
+
+
+def _check_carried(ev: Any, node: ast.While, carried: list[str], env: Any, at_end: bool) -> None:
+    """Loop variables must be tensors or numbers, before the loop and at the end of its
+    body (there a TypeError, the kind MindSpore raises)."""
     for n in carried:
         if not _is_number_or_tensor(env[n]):
+            where = " at the end of the body" if at_end else ""
             raise ev.error(
                 node,
-                f"loop variable '{n}' is a {type(env[n]).__name__}; a while on a tensor can "
-                "only carry tensors and numbers",
+                f"loop variable '{n}' is a {type(env[n]).__name__}{where}; a while on a "
+                "tensor can only carry tensors and numbers",
+                TypeError if at_end else None,
             )
-    _tensor_while_of(ev, node, env, carried)
 
 
 def _tensor_while_of(ev: Any, node: ast.While, env: Any, carried: list[str]) -> None:
@@ -476,14 +484,7 @@ def _trace_while_regions(
 
     def body() -> list[GraphValue]:
         ev.exec_block(node.body, a_env)
-        for n in carried:
-            if not _is_number_or_tensor(a_env[n]):
-                raise ev.error(
-                    node,
-                    f"loop variable '{n}' is a {type(a_env[n]).__name__} at the end of the "
-                    "body; a while on a tensor can only carry tensors and numbers",
-                    TypeError,
-                )
+        _check_carried(ev, node, carried, a_env, at_end=True)
         return [_to_graph_value(ev, a_env[n], like=old) for n, old in zip(carried, init)]
 
     before.run(condition)

@@ -11,41 +11,30 @@ compile ends; the thresholds are restored after, so the next full collection
 takes whatever the compile left. The same idea as mypy's raised GC thresholds.
 
 The thresholds are one global of the process while compiles may overlap (a
-compile in each of several threads, one nested in another): the pause is
-reference-counted, so the first to enter saves the thresholds and the last to
-leave restores them. Saving and restoring per block, as before, left full
-collections off for good when two threads' blocks interleaved (issue 29).
+compile in each of several threads, one nested in another): the pause is a
+`SharedOverride`, reference-counted across threads (support/shared_override.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import threading
-from collections.abc import Iterator
+
+from mindjit.support.shared_override import SharedOverride
 
 #: The third GC threshold while compiling: young collections between full ones.
 _NO_FULL = 1 << 30
 
-_LOCK = threading.Lock()
-_paused = 0  #: blocks inside `no_full_collections`, in all threads
-_saved: tuple[int, ...] = ()  #: the thresholds before the first of them
+
+def _pause() -> tuple[int, ...]:
+    saved = gc.get_threshold()
+    gc.set_threshold(saved[0], saved[1], _NO_FULL)
+    return saved
 
 
-@contextlib.contextmanager
-def no_full_collections() -> Iterator[None]:
+_PAUSE = SharedOverride(_pause, lambda saved: gc.set_threshold(*saved))
+
+
+def no_full_collections() -> SharedOverride:
     """Within the block (and while any thread is in one), only generations 0 and 1
     are collected."""
-    global _paused, _saved
-    with _LOCK:
-        if _paused == 0:
-            _saved = gc.get_threshold()
-            gc.set_threshold(_saved[0], _saved[1], _NO_FULL)
-        _paused += 1
-    try:
-        yield
-    finally:
-        with _LOCK:
-            _paused -= 1
-            if _paused == 0:
-                gc.set_threshold(*_saved)
+    return _PAUSE
