@@ -16,6 +16,7 @@ records (their ops must be on it). Higher-order gradients need graph mode.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,6 +157,65 @@ def backward(tape: Tape, seeds: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
     return adj
 
 
+@dataclass
+class _Forward:
+    """A set_grad Cell's last PyNative forward: its thread, arguments, output and tape."""
+
+    thread: int
+    args: tuple
+    out: Any
+    tape: Tape
+
+
+#: Each Cell's last recorded forward (it lives as long as the Cell, and no Cell
+#: attribute changes: the compile cache's keys read a Cell's attributes).
+_FORWARDS: weakref.WeakKeyDictionary[Any, _Forward] = weakref.WeakKeyDictionary()
+_FORWARDS_LOCK = threading.Lock()
+
+
+def run_forward(cell: Any, args: tuple, kwargs: dict) -> Any:
+    """Run a Cell with `set_grad()` in PyNative mode on a tape of its inputs and
+    Parameters, kept for a gradient of the same Cell on the same inputs in the same
+    thread (MindSpore's `check_run`: TrainOneStepCell's `grad(net, weights)(*inputs,
+    sens)` after `net(*inputs)` differentiates that run, so the forward and its side
+    effects, BatchNorm statistics and random draws, happen once). A new forward
+    replaces it; a gradient takes it."""
+    _, leaves = flatten((args, kwargs))
+    tape = Tape()
+    tape.varying.update(id(x) for x in leaves if isinstance(x, Tensor))
+    tape.varying.update(id(p) for p in cell.get_parameters())
+    tape.sources = set(tape.varying)
+    with _FORWARDS_LOCK:
+        _FORWARDS.pop(cell, None)
+    _state.tape = tape
+    try:
+        out = cell.construct(*args, **kwargs)
+    finally:
+        _state.tape = None
+    if not kwargs:
+        with _FORWARDS_LOCK:
+            _FORWARDS[cell] = _Forward(threading.get_ident(), tuple(args), out, tape)
+    return out
+
+
+def _take_forward(fn: Any, fn_args: tuple, sources: list[Any]) -> _Forward | None:
+    """The forward `run_forward` kept for `fn(*fn_args)` (the same argument objects,
+    this thread), if its tape has every source the gradient asks for."""
+    try:
+        with _FORWARDS_LOCK:
+            rec = _FORWARDS.get(fn)
+            if rec is None or rec.thread != threading.get_ident():
+                return None
+            del _FORWARDS[fn]
+    except TypeError:  # not a Cell: no weak reference to it, nothing recorded
+        return None
+    if len(rec.args) != len(fn_args) or any(a is not b for a, b in zip(rec.args, fn_args)):
+        return None
+    if not all(id(x) in rec.tape.sources for x in sources):
+        return None
+    return rec
+
+
 def pynative_grad(gf: Any, args: tuple) -> Any:
     """Run `gf(*args)` eagerly: the forward on a tape, then the backward."""
     from mindjit.frontend.grad import (
@@ -173,16 +233,19 @@ def pynative_grad(gf: Any, args: tuple) -> Any:
     fn_args, sens = gf.split_args(tuple(args))
     per_position = [(t, leaves) for _, t, leaves in gf.differentiated_args(fn_args)]
     weights = list(spec.weights or ())
-    tape = Tape()
-    for _, leaves in per_position:
-        tape.varying.update(id(x) for x in leaves)
-    tape.varying.update(id(w) for w in weights)
-    tape.sources = set(tape.varying)
-    _state.tape = tape
-    try:
-        out = gf.fn(*fn_args)
-    finally:
-        _state.tape = None
+    sources = [x for _, leaves in per_position for x in leaves] + weights
+    reused = _take_forward(gf.fn, fn_args, sources)
+    if reused is not None:
+        tape, out = reused.tape, reused.out
+    else:
+        tape = Tape()
+        tape.varying.update(id(x) for x in sources)
+        tape.sources = set(tape.varying)
+        _state.tape = tape
+        try:
+            out = gf.fn(*fn_args)
+        finally:
+            _state.tape = None
     _, diff, _ = flat_outputs(spec, out)
     if not diff or not all(isinstance(o, Tensor) for o in diff):
         raise TypeError("the function to differentiate must return a Tensor")

@@ -96,8 +96,8 @@ def jit_level_pipeline(jit_level: str, options: CompileOptions | None = None) ->
 def pipeline_split(options: CompileOptions) -> str:
     """`mindir-pipeline-split{stages=X}` when the graph runs as X pipeline stages.
 
-    After the cleanups, so the forward a TrainOneStepCell computes twice (its loss,
-    then inside its grad) is merged by cse and crosses each stage boundary once.
+    After the cleanups, so a forward computed twice (a loss, then a gradient that
+    does not reuse it) is merged by cse and crosses each stage boundary once.
     On the simulated device each stage graph is a device of its own."""
     if options.pipeline_stages <= 1:
         return ""

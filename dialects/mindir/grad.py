@@ -25,6 +25,12 @@ are returned with `value` but not differentiated. Their sensitivities are the
 `sens_param`), or ones. Values defined outside the region may be used inside:
 they are constants of the differentiation. `mindir-grad` expands the op into
 the forward ops followed by their adjoints.
+
+A yielded output defined *before* the op, in its block, is a forward that
+already ran (a TrainOneStepCell's loss): its forward is the ops of that block
+that computed it from the op's inputs, which stay where they are and run once
+(their Assigns too); only the adjoints are added. Such a region's
+differentiated inputs must be distinct values.
 """
 
 from __future__ import annotations

@@ -151,7 +151,26 @@ class GraphCompiler:
         if stage >= 0:  # mindir-inline gives it to every op it inlines from this call
             call.attributes[PIPELINE_STAGE_ATTR] = IntegerAttr(stage, i64)
         results = [GraphValue(r) for r in call.results]
-        return unflatten(graph.result_template, results)
+        output = unflatten(graph.result_template, results)
+        if (
+            _is_cell(self_obj)
+            and getattr(self_obj, "requires_grad", False)
+            and fn is type(self_obj).construct
+            and all(isinstance(x, GraphValue) for x in leaves)
+        ):
+            caller.record_forward(self_obj, signature_of(template), operands[: len(leaves)], output)
+        return output
+
+    def reusable_forward(self, caller: GraphBuilder, cell: Any, args: tuple) -> Any:
+        """The output of `cell(*args)` traced earlier in `caller`'s current block, which
+        a gradient of `cell` on the same values reuses (GraphBuilder.record_forward),
+        or None."""
+        if not (_is_cell(cell) and getattr(cell, "requires_grad", False)):
+            return None
+        template, leaves = flatten((tuple(args), {}), _is_runtime_tensor)
+        if not all(isinstance(x, GraphValue) for x in leaves):
+            return None
+        return caller.recorded_forward(cell, signature_of(template), [x.ssa for x in leaves])
 
     def _trace(
         self,

@@ -4,6 +4,14 @@ The forward (the function's call, traced like any call) goes into the op's
 region, whose arguments are the tensors of the call's arguments; `mindir-grad`
 differentiates it after inlining. Parameters the forward reads are Loads in
 the region, and the weights are named by their `mindir.parameter` symbols.
+
+A gradient of a Cell with `set_grad()` called on the values that Cell was
+just called on (TrainOneStepCell: `loss = net(*inputs)`, then
+`grad(net, weights)(*inputs, sens)`) reuses that call: the region yields its
+outputs, and mindir-grad differentiates the ops that computed them. The
+forward runs once, as in MindSpore, so its side effects (BatchNorm's moving
+statistics, the random counter a Dropout advances) happen once per step and
+the gradient belongs to the loss that was returned.
 """
 
 from __future__ import annotations
@@ -33,10 +41,16 @@ def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: GradFunction, args
         start += len(flatten(a)[1])
     inputs = [ev.graph.as_value(x) for x in leaves]
     branch = _Branch(ev, [v.type for v in inputs])
+    # the same Cell already ran on these values (set_grad): its outputs, defined
+    # before the op, are the forward mindir-grad differentiates (no second run)
+    reused = ev.compiler.reusable_forward(ev.graph, gf.fn, fn_args)
 
     def body() -> tuple[Any, list, int]:
         region_args = [GraphValue(a) for a in branch.block.args]
-        out = call(gf.fn, list(unflatten(template, region_args)))
+        if reused is not None:
+            out = reused
+        else:
+            out = call(gf.fn, list(unflatten(template, region_args)))
         out_template, diff, aux = flat_outputs(spec, out)
         if not diff:
             raise TypeError("the function to differentiate must return a Tensor")

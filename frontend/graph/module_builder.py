@@ -145,6 +145,8 @@ class GraphBuilder(GraphState):
         self.memory_state: BlockArgument | None = None
         self.io_state: BlockArgument | None = None
         self.location: Any = None  # the xDSL location given to the ops emitted next
+        # forwards a later gradient may reuse (grad_trace.recorded_forward)
+        self.grad_forwards: dict[tuple, Any] = {}
 
     # --- states -----------------------------------------------------------------------
     def u(self) -> SSAValue:
@@ -205,6 +207,27 @@ class GraphBuilder(GraphState):
         return self.insert(
             M.ConstantOp.make([], {"value": dense_attr(np.asarray(value), dtype)})
         ).results[0]
+
+    # --- forwards a gradient reuses ---------------------------------------------------
+    def _forward_key(self, cell: Any, template: Any, operands: Sequence[SSAValue]) -> tuple:
+        block = self.emitter.builder.insertion_point.block
+        return (id(cell), id(block), template, tuple(operands))
+
+    def record_forward(
+        self, cell: Any, template: Any, operands: Sequence[SSAValue], output: Any
+    ) -> None:
+        """`cell(...)` (a Cell with `set_grad()`) was just traced with these tensor
+        operands: a gradient of the same Cell on the same values, later in the same
+        block, reuses this run instead of running the forward again (MindSpore's
+        PyNative `check_run`; a TrainOneStepCell's forward runs once per step, so its
+        BatchNorm statistics and random draws advance once)."""
+        if len(set(operands)) == len(operands):  # a value passed twice: per-position grads
+            self.grad_forwards[self._forward_key(cell, template, operands)] = (cell, output)
+
+    def recorded_forward(self, cell: Any, template: Any, operands: Sequence[SSAValue]) -> Any:
+        """The output `record_forward` kept for this call, or None."""
+        entry = self.grad_forwards.get(self._forward_key(cell, template, operands))
+        return None if entry is None else entry[1]
 
     # --- the side-effect hooks the ops call while tracing -----------------------------
     def assign(self, param: Any, value: Any) -> Any:

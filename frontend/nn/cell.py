@@ -30,7 +30,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from mindjit.frontend.context import JitConfig
-from mindjit.frontend.grad_tape import recording
+from mindjit.frontend.dispatch import current_graph
+from mindjit.frontend.grad_tape import recording, run_forward
 from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter
 
@@ -327,6 +328,8 @@ class Cell:
 
         if should_compile_cell(self) and not recording():
             return run_cell(self, args, kwargs)
+        if getattr(self, "requires_grad", False) and not recording() and current_graph() is None:
+            return run_forward(self, args, kwargs)  # a gradient may reuse this run
         return self.construct(*args, **kwargs)
 
     def compile(self, *inputs: Any) -> None:

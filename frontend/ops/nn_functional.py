@@ -127,8 +127,8 @@ def batch_norm(
 
     Training normalizes with the batch's mean and biased variance and, when the
     running statistics are Parameters, assigns `(1 - momentum) * running +
-    momentum * batch` to them (MindSpore's CPU kernel also keeps the biased
-    variance). The assigns are ordinary `Assign`s: auto-monad orders them after
+    momentum * batch` to them, the variance's batch value unbiased (times
+    n / (n - 1), n the elements per channel), as MindSpore's kernels do. The assigns are ordinary `Assign`s: auto-monad orders them after
     every earlier read, so a network reading `moving_mean` before this layer
     sees the old value, in graph mode as in PyNative. Not training uses the
     running statistics.
@@ -175,7 +175,11 @@ def batch_norm_with_stats(
         centered = sub(x, mean)
         var = reduce_mean(mul(centered, centered), axes, True)
         m = float(momentum)
-        for stat, batch in ((running_mean, mean), (running_var, var)):
+        # the running variance takes the unbiased batch variance (MindSpore's kernels,
+        # like PyTorch's); the batch is normalized with the biased one
+        count = math.prod(x.shape) // channels
+        unbiased = mul(var, count / (count - 1)) if count > 1 else var
+        for stat, batch in ((running_mean, mean), (running_var, unbiased)):
             if isinstance(stat, Parameter):
                 new = add(mul(stat, 1.0 - m), mul(reshape(batch, (channels,)), m))
                 assign(stat, new)

@@ -24,6 +24,9 @@ MindSpore's GradOperation expands a forward graph into forward + bprop:
   gradients). A `mindir.while` (a loop the frontend could not unroll) or
   `mindir.vmap` in the region is a located error.
 
+A region yielding outputs computed before the op (a forward that already
+ran: reused_forward.py) differentiates those ops where they are.
+
 The forward keeps its side effects in order: its ops move out of the region
 unchanged (states were threaded by mindir-auto-monad), and the backward is
 pure. Run after mindir-auto-monad and mindir-inline.
@@ -31,6 +34,7 @@ pure. Run after mindir-auto-monad and mindir-inline.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +48,7 @@ from xdsl.rewriter import InsertPoint
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 from mindjit.ir.locations import op_error
+from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_grad import (  # noqa: F401  (register their rules)
@@ -63,6 +68,7 @@ from mindjit.passes.mindir_grad.adjoints import (
 from mindjit.passes.mindir_grad.calls import SharedGrads
 from mindjit.passes.mindir_grad.control import grad_if
 from mindjit.passes.mindir_grad.emitter import GradEmitter
+from mindjit.passes.mindir_grad.reused_forward import outer_outputs, prepare_slice
 from mindjit.passes.mindir_grad.rules import RULES
 from mindjit.passes.mindir_inline import inline_call
 
@@ -82,7 +88,11 @@ class Backprop:
 
     def mark(self, block: Block) -> None:
         """Add the values of `block` computed from varying values (or weight Loads)."""
-        for op in block.ops:
+        self.mark_ops(block.ops)
+
+    def mark_ops(self, ops: Iterable[Operation]) -> None:
+        """Add the values of `ops` computed from varying values (or weight Loads)."""
+        for op in ops:
             if self.reads_weight(op):
                 self.varying.add(op.results[0])
                 continue
@@ -154,31 +164,32 @@ class _Expander:
         """Inline the calls left in the region (graphs lazy inline keeps), to a fixpoint;
         with `share`, a call of a pure kept graph becomes a call of its pure form
         instead, differentiated by a shared graph (calls.py)."""
-        while True:
-            calls = [
-                op
-                for op in block.walk()
-                if isinstance(op, func.CallOp)
-                and not (share and self.shared.is_pure_graph(op.callee.root_reference.data))
-            ]
-            if not calls:
-                return
-            for call in calls:
-                callee = self.funcs.get(call.callee.root_reference.data)
-                if callee is None or len(callee.body.blocks) != 1:
-                    raise op_error(
-                        call,
-                        f"mindir-grad cannot differentiate a call of "
-                        f"@{call.callee.root_reference.data}: not a graph of this module",
-                    )
-                if (
-                    share
-                    and self.shared.shareable(callee)
-                    and call.parent_op() is block.parent_op()
-                ):
-                    self.shared.rewrite_call(call, callee)
-                else:
-                    inline_call(call, callee)
+        while self._rewrite_calls(
+            [op for op in block.walk() if isinstance(op, func.CallOp)], block, share
+        ):
+            pass
+
+    def _rewrite_calls(self, calls: list[func.CallOp], block: Block, share: bool) -> bool:
+        """Inline `calls` (or, with `share`, rewrite a call of a pure kept graph made in
+        `block` itself to its pure form); whether any was left to rewrite."""
+        calls = [
+            op
+            for op in calls
+            if not (share and self.shared.is_pure_graph(op.callee.root_reference.data))
+        ]
+        for call in calls:
+            callee = self.funcs.get(call.callee.root_reference.data)
+            if callee is None or len(callee.body.blocks) != 1:
+                raise op_error(
+                    call,
+                    f"mindir-grad cannot differentiate a call of "
+                    f"@{call.callee.root_reference.data}: not a graph of this module",
+                )
+            if share and self.shared.shareable(callee) and call.parent_block() is block:
+                self.shared.rewrite_call(call, callee)
+            else:
+                inline_call(call, callee)
+        return bool(calls)
 
     @staticmethod
     def _check_supported(block: Block) -> None:
@@ -194,10 +205,31 @@ class _Expander:
                     op, "mindir-grad cannot differentiate 'mindir.vmap' (take the vmap of the grad)"
                 )
 
+    def _expand_nested(self, op: M.GradOp, share: bool) -> None:
+        """Expand `op` and every grad nested in it, innermost first."""
+        for g in reversed([g for g in walk_ops(op) if isinstance(g, M.GradOp)]):
+            self.expand(g, share)
+
+    def _reused_forward(self, op: M.GradOp, share: bool) -> list[Operation]:
+        """The ops outside `op` that computed the outputs its region yields from outside
+        (reused_forward.py), ready to differentiate; [] when it yields none."""
+        if not outer_outputs(op):
+            return []
+        parent = op.parent_block()
+        ops = prepare_slice(
+            op,
+            lambda g: self._expand_nested(g, share),
+            lambda calls: self._rewrite_calls(calls, parent, share),
+        )
+        for o in ops:
+            self._check_supported(o)
+        return ops
+
     def expand(self, op: M.GradOp, share: bool = True) -> None:
         block = op.body.block
         self._inline_calls(block, share)
         self._check_supported(block)
+        reused = self._reused_forward(op, share)
         outs, states = op.yielded()
         weights = op.weight_symbols
         for symbol in weights:
@@ -209,6 +241,9 @@ class _Expander:
         for i in op.wrt_list:
             if differentiable(block.args[i].type):
                 bp.varying.add(block.args[i])
+                if reused:
+                    bp.varying.add(op.inputs[i])
+        bp.mark_ops(reused)
         bp.mark(block)
 
         # the forward, moved out of the region (its arguments replaced at the end)
@@ -228,7 +263,7 @@ class _Expander:
             if v in bp.varying:
                 accumulate(e, adj, v, op.sens[k] if op.sens else e.full(1, v.type))
         weight_adj: dict[str, Adjoint] = {}
-        bp.run(forward, adj, e, weight_adj)
+        bp.run(reused + forward, adj, e, weight_adj)
         outs, states = op.yielded()  # a forward if the backward re-created has new results
 
         e.location = op.location
@@ -236,6 +271,8 @@ class _Expander:
         values, input_grads, weight_grads, state_results = op.result_groups()
         replacements: list[SSAValue] = list(outs) if values else []
         for i, r in zip(op.wrt_list, input_grads):
+            if reused:  # the reused forward's share joins the region's
+                accumulate(e, adj, block.args[i], adj.get(op.inputs[i]))
             replacements.append(materialize(e, adj.get(block.args[i]), r.type))
         for symbol, r in zip(weights, weight_grads):
             want = self.parameter_types[symbol]

@@ -29,9 +29,13 @@ def _collections_while(fn) -> list[int]:  # type: ignore[no-untyped-def]
 
 
 def _churn() -> None:
-    """Enough long-lived and cyclic garbage to reach several full collections."""
+    """Enough long-lived and cyclic garbage to reach several full collections.
+
+    CPython starts a full collection only when the objects that survived the
+    younger ones exceed a quarter of those already long-lived, so the churn grows
+    with the heap the test suite built before it."""
     keep = []
-    for i in range(300_000):
+    for i in range(max(300_000, 3 * len(gc.get_objects()))):
         a: list = [i]
         a.append(a)  # a cycle: only the collector frees it
         if i % 3 == 0:

@@ -20,7 +20,7 @@ def _bn_ref(x, mean, var, gamma, beta, training, momentum, eps):
     if training:
         bm, bv = x.mean(axes), x.var(axes)
         new_mean = momentum * mean + (1 - momentum) * bm
-        new_var = momentum * var + (1 - momentum) * bv
+        new_var = momentum * var + (1 - momentum) * x.var(axes, ddof=1)  # unbiased
     else:
         bm, bv, new_mean, new_var = mean, var, mean, var
     y = (x - bm.reshape(shape)) / np.sqrt(bv.reshape(shape) + eps)

@@ -55,3 +55,18 @@ func.func @declaration_call(%a: tensor<3xf32>) -> tensor<3xf32> {
   }
   func.return %g : tensor<3xf32>
 }
+
+// -----
+
+// A reused forward is differentiated by value: a differentiated input that is
+// also another input has no gradient of its own.
+
+func.func @reused_forward_same_input(%a: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %m = mindir.mul %a, %a : tensor<3xf32>
+  %s = mindir.reduce_sum %m : (tensor<3xf32>) -> tensor<f32>
+  // expected-error @+1 {{mindir.grad: input 0 is differentiated but is also another input}}
+  %g:2 = mindir.grad (%x = %a, %y = %a) wrt [0, 1] weights [] : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %g#0, %g#1 : tensor<3xf32>, tensor<3xf32>
+}

@@ -182,3 +182,33 @@ func.func @stop_gradient(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> 
   }
   func.return %g : tensor<4xf32>
 }
+
+// -----
+
+// A reused forward: the region yields %s, computed before the op from its input
+// %a (a TrainOneStepCell's loss). Those ops are the forward: they stay where they
+// are and run once (one Assign), and the adjoints follow them; the gradient of
+// @w reads the Load's value, the input's flows through the mul.
+
+// CHECK-LABEL: func.func @reused_forward
+// CHECK:         %l = mindir.load %p, %u0
+// CHECK:         %as = mindir.assign %p, %n, %u1
+// CHECK:         %m = mindir.mul %a, %l
+// CHECK-NEXT:    %s = mindir.reduce_sum %m
+// CHECK-NOT:     mindir.assign
+// CHECK-NOT:     mindir.load
+// CHECK:         func.return %s, %l, %a, %u2
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+func.func @reused_forward(%a: tensor<2xf32>, %n: tensor<2xf32>, %u0: !mindir.u) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, !mindir.u) {
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %l = mindir.load %p, %u0 : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %l : tensor<2xf32>
+  %as = mindir.assign %p, %n, %u1 : tensor<2xf32>
+  %u2 = mindir.update_state %u1, %as : tensor<2xf32>
+  %m = mindir.mul %a, %l : tensor<2xf32>
+  %s = mindir.reduce_sum %m : (tensor<2xf32>) -> tensor<f32>
+  %g:2 = mindir.grad (%x = %a) wrt [0] weights [@w] : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %s, %g#0, %g#1, %u2 : tensor<f32>, tensor<2xf32>, tensor<2xf32>, !mindir.u
+}
