@@ -65,12 +65,6 @@ from mindjit.passes.analysis.effects import (
 from mindjit.support.errors import MindjitError, SourceLoc
 
 
-def _conflicts(symbol: str | None, writes: Writes) -> bool:
-    if not writes:
-        return False
-    return symbol is None or ANY in writes or symbol in writes
-
-
 def used_values(op: Operation) -> Iterator[SSAValue]:
     """The operands of `op` and of every op inside its regions."""
     for inner in walk_ops(op):  # not op.walk(): its generators nest as deep as the regions
@@ -314,19 +308,22 @@ class _WriteAfterRead:
             if written and state is not None:
                 events.append((depth.get(state, 0), i, op, state, written))
         events.sort(key=lambda e: (e[0], e[1]))
-        pending: list[mindir.LoadOp] = []
-        for _, _, op, state, written in events:
+        # the Loads not yet followed by a write of their Parameter, by symbol (None:
+        # a ref no symbol names, which every write may hit), in event order: a write
+        # looks only at the Loads it conflicts with
+        pending: dict[str | None, list[tuple[int, mindir.LoadOp]]] = {}
+        for n, (_, _, op, state, written) in enumerate(events):
             if isinstance(op, mindir.LoadOp):
-                pending.append(op)
+                pending.setdefault(parameter_symbol(op.ref), []).append((n, op))
                 continue
             assert state is not None
-            keep: list[mindir.LoadOp] = []
-            for load in pending:
-                if _conflicts(parameter_symbol(load.ref), written):
-                    self.order_before(load, op, state)
-                else:
-                    keep.append(load)
-            pending = keep
+            if ANY in written:
+                hit = [load for loads in pending.values() for load in loads]
+                pending = {}
+            else:
+                hit = [load for k in (*written, None) for load in pending.pop(k, ())]
+            for _, load in sorted(hit, key=lambda item: item[0]):
+                self.order_before(load, op, state)
 
     def order_before(self, load: mindir.LoadOp, writer: Operation, state: SSAValue) -> None:
         """Attach every user of `load` that can run before `writer` to its input state."""

@@ -26,10 +26,6 @@ Terms
   hand through (operands, yields, region arguments, results). A *consumer* of a
   Load is any other op that reads one of its aliases, and an `assign` storing
   one; `update_state` and `depend`'s attachments only order, they don't read.
-  A consumer *sees* the Loads, Assign results and states it depends on
-  transitively through any op (operands, values its regions use from outside),
-  plus, for an op nested in if/while, what the enclosing ops depend on before
-  their regions run and the loop-carried states of enclosing whiles.
 
 Step 1, all levels: merge. Two Loads of one Parameter in one block at the same
 state, with no writer of it between them in block order, are one Load: the later
@@ -45,24 +41,27 @@ Assign, as in MindSpore's IR). A Load nobody reads gets none at any level.
   (b) is of a Parameter loaded at two different states in the graph (the
       `func.func`, its regions included);
   (c) and after every Load level 2 moves, so level 2 never inserts more.
-- level 2: after every Load that escapes (a), and where two Loads of one
-  Parameter at different states reach the same consumer:
+- level 2: after every Load that escapes (a), and where a consumer would read
+  the Parameter at another state than L's:
   (d) a consumer reads (through aliases) the Load L and another Load of the
       same Parameter at another state: both are copied (as in MindSpore's IR
       for the docs' backward program);
-  (e) a consumer reads L and sees a Load, an Assign result or a state of the
-      Parameter that is not earlier than L's: it cannot run before the Assign
-      after L. A consumer that only sees earlier states (through computed
-      values) needs no copy: mindir-depend-order already runs it before the
-      next Assign.
-  The safety net behind (d) and (e), checked on the fixed order itself: L is
-  also copied when a consumer runs after a writer of the Parameter that runs
-  after L (block order, an if/while counting as all it contains, a while's
-  later iterations counting as after), or when an alias of L is carried into
-  a later iteration of a while that writes the Parameter. After a complete
-  mindir-depend-order this adds nothing to (d) and (e); it keeps levels 1 and 2
-  correct when a user could not be moved (e.g. one reading the Load through a
-  reshape).
+  (e) a consumer runs after a writer of the Parameter that runs after L, in the
+      fixed order (block order, an if/while counting as all it contains, a
+      while's later iterations counting as after), or an alias of L is carried
+      into a later iteration of a while that writes the Parameter. This covers
+      every consumer that depends on such a writer (through values or states:
+      in SSA a definition comes before its uses, so depending on a writer means
+      running after it), and the users mindir-depend-order could not move
+      before the writer (one that depends on it, or reads L through a reshape).
+      A consumer that only depends on earlier states needs no copy:
+      mindir-depend-order already runs it before the next Assign.
+  An earlier version also collected, for every op, the set of all Loads,
+  Assigns and states it transitively depends on, to decide (e) from data
+  dependence: quadratic in the graph (2 GB and 9 s at 35k nodes), and, on every
+  program of the test suites and the differential fuzzer, it added only copies
+  the run order shows are not needed (a print after a while that assigns, of a
+  Load taken after the while).
 - level 3: never; the pass warns (`warnings.warn`, `LoadElimWarning`) that
   results may be wrong, when the module has a Load.
 
@@ -101,7 +100,6 @@ from mindjit.passes.analysis.effects import (
     Effects,
     Key,
     input_state,
-    is_u,
     keys_match,
     ref_key,
     strip_depends,
@@ -150,7 +148,7 @@ _REGION_OPS = (mindir.IfOp, mindir.WhileOp)
 
 
 class _Analysis:
-    """Writers, states and what each op sees, for one module (memoized)."""
+    """Writers and states, for one module (memoized)."""
 
     def __init__(self, module: ModuleOp, effects: Effects | None = None):
         self.module = module
@@ -160,14 +158,8 @@ class _Analysis:
             Block, tuple[dict[Operation, int], list[tuple[int, frozenset[Key]]]]
         ] = {}
         self._block_key_writers: dict[tuple[Block, Key], list[int]] = {}
-        self._anc: dict[tuple[Key, Any], frozenset[Any]] = {}
-        self._obs: dict[Operation, frozenset[tuple]] = {}
-        self._arg_obs: dict[BlockArgument, frozenset[tuple]] = {}
-        self._entry: dict[Operation, frozenset[tuple]] = {}
         self._attach: dict[SSAValue, list[tuple[Operation, frozenset[Key]]]] = {}
         self._unthreaded: dict[func.FuncOp, set[Key]] = {}
-        #: Parameters nothing writes: their Loads are left out of the observations.
-        self.read_only: frozenset[Key] = frozenset()
 
     # -- writers ------------------------------------------------------------------
 
@@ -296,46 +288,6 @@ class _Analysis:
             m[_LAST] = token
         return m
 
-    def previous(self, key: Key, token: Any) -> Any | None:
-        """The state before a writer token (None at a chain's start)."""
-        if isinstance(token, mindir.AssignOp):
-            return self.epoch(key, token.state)
-        if isinstance(token, Operation):
-            u = input_state(token)
-            return self.epoch(key, u) if u is not None else None
-        if isinstance(token, BlockArgument):
-            parent = token.block.parent_op()
-            if isinstance(parent, _REGION_OPS):
-                src = _region_arg_source(parent, token)
-                if src is not None and src is not token:
-                    return self.epoch(key, src)
-                u = input_state(parent)
-                return self.epoch(key, u) if u is not None else None
-        return None
-
-    def ancestors(self, key: Key, token: Any) -> frozenset[Any]:
-        """`token` and every state before it."""
-        known = self._anc.get((key, token))
-        if known is not None:
-            return known
-        chain: list[Any] = []
-        cur: Any = token
-        base: frozenset[Any] = frozenset()
-        while cur is not None:
-            hit = self._anc.get((key, cur))
-            if hit is not None:
-                base = hit
-                break
-            if cur in chain:
-                break
-            chain.append(cur)
-            cur = self.previous(key, cur)
-        acc = set(base)
-        for t in reversed(chain):
-            acc.add(t)
-            self._anc[(key, t)] = frozenset(acc)
-        return self._anc[(key, token)]
-
     # -- threading -----------------------------------------------------------------
 
     def unthreaded_keys(self, fn: func.FuncOp) -> set[Key]:
@@ -358,90 +310,6 @@ class _Analysis:
         if fn is not None and any(keys_match(key, k) for k in self.unthreaded_keys(fn)):
             return load
         return self.epoch(key, load.state)
-
-    def load_ancestors(self, load: mindir.LoadOp) -> frozenset[Any]:
-        cls = self.load_class(load)
-        if cls is load:
-            return frozenset({load})
-        return self.ancestors(ref_key(load.ref), cls)
-
-    # -- what ops see --------------------------------------------------------------
-
-    def compute_observations(self, fn: func.FuncOp) -> None:
-        for block in fn.body.blocks:
-            self._visit_block(block)
-
-    def _value_obs(self, v: SSAValue) -> frozenset[tuple]:
-        if is_u(v):
-            return frozenset({("S", v)})
-        if isinstance(v, BlockArgument):
-            return self._arg_obs.get(v, frozenset())
-        assert isinstance(v, OpResult)
-        return self._obs.get(v.op, frozenset())
-
-    def _visit_block(self, block: Block) -> None:
-        for op in block.ops:
-            self._obs[op] = self._op_obs(op)
-
-    def _op_obs(self, op: Operation) -> frozenset[tuple]:
-        if isinstance(op, mindir.LoadOp):
-            key = ref_key(op.ref)
-            return frozenset() if key in self.read_only else frozenset({("L", key, op)})
-        if isinstance(op, mindir.AssignOp):
-            return (
-                frozenset({("A", ref_key(op.ref), op)})
-                | self._value_obs(op.value)
-                | self._value_obs(op.state)
-            )
-        parts: list[frozenset[tuple]] = [self._value_obs(v) for v in op.operands]
-        if op.regions:
-            base = frozenset().union(*parts)
-            for region in op.regions:
-                for block in region.blocks:
-                    for a in block.args:
-                        self._arg_obs[a] = base | ({("S", a)} if is_u(a) else frozenset())
-                    self._visit_block(block)
-                    parts.extend(self._obs[inner] for inner in block.ops)
-        parts.append(frozenset(("S", r) for r in op.results if is_u(r)))
-        return frozenset().union(*parts)
-
-    def _entry_obs(self, op: Operation) -> frozenset[tuple]:
-        """What a region op depends on before its regions run: its operands and
-        the values its regions use from outside."""
-        known = self._entry.get(op)
-        if known is not None:
-            return known
-        inside: set[SSAValue] = set()
-        parts = [self._value_obs(v) for v in op.operands]
-        for inner in op.walk():
-            if inner is op:
-                continue
-            for region in inner.regions:
-                for block in region.blocks:
-                    inside.update(block.args)
-            inside.update(inner.results)
-        for region in op.regions:
-            for block in region.blocks:
-                inside.update(block.args)
-        for inner in op.walk():
-            if inner is not op:
-                parts.extend(self._value_obs(v) for v in inner.operands if v not in inside)
-        result = frozenset().union(*parts)
-        self._entry[op] = result
-        return result
-
-    def sees(self, consumer: Operation) -> frozenset[tuple]:
-        """What `consumer` sees: its own dependences and its enclosing ops'."""
-        parts = [self._obs.get(consumer, frozenset())]
-        parent = consumer.parent_op()
-        while parent is not None and not isinstance(parent, func.FuncOp):
-            parts.append(self._entry_obs(parent))
-            if isinstance(parent, mindir.WhileOp):  # what earlier iterations did
-                for region in parent.regions:
-                    for block in region.blocks:
-                        parts.append(frozenset(("S", a) for a in block.args if is_u(a)))
-            parent = parent.parent_op()
-        return frozenset().union(*parts)
 
 
 def _function_of(op: Operation) -> func.FuncOp | None:
@@ -597,14 +465,9 @@ def loads_to_move(module: ModuleOp, level: int) -> list[mindir.LoadOp]:
         return []
     analysis = _Analysis(module)
     chosen = {ld for ld in loads if uses[ld].escapes}
-    # Loads of Parameters nothing in the module writes never see two values: leave
-    # them out of the analysis (a model's weights: otherwise every value would carry
-    # the set of all the weights it depends on, quadratic in the model's size).
-    analysis.read_only = _read_only_keys(module, analysis)
-    loads = [ld for ld in loads if ref_key(ld.ref) not in analysis.read_only]
-    for fn in top_level_graphs(module):
-        if isinstance(fn, func.FuncOp) and fn.body.blocks:
-            analysis.compute_observations(fn)
+    # Loads of Parameters nothing in the module writes never see two values
+    read_only = _read_only_keys(module, analysis)
+    loads = [ld for ld in loads if ref_key(ld.ref) not in read_only]
     chosen |= _reaching_two_states(loads, uses, analysis)
     if level == 1:
         chosen |= _loaded_at_two_states(loads, analysis)
@@ -645,11 +508,10 @@ def _reaching_two_states(
         if any(analysis.may_write(loop, key) for loop in uses[ld].loops):
             chosen.add(ld)  # an alias carried into a later iteration of a loop writing P
     for consumer, read in direct.items():
-        seen = analysis.sees(consumer)
         for ld in read:
             if ld in chosen:
                 continue
-            if _conflicts(ld, read, seen, analysis) or _runs_after_writer(ld, consumer, analysis):
+            if _reads_two_states(ld, read, analysis) or _runs_after_writer(ld, consumer, analysis):
                 chosen.add(ld)
     return chosen
 
@@ -680,9 +542,8 @@ def _writes_between(
 
 
 def _runs_after_writer(ld: mindir.LoadOp, consumer: Operation, analysis: _Analysis) -> bool:
-    """Whether the fixed order (block order, regions as their ops) runs `consumer`
-    after a writer of the Load's Parameter that runs after the Load: the safety net
-    for users mindir-depend-order could not (or did not) move before that writer."""
+    """(e): whether the fixed order (block order, regions as their ops) runs
+    `consumer` after a writer of the Load's Parameter that runs after the Load."""
     key = ref_key(ld.ref)
     load_chain, use_chain = _ancestry(ld), _ancestry(consumer)
     load_at = {id(b): a for b, a in load_chain}
@@ -721,33 +582,14 @@ def _runs_after_writer(ld: mindir.LoadOp, consumer: Operation, analysis: _Analys
     return False
 
 
-def _conflicts(
-    ld: mindir.LoadOp,
-    read: list[mindir.LoadOp],
-    seen: frozenset[tuple],
-    analysis: _Analysis,
-) -> bool:
+def _reads_two_states(ld: mindir.LoadOp, read: list[mindir.LoadOp], analysis: _Analysis) -> bool:
+    """(d): the consumer reading `read` reads another Load of the Parameter at another state."""
     key = ref_key(ld.ref)
     cls = analysis.load_class(ld)
-    for other in read:  # two Loads read directly by one consumer: different states?
+    for other in read:
         if other is not ld and keys_match(key, ref_key(other.ref)):
             if analysis.load_class(other) != cls:
                 return True
-    earlier = analysis.load_ancestors(ld)
-    for item in seen:
-        kind = item[0]
-        if kind == "S":
-            if analysis.epoch(key, item[1]) not in earlier:
-                return True
-            continue
-        other_key, what = item[1], item[2]
-        if not keys_match(key, other_key) or what is ld:
-            continue
-        if kind == "L":
-            if analysis.load_class(what) not in earlier:
-                return True
-        elif what not in earlier:  # "A": the state right after that Assign
-            return True
     return False
 
 
