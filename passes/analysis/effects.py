@@ -186,6 +186,7 @@ class Effects:
             op.sym_name.data: op for op in top_level_graphs(module) if isinstance(op, func.FuncOp)
         }
         self._of_op: dict[Operation, Writes] = {}
+        self._written: Writes | None = None
         self.by_graph: dict[str, GraphWrites] = {}
         calls: dict[str, list[func.CallOp]] = {}
         for name, fn in self.graphs.items():
@@ -256,11 +257,14 @@ class Effects:
         )
 
     def written_symbols(self) -> Writes:
-        """Every Parameter some graph of the module may write (`ANY`: any)."""
-        found: set[str] = set()
-        for writes in self.by_graph.values():
-            found |= writes.symbols
-        return frozenset(found)
+        """Every Parameter some graph of the module may write (`ANY`: any); made once
+        (asked per Load: the union over every graph was quadratic in a big model)."""
+        if self._written is None:
+            found: set[str] = set()
+            for writes in self.by_graph.values():
+                found |= writes.symbols
+            self._written = frozenset(found)
+        return self._written
 
     # --- ops ---------------------------------------------------------------------------
     def writes(self, op: Operation) -> Writes:

@@ -20,8 +20,9 @@ The pass runs in five steps:
    (`LOWERINGS`, rules.py: one table, keyed by op class), registered by one file
    per family: constants (here), elementwise, matmul, reduce, shape, control,
    effects, tuples, checks (`mindir.check_range` -> a reduction and `cf.assert`).
-   Every rule emits upstream ops only, so the walk is not re-applied to what it
-   creates (`apply_recursively=False`); the walk visits an op before the ops in
+   The `tensor.empty`s and scalar constants the rules need are made once per
+   block, at its start (builders.Emitter.shared). Every rule emits upstream
+   ops only, so the walk is not re-applied to what it creates (`apply_recursively=False`); the walk visits an op before the ops in
    its regions, so the contents of if/while are lowered after they are moved into
    scf. Dead-code elimination stays on: a pure mindir op with no use is erased
    instead of lowered (stores and print calls are not pure).
@@ -69,6 +70,7 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     shape,
     sort,
 )
+from mindjit.passes.mindir_to_tensor.builders import hoisting
 from mindjit.passes.mindir_to_tensor.effects import (
     erase_dead_state,
     reject_unsupported,
@@ -176,7 +178,10 @@ class ConvertMindirToTensorPass(ModulePass):
             apply_recursively=False,
         )
         # Only graphs have ops to lower: at module level lower_state left declarations.
-        for fn in [f for f in top_level_graphs(op) if isinstance(f, func.FuncOp) and f.body.blocks]:
-            walker.rewrite_region(fn.body)
+        with hoisting():
+            for fn in [
+                f for f in top_level_graphs(op) if isinstance(f, func.FuncOp) and f.body.blocks
+            ]:
+                walker.rewrite_region(fn.body)
         erase_dead_state(op)
         check_no_mindir(op)

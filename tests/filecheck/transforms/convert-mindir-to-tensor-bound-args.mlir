@@ -12,7 +12,7 @@
 // CHECK:       func.func @Block_construct(%x: tensor<2xf32>, %p: tensor<2xf32>) -> tensor<2xf32>
 // CHECK-LABEL: func.func @Net_construct
 // CHECK-SAME:    (%x: tensor<2xf32>, %w: tensor<2xf32> {mindjit.global = @w}, %v: tensor<2xf32> {mindjit.global = @v}) -> tensor<2xf32> {
-// CHECK-NEXT:    %a = func.call @Block_construct(%x, %w) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK:         %a = func.call @Block_construct(%x, %w) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
 // CHECK-NEXT:    %lv = ml_program.global_load @v : tensor<2xf32>
 // CHECK:         %s = linalg.generic {{.*}} ins(%w, %lv : tensor<2xf32>, tensor<2xf32>)
 // CHECK:         ml_program.global_store @v = %s : tensor<2xf32>

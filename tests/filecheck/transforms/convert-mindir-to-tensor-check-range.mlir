@@ -7,6 +7,7 @@
 // CHECK-LABEL: func.func @check_2d
 // CHECK-NEXT:    %[[T:.*]] = arith.constant true
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<i1>
+// CHECK-NEXT:    %[[L:.*]] = tensor.empty() : tensor<2x3xf32>
 // CHECK-NEXT:    %[[I:.*]] = linalg.fill ins(%[[T]] : i1) outs(%[[E]] : tensor<i1>) -> tensor<i1>
 // CHECK-NEXT:    %[[ALL:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<2x3xf32>) outs(%[[I]] : tensor<i1>) {
 // CHECK-NEXT:    ^bb0(%[[V:.*]]: f32, %[[ACC:.*]]: i1):
@@ -21,7 +22,6 @@
 // CHECK-NEXT:    } -> tensor<i1>
 // CHECK-NEXT:    %[[OK:.*]] = tensor.extract %[[ALL]][] : tensor<i1>
 // CHECK-NEXT:    cf.assert %[[OK]], "For 'BinaryCrossEntropy', the elements of 'logits' must be in [0, 1]"
-// CHECK-NEXT:    %[[L:.*]] = tensor.empty() : tensor<2x3xf32>
 // CHECK-NEXT:    %[[LOG:.*]] = linalg.generic {{.*}} ins(%x : tensor<2x3xf32>)
 // CHECK:           math.log
 // CHECK:         func.return %[[LOG]] : tensor<2x3xf32>

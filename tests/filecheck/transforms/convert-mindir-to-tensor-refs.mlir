@@ -17,7 +17,7 @@
 // CHECK-NEXT:    func.return %w, %z : tensor<2xf32>, tensor<2xf32>
 // CHECK-LABEL: func.func @Net_construct
 // CHECK-SAME:    (%x: tensor<2xf32>) -> tensor<2xf32>
-// CHECK-NEXT:    %w0 = ml_program.global_load @w0 : tensor<2xf32>
+// CHECK:         %w0 = ml_program.global_load @w0 : tensor<2xf32>
 // CHECK-NEXT:    %h, %w0_1 = func.call @Block_construct(%x, %w0) : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
 // CHECK-NEXT:    ml_program.global_store @w0 = %w0_1 : tensor<2xf32>
 // CHECK-NEXT:    %w1 = ml_program.global_load @w1 : tensor<2xf32>
@@ -68,7 +68,7 @@ func.func @Net_construct(%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) ->
 // CHECK:         func.return %n, %n : tensor<f32>, tensor<f32>
 // CHECK:       func.func @Outer_construct(%x: tensor<f32>, %wa: tensor<f32>, %wb: tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>)
 // CHECK-SAME:    mindjit.ref_results = [1 : i64, 2 : i64]
-// CHECK-NEXT:    %h, %wa_1 = func.call @Inner_construct(%x, %wa) : (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
+// CHECK:         %h, %wa_1 = func.call @Inner_construct(%x, %wa) : (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
 // CHECK-NEXT:    %o, %wb_1 = func.call @Inner_construct(%h, %wb) : (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
 // CHECK-NOT:     ml_program
 // CHECK:         %r = linalg.generic {{.*}} ins(%o, %wa_1 : tensor<f32>, tensor<f32>)

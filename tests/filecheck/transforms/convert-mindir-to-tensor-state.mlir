@@ -35,7 +35,7 @@ func.func @load_assign_load(%x: tensor<2xf32>, %u0: !mindir.u) -> (tensor<2xf32>
 // CHECK:       ml_program.global private mutable @step(dense<0> : tensor<i32>) : tensor<i32>
 // CHECK-LABEL: func.func @increment
 // CHECK-SAME:    () -> tensor<i32>
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1> : tensor<i32>
+// CHECK:         %[[ONE:.*]] = arith.constant dense<1> : tensor<i32>
 // CHECK-NEXT:    %[[V:.*]] = ml_program.global_load @step : tensor<i32>
 // CHECK:         %[[V1:.*]] = linalg.generic
 // CHECK:         ml_program.global_store @step = %[[V1]] : tensor<i32>
@@ -137,6 +137,7 @@ func.func @caller(%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) -> (tenso
 // CHECK:           scf.condition(%{{.*}}) %[[I]] : tensor<i32>
 // CHECK-NEXT:    } do {
 // CHECK-NEXT:    ^{{.*}}(%[[J:.*]]: tensor<i32>):
+// CHECK-NEXT:      tensor.empty() : tensor<i32>
 // CHECK-NEXT:      %[[V:.*]] = ml_program.global_load @n : tensor<i32>
 // CHECK:           ml_program.global_store @n = %{{.*}} : tensor<i32>
 // CHECK:           scf.yield %{{.*}} : tensor<i32>

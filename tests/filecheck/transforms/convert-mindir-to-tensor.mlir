@@ -1,6 +1,8 @@
 // RUN: ms-opt %s -p convert-mindir-to-tensor --split-input-file | filecheck %s
 
 // Every mindir value op and if/while lowered to func/arith/math/tensor/linalg/scf.
+// The `tensor.empty`s and scalar constants a function needs are made once, at its
+// start, and shared.
 
 // CHECK-LABEL: func.func @constant
 // CHECK-NEXT:    %c = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
@@ -36,9 +38,9 @@ func.func @add_broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %s: tensor<f32>
 // map stays a projected permutation.
 
 // CHECK-LABEL: func.func @sub_unit_dims
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x4x3xi32>
 // CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape %b {{\[}}[0 : i64, 1 : i64]] : tensor<4x1xi32> into tensor<4xi32>
 // CHECK-NEXT:    %[[D:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64], [2 : i64]] : tensor<1x1x3xi32> into tensor<1x3xi32>
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x4x3xi32>
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[C]], %[[D]] : tensor<4xi32>, tensor<1x3xi32>)
 // CHECK:           arith.subi
 func.func @sub_unit_dims(%b: tensor<4x1xi32>, %a: tensor<1x1x3xi32>) -> tensor<1x4x3xi32> {
@@ -168,9 +170,9 @@ func.func @cast(%a: tensor<2xf32>, %h: tensor<2xf16>, %i: tensor<2xi32>, %k: ten
 
 // CHECK-LABEL: func.func @matmul_2d
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<3x4xf32>
-// CHECK-NEXT:    %[[BT:.*]] = linalg.transpose ins(%b:tensor<4x3xf32>) outs(%[[E]]:tensor<3x4xf32>) permutation = [1, 0]
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[O:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT:    %[[BT:.*]] = linalg.transpose ins(%b:tensor<4x3xf32>) outs(%[[E]]:tensor<3x4xf32>) permutation = [1, 0]
 // CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[O]] : tensor<2x4xf32>) -> tensor<2x4xf32>
 // CHECK-NEXT:    %{{.*}} = linalg.matmul ins(%a, %[[BT]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[F]] : tensor<2x4xf32>) -> tensor<2x4xf32>
 func.func @matmul_2d(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x4xf32> {
@@ -184,9 +186,9 @@ func.func @matmul_2d(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x4xf32
 // transpose_a is folded into its map.
 
 // CHECK-LABEL: func.func @matmul_batched
-// CHECK-NEXT:    %[[A:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64], [2 : i64]] : tensor<1x3x2xf32> into tensor<3x2xf32>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[O:.*]] = tensor.empty() : tensor<5x2x4xf32>
+// CHECK-NEXT:    %[[A:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64], [2 : i64]] : tensor<1x3x2xf32> into tensor<3x2xf32>
 // CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[O]] : tensor<5x2x4xf32>)
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[A]], %b : tensor<3x2xf32>, tensor<5x3x4xf32>) outs(%[[F]] : tensor<5x2x4xf32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
@@ -203,6 +205,10 @@ func.func @matmul_batched(%a: tensor<1x3x2xf32>, %b: tensor<5x3x4xf32>) -> tenso
 // CHECK-LABEL: func.func @reduce_keep_dims
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK-NEXT:    %[[NEG:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT:    tensor.empty() : tensor<2xi32>
+// CHECK-NEXT:    %[[M:.*]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT:    tensor.empty() : tensor<f32>
 // CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<2xf32>)
 // CHECK-NEXT:    %[[R:.*]] = linalg.reduce ins(%a:tensor<2x3x4xf32>) outs(%[[F]]:tensor<2xf32>) dimensions = [1, 2]
 // CHECK-NEXT:    (%[[X:.*]]: f32, %[[Y:.*]]: f32) {
@@ -210,11 +216,9 @@ func.func @matmul_batched(%a: tensor<1x3x2xf32>, %b: tensor<5x3x4xf32>) -> tenso
 // CHECK-NEXT:      linalg.yield %[[S]] : f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %{{.*}} = tensor.expand_shape %[[R]] {{\[}}[0 : i64, 1 : i64, 2 : i64]] output_shape [2, 1, 1] : tensor<2xf32> into tensor<2x1x1xf32>
-// CHECK:         %[[NEG:.*]] = arith.constant -2147483648 : i32
 // CHECK:         linalg.fill ins(%[[NEG]] : i32)
 // CHECK:         linalg.reduce
 // CHECK:           arith.maxsi
-// CHECK:         %[[M:.*]] = arith.constant 0xff800000 : f32
 // CHECK:         linalg.fill ins(%[[M]] : f32)
 // CHECK:         %[[ALL:.*]] = linalg.reduce ins(%a:tensor<2x3x4xf32>) outs(%{{.*}}:tensor<f32>) dimensions = [0, 1, 2]
 // CHECK:           arith.maximumf
@@ -273,8 +277,8 @@ func.func @transpose(%a: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 // -----
 
 // CHECK-LABEL: func.func @broadcast_to
-// CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64]] : tensor<1x3xf32> into tensor<3xf32>
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<5x4x3xf32>
+// CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape %a {{\[}}[0 : i64, 1 : i64]] : tensor<1x3xf32> into tensor<3xf32>
 // CHECK-NEXT:    %{{.*}} = linalg.broadcast ins(%[[C]]:tensor<3xf32>) outs(%[[E]]:tensor<5x4x3xf32>) dimensions = [0, 1]
 func.func @broadcast_to(%a: tensor<1x3xf32>) -> tensor<5x4x3xf32> {
   %0 = mindir.broadcast_to %a : (tensor<1x3xf32>) -> tensor<5x4x3xf32>
@@ -334,8 +338,8 @@ func.func @callee(%t: tuple<tensor<2xf32>, tuple<tensor<f32>, tensor<2xi32>>>) -
 }
 
 // CHECK-LABEL: func.func @caller
-// CHECK-NEXT:    %[[R:.*]], %{{.*}} = func.call @callee(%x, %s, %i) : (tensor<2xf32>, tensor<f32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<f32>)
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK-NEXT:    %[[R:.*]], %{{.*}} = func.call @callee(%x, %s, %i) : (tensor<2xf32>, tensor<f32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<f32>)
 // CHECK-NEXT:    %{{.*}} = linalg.generic {{.*}} ins(%[[R]], %x, %x : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) outs(%[[E]] : tensor<2xf32>) {
 // CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:      %[[AB:.*]] = arith.addf %[[A]], %[[B]] : f32
@@ -378,7 +382,7 @@ func.func @if(%c: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
 // -----
 
 // CHECK-LABEL: func.func @while
-// CHECK-NEXT:    %{{.*}} = scf.while (%[[I:.*]] = %x) : (tensor<f32>) -> tensor<f32> {
+// CHECK:         %{{.*}} = scf.while (%[[I:.*]] = %x) : (tensor<f32>) -> tensor<f32> {
 // CHECK:           %[[LT:.*]] = linalg.generic
 // CHECK:             arith.cmpf olt
 // CHECK:           %[[B:.*]] = tensor.extract %[[LT]][] : tensor<i1>
@@ -407,7 +411,7 @@ func.func @while(%x: tensor<f32>, %n: tensor<f32>) -> tensor<f32> {
 
 // CHECK-LABEL: func.func @tuple_loop
 // CHECK-SAME:    -> (tensor<f32>, tensor<2xf32>)
-// CHECK-NEXT:    %[[W0:.*]], %[[W1:.*]] = scf.while (%{{.*}} = %x, %{{.*}} = %y) : (tensor<f32>, tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>) {
+// CHECK:         %[[W0:.*]], %[[W1:.*]] = scf.while (%{{.*}} = %x, %{{.*}} = %y) : (tensor<f32>, tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>) {
 // CHECK:           scf.condition(%{{.*}}) %{{.*}}, %{{.*}} : tensor<f32>, tensor<2xf32>
 // CHECK:         } do {
 // CHECK-NEXT:    ^bb0(%{{.*}}: tensor<f32>, %{{.*}}: tensor<2xf32>):
@@ -480,8 +484,8 @@ func.func @float_status(%x: tensor<2xf16>) -> (tensor<2xf16>, tensor<8xf32>) {
 // argmax: one reduction carrying (best value, its first index); the first NaN wins.
 // CHECK-LABEL: func.func @argmax
 // CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
-// CHECK:         %[[V:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<2xf32>) -> tensor<2xf32>
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK:         %[[V:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<2xf32>) -> tensor<2xf32>
 // CHECK:         %[[I:.*]] = linalg.fill ins(%[[ZERO]] : i64) outs(%{{.*}} : tensor<2xi64>) -> tensor<2xi64>
 // CHECK:         %{{.*}}, %[[IDX:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x3xf32>) outs(%[[V]], %[[I]] : tensor<2xf32>, tensor<2xi64>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32, %[[ACCI:.*]]: i64):
@@ -572,6 +576,7 @@ func.func @sort_descending(%x: tensor<5xf32>) -> tensor<5xf32> {
 // j > i into a fill of 1.
 // CHECK-LABEL: func.func @scans
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2x3xf32>) -> tensor<2x3xf32>
 // CHECK:         %[[C:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], library_call = "mindjit_cumsum"} ins(%x : tensor<2x3xf32>) outs(%[[INIT]] : tensor<2x3xf32>) {
 // CHECK-NEXT:    ^bb0(%[[XJ:.*]]: f32, %[[ACC:.*]]: f32):
@@ -582,7 +587,6 @@ func.func @sort_descending(%x: tensor<5xf32>) -> tensor<5xf32> {
 // CHECK-NEXT:      %[[T:.*]] = arith.select %[[IN]], %[[XJ]], %[[Z]] : f32
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[T]] : f32
 // CHECK-NEXT:      linalg.yield %[[S]] : f32
-// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         library_call = "mindjit_cumprod_exclusive_reverse"
 // CHECK:           arith.cmpi sgt
 // CHECK:           arith.muli
