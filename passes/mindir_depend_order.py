@@ -67,6 +67,9 @@ from mindjit.support.errors import MindjitError, SourceLoc
 
 def used_values(op: Operation) -> Iterator[SSAValue]:
     """The operands of `op` and of every op inside its regions."""
+    if not op.regions:
+        yield from op.operands
+        return
     for inner in walk_ops(op):  # not op.walk(): its generators nest as deep as the regions
         yield from inner.operands
 
@@ -81,7 +84,7 @@ def block_ancestor(op: Operation | None, block: Block) -> Operation | None:
 def effect_kinds(op: Operation) -> frozenset[str]:
     """The states whose order `op` (with everything inside it) must keep."""
     kinds: set[str] = set()
-    for inner in walk_ops(op):
+    for inner in walk_ops(op) if op.regions else (op,):
         if inner.has_trait(SideEffectMem):
             kinds.add("u")
         if inner.has_trait(SideEffectIO):

@@ -154,8 +154,9 @@ class _Analysis:
         self.module = module
         self.effects = effects if effects is not None else Effects(module)
         self._maps: dict[SSAValue, dict[Any, Any]] = {}
+        #: per block: positions of its ops, and of its writers by symbol, all, of ANY
         self._positions: dict[
-            Block, tuple[dict[Operation, int], list[tuple[int, frozenset[Key]]]]
+            Block, tuple[dict[Operation, int], dict[str, list[int]], list[int], list[int]]
         ] = {}
         self._block_key_writers: dict[tuple[Block, Key], list[int]] = {}
         self._attach: dict[SSAValue, list[tuple[Operation, frozenset[Key]]]] = {}
@@ -195,19 +196,29 @@ class _Analysis:
         """The ops' positions in `block`, and (sorted) those of the writers of `key`."""
         known = self._positions.get(block)
         if known is None:
-            ops = list(block.ops)
-            known = (
-                {op: i for i, op in enumerate(ops)},
-                [(i, self.written(op)) for i, op in enumerate(ops)],
-            )
-            known = (known[0], [(i, w) for i, w in known[1] if w])
+            positions: dict[Operation, int] = {}
+            by_symbol: dict[str, list[int]] = {}  # a symbol -> its writers' positions
+            every: list[int] = []  # the positions of all writers
+            anything: list[int] = []  # those of writers of any Parameter (ANY)
+            for i, op in enumerate(block.ops):
+                positions[op] = i
+                written = self.written(op)
+                if not written:
+                    continue
+                every.append(i)
+                if ANY in written:
+                    anything.append(i)
+                for k in written:
+                    if k != ANY:
+                        by_symbol.setdefault(k, []).append(i)
+            known = (positions, by_symbol, every, anything)
             self._positions[block] = known
-        positions, all_writers = known
+        positions, by_symbol, every, anything = known
+        if not isinstance(key, str):
+            return positions, every  # an unknown ref: any writer may write it
         per_key = self._block_key_writers.get((block, key))
         if per_key is None:
-            per_key = [
-                i for i, w in all_writers if ANY in w or not isinstance(key, str) or key in w
-            ]
+            per_key = sorted({*by_symbol.get(key, ()), *anything})
             self._block_key_writers[(block, key)] = per_key
         return positions, per_key
 
@@ -435,22 +446,35 @@ def merge_loads(module: ModuleOp) -> int:
     merged = 0
     for fn in [op for op in top_level_graphs(module) if isinstance(op, func.FuncOp)]:
         for block in list(_blocks(fn)):
-            first: dict[tuple[Key, Any], mindir.LoadOp] = {}
+            # per Parameter: its first Load at each state so far in the block
+            first: dict[Key, dict[Any, mindir.LoadOp]] = {}
+            unknown: set[Key] = set()  # the keys of `first` that are no symbol
             for op in list(block.ops):
                 if isinstance(op, mindir.LoadOp):
                     key = ref_key(op.ref)
-                    tag = (key, analysis.load_class(op))
-                    earlier = first.get(tag)
+                    if not isinstance(key, str):
+                        unknown.add(key)
+                    at_state = first.setdefault(key, {})
+                    cls = analysis.load_class(op)
+                    earlier = at_state.get(cls)
                     if earlier is None:
-                        first[tag] = op
+                        at_state[cls] = op
                         continue
                     op.result.replace_all_uses_with(earlier.result)
                     Rewriter.erase_op(op)
                     merged += 1
                 elif op.regions or isinstance(op, mindir.AssignOp | func.CallOp):
                     # a writer between: Loads after it start afresh (block order guard)
-                    for tag in [t for t in first if analysis.may_write(op, t[0])]:
-                        del first[tag]
+                    written = analysis.written(op)
+                    if ANY in written:
+                        first.clear()
+                        unknown.clear()
+                    elif written:
+                        for key in written:
+                            first.pop(key, None)
+                        for key in [k for k in unknown if k in first]:
+                            del first[key]  # a ref no symbol names: any write may hit it
+                        unknown.clear()
     return merged
 
 

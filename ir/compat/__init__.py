@@ -25,6 +25,7 @@ from types import ModuleType
 
 from mindjit.ir.compat import (
     block_args,
+    cse_scopes,
     dialect_resources,
     direct_printer,
     generic_results,
@@ -45,6 +46,7 @@ PATCHES: tuple[ModuleType, ...] = (
     string_literals,
     generic_results,
     implicit_builder,
+    cse_scopes,
 )
 #: every touchpoint, patches first
 TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(

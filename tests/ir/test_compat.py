@@ -289,3 +289,95 @@ def test_implicit_builder_patch_still_needed() -> None:
         assert after is not before, "xDSL's implicit builder is thread-safe now: drop the patch"
     finally:
         Operation.__post_init__ = before  # type: ignore[method-assign]
+
+
+# -- cse-scopes --------------------------------------------------------------------
+
+
+_CSE_INPUT = """
+func.func @f(%a: tensor<4xf32>, %c: i1) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %e0 = tensor.empty() : tensor<4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e0 : tensor<4xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %k = arith.constant 2.0 : f32
+    %m = arith.mulf %i, %k : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %r = scf.if %c -> (tensor<4xf32>) {
+    %e1 = tensor.empty() : tensor<4xf32>
+    %k1 = arith.constant 2.0 : f32
+    %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+    ^bb0(%i2: f32, %o2: f32):
+      %k2 = arith.constant 2.0 : f32
+      %m2 = arith.mulf %i2, %k2 : f32
+      linalg.yield %m2 : f32
+    } -> tensor<4xf32>
+    scf.yield %y : tensor<4xf32>
+  } else {
+    %e2 = tensor.empty() : tensor<4xf32>
+    scf.yield %e2 : tensor<4xf32>
+  }
+  %e3 = tensor.empty() : tensor<4xf32>
+  func.return %x, %r, %e3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+"""
+
+
+def _cse_text(known_ops_class) -> str:  # type: ignore[no-untyped-def]
+    import xdsl.transforms.common_subexpression_elimination as cse_module
+    from xdsl.parser import Parser
+    from xdsl.transforms.common_subexpression_elimination import cse
+
+    from mindjit.dialects.context import make_context
+    from mindjit.ir.compat import cse_scopes
+
+    module = Parser(make_context(), _CSE_INPUT).parse_module()
+    saved = cse_module.KnownOps
+    cse_module.KnownOps = known_ops_class
+    try:
+        cse(module)
+    finally:
+        cse_module.KnownOps = saved
+    del cse_scopes
+    return str(module)
+
+
+def test_cse_scopes_make_the_same_rewrites_as_xdsl() -> None:
+    from mindjit.ir.compat import cse_scopes
+
+    ours, theirs = _cse_text(cse_scopes.ScopedKnownOps), _cse_text(cse_scopes.ORIGINAL)
+    assert ours == theirs
+    assert ours.count("tensor.empty") == 1  # the ones in the if's regions found the outer one
+
+
+def _constant():  # type: ignore[no-untyped-def]
+    from xdsl.dialects.arith import ConstantOp
+    from xdsl.dialects.builtin import IntegerAttr, i32
+
+    return ConstantOp(IntegerAttr(1, i32))
+
+
+def test_cse_scopes_do_not_copy_the_enclosing_table() -> None:
+    from mindjit.ir.compat import cse_scopes
+
+    outer = cse_scopes.ORIGINAL()
+    op = _constant()
+    outer[op] = op
+    inner = cse_scopes.ScopedKnownOps(outer)
+    assert not inner._known_ops  # noqa: SLF001 - the point: nothing copied
+    assert op in inner and inner.get(op) is op and inner[op] is op
+    innermost = cse_scopes.ScopedKnownOps(inner)
+    assert innermost.pop(op) is op and op not in outer
+
+
+def test_cse_scopes_patch_still_needed() -> None:
+    """xDSL's KnownOps copies the enclosing table into each nested scope."""
+    from mindjit.ir.compat import cse_scopes
+
+    outer = cse_scopes.ORIGINAL()
+    op = _constant()
+    outer[op] = op
+    nested = cse_scopes.ORIGINAL(outer)
+    assert nested._known_ops and nested._known_ops is not outer._known_ops, (  # noqa: SLF001
+        "xDSL's cse scopes no longer copy: drop the cse-scopes patch"
+    )
