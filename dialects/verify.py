@@ -8,7 +8,8 @@ plus the structure checks of its regions that xDSL only makes when it recurses:
 op's location and the verifier's one-line message.
 On top of xDSL's checks come mindir's rules for bound Parameter arguments, and,
 for the op classes a large model has thousands of, faster checks in place of
-IRDL's generic ones (`fast_verify`). Symbol lookups go through one `Symbols`
+IRDL's generic ones (`fast_verify`), and for upstream ops a verdict remembered
+per signature (`mindjit.ir.compat.verify_memo`). Symbol lookups go through one `Symbols`
 per verification. Each block's ops are visited last to first.
 """
 
@@ -20,6 +21,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from mindjit.dialects.fast_verify import FAST_VERIFIERS
 from mindjit.dialects.mindir.parameter_args import check_not_called, verify_parameter_args
+from mindjit.ir.compat import verify_memo
 from mindjit.ir.compat.structure_checks import check_op_structure, check_regions
 from mindjit.ir.locations import loc_of_op
 from mindjit.ir.symbols import Symbols, in_use
@@ -42,7 +44,13 @@ def verify_located(root: Operation) -> None:
 def _verify_one(op: Operation, symbols: Symbols) -> None:
     fast = FAST_VERIFIERS.get(type(op))
     if fast is None:
-        op.verify(verify_nested_ops=False)
+        key = verify_memo.signature(op)
+        if key is not None and verify_memo.passed(key):
+            check_op_structure(op)  # the rest is the verdict this signature had
+        else:
+            op.verify(verify_nested_ops=False)
+            if key is not None:
+                verify_memo.remember(key)
     else:
         check_op_structure(op)
         if not fast(op):

@@ -47,6 +47,7 @@ from mindjit.dialects.mindir.tuples import TUPLE_OPS
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401
 from mindjit.dialects.mindir.vmap import *  # noqa: F403
 from mindjit.dialects.mindir.vmap import VMAP_OPS
+from mindjit.ir.compat import verify_memo
 
 VALUE_OPS = (
     ConstantOp,
@@ -75,3 +76,24 @@ ALL_OPS = (
 )
 
 MindIR = Dialect("mindir", list(ALL_OPS), [MonadUType, MonadIOType, RefType])
+
+# Their verifiers read only the op's signature (types, properties, regions' block
+# arguments): a verdict is remembered per signature (mindjit.ir.compat.verify_memo).
+# Not: a constant (its value is its signature), the symbol users and declarations,
+# and the ops whose verifiers read their regions' yields.
+verify_memo.register(
+    *(
+        op
+        for op in ALL_OPS
+        if op.name
+        not in (
+            "mindir.constant",
+            "mindir.get_parameter",
+            "mindir.parameter",
+            "mindir.if",
+            "mindir.while",
+            "mindir.grad",
+            "mindir.vmap",
+        )
+    )
+)

@@ -37,6 +37,7 @@ from mindjit.ir.compat import (
     string_literals,
     structure_checks,
     unchecked_attrs,
+    verify_memo,
 )
 from mindjit.ir.compat.touchpoint import Touchpoint
 
@@ -61,6 +62,7 @@ TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(
         dialect_resources,
         parsed_types,
         direct_printer,
+        verify_memo,
     )
 )
 

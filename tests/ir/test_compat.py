@@ -381,3 +381,54 @@ def test_cse_scopes_patch_still_needed() -> None:
     assert nested._known_ops and nested._known_ops is not outer._known_ops, (  # noqa: SLF001
         "xDSL's cse scopes no longer copy: drop the cse-scopes patch"
     )
+
+
+# -- verify-memo -------------------------------------------------------------------
+
+
+def test_verify_memo_remembers_only_reviewed_signature_only_classes() -> None:
+    from xdsl.dialects import arith, func, scf
+    from xdsl.dialects.linalg import ops as linalg
+    from xdsl.dialects.ml_program import GlobalOp
+
+    from mindjit.ir.compat.verify_memo import _is_memoizable
+
+    for cls in (arith.AddfOp, arith.CmpfOp, linalg.GenericOp, linalg.YieldOp, linalg.MatmulOp):
+        assert _is_memoizable(cls), cls
+    for cls in (arith.ConstantOp, scf.YieldOp, func.ReturnOp, func.FuncOp, GlobalOp):
+        assert not _is_memoizable(cls), cls
+
+
+_GENERIC = """
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {{
+  %e = tensor.empty() : tensor<4xf32>
+  %x = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {{
+  ^bb0(%i: {arg}, %o: f32):
+    %m = arith.addf %o, %o : f32
+    linalg.yield %m : f32
+  }} -> tensor<4xf32>
+  func.return %x : tensor<4xf32>
+}}
+"""
+
+
+def test_verify_memo_keeps_every_verdict() -> None:
+    """A signature that passed is not checked again, but another signature is: a
+    wrong body argument type is still found after the right one passed."""
+    import pytest
+    from xdsl.parser import Parser
+
+    from mindjit.dialects.context import make_context
+    from mindjit.dialects.verify import verify_located
+    from mindjit.ir.compat import verify_memo
+    from mindjit.support.errors import MindjitError
+
+    ctx = make_context()
+    good = Parser(ctx, _GENERIC.format(arg="f32")).parse_module()
+    verify_located(good)
+    generic = next(op for op in good.walk() if op.name == "linalg.generic")
+    assert verify_memo.passed(verify_memo.signature(generic))
+    verify_located(good)  # again, from the memo
+    bad = Parser(ctx, _GENERIC.format(arg="f16")).parse_module()
+    with pytest.raises(MindjitError, match="bb argument #0"):
+        verify_located(bad)
