@@ -29,10 +29,15 @@ from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
 from mindjit.dialects.context import make_context
-from mindjit.dialects.verify import verify_located
 from mindjit.driver.dumps import Dumps
 from mindjit.driver.report import StageReport
-from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline, run_passes
+from mindjit.passes.pipelines import (
+    LOWER_TO_TENSOR,
+    jit_level_pipeline,
+    parse_pipeline,
+    run_passes,
+    verify_stage,
+)
 from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
@@ -199,7 +204,7 @@ def compile_graph(
             report.add(p.name, module, time.perf_counter() - start)
             dumps.stage(p.name, module)
         start = time.perf_counter()
-        _verify_stage(module, spec)
+        verify_stage(module, spec)
         report.add(f"verify-{stage}", module, time.perf_counter() - start)
     compiled = Compiled(report, entry, module)
     compiled.build_backend(options, directory)
@@ -210,15 +215,3 @@ def compile_graph(
             dumps.backend_text(f"iree-input-{name}", text + "\n")
         dumps.backend_text("iree-input", prepared.text + "\n")
     return compiled
-
-
-def _verify_stage(module: ModuleOp, pipeline: str) -> None:
-    """Verify after a stage's passes; the error says how to find the pass at fault."""
-    try:
-        verify_located(module)
-    except MindjitError as err:
-        raise MindjitError(
-            f"{err.message} (after the pipeline '{pipeline}'; set {config.VERIFY_EACH_ENV}=1 "
-            "to verify after every pass)",
-            err.loc,
-        ) from None

@@ -29,7 +29,12 @@ from mindjit.ir.locations import from_xdsl_exception
 from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.registry import mindir_pass_factories
-from mindjit.support.config import CompileOptions, compile_options, pass_option_defaults
+from mindjit.support.config import (
+    VERIFY_EACH_ENV,
+    CompileOptions,
+    compile_options,
+    pass_option_defaults,
+)
 from mindjit.support.errors import MindjitError, SourceLoc
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
@@ -290,6 +295,19 @@ def run_passes(
                 verify_located(module)
             except MindjitError as err:
                 raise MindjitError(f"after pass '{p.name}': {err.message}", err.loc) from None
+
+
+def verify_stage(module: ModuleOp, pipeline: str) -> None:
+    """Verify once after a stage's passes (run without `verify_each`); the error says
+    how to find the pass at fault."""
+    try:
+        verify_located(module)
+    except MindjitError as err:
+        raise MindjitError(
+            f"{err.message} (after the pipeline '{pipeline}'; set {VERIFY_EACH_ENV}=1 "
+            "to verify after every pass)",
+            err.loc,
+        ) from None
 
 
 def contains_mindir(module: ModuleOp) -> bool:

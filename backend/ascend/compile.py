@@ -10,7 +10,8 @@ from mindjit.backend.ascend.model import DeviceModel
 from mindjit.backend.ascend.passes.registry import passes_with_device
 from mindjit.backend.ascend.serialize import serialize
 from mindjit.dialects.context import make_context
-from mindjit.passes.pipelines import parse_pipeline, run_passes
+from mindjit.passes.pipelines import parse_pipeline, run_passes, verify_stage
+from mindjit.support import config
 
 
 def ascend_pipeline(cell_reuse: int | None = None, streams: int = 2, align: int = 512) -> str:
@@ -34,5 +35,9 @@ def compile_for_device(
     """Run the device pipeline on `module` (in place) and serialize it."""
 
     spec = ascend_pipeline(cell_reuse, streams, align)
-    run_passes(parse_pipeline(spec, passes_with_device()), module, make_context())
+    # verified once, after the pipeline (each pass: MINDJIT_VERIFY_EACH=1, for debugging)
+    verify_each = config.verify_each_enabled()
+    run_passes(parse_pipeline(spec, passes_with_device()), module, make_context(), verify_each)
+    if not verify_each:
+        verify_stage(module, spec)
     return serialize(module)

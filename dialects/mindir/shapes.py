@@ -18,6 +18,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
+from mindjit.ir import interned
+
 Shape = tuple[int, ...]
 
 
@@ -188,7 +190,8 @@ def _pretty(shape: Shape) -> str:
 
 
 def tensor_type(shape: Sequence[int], element: Attribute) -> TensorType:
-    return TensorType(element, list(shape))
+    """Interned: a graph repeats a few types on thousands of ops."""
+    return interned.tensor_type(element, tuple(shape))
 
 
 def bool_tensor(shape: Sequence[int]) -> TensorType:

@@ -153,7 +153,38 @@ class Emitter:
         """`linalg.fill ins(value) outs(tensor.empty)`: an accumulator's initial value."""
         scalar = self.scalar(element, value)
         init = self.empty(shape, element)
-        return self.value(linalg.FillOp([scalar], [init]))
+        block = Block(arg_types=[element, element])  # FillOp's own hidden region, built directly
+        block.add_op(linalg.YieldOp.create(operands=[block.args[0]]))
+        return self.value(
+            linalg.FillOp.create(
+                operands=[scalar, init],
+                result_types=[init.type],
+                properties={"operandSegmentSizes": _SEGMENTS_1_1},
+                regions=[Region(block)],
+            )
+        )
+
+    def matmul(self, a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
+        """`linalg.matmul ins(a, b) outs(acc)` (its hidden region built directly, without
+        xDSL's implicit builder: a model has a matmul per Dense layer)."""
+        element = S.tensor_of(acc.type).get_element_type()
+        block = Block(arg_types=[element, element, element])
+        mul, add = (
+            (arith.MulfOp, arith.AddfOp)
+            if isinstance(element, AnyFloat)
+            else (arith.MuliOp, arith.AddiOp)
+        )
+        product = mul.create(operands=[block.args[0], block.args[1]], result_types=[element])
+        total = add.create(operands=[product.results[0], block.args[2]], result_types=[element])
+        block.add_ops([product, total, linalg.YieldOp.create(operands=[total.results[0]])])
+        return self.value(
+            linalg.MatmulOp.create(
+                operands=[a, b, acc],
+                result_types=[acc.type],
+                properties={"operandSegmentSizes": _SEGMENTS_2_1},
+                regions=[Region(block)],
+            )
+        )
 
     def collapse(
         self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]
@@ -267,6 +298,9 @@ class Emitter:
             operands, init, maps, ["parallel"] * rank, lambda e, args: body(e, args[:n])
         )
 
+
+_SEGMENTS_1_1 = DenseArrayBase.from_list(i32, [1, 1])
+_SEGMENTS_2_1 = DenseArrayBase.from_list(i32, [2, 1])
 
 _ITERATORS = {
     "parallel": IteratorTypeAttr.parallel(),

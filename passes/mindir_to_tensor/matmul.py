@@ -40,7 +40,7 @@ def _matmul_2d(e: Emitter, op: mindir.MatMulOp) -> SSAValue:
     b = _transposed(e, op.rhs) if op.transpose_b.value.data else op.rhs
     result = S.tensor_of(op.result.type)
     acc = e.filled(result.get_shape(), result.get_element_type(), 0)
-    return e.value(linalg.MatmulOp([a, b], [acc]))
+    return e.matmul(a, b, acc)
 
 
 def _matmul_batched(e: Emitter, op: mindir.MatMulOp) -> SSAValue:

@@ -129,7 +129,7 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
         unsigned = t == i1 or is_unsigned(t)
         return e.value(arith.CmpiOp(x, y, predicates[2] if unsigned else predicates[1]))
     if _is_float(t):
-        return e.value(FLOAT_BINARY[op](x, y))
+        return e.value(FLOAT_BINARY[op].create(operands=[x, y], result_types=[t]))
     if is_unsigned(t):
         if op in UINT_BINARY:
             return e.value(UINT_BINARY[op](x, y))
@@ -137,7 +137,7 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
             signless = IntegerType(_width(t))
             xs, ys = (e.value(arith.BitcastOp(v, signless)) for v in (x, y))
             return e.value(arith.BitcastOp(e.value(math.IPowIOp(xs, ys)), t))
-    return e.value(INT_BINARY[op](x, y))
+    return e.value(INT_BINARY[op].create(operands=[x, y], result_types=[t]))
 
 
 # --- unary -------------------------------------------------------------------------
