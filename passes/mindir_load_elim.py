@@ -147,13 +147,54 @@ _FORWARDING = (
 _REGION_OPS = (mindir.IfOp, mindir.WhileOp)
 
 
+class _StateMap:
+    """What `_Analysis._make_map` knows at one state: the writers its own writes
+    set, over the map of the state it is built on. Copying the whole map at each
+    write was quadratic in a train step (its optimizer writes every Parameter,
+    one state each); a chain is read through at most `_FLATTEN` links, then a
+    link holds the whole map again."""
+
+    __slots__ = ("own", "below", "links")
+
+    def __init__(self, own: dict[Any, Any], below: _StateMap | None):
+        if below is not None and below.links >= _FLATTEN:
+            own = {**below.flat(), **own}
+            below = None
+        self.own = own
+        self.below = below
+        self.links = 0 if below is None else below.links + 1
+
+    def get(self, key: Any) -> Any:
+        m: _StateMap | None = self
+        while m is not None:
+            found = m.own.get(key)
+            if found is not None:
+                return found
+            m = m.below
+        return None
+
+    def flat(self) -> dict[Any, Any]:
+        chain: list[dict[Any, Any]] = []
+        m: _StateMap | None = self
+        while m is not None:
+            chain.append(m.own)
+            m = m.below
+        flat: dict[Any, Any] = {}
+        for own in reversed(chain):
+            flat.update(own)
+        return flat
+
+
+_FLATTEN = 32
+
+
 class _Analysis:
     """Writers and states, for one module (memoized)."""
 
     def __init__(self, module: ModuleOp, effects: Effects | None = None):
         self.module = module
         self.effects = effects if effects is not None else Effects(module)
-        self._maps: dict[SSAValue, dict[Any, Any]] = {}
+        self._maps: dict[SSAValue, _StateMap] = {}
         #: per block: positions of its ops, and of its writers by symbol, all, of ANY
         self._positions: dict[
             Block, tuple[dict[Operation, int], dict[str, list[int]], list[int], list[int]]
@@ -234,9 +275,9 @@ class _Analysis:
                 found = m.get(ANY)
         else:
             found = m.get(_LAST)
-        return found if found is not None else m[_ROOT]
+        return found if found is not None else m.get(_ROOT)
 
-    def _state_map(self, state: SSAValue) -> dict[Any, Any]:
+    def _state_map(self, state: SSAValue) -> _StateMap:
         """Per state: Parameter -> its nearest writer (plus `ANY`: a writer of
         every Parameter, `_LAST`: the nearest writer of any, `_ROOT`: the start),
         built once along each chain; states without writers share their base's map."""
@@ -271,11 +312,11 @@ class _Analysis:
                 return op.arguments[s.index]
         return input_state(op)
 
-    def _make_map(self, s: SSAValue) -> dict[Any, Any]:
+    def _make_map(self, s: SSAValue) -> _StateMap:
         base_state = self._base_state(s)
         base = self._maps.get(base_state) if base_state is not None else None
         if base is None:
-            base = {_ROOT: s}
+            base = _StateMap({_ROOT: s}, None)
         writes: list[tuple[Any, frozenset[Key]]] = []
         if isinstance(s, BlockArgument):
             parent = s.block.parent_op()
@@ -289,15 +330,17 @@ class _Analysis:
         writes = [(t, w) for t, w in writes if w]
         if not writes:
             return base
-        m = dict(base)
+        own: dict[Any, Any] = {}
+        below: _StateMap | None = base
         for token, w in writes:
-            if ANY in w:
-                m = {_ROOT: m[_ROOT], ANY: token}
+            if ANY in w:  # every earlier writer is hidden
+                root = own.get(_ROOT) or base.get(_ROOT)
+                own, below = {_ROOT: root, ANY: token}, None
             for k in w:
                 if k != ANY:
-                    m[k] = token
-            m[_LAST] = token
-        return m
+                    own[k] = token
+            own[_LAST] = token
+        return _StateMap(own, below)
 
     # -- threading -----------------------------------------------------------------
 

@@ -262,9 +262,9 @@ class Emitter:
             operands=[*inputs, init],
             result_types=[init.type],
             properties={
-                "indexing_maps": ArrayAttr([_map_attr(m) for m in maps]),
-                "iterator_types": ArrayAttr([_ITERATORS[it] for it in iterators]),
-                "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1]),
+                "indexing_maps": _maps_attr(tuple(maps)),
+                "iterator_types": _iterators_attr(tuple(iterators)),
+                "operandSegmentSizes": _segments(len(inputs), 1),
             },
             regions=[Region(block)],
         )
@@ -286,12 +286,8 @@ class Emitter:
             offset = rank - len(shape)
             keep = [not (d == 1 and out_shape[offset + j] != 1) for j, d in enumerate(shape)]
             operands.append(self.drop_unit_dims(value, keep))
-            maps.append(
-                AffineMap(
-                    rank, 0, tuple(AffineDimExpr(offset + j) for j, k in enumerate(keep) if k)
-                )
-            )
-        maps.append(AffineMap.identity(rank))
+            maps.append(_projection(rank, tuple(offset + j for j, k in enumerate(keep) if k)))
+        maps.append(_projection(rank, tuple(range(rank))))
         init = self.empty(out_shape, result.get_element_type())
         n = len(operands)
         return self.generic(
@@ -299,8 +295,14 @@ class Emitter:
         )
 
 
-_SEGMENTS_1_1 = DenseArrayBase.from_list(i32, [1, 1])
-_SEGMENTS_2_1 = DenseArrayBase.from_list(i32, [2, 1])
+@functools.lru_cache(maxsize=64)
+def _segments(*sizes: int) -> DenseArrayBase:
+    """`operandSegmentSizes` (8 us to build: each distinct one is built once)."""
+    return DenseArrayBase.from_list(i32, list(sizes))
+
+
+_SEGMENTS_1_1 = _segments(1, 1)
+_SEGMENTS_2_1 = _segments(2, 1)
 
 _ITERATORS = {
     "parallel": IteratorTypeAttr.parallel(),
@@ -309,9 +311,20 @@ _ITERATORS = {
 
 
 @functools.lru_cache(maxsize=4096)
-def _map_attr(m: AffineMap) -> AffineMapAttr:
-    """Maps repeat across a graph's ops: each attribute is built (and verified) once."""
-    return AffineMapAttr(m)
+def _maps_attr(maps: tuple[AffineMap, ...]) -> ArrayAttr:
+    """Maps repeat across a graph's ops: each list of them is built (and verified) once."""
+    return ArrayAttr([AffineMapAttr(m) for m in maps])
+
+
+@functools.lru_cache(maxsize=256)
+def _iterators_attr(iterators: tuple[str, ...]) -> ArrayAttr:
+    return ArrayAttr([_ITERATORS[it] for it in iterators])
+
+
+@functools.lru_cache(maxsize=4096)
+def _projection(rank: int, dims: tuple[int, ...]) -> AffineMap:
+    """`(d0, ..., d{rank-1}) -> (d{dims[0]}, ...)`, built once per form."""
+    return AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in dims))
 
 
 def _function_of(block: Block | None) -> func.FuncOp | None:
