@@ -106,19 +106,29 @@ class _BlockGraph:
 
     def __init__(self, block: Block):
         self.block = block
-        self.ops = list(block.ops)
+        self._kinds: dict[Operation, frozenset[str]] = {}
+        self._preds: dict[Operation, list[Operation]] = {}
+        self.rank: dict[Operation, float] | None = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the block's ops again (ops were inserted): the edges of ops whose
+        operands did not change stay known (`changed` forgets the others)."""
+        self.ops = list(self.block.ops)
         self.index = {op: i for i, op in enumerate(self.ops)}
         self.effect_prev: dict[Operation, list[Operation]] = {}
         last: dict[str, Operation] = {}
         for op in self.ops:
-            kinds = effect_kinds(op)
+            kinds = self._kinds.get(op)
+            if kinds is None:
+                kinds = self._kinds[op] = effect_kinds(op)
             prev = [last[k] for k in sorted(kinds) if k in last]
             if prev:
+                if prev != self.effect_prev.get(op):
+                    self._preds.pop(op, None)
                 self.effect_prev[op] = prev
             for k in kinds:
                 last[k] = op
-        self._preds: dict[Operation, list[Operation]] = {}
-        self.rank: dict[Operation, float] | None = None
 
     def preds(self, op: Operation) -> list[Operation]:
         cached = self._preds.get(op)
@@ -188,6 +198,24 @@ class _BlockGraph:
             self.track_ranks()  # no room (or effect edges): number everything again
         else:
             self.rank[op] = new
+
+    def attached(self, op: Operation, values: list[SSAValue]) -> None:
+        """`values` were added to `op`'s operands: its new edges, and a new rank only
+        if one of them comes from an op ranked after it."""
+        known = self._preds.get(op)
+        if known is None or self.rank is None:
+            self.changed(op)
+            return
+        rank = self.rank[op]
+        later = False
+        for v in values:
+            if isinstance(v, OpResult):
+                owner = v.owner
+                if owner is not op and owner.parent_block() is self.block and owner not in known:
+                    known.append(owner)
+                    later = later or self.rank[owner] >= rank
+        if later:
+            self.changed(op)
 
     def depends_on(self, op: Operation, target: Operation) -> bool:
         """Whether `op` (transitively) needs `target` (or is it)."""
@@ -295,6 +323,8 @@ class _WriteAfterRead:
         self.block = block
         self.graph = _BlockGraph(block)
         self.inserted: dict[Operation, mindir.UpdateStateOp] = {}
+        #: what each update_state attaches, as a set (asked for every user attached)
+        self.attached: dict[mindir.UpdateStateOp, set[SSAValue]] = {}
 
     def run(self) -> None:
         self.graph.track_ranks()
@@ -346,10 +376,14 @@ class _WriteAfterRead:
                 self._attach(self._update_before(writer, state), attach)
 
     def _attach(self, update: mindir.UpdateStateOp, values: list[SSAValue]) -> None:
-        new = [v for v in values if v not in update.attach]
+        present = self.attached.get(update)
+        if present is None:
+            present = self.attached[update] = set(update.attach)
+        new = [v for v in values if v not in present]
         if new:
+            present.update(new)
             update.operands = [*update.operands, *new]
-            self.graph.changed(update)
+            self.graph.attached(update, new)
 
     def _update_before(self, writer: Operation, state: SSAValue) -> mindir.UpdateStateOp:
         """The update_state inserted right before `writer` that it takes as its state."""
@@ -404,9 +438,13 @@ def _cycle_error(graph: _BlockGraph, remaining: set[Operation]) -> MindjitError:
     return MindjitError(f"mindir-depend-order: the ops form a dependency cycle: {chain}", where)
 
 
-def order_block(block: Block) -> None:
-    """Sort `block` topologically (stable; see the module doc) or raise on a cycle."""
-    graph = _BlockGraph(block)
+def order_block(block: Block, graph: _BlockGraph | None = None) -> None:
+    """Sort `block` topologically (stable; see the module doc) or raise on a cycle;
+    `graph`: the block's graph from step 1, refreshed instead of built again."""
+    if graph is None:
+        graph = _BlockGraph(block)
+    else:
+        graph.refresh()
     ops = graph.ops
     if len(ops) < 2:
         return
@@ -436,8 +474,11 @@ class MindirDependOrderPass(ModulePass):
         writes = Effects(op)
         # symbol tables (module bodies) hold graphs and Parameters, not ordered code
         blocks = [b for b in op.walk_blocks() if not isinstance(b.parent_op(), ModuleOp)]
+        graphs: dict[Block, _BlockGraph] = {}
         for block in blocks:
             if any(isinstance(o, mindir.LoadOp) for o in block.ops):
-                _WriteAfterRead(writes, block).run()
+                step = _WriteAfterRead(writes, block)
+                step.run()
+                graphs[block] = step.graph
         for block in blocks:
-            order_block(block)
+            order_block(block, graphs.get(block))
