@@ -3,7 +3,9 @@
 MLIR gives every parsed op a `FileLineColLoc`; xDSL leaves them unknown unless the
 text spells `loc(...)`. Verifier errors and pass errors need a place to point at,
 so this parser records the location of every op it reads (from parts made once
-per parse), and reads a repeated shaped type once (`ir/compat/parsed_types.py`).
+per parse), reads a repeated shaped type once (`ir/compat/parsed_types.py`) and
+checks a dense literal's type against a constraint built once
+(`ir/compat/dense_literal_types.py`).
 
 It also reads the file's `{-# dialect_resources #-}` blobs
 (`ir/compat/dialect_resources.py`) and registers them for the `dense_resource`
@@ -24,6 +26,7 @@ from xdsl.utils.lexer import Span
 
 from mindjit.dialects.context import make_context
 from mindjit.dialects.verify import verify_located
+from mindjit.ir.compat.dense_literal_types import DenseLiteralTypes
 from mindjit.ir.compat.dialect_resources import ResourceSectionParsing
 from mindjit.ir.compat.parsed_types import ParsedTypeMemo
 from mindjit.ir.compat.unchecked_attrs import unchecked
@@ -32,7 +35,7 @@ from mindjit.ir.resource_section import adopt_parsed
 from mindjit.support.errors import MindjitError
 
 
-class LocatingParser(ParsedTypeMemo, ResourceSectionParsing, Parser):
+class LocatingParser(ParsedTypeMemo, DenseLiteralTypes, ResourceSectionParsing, Parser):
     """An xDSL parser that attaches a FileLineColLoc to every operation it parses.
 
     It also remembers where each not-yet-defined value is first used, so an

@@ -26,6 +26,7 @@ from types import ModuleType
 from mindjit.ir.compat import (
     block_args,
     cse_scopes,
+    dense_literal_types,
     dialect_resources,
     direct_printer,
     generic_results,
@@ -63,6 +64,7 @@ TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(
         parsed_types,
         direct_printer,
         verify_memo,
+        dense_literal_types,
     )
 )
 

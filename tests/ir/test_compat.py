@@ -432,3 +432,34 @@ def test_verify_memo_keeps_every_verdict() -> None:
     bad = Parser(ctx, _GENERIC.format(arg="f16")).parse_module()
     with pytest.raises(MindjitError, match="bb argument #0"):
         verify_located(bad)
+
+
+# -- dense-literal-types -------------------------------------------------------------
+
+
+def test_dense_literal_types_give_xdsls_verdicts() -> None:
+    import pytest
+
+    from mindjit.dialects.parsing import parse_module
+    from mindjit.support.errors import MindjitError
+
+    ok = parse_module(
+        '%c = "arith.constant"() <{value = dense<1> : tensor<2xi32>}> : () -> tensor<2xi32>'
+    )
+    assert "dense<1> : tensor<2xi32>" in str(ok)
+    for text, message in (
+        ("dense<1> : i32", "Expected memref, vector or tensor type"),
+        ("dense<1> : tensor<?xi32>", "should have a static shape"),
+    ):
+        with pytest.raises(MindjitError, match=message):
+            parse_module(f'%c = "arith.constant"() <{{value = {text}}}> : () -> tensor<2xi32>')
+
+
+def test_dense_literal_types_still_needed() -> None:
+    """xDSL's method converts the type hint into a constraint on each call."""
+    from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType
+    from xdsl.dialects.builtin import RankedStructure as RS
+    from xdsl.irdl import base
+
+    hint = RS[IntegerType | IndexType | AnyFloat | ComplexType]
+    assert base(hint) is not base(hint), "xDSL caches the constraint now: drop the mixin"
