@@ -183,3 +183,15 @@ def test_pipeline_prints_nodes_devices_and_targets():
     assert "| no |" in stdout and "| yes |" in stdout
     assert "| pipeline X=2, Y=2 |" in stdout
     assert "| same loss on 2 devices and on one |" in stdout
+
+
+def test_compile_scale_prints_rows_stages_and_targets():
+    stdout = run_benchmark("compile_scale.py", "--quick", "--sizes", "2,4")
+    rows = _table_rows(stdout)
+    workloads = [r[0] for r in rows]
+    for name in ("gpt N=2", "gpt N=4", "gpt N=2 lazy", "gpt N=4 lazy"):
+        assert name in workloads
+    assert "| frontend |" in stdout and "| convert-mindir-to-tensor |" in stdout
+    targets = {r[0]: r[-1] for r in rows if r[-1] in ("yes", "NO")}
+    assert targets["N=2 loss = PyNative's"] == "yes"
+    assert targets["N=4 loss = PyNative's"] == "yes"
