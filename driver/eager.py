@@ -11,9 +11,9 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.cpu import CpuExecutable
-from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
+from mindjit.passes.pipelines import CANONICALIZE, lower_to_tensor, parse_pipeline, run_passes
 
-_GRAD = "mindir-grad,func.func(canonicalize,cse)"
+_GRAD = f"mindir-grad,func.func({CANONICALIZE},cse)"
 
 
 def compile_op(module: ModuleOp, differentiate: bool = False) -> CpuExecutable:

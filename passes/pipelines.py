@@ -28,7 +28,7 @@ from mindjit.dialects.verify import verify_located
 from mindjit.ir.locations import from_xdsl_exception
 from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.graph_walk import top_level_graphs
-from mindjit.passes.registry import mindir_pass_factories
+from mindjit.passes.registry import extended_pass_factories, mindir_pass_factories
 from mindjit.support.config import (
     VERIFY_EACH_ENV,
     CompileOptions,
@@ -39,8 +39,13 @@ from mindjit.support.errors import MindjitError, SourceLoc
 
 PIPELINE_ORIGIN = "<pass-pipeline>"
 
+# canonicalize without MLIR's region simplification (the region liveness sweep): the
+# pattern walk erases every trivially dead op, and in the single-block regions mindjit
+# builds the sweep finds nothing more, at the walk's cost again (passes/canonicalize.py).
+CANONICALIZE = "canonicalize{region-simplify=disabled}"
+
 # The lowering the executors need: mindir -> upstream tensor-level dialects.
-LOWER_TO_TENSOR = "convert-mindir-to-tensor,func.func(canonicalize,cse)"
+LOWER_TO_TENSOR = f"convert-mindir-to-tensor,func.func({CANONICALIZE},cse)"
 
 # The mindir pipeline the frontend runs before lowering, per JitConfig jit_level:
 # O0 runs no optional optimization, O1 (the default) the standard cleanups, O2 all.
@@ -59,8 +64,8 @@ SIDE_EFFECTS_FIRST = (
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim{{level={load_elim}}}"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",
-    "O1": "func.func(canonicalize,cse)",
-    "O2": "func.func(canonicalize,cse,dce)",
+    "O1": f"func.func({CANONICALIZE},cse)",
+    "O2": f"func.func({CANONICALIZE},cse,dce)",
 }
 #: The levels whose optional part starts with mindir-cf-to-select.
 CF_TO_SELECT_LEVELS = ("O1", "O2")
@@ -114,7 +119,7 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Every upstream xDSL pass plus the mindir passes, by name: the default
     vocabulary of `parse_pipeline` (the device's passes join it in the driver)."""
 
-    return {**get_all_passes(), **mindir_pass_factories()}
+    return {**get_all_passes(), **extended_pass_factories(), **mindir_pass_factories()}
 
 
 #: Passes that work on any op's regions, so `func.func(p)` runs them on each

@@ -49,3 +49,15 @@ def factories(table: dict[str, tuple[str, str]]) -> dict[str, PassFactory]:
 
 def mindir_pass_factories() -> dict[str, PassFactory]:
     return factories(MINDIR_PASSES)
+
+
+#: upstream passes mindjit's pipelines (and ms-opt) use in an extended form, by the
+#: same name; not offered to xDSL's own tools, which keep xDSL's
+EXTENDED_PASSES: dict[str, tuple[str, str]] = {
+    # MLIR's region-simplify option (passes/canonicalize.py)
+    "canonicalize": ("mindjit.passes.canonicalize", "CanonicalizePass"),
+}
+
+
+def extended_pass_factories() -> dict[str, PassFactory]:
+    return factories(EXTENDED_PASSES)

@@ -35,6 +35,7 @@ from mindjit.ir.compat.direct_printer import DirectMLIRTarget
 from mindjit.ir.locations import from_xdsl_exception
 from mindjit.ir.resource_section import section
 from mindjit.passes.pipelines import parse_pipeline
+from mindjit.passes.registry import extended_pass_factories
 from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
 from mindjit.tools import diagnostics_check
@@ -52,7 +53,9 @@ class MsOptMain(xDSLOptMain):
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
-        for name, factory in mindjit_pass_factories().items():
+        # upstream passes in mindjit's extended form (canonicalize's region-simplify), then
+        # mindjit's own
+        for name, factory in {**extended_pass_factories(), **mindjit_pass_factories()}.items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
