@@ -167,6 +167,12 @@ def rows(blocks: int, repeats: int) -> list[tuple[str, str, float, float]]:
         ],
     )
 
+    # cse-scopes, verify-memo and dense-literal-types on the no-lazy lowered graph
+    module = lowered_module(blocks, False)
+    text = str(module)
+    ctx = make_context()
+    found.extend(_pass_level_rows(module, text, ctx, blocks, repeats))
+
     unterminated = '"' + "a" * 22
     row(
         "string-literal-regex",
@@ -175,6 +181,75 @@ def rows(blocks: int, repeats: int) -> list[tuple[str, str, float, float]]:
         lambda: string_literals.PATCHED.match(unterminated),
     )
     return found
+
+
+def _pass_level_rows(module, text: str, ctx, blocks: int, repeats: int) -> list:  # type: ignore[no-untyped-def]
+    """Rows timed on fresh copies of the lowered graph (the work changes its input)."""
+    import xdsl.transforms.common_subexpression_elimination as cse_module
+    from xdsl.dialects import func
+    from xdsl.parser import Parser
+    from xdsl.transforms.common_subexpression_elimination import cse
+
+    from mindjit.dialects.verify import verify_located
+    from mindjit.ir.compat import cse_scopes, verify_memo
+    from mindjit.ir.compat.dense_literal_types import DenseLiteralTypes
+    from mindjit.ir.compat.parsed_types import ParsedTypeMemo
+
+    n_ops = sum(1 for _ in module.walk())
+
+    def cse_with(known_ops) -> float:  # type: ignore[no-untyped-def]
+        times = []
+        for _ in range(repeats):
+            copy = module.clone()
+            saved, cse_module.KnownOps = cse_module.KnownOps, known_ops
+            start = time.perf_counter()
+            for f in copy.ops:
+                if isinstance(f, func.FuncOp) and f.body.blocks:
+                    cse(f)
+            times.append(time.perf_counter() - start)
+            cse_module.KnownOps = saved
+        return min(times)
+
+    def verify_with(memo: bool) -> float:
+        signature = verify_memo.signature
+        times = []
+        for _ in range(repeats):
+            verify_memo._passed.clear()  # noqa: SLF001 - each run starts with no verdicts
+            if not memo:
+                verify_memo.signature = lambda op: None  # type: ignore[assignment]
+            start = time.perf_counter()
+            verify_located(module)
+            times.append(time.perf_counter() - start)
+            verify_memo.signature = signature  # type: ignore[assignment]
+        return min(times)
+
+    class XdslDense(ParsedTypeMemo, Parser):
+        pass
+
+    class OurDense(ParsedTypeMemo, DenseLiteralTypes, Parser):
+        pass
+
+    literals = text.count("dense<")
+    return [
+        (
+            "cse-scopes",
+            f"cse of the lowered {blocks}-Block graph ({n_ops} ops)",
+            cse_with(cse_scopes.ORIGINAL),
+            cse_with(cse_scopes.ScopedKnownOps),
+        ),
+        (
+            "verify-memo",
+            f"verify the lowered {blocks}-Block graph ({n_ops} ops)",
+            verify_with(False),
+            verify_with(True),
+        ),
+        (
+            "dense-literal-types",
+            f"parse the lowered {blocks}-Block graph ({literals} dense literals)",
+            best(lambda: XdslDense(ctx, text).parse_module(), repeats),
+            best(lambda: OurDense(ctx, text).parse_module(), repeats),
+        ),
+    ]
 
 
 def _printed(module, printer_class) -> str:  # type: ignore[no-untyped-def]
