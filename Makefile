@@ -13,11 +13,11 @@ N ?= 200
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(TEST_STAMP): $(BIN)/python pyproject.toml
+$(TEST_STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP) $@
 
