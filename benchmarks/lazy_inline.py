@@ -166,7 +166,7 @@ def pangu(args: argparse.Namespace) -> int:
     import mindjit as ms
     from mindjit.dialects.context import make_context
     from mindjit.dialects.verify import verify_located
-    from mindjit.frontend.graph.compiler import GraphCompiler
+    from mindjit.frontend.graph.program import new_compiler
     from mindjit.passes.analysis.graph_nodes import graph_nodes
     from mindjit.passes.pipelines import LOWER_TO_TENSOR, jit_level_pipeline, parse_pipeline
 
@@ -174,7 +174,7 @@ def pangu(args: argparse.Namespace) -> int:
     ms.set_context(mode=ms.GRAPH_MODE)
 
     def frontend(net):
-        compiler = GraphCompiler()
+        compiler = new_compiler()
         compiler.entry(type(net).construct, net, (x,), {}, "GPT_construct")
         return compiler.module.module
 

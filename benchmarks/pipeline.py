@@ -79,13 +79,13 @@ def count_nodes(args: argparse.Namespace, stages: int, micro: int, lazy: bool) -
     from xdsl.dialects import func
 
     from mindjit.dialects.mindir.discardable import LAZY_INLINE_ATTR, PIPELINE_OF_ATTR
-    from mindjit.frontend.graph.compiler import GraphCompiler
+    from mindjit.frontend.graph.program import new_compiler
     from mindjit.passes.analysis.graph_nodes import graph_nodes
     from mindjit.passes.pipelines import jit_level_pipeline, parse_pipeline, run_passes
     from mindjit.support.config import compile_options
 
     step, x, y = build(args.layers, args.hidden, args.seq, stages, micro, lazy)
-    compiler = GraphCompiler(1 if lazy else 0)
+    compiler = new_compiler(1 if lazy else 0)
     entry_name = "TrainOneStepCell_construct"
     compiler.entry(type(step).construct, step, (x, y), {}, entry_name)
     module = compiler.module.module

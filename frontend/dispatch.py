@@ -21,58 +21,20 @@ from collections.abc import Callable, Hashable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import func
-from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from mindjit.dialects import mindir as M
 from mindjit.driver.eager import compile_op
-from mindjit.frontend import dtype as D
+from mindjit.frontend.emitter import Emitter
 from mindjit.frontend.grad_tape import active_tape
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.tensor import Tensor
-from mindjit.ir import interned
-from mindjit.ir.compat.unchecked_attrs import unchecked
 
 Built = SSAValue | Sequence[SSAValue]
 BuildFn = Callable[["Emitter", list[SSAValue]], Built]
-
-
-class Emitter:
-    """Where a builder puts its ops: the graph being traced, or a one-op function."""
-
-    def __init__(self, builder: Builder):
-        self.builder = builder
-
-    def insert(self, op: Operation) -> Operation:
-        return self.builder.insert(op)
-
-    def value(self, op: Operation) -> SSAValue:
-        """Insert a one-result op and return its result."""
-        return self.builder.insert(op).results[0]
-
-    def constant(self, array: np.ndarray | float | int | bool, dtype: D.DType) -> SSAValue:
-        """A `mindir.constant` holding `array` converted to `dtype`."""
-        return self.value(M.ConstantOp.make([], {"value": dense_attr(array, dtype)}))
-
-
-def dense_attr(array: Any, dtype: D.DType) -> DenseIntOrFPElementsAttr:
-    """The dense literal of `array` as `dtype`.
-
-    Numbers are stored as their little-endian bytes, as xDSL packs them, without
-    a Python list in between (Parameters of a large model are megabytes); i1 goes
-    through xDSL's packing, which stores true as all ones.
-    """
-    arr = np.asarray(array, dtype=dtype.numpy)
-    t = interned.tensor_type(dtype.mlir, arr.shape)
-    if dtype.is_bool:
-        return DenseIntOrFPElementsAttr.from_list(t, [int(v) for v in arr.reshape(-1).tolist()])
-    data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()
-    # numpy packed exactly shape x element bytes: nothing for xDSL's verifier to find
-    return unchecked(DenseIntOrFPElementsAttr, type=t, data=unchecked(BytesAttr, data=data))
 
 
 # --- graph mode ------------------------------------------------------------------

@@ -30,7 +30,9 @@ from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
 from mindjit.driver.eager import compile_op
-from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.frontend.emitter import Emitter
+from mindjit.frontend.grad_spec import aux_of, check_sens, flat_outputs
+from mindjit.frontend.structure import flatten, unflatten
 from mindjit.frontend.tensor import Parameter, Tensor
 
 _state = threading.local()
@@ -102,8 +104,6 @@ def _bprop(rec: _Record, wrt: tuple[int, ...]) -> Any:
     exe = _BPROP_CACHE.get(cache_key)
     if exe is not None:
         return exe
-
-    from mindjit.frontend.dispatch import Emitter  # function-level: dispatch.py imports this module
 
     in_types = [TensorType(x.dtype.mlir, list(x.shape)) for x in rec.inputs]
     out_types = [TensorType(o.dtype.mlir, list(o.shape)) for o in rec.outputs]
@@ -218,12 +218,6 @@ def _take_forward(fn: Any, fn_args: tuple, sources: list[Any]) -> _Forward | Non
 
 def pynative_grad(gf: Any, args: tuple) -> Any:
     """Run `gf(*args)` eagerly: the forward on a tape, then the backward."""
-    from mindjit.frontend.grad import (
-        aux_of,
-        check_sens,
-        flat_outputs,
-    )  # function-level: grad.py imports this module
-
     if recording():
         raise NotImplementedError(
             "a gradient of a gradient in PyNative mode is not supported: compile the outer "

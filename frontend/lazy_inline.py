@@ -23,7 +23,7 @@ import functools
 import warnings
 from typing import Any
 
-from mindjit.frontend.graph.structure import signature_of
+from mindjit.frontend.structure import signature_of
 from mindjit.frontend.tensor import Tensor
 
 _PLAIN = (bool, int, float, str, bytes, type(None))

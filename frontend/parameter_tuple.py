@@ -8,7 +8,7 @@ It is a `tuple` subclass and nothing more at run time, so everything that takes
 a tuple of Parameters takes it unchanged: GradOperation's and ms.grad's
 `weights`, an optimizer's parameters, and graph mode, where a Cell attribute
 holding it is a tuple of the graph's Parameters like any other (its signature
-names the type, frontend/graph/structure.py). What it adds is MindSpore's
+names the type, frontend/structure.py). What it adds is MindSpore's
 checks when it is made (Parameters only; one Parameter listed twice is kept
 twice, two different Parameters of one name are refused) and `clone`.
 """

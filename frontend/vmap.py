@@ -25,9 +25,9 @@ from xdsl.ir import Region
 
 from mindjit.dialects.mindir.control import YieldOp
 from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp, batched_type, example_type
-from mindjit.frontend.graph.control_flow import _Branch
-from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.frontend.graph.branches import Branch
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.structure import flatten, unflatten
 from mindjit.frontend.tensor import Tensor
 
 AxisSpec = Any  # int | None | tuple[AxisSpec, ...]
@@ -154,7 +154,7 @@ def _leaf_axes(value: Any, spec: AxisSpec, n_leaves: int, what: str) -> list[int
 def trace_example(
     ev: Any, call: Callable[[Any, list], Any], fn: Any, template: Any, branch: Any
 ) -> tuple[Any, list]:
-    """Trace `fn` on one example into `branch` (a control_flow._Branch whose block
+    """Trace `fn` on one example into `branch` (a Branch whose block
     arguments are the example's tensors), ending in `mindir.yield` of its tensors:
     (fn's output template, its output GraphValues). `template` rebuilds fn's
     positional arguments from the block arguments."""
@@ -179,7 +179,7 @@ def trace_vmap(ev: Any, call: Callable[[Any, list], Any], vf: VmapFunction, args
     inputs = [ev.graph.as_value(x) for x, _ in leaves]
     in_axes = [NOT_BATCHED if axis is None else axis for _, axis in leaves]
     arg_types = [example_type(v.type, a) for v, a in zip(inputs, in_axes)]
-    branch = _Branch(ev, arg_types)
+    branch = Branch(ev, arg_types)
     out_template, outs = trace_example(ev, call, vf.fn, template, branch)
     axes = vf.output_axes(unflatten(out_template, outs), len(outs))
     result_types: list[TensorType] = []

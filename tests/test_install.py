@@ -148,4 +148,3 @@ def test_installed_package_imports_and_runs(way: str, tmp_path: Path) -> None:
     (elsewhere / "program.py").write_text(GRAPH_PROGRAM)
     out = run([python, "program.py"], cwd=elsewhere, env=env)
     assert out.startswith(f"graph {tmp_path / 'venv'}"), out
-

@@ -12,6 +12,7 @@ and a few packages inside a layer are below the rest of it (`ir.compat` under
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ INNER = {
 }
 
 
+@functools.cache
 def _modules() -> list[tuple[str, Path]]:
     found = []
     for layer in ORDER:
@@ -122,3 +124,223 @@ def test_function_level_imports_say_why() -> None:
                     if not any("#" in line for line in text):
                         silent.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
     assert not silent, "function-level imports without a reason: " + ", ".join(sorted(set(silent)))
+
+
+# -- the frontend's sub-layers, and no import cycle inside any layer ---------------------------
+
+#: the frontend's sub-layers, bottom to top (docs/architecture.md): a frontend module
+#: imports its own sub-layer and those before it. Every module is in exactly one.
+#: core: Tensor, dtypes, dispatch, the tape, context, what the compiler knows of a Cell
+#: and a gradient; ops: the functional ops and primitives (each runs through dispatch);
+#: graph: Python source to mindir (the compiler, the evaluator, vmap's tracing);
+#: api: what a user imports (nn, train, dataset, checkpoint, grad, jit, the `ops` face).
+FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
+    "core": (
+        "frontend.cell_base",
+        "frontend.context",
+        "frontend.dispatch",
+        "frontend.dtype",
+        "frontend.emitter",
+        "frontend.grad_spec",
+        "frontend.grad_tape",
+        "frontend.graph_value",
+        "frontend.lazy_inline",
+        "frontend.ms_modules",
+        "frontend.mutable",
+        "frontend.parameter_tuple",
+        "frontend.printing",
+        "frontend.structure",
+        "frontend.tensor",
+        "frontend.tensor_operators",
+    ),
+    "ops": ("frontend.ops.",),
+    "graph": ("frontend.graph", "frontend.vmap"),
+    "api": (
+        "frontend",
+        "frontend.checkpoint",
+        "frontend.checkpoint_checks",
+        "frontend.checkpoint_net",
+        "frontend.checkpoint_proto",
+        "frontend.checkpoint_safetensors",
+        "frontend.dataset",
+        "frontend.grad",
+        "frontend.jit",
+        "frontend.nn",
+        "frontend.train",
+        # the `ops` face and MindSpore's views of it (composite as C, ...): they name
+        # the gradient API, which is above the graph compiler
+        "frontend.ops",
+        "frontend.ops.composite",
+        "frontend.ops.functional",
+        "frontend.ops.operations",
+    ),
+}
+SUBLAYER_ORDER = list(FRONTEND_SUBLAYERS)
+#: function-level imports that go up a sub-layer, each the one place an inversion is
+#: resolved at call time (the import carries its reason as a comment too)
+UPWARD_CALLS = {
+    # Tensor's operators and methods are the ops (`x + y` is ops.add); Tensor is below them
+    ("frontend.tensor", "frontend.ops.advanced_indexing"),
+    ("frontend.tensor_operators", "frontend.ops"),
+    ("frontend.tensor_operators", "frontend.ops.promotion"),
+    ("frontend.tensor_operators", "frontend.ops.repeat"),
+    # `Parameter(init="normal", ...)` runs nn.init's initializers
+    ("frontend.tensor", "frontend.nn.init"),
+}
+
+
+def sublayer_of(module: str) -> str:
+    """The sub-layer of a frontend module: its longest matching entry."""
+    best, length = None, -1
+    for layer, entries in FRONTEND_SUBLAYERS.items():
+        for entry in entries:
+            prefix = entry.endswith(".")
+            hit = (
+                module.startswith(entry)
+                if prefix
+                else (module == entry or module.startswith(entry + "."))
+            )
+            if hit and len(entry) > length:
+                best, length = layer, len(entry)
+    assert best is not None, f"{module}: in no frontend sub-layer (tests/test_layers.py)"
+    return best
+
+
+@functools.cache
+def _known() -> frozenset[str]:
+    return frozenset(name for name, _ in _modules())
+
+
+def _import_edges(path: Path, module_level: bool) -> list[tuple[int, str]]:
+    """(line, imported module) of each mindjit import, at module level (run when the
+    module loads, `if TYPE_CHECKING` left out) or inside functions."""
+    tree = ast.parse(path.read_text())
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(nodes: list[ast.stmt], in_function: bool) -> None:
+        for node in nodes:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if not module_level:
+                    found.extend(
+                        n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)
+                    )
+                continue
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                if module_level:
+                    found.append(node)
+                continue
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            for field in ("body", "orelse", "handlers", "finalbody"):
+                visit(getattr(node, field, []) or [], in_function)
+
+    visit(tree.body, False)
+    known = _known()
+    out = []
+    for node in found:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif node.module and node.level == 0:
+            # `from package import module` imports the module; any other name, the package
+            subs = [f"{node.module}.{a.name}" for a in node.names]
+            modules = [s for s in subs if _target(s) in known]
+            names = modules + ([node.module] if len(modules) < len(subs) else [])
+        else:
+            continue
+        for name in names:
+            target = _target(name) if name.startswith("mindjit") else None
+            if target is not None and target in known:
+                out.append((node.lineno, target))
+    return out
+
+
+def test_frontend_sublayers_flow_one_way() -> None:
+    bad = []
+    for module, path in _modules():
+        if _layer(module) != "frontend":
+            continue
+        rank = SUBLAYER_ORDER.index(sublayer_of(module))
+        for module_level in (True, False):
+            for line, target in _import_edges(path, module_level):
+                if _layer(target) != "frontend":
+                    continue
+                there = sublayer_of(target)
+                if SUBLAYER_ORDER.index(there) <= rank:
+                    continue
+                if not module_level and (module, target) in UPWARD_CALLS:
+                    continue
+                bad.append(
+                    f"{path.relative_to(ROOT)}:{line}: {module} ({sublayer_of(module)}) "
+                    f"imports {target} ({there})"
+                )
+    assert not bad, "imports up the frontend's sub-layers:\n" + "\n".join(sorted(set(bad)))
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def module_level_edges() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for module, path in _modules():
+        edges[module] = {
+            t
+            for _, t in _import_edges(path, module_level=True)
+            if t != module and _layer(t) == _layer(module)
+        }
+    return edges
+
+
+@pytest.mark.parametrize("layer", ORDER)
+def test_no_module_level_import_cycle_in_a_layer(layer: str) -> None:
+    """A cycle of module-level imports works only in one import order (a formatter
+    reordering imports broke one twice): none, inside any layer."""
+    edges = {m: e for m, e in module_level_edges().items() if _layer(m) == layer}
+    cycles = _cycles(edges)
+    assert not cycles, f"module-level import cycles in {layer}/: " + "; ".join(
+        " <-> ".join(c) for c in cycles
+    )
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(edges) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

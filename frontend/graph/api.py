@@ -23,14 +23,14 @@ import weakref
 from typing import Any
 
 from mindjit.driver.compile import load_compiler as driver_load_compiler
+from mindjit.frontend.cell_base import training_token
 from mindjit.frontend.graph import too_deep
 from mindjit.frontend.graph.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.program_cache import compile_with_cache
 from mindjit.frontend.graph.source import unwrap
-from mindjit.frontend.graph.structure import signature_of
 from mindjit.frontend.mutable import graph_inputs
-from mindjit.frontend.nn.cell import training_token
+from mindjit.frontend.structure import signature_of
 from mindjit.support import config
 
 _PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
@@ -38,11 +38,9 @@ _COMPILING = threading.RLock()  #: held while a program is looked up and compile
 
 
 def load_compiler() -> None:
-    """Load the frontend's graph compiler and the driver's compiler, so a process's
-    first compile reports compile work in its stages, not module loading.
-    `import mindjit` calls this."""
-    from mindjit.frontend.graph import evaluator, program_cache  # noqa: F401 - loaded on first compile otherwise
-
+    """Load the driver's compiler, so a process's first compile reports compile work
+    in its stages, not module loading (the frontend's graph compiler is imported
+    by this module). `import mindjit` calls this."""
     driver_load_compiler()
 
 

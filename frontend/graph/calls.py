@@ -17,17 +17,17 @@ import builtins
 import types
 from typing import Any
 
-from mindjit.frontend.grad import GradFunction
+from mindjit.frontend.cell_base import CellBase
+from mindjit.frontend.grad_spec import Gradient
 from mindjit.frontend.graph import functional
 from mindjit.frontend.graph.errors import FrontendError, builtin_error_type, public_message
 from mindjit.frontend.graph.fallback import check_fallback
 from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
 from mindjit.frontend.graph.source import unwrap
-from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
-from mindjit.frontend.nn import Cell
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
+from mindjit.frontend.structure import flatten
 from mindjit.frontend.tensor import Tensor
 from mindjit.frontend.vmap import VmapFunction, trace_vmap
 
@@ -38,7 +38,7 @@ def is_jit_class(obj: Any) -> bool:
 
 def _is_cell(obj: Any) -> bool:
 
-    return isinstance(obj, Cell)
+    return isinstance(obj, CellBase)
 
 
 def _is_library(fn: Any) -> bool:
@@ -82,7 +82,7 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             return _instantiate(ev, node, callee, args, kwargs)
         if isinstance(callee, MultitypeFuncGraph | HyperMap):
             return _call_multitype(ev, node, callee, args, kwargs)
-        if isinstance(callee, GradFunction):
+        if isinstance(callee, Gradient):
             if kwargs:
                 raise ev.error(node, "a gradient function takes no keyword arguments")
             return trace_grad(ev, lambda fn, xs: call_value(ev, node, fn, xs, {}), callee, args)

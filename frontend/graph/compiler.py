@@ -27,6 +27,7 @@ from xdsl.ir import SSAValue
 
 from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 from mindjit.dialects.mindir.types import ref_type
+from mindjit.frontend.cell_base import CellBase
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import (
     Frame,
@@ -38,10 +39,9 @@ from mindjit.frontend.graph.functional import GraphFunction
 from mindjit.frontend.graph.module_builder import GraphBuilder, ModuleBuilder
 from mindjit.frontend.graph.source import function_source, unwrap
 from mindjit.frontend.graph.stacked_returns import erase_unused_unstacks, stack_returned_pieces
-from mindjit.frontend.graph.structure import flatten, signature_of, unflatten
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.lazy_inline import reuse_key
-from mindjit.frontend.nn import Cell
+from mindjit.frontend.structure import flatten, signature_of, unflatten
 from mindjit.frontend.tensor import Parameter, Tensor
 from mindjit.ir import interned
 from mindjit.ir.calls import call_op
@@ -71,9 +71,12 @@ def _is_runtime_tensor(x: Any) -> bool:
 
 
 class GraphCompiler:
-    def __init__(self, cell_reuse: int | None = None) -> None:
-        """`cell_reuse`: MS_DEV_CELL_REUSE's level (None: the one in force); at 0 no
-        graph is shared by lazy inline."""
+    def __init__(self, evaluator: type, cell_reuse: int | None = None) -> None:
+        """`evaluator`: the class that traces a function's statements
+        (evaluator.FunctionEvaluator, which imports this module: given here, not
+        imported); `cell_reuse`: MS_DEV_CELL_REUSE's level (None: the one in force);
+        at 0 no graph is shared by lazy inline."""
+        self.evaluator = evaluator
         self.module = ModuleBuilder()
         self._in_progress: set[Any] = set()
         self._tracing: Counter[Any] = Counter()  # functions being traced, by code object
@@ -182,10 +185,6 @@ class GraphCompiler:
         params: list[Any] = (),  # type: ignore[assignment]
         entry: bool = False,
     ) -> CompiledGraphFn:
-        from mindjit.frontend.graph.evaluator import (
-            FunctionEvaluator,
-        )  # function-level: evaluator.py imports this module
-
         user_fn = unwrap(fn)
         if not inspect.isfunction(user_fn):
             raise FrontendError(f"'{name}' is not a Python function graph mode can compile")
@@ -209,7 +208,7 @@ class GraphCompiler:
         self._tracing[user_fn.__code__] += 1
         try:
             with tracing(graph):
-                evaluator = FunctionEvaluator(self, graph, user_fn, source, self_obj)
+                evaluator = self.evaluator(self, graph, user_fn, source, self_obj)
                 result = evaluator.run(args, kwargs)
                 if entry:  # a returned Parameter reaches Python as its value, as in MindSpore
                     result = _parameters_read(graph, result)
@@ -260,13 +259,13 @@ def _parameters_read(graph: GraphBuilder, value: Any) -> Any:
 
 def _is_cell(obj: Any) -> bool:
 
-    return isinstance(obj, Cell)
+    return isinstance(obj, CellBase)
 
 
 def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
     """The lazy-inline key when `fn` is a decorated Cell's construct."""
 
-    if not isinstance(self_obj, Cell) or unwrap(fn) is not unwrap(type(self_obj).construct):
+    if not isinstance(self_obj, CellBase) or unwrap(fn) is not unwrap(type(self_obj).construct):
         return None
     return reuse_key(self_obj)
 

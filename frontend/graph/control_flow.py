@@ -11,20 +11,21 @@ before the loop.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, Region, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import Region, SSAValue
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
-from mindjit.frontend import ops
-from mindjit.frontend.graph import too_deep
+from mindjit.frontend.graph import loop_flags
+from mindjit.frontend.graph.branches import Branch
 from mindjit.frontend.graph.errors import FrontendError
+from mindjit.frontend.graph.evaluation import Return
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.ops import array
+from mindjit.frontend.ops import math as tensor_math
 from mindjit.frontend.tensor import Tensor
 
 
@@ -38,7 +39,7 @@ def as_bool(ev: Any, node: ast.AST, value: Any, scalar: bool) -> Any:
     if not isinstance(value, GraphValue):
         return value
     if not value.dtype.is_bool:
-        value = ops.not_equal(value, 0)
+        value = tensor_math.not_equal(value, 0)
     if scalar and value.shape != ():
         if value.size != 1:
             raise ev.error(
@@ -47,7 +48,7 @@ def as_bool(ev: Any, node: ast.AST, value: Any, scalar: bool) -> Any:
                 "a condition must have exactly one element",
                 ValueError,
             )
-        value = ops.reshape(value, ())
+        value = array.reshape(value, ())
     return value
 
 
@@ -127,29 +128,7 @@ def _rebuild(template: Any, results: list[Any]) -> Any:
     return walk(template)
 
 
-class _Branch:
-    """A block being traced, entered by moving the graph's insertion point into it."""
-
-    def __init__(self, ev: Any, arg_types: list = ()):  # type: ignore[assignment]
-        self.ev = ev
-        self.block = Block(arg_types=list(arg_types))
-
-    def run(self, fn: Callable[[], Any]) -> Any:
-        builder = self.ev.graph.emitter.builder
-        saved = builder.insertion_point
-        builder.insertion_point = InsertPoint.at_end(self.block)
-        self.ev.tensor_branch_depth += 1
-        try:
-            too_deep.check_nesting(self.ev)
-            return fn()
-        finally:
-            self.ev.tensor_branch_depth -= 1
-            builder.insertion_point = saved
-
-
-def _branch_leaves(
-    ev: Any, branch: _Branch, leaves: list[Any], others: list[Any]
-) -> list[SSAValue]:
+def _branch_leaves(ev: Any, branch: Branch, leaves: list[Any], others: list[Any]) -> list[SSAValue]:
     """SSA values of `leaves` inside `branch`, numbers typed like the other branch's."""
 
     def convert() -> list[SSAValue]:
@@ -174,14 +153,14 @@ def _check_same_types(
             )
 
 
-def _emit_if(
+def emit_if(
     ev: Any,
     node: ast.AST,
     cond: Any,
     then_value: Any,
     else_value: Any,
-    then_b: _Branch,
-    else_b: _Branch,
+    then_b: Branch,
+    else_b: Branch,
     label: str,
 ) -> Any:
     """Merge two branch results (any structure) into a mindir.if; returns the merged value."""
@@ -222,15 +201,10 @@ def _always_returns(stmts: list[ast.stmt]) -> bool:
 def tensor_if(
     ev: Any, node: ast.If, cond: GraphValue, env: Any, rest: list[ast.stmt], tail: bool
 ) -> Any:
-    from mindjit.frontend.graph import loop_flags  # function-level: it imports this module
-    from mindjit.frontend.graph.evaluator import (
-        Return,
-    )  # function-level: evaluator.py imports this module
-
     returns = _contains(node.body, (ast.Return,)) or _contains(node.orelse, (ast.Return,))
     returns = returns and not loop_flags.in_flagged_loop(env)  # in a loop: loop_flags
     cond = as_bool(ev, node, cond, scalar=True)
-    then_b, else_b = _Branch(ev), _Branch(ev)
+    then_b, else_b = Branch(ev), Branch(ev)
     if returns:
         if not tail:
             raise ev.error(
@@ -249,7 +223,7 @@ def tensor_if(
         e_val = else_b.run(lambda: returned(orelse, e_env))
         return (
             "consumed",
-            Return(_emit_if(ev, node, cond, t_val, e_val, then_b, else_b, "return value")),
+            Return(emit_if(ev, node, cond, t_val, e_val, then_b, else_b, "return value")),
         )
 
     t_env, e_env = env.branch_copy(), env.branch_copy()
@@ -269,9 +243,9 @@ def tensor_if(
     names = _mergeable(ev, node, names, t_env, e_env, env)
     if not names:
         # still emit the if: its branches may hold side effects (print, assign)
-        _emit_if(ev, node, cond, (), (), then_b, else_b, "")
+        emit_if(ev, node, cond, (), (), then_b, else_b, "")
         return None
-    merged = _emit_if(
+    merged = emit_if(
         ev,
         node,
         cond,
@@ -315,10 +289,10 @@ def _mergeable(
 
 
 def tensor_ifexp(ev: Any, node: ast.IfExp, cond: GraphValue, env: Any) -> Any:
-    then_b, else_b = _Branch(ev), _Branch(ev)
+    then_b, else_b = Branch(ev), Branch(ev)
     t_val = then_b.run(lambda: ev.eval(node.body, env))
     e_val = else_b.run(lambda: ev.eval(node.orelse, env))
-    return _emit_if(
+    return emit_if(
         ev, node, as_bool(ev, node, cond, scalar=True), t_val, e_val, then_b, else_b, "value"
     )
 
@@ -341,8 +315,6 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
 def tensor_while(ev: Any, node: ast.While, env: Any, running: Any = None) -> None:
     """`running`: a while on constants whose tensor `break` made its condition a tensor
     continues here, still running only where that flag is."""
-    from mindjit.frontend.graph import loop_flags  # function-level: it imports this module
-
     if _contains(node.body, (ast.Return,)):
         raise ev.error(node, "'return' in a while on a tensor is not supported in graph mode")
     exits = loop_flags.exits_loop(node.body)  # break/continue: the loop carries <running>
@@ -462,10 +434,10 @@ def _tensor_while_of(ev: Any, node: ast.While, env: Any, carried: list[str]) -> 
 
 def _trace_while_regions(
     ev: Any, node: ast.While, env: Any, carried: list[str], init: list[GraphValue]
-) -> tuple[_Branch, _Branch, list[GraphValue]]:
+) -> tuple[Branch, Branch, list[GraphValue]]:
     """Trace the condition and body regions for loop values typed like `init`."""
     types = [v.ssa.type for v in init]
-    before, after = _Branch(ev, types), _Branch(ev, types)
+    before, after = Branch(ev, types), Branch(ev, types)
     b_env, a_env = env.branch_copy(), env.branch_copy()
     for n, arg in zip(carried, before.block.args):
         b_env[n] = GraphValue(arg)
@@ -479,7 +451,7 @@ def _trace_while_regions(
         if not isinstance(c, GraphValue):
             raise ev.error(node, "the condition of this while must stay a tensor")
         if "<running>" in carried:  # not broken out of (loop_flags)
-            c = ops.logical_and(c, b_env["<running>"])
+            c = tensor_math.logical_and(c, b_env["<running>"])
         ev.graph.insert(M.ConditionOp(c.ssa, *before.block.args))
 
     def body() -> list[GraphValue]:
@@ -519,7 +491,7 @@ def _retyped(
                 f"loop variable '{names[i]}' is {old_t} before the loop and {new_t} after "
                 "its body; a while on a tensor needs one type",
             )
-        out[i] = ops.cast(init[i], D.from_mlir(new_t.get_element_type()))
+        out[i] = array.cast(init[i], D.from_mlir(new_t.get_element_type()))
     return out
 
 

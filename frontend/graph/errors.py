@@ -27,6 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from mindjit.frontend.graph_value import GraphValue
 from mindjit.support.errors import MindjitError, SourceLoc
 
 #: mindjit's own Cells and ops: a frame here is not the user's line
@@ -276,8 +277,6 @@ def builtin_error_type(exc: BaseException) -> type[BaseException] | None:
 
 def type_name(value: object) -> str:
     """The type of `value` as the user knows it: a traced tensor is a 'Tensor'."""
-    from mindjit.frontend.graph_value import GraphValue  # function-level: avoid a cycle
-
     if isinstance(value, GraphValue):
         return "Tensor"
     return type(value).__name__

@@ -20,10 +20,10 @@ from typing import Any
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
-from mindjit.frontend import ops
 from mindjit.frontend.graph import (
     control_flow,
     expr_chains,
+    flagged_flow,
     functional,
     loop_flags,
     raises,
@@ -38,8 +38,10 @@ from mindjit.frontend.graph.errors import (
     public_message,
     type_name,
 )
+from mindjit.frontend.graph.evaluation import BREAK, CONTINUE, Env, LoopSignal, Return, Signal
 from mindjit.frontend.graph.source import FunctionSource
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.ops import math as tensor_math
 
 _BINOPS = {
     ast.Add: operator.add,
@@ -70,37 +72,6 @@ _COMPARE = {
     ast.NotIn: lambda a, b: a not in b,
 }
 _MAX_CONSTANT_WHILE = 100_000
-
-
-class Return:
-    """A `return` reached: the value travels up to the function."""
-
-    def __init__(self, value: Any):
-        self.value = value
-
-
-class _LoopSignal:
-    def __init__(self, name: str):
-        self.name = name
-
-
-BREAK, CONTINUE = _LoopSignal("break"), _LoopSignal("continue")
-Signal = Return | _LoopSignal | None
-
-
-class Env(dict):
-    """Local variables of the function being traced."""
-
-    parent: Env | None = None  # the scope a branch copy was made from
-
-    def branch_copy(self) -> Env:
-        """A copy for one branch of a tensor `if`: lists are copied so that an append
-        in one branch does not show in the other."""
-        out = Env()
-        out.parent = self
-        for k, v in self.items():
-            out[k] = copy.copy(v) if isinstance(v, list) else v
-        return out
 
 
 class FunctionEvaluator:
@@ -156,7 +127,7 @@ class FunctionEvaluator:
         signal = self.exec_block(self.source.tree.body, env, tail=True)
         if isinstance(signal, Return):
             return raises.attach_pending(self, signal.value)
-        if isinstance(signal, _LoopSignal):
+        if isinstance(signal, LoopSignal):
             raise self.error(self.source.tree, f"'{signal.name}' outside a loop")
         return None
 
@@ -183,9 +154,9 @@ class FunctionEvaluator:
             if signal is not None:
                 return signal
             if loop_flags.iteration_may_have_stopped(env):  # a break/continue on a tensor
-                return loop_flags.rest_of_block(self, env, stmts[index + 1 :])
+                return flagged_flow.rest_of_block(self, env, stmts[index + 1 :])
             if loop_flags.return_pending(env):  # a loop may have returned on a tensor
-                return loop_flags.finish_return(self, stmt, env, stmts[index + 1 :], tail)
+                return flagged_flow.finish_return(self, stmt, env, stmts[index + 1 :], tail)
         return None
 
     def exec_stmt(self, node: ast.stmt, env: Env) -> Signal:
@@ -235,7 +206,7 @@ class FunctionEvaluator:
             case _:
                 raise self.error(node, f"{describe_node(node)} is not supported in graph mode")
 
-    def _loop_signal(self, node: ast.stmt, signal: _LoopSignal, env: Env) -> Signal:
+    def _loop_signal(self, node: ast.stmt, signal: LoopSignal, env: Env) -> Signal:
         if self.loop_depth == 0:
             raise self.error(node, f"'{signal.name}' outside a loop")
         if self.tensor_branch_depth and loop_flags.in_flagged_loop(env):
@@ -323,7 +294,7 @@ class FunctionEvaluator:
                 loop_flags.start_iteration(env)
                 self.assign(node.target, item, env)
                 if loop_flags.iteration_may_have_stopped(env):  # broken on a tensor
-                    signal = loop_flags.guarded(self, node, env, node.body)
+                    signal = flagged_flow.guarded(self, node, env, node.body)
                 else:
                     signal = self.exec_block(node.body, env)
                 if signal is BREAK or loop_flags.broken(env):
@@ -349,7 +320,7 @@ class FunctionEvaluator:
                     return None
                 loop_flags.start_iteration(env)
                 if loop_flags.iteration_may_have_stopped(env):  # broken on a tensor
-                    signal = loop_flags.guarded(self, node, env, node.body)
+                    signal = flagged_flow.guarded(self, node, env, node.body)
                 else:
                     signal = self.exec_block(node.body, env)
                 if signal is BREAK or loop_flags.broken(env):
@@ -466,7 +437,9 @@ class FunctionEvaluator:
         operand = self.eval(node.operand, env)
         if isinstance(node.op, ast.Not):
             if isinstance(operand, GraphValue):
-                return ops.logical_not(control_flow.as_bool(self, node, operand, scalar=False))
+                return tensor_math.logical_not(
+                    control_flow.as_bool(self, node, operand, scalar=False)
+                )
             return not self.truth(node, operand)
         return self.apply(node, _UNARY[type(node.op)], operand)
 
@@ -501,7 +474,11 @@ class FunctionEvaluator:
             return (a and b) if isinstance(op, ast.And) else (a or b)
         a = control_flow.as_bool(self, node, a, scalar=False)
         b = control_flow.as_bool(self, node, b, scalar=False)
-        return ops.logical_and(a, b) if isinstance(op, ast.And) else ops.logical_or(a, b)
+        return (
+            tensor_math.logical_and(a, b)
+            if isinstance(op, ast.And)
+            else tensor_math.logical_or(a, b)
+        )
 
     def eval_IfExp(self, node: ast.IfExp, env: Env) -> Any:
         cond = self.eval(node.test, env)

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend.graph.errors import located_class
-from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.structure import flatten
 
 #: the libraries whose calls are JIT Fallback (run by Python on constants)
 _FALLBACK_MODULES = ("numpy", "math", "cmath", "scipy", "random", "statistics", "decimal")

@@ -26,9 +26,10 @@ from typing import Any
 
 from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.graph.errors import FrontendError, located_class, type_name
+from mindjit.frontend.graph.evaluation import Env, Return
 from mindjit.frontend.graph.source import FunctionSource, function_source, unwrap
-from mindjit.frontend.graph.structure import flatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.structure import flatten
 
 _MAX_NESTED_DEPTH = 64
 
@@ -177,12 +178,6 @@ class GraphFunction:
         return f"<function {self.__name__} (graph mode)>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from mindjit.frontend.graph.evaluator import (  # evaluator.py imports this module
-            Env,
-            FunctionEvaluator,
-            Return,
-        )
-
         outer = self.ev
         if current_graph() is not outer.graph:
             raise outer.error(
@@ -200,7 +195,7 @@ class GraphFunction:
             raise outer.error(
                 self.node, f"recursive call of '{self.__name__}' is not supported in graph mode"
             )
-        inner = FunctionEvaluator.__new__(FunctionEvaluator)
+        inner = type(outer).__new__(type(outer))  # the evaluator running this graph
         inner.compiler, inner.graph, inner.fn = outer.compiler, outer.graph, outer.fn
         inner.source = FunctionSource(self.node, outer.source.file)  # type: ignore[arg-type]
         inner.self_obj = None
@@ -247,16 +242,12 @@ _inline_depth = [0]
 
 def inline_call(ev: Any, fn: Any, self_obj: Any, args: list, kwargs: dict) -> Any:
     """Trace a user function (or method) into the caller's graph."""
-    from mindjit.frontend.graph.evaluator import (  # evaluator.py imports this module
-        FunctionEvaluator,
-    )
-
     fn = unwrap(fn)
     if _inline_depth[0] >= _MAX_NESTED_DEPTH:
         raise FrontendError(f"recursive call of '{fn.__name__}' is not supported in graph mode")
     _inline_depth[0] += 1
     try:
-        inner = FunctionEvaluator(ev.compiler, ev.graph, fn, function_source(fn), self_obj)
+        inner = type(ev)(ev.compiler, ev.graph, fn, function_source(fn), self_obj)
         return inner.run(tuple(args), kwargs)
     finally:
         _inline_depth[0] -= 1

@@ -22,13 +22,13 @@ from typing import Any
 from xdsl.ir import Region
 
 from mindjit.dialects import mindir as M
-from mindjit.frontend.grad import GradFunction, aux_of, check_sens, flat_outputs
-from mindjit.frontend.graph.control_flow import _Branch
-from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.frontend.grad_spec import Gradient, aux_of, check_sens, flat_outputs
+from mindjit.frontend.graph.branches import Branch
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.structure import flatten, unflatten
 
 
-def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: GradFunction, args: list) -> Any:
+def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: Gradient, args: list) -> Any:
     """Emit `gf(*args)` as a `mindir.grad` in the graph being traced; `call(fn, args)`
     traces a call of `fn` (the evaluator's call_value)."""
     spec = gf.spec
@@ -40,7 +40,7 @@ def trace_grad(ev: Any, call: Callable[[Any, list], Any], gf: GradFunction, args
         offsets.append(start)
         start += len(flatten(a)[1])
     inputs = [ev.graph.as_value(x) for x in leaves]
-    branch = _Branch(ev, [v.type for v in inputs])
+    branch = Branch(ev, [v.type for v in inputs])
     # the same Cell already ran on these values (set_grad): its outputs, defined
     # before the op, are the forward mindir-grad differentiates (no second run)
     reused = ev.compiler.reusable_forward(ev.graph, gf.fn, fn_args)

@@ -29,11 +29,11 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.vmap import NOT_BATCHED, VmapOp, batched_type
 from mindjit.driver.queries import batchable
+from mindjit.frontend.graph.branches import Branch
 from mindjit.frontend.graph.compiler import tensor_type_of
-from mindjit.frontend.graph.control_flow import _Branch
-from mindjit.frontend.graph.structure import Leaf, unflatten
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.ops.hyper_map import HyperMap, MultitypeFuncGraph
+from mindjit.frontend.structure import Leaf, unflatten
 from mindjit.frontend.tensor import Parameter, Tensor
 from mindjit.frontend.vmap import trace_example
 from mindjit.ir.walk import block_ops, walk_ops
@@ -98,7 +98,7 @@ def _batch(ev: Any, group: list[_Element], call: Call) -> bool:
     not batch the function."""
     first = group[0]
     template = tuple(Leaf(i) for i in range(len(first.args)))
-    branch = _Branch(ev, [tensor_type_of(a) for a in first.args])
+    branch = Branch(ev, [tensor_type_of(a) for a in first.args])
     try:
         out_template, outs = trace_example(ev, call, first.fn, template, branch)
     except TypeError:  # fn returns no tensors: traced call by call, as written

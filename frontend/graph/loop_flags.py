@@ -27,9 +27,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from mindjit.frontend import ops
-from mindjit.frontend.graph import control_flow as C
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.ops import array
+from mindjit.frontend.ops import math as tensor_math
 from mindjit.frontend.tensor import Tensor
 
 ACTIVE, RUNNING = "<active>", "<running>"
@@ -58,8 +58,8 @@ def exit_loop(env: Any, saved: tuple[Any, Any]) -> None:
         elif returned is True:
             env[key] = False
         else:
-            still = ops.logical_not(returned)
-            env[key] = still if value is True else ops.logical_and(value, still)
+            still = tensor_math.logical_not(returned)
+            env[key] = still if value is True else tensor_math.logical_and(value, still)
 
 
 def start_iteration(env: Any) -> None:
@@ -84,58 +84,6 @@ def loop_signal(env: Any, is_break: bool) -> None:
 
 def iteration_may_have_stopped(env: Any) -> bool:
     return env.get(ACTIVE, True) is not True
-
-
-def rest_of_block(ev: Any, env: Any, rest: list[ast.stmt]) -> Any:
-    """The statements after one that may have stopped the iteration: skipped when it
-    stopped on constants, else traced under `if <active>:`."""
-    flag = env[ACTIVE]
-    if flag is False or not rest:
-        return None
-    return guarded(ev, rest[0], env, rest)
-
-
-def guarded(ev: Any, node: ast.AST, env: Any, stmts: list[ast.stmt]) -> Any:
-    """`if <active>: stmts` as a mindir.if; the variables it changes are merged."""
-    from mindjit.frontend.graph.evaluator import Return  # function-level: it imports this
-
-    flag = env[ACTIVE]
-    assert isinstance(flag, GraphValue)
-    then_b, else_b = C._Branch(ev), C._Branch(ev)
-    inner = env.branch_copy()
-    inner[ACTIVE] = inner[RUNNING] = True
-    signal = then_b.run(lambda: ev.exec_block(stmts, inner))
-    if isinstance(signal, Return):  # pragma: no cover - refused above
-        raise ev.error(node, "'return' here is not supported in graph mode")
-    # still True at the end of the branch: the flag is what it was (active => running)
-    for key in (ACTIVE, RUNNING):
-        if inner.get(key) is True:
-            inner[key] = env[key]
-    fill_returns(ev, (inner, then_b), (env, else_b))
-    names = [
-        n
-        for n in inner
-        if n in env and inner[n] is not env[n] and not _same_constant(inner[n], env[n])
-    ]
-    for n in list(env):
-        if n not in inner:
-            env.pop(n)
-    if not names:
-        C._emit_if(ev, node, flag, (), (), then_b, else_b, "")
-        return None
-    merged = C._emit_if(
-        ev,
-        node,
-        flag,
-        tuple(inner[n] for n in names),
-        tuple(env[n] for n in names),
-        then_b,
-        else_b,
-        ", ".join(n.strip("<>") for n in names),
-    )
-    for n, v in zip(names, merged):
-        env[n] = v
-    return None
 
 
 def exits_loop(stmts: list[ast.stmt]) -> bool:
@@ -171,38 +119,6 @@ def return_pending(env: Any) -> bool:
     return RETURNED in env and not in_flagged_loop(env)
 
 
-def finish_return(ev: Any, node: ast.AST, env: Any, rest: list[ast.stmt], tail: bool) -> Any:
-    """After the outermost loop: `if <returned>: return <retval>` and the rest of the
-    function in the else branch (the tail-if machinery of control_flow)."""
-    from mindjit.frontend.graph.evaluator import Return  # function-level: it imports this
-
-    returned = env.pop(RETURNED)
-    value = env.pop(RETVAL, None)
-    if returned is False:
-        return None
-    if returned is True:  # pragma: no cover - a branch's own flag never reaches here
-        return Return(value)
-    if not tail:
-        raise ev.error(
-            node,
-            "a 'return' on a tensor inside this loop needs the loop to be followed by the "
-            "end of the function (not inside an if or another block)",
-        )
-    env[RETVAL] = value
-    synthetic = ast.If(
-        test=ast.Name(id=RETURNED, ctx=ast.Load()),
-        body=[ast.Return(value=ast.Name(id=RETVAL, ctx=ast.Load()))],
-        orelse=[],
-    )
-    ast.copy_location(synthetic, node)
-    ast.fix_missing_locations(synthetic)
-    signal = C.tensor_if(ev, synthetic, returned, env, rest, True)
-    env.pop(RETVAL, None)
-    if isinstance(signal, tuple):  # ("consumed", Return)
-        return signal[1]
-    return signal
-
-
 def fill_returns(ev: Any, *branches: tuple[Any, Any]) -> None:
     """A `return` recorded in one branch only: the other branch gets `<returned>`
     False and a placeholder `<retval>` of the same structure (zeros), so both merge."""
@@ -224,10 +140,10 @@ def _placeholder(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return type(value)(_placeholder(v) for v in value)
     if isinstance(value, GraphValue | Tensor):
-        return ops.zeros_like(value)
+        return array.zeros_like(value)
     return value
 
 
-def _same_constant(a: Any, b: Any) -> bool:
+def same_constant(a: Any, b: Any) -> bool:
     plain = (bool, int, float, str, type(None))
     return isinstance(a, plain) and type(a) is type(b) and a == b

@@ -37,9 +37,10 @@ from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.parameter_args import PARAMETER_ARG_ATTR
 from mindjit.dialects.mindir.types import ref_type
 from mindjit.frontend import dtype as D
-from mindjit.frontend.dispatch import GraphState, dense_attr
+from mindjit.frontend.dispatch import GraphState
+from mindjit.frontend.emitter import dense_attr
 from mindjit.frontend.graph.errors import FrontendError
-from mindjit.frontend.graph.structure import flatten, is_tensor_like
+from mindjit.frontend.structure import flatten, is_tensor_like
 from mindjit.frontend.tensor import Parameter
 from mindjit.ir import interned, resources
 from mindjit.ir.compat.block_args import detached_arg, set_args

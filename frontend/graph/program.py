@@ -21,25 +21,29 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from mindjit.dialects.mindir.discardable import MICRO_BATCHES_ATTR
 from mindjit.driver.compile import Compiled, compile_graph
 from mindjit.driver.report import StageReport
+from mindjit.frontend.cell_base import CellBase
 from mindjit.frontend.graph import too_deep
 from mindjit.frontend.graph.compiler import GraphCompiler, _is_runtime_tensor
+from mindjit.frontend.graph.evaluator import FunctionEvaluator
 from mindjit.frontend.graph.parameter_locks import holding, locks_of
 from mindjit.frontend.graph.raises import user_error_of
-from mindjit.frontend.graph.structure import flatten, unflatten
+from mindjit.frontend.structure import flatten, unflatten
 from mindjit.frontend.tensor import Tensor
 from mindjit.support import config
+
+
+def new_compiler(cell_reuse: int | None = None) -> GraphCompiler:
+    """A compiler tracing with the evaluator (which imports the compiler's module)."""
+    return GraphCompiler(FunctionEvaluator, cell_reuse)
 
 
 def mark_micro_batches(fn: Any, self_obj: Any) -> None:
     """Record on the entry graph the micro-batches of the `nn.PipelineCell` it runs
     (the devices' pipeline schedule needs Y; the IR does not say it otherwise)."""
-    from mindjit.frontend.nn.cell import Cell  # nn imports graph mode: a cycle at module level
-    from mindjit.frontend.nn.pipeline import PipelineCell  # (the same cycle)
-
-    if not isinstance(self_obj, Cell):
+    if not isinstance(self_obj, CellBase):
         return
     cells = [self_obj, *(c for _, c in self_obj.cells_and_names())]
-    found = [c.micro_size for c in cells if isinstance(c, PipelineCell)]
+    found = [m for c in cells if (m := c.pipeline_micro_batches()) is not None]
     if found:
         fn.attributes[MICRO_BATCHES_ATTR] = IntegerAttr(max(found), i64)
 
@@ -60,7 +64,7 @@ class CompiledProgram:
     ):
         report = StageReport()
         start = time.perf_counter()
-        compiler = GraphCompiler(options.cell_reuse)
+        compiler = new_compiler(options.cell_reuse)
         graph, _ = compiler.entry(fn, self_obj, args, kwargs, name)
         self.result_template = graph.result_template
         self.entry_name = graph.fn.sym_name.data

@@ -34,8 +34,8 @@ from mindjit.frontend.graph.dependencies import Dependencies, Uncacheable
 from mindjit.frontend.graph.module_builder import parameter_value_attr
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.source import unwrap
-from mindjit.frontend.graph.structure import Leaf, Piece, flatten
 from mindjit.frontend.ops.random import generator_parameters
+from mindjit.frontend.structure import Leaf, Piece, flatten
 from mindjit.support import config
 
 

@@ -25,11 +25,12 @@ import re
 from typing import Any
 
 from mindjit.frontend import dtype as D
-from mindjit.frontend import ops
+from mindjit.frontend.graph import control_flow
 from mindjit.frontend.graph.errors import located_error
-from mindjit.frontend.graph.structure import flatten, unflatten
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.ops import array
 from mindjit.frontend.ops.checks import check_range
+from mindjit.frontend.structure import flatten, unflatten
 from mindjit.frontend.tensor import Tensor
 
 #: check messages of user raises -> the user's exception class (this process)
@@ -70,8 +71,6 @@ def exec_raise(ev: Any, node: ast.Raise, env: Any) -> None:
 
 
 def exec_assert(ev: Any, node: ast.Assert, env: Any) -> None:
-    from mindjit.frontend.graph import control_flow  # function-level: it imports the evaluator
-
     value = ev.eval(node.test, env)
     text = ""
     if node.msg is not None:
@@ -97,7 +96,7 @@ def runtime_check(
     message = f"{cls.__name__}: {text}"
     _RAISED[message] = cls
     expected = 0.0 if fail_when else 1.0
-    checked = check_range(ops.cast(cond, D.float32), expected, expected, message)
+    checked = check_range(array.cast(cond, D.float32), expected, expected, message)
     if ev.graph.location is not None:  # the failure names the user's raise/assert line
         checked.ssa.owner.location = ev.graph.location
     if ev.tensor_branch_depth == 0:

@@ -15,7 +15,7 @@ from xdsl.ir import OpResult, SSAValue
 from xdsl.rewriter import Rewriter
 
 from mindjit.dialects import mindir as M
-from mindjit.frontend.graph.structure import Leaf, Piece, unflatten
+from mindjit.frontend.structure import Leaf, Piece, unflatten
 
 
 def stack_returned_pieces(template: Any, leaves: list[SSAValue]) -> tuple[Any, list[SSAValue]]:

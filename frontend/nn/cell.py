@@ -23,41 +23,17 @@ GRAPH_MODE (or when `construct` is `@jit`) through `mindjit.frontend.graph.api`.
 
 from __future__ import annotations
 
-import itertools
-import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+from mindjit.frontend.cell_base import CellBase, set_training
 from mindjit.frontend.context import JitConfig
 from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.grad_tape import recording, run_forward
+from mindjit.frontend.graph import api as graph_api
 from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter
-
-#: the live Cells in training mode, and a counter bumped when a Cell enters or
-#: leaves it: graph mode folds `self.training`, so the set is part of the key of
-#: every compiled program (frontend/graph/api.py) and `set_train(False)` makes the
-#: next call use (or compile) the eval program.
-_TRAINING_CELLS: weakref.WeakSet = weakref.WeakSet()
-_TRAINING_CHANGES = itertools.count()
-_token: list[Any] = [None, -1, -1]  # token, change number, set size
-
-
-def _set_training(cell: Any, mode: bool) -> None:
-    object.__setattr__(cell, "training", mode)
-    if mode != (cell in _TRAINING_CELLS):
-        (_TRAINING_CELLS.add if mode else _TRAINING_CELLS.discard)(cell)
-        _token[1] = -1
-
-
-def training_token() -> frozenset[int]:
-    """The ids of the live Cells in training mode (recomputed only after a change:
-    a train step pays one comparison)."""
-    size = len(_TRAINING_CELLS)  # a dead Cell leaves the set and changes its size
-    if _token[1] == -1 or _token[2] != size:
-        _token[:] = [frozenset(map(id, _TRAINING_CELLS)), next(_TRAINING_CHANGES), size]
-    return _token[0]
 
 
 def _is_parameter_sequence(value: Any) -> bool:
@@ -68,7 +44,7 @@ def _is_parameter_sequence(value: Any) -> bool:
     )
 
 
-class Cell:
+class Cell(CellBase):
     """Base class of all networks and layers."""
 
     def __init__(self, auto_prefix: bool = True, flags: dict[str, Any] | None = None):
@@ -111,7 +87,7 @@ class Cell:
             self.__dict__.pop(name, None)
             self.insert_child_to_cell(name, value)
         elif name == "training":
-            _set_training(self, bool(value))
+            set_training(self, bool(value))
         elif name in params and value is not None:
             raise TypeError(
                 f"For 'Cell', the attribute '{name}' holds a Parameter; assign a Parameter "
@@ -275,7 +251,7 @@ class Cell:
     # --- modes and options -----------------------------------------------------------------------
     def set_train(self, mode: bool = True) -> Cell:
         for _, cell in self.cells_and_names():
-            _set_training(cell, bool(mode))
+            set_training(cell, bool(mode))
         return self
 
     def set_grad(self, requires_grad: bool = True) -> Cell:
@@ -321,24 +297,15 @@ class Cell:
         raise AttributeError(f"For '{self.cls_name}', the method 'construct' is not defined.")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from mindjit.frontend.graph.api import (
-            run_cell,
-            should_compile_cell,
-        )  # function-level: the graph compiler imports Cell
-
-        if should_compile_cell(self) and not recording():
-            return run_cell(self, args, kwargs)
+        if graph_api.should_compile_cell(self) and not recording():
+            return graph_api.run_cell(self, args, kwargs)
         if getattr(self, "requires_grad", False) and not recording() and current_graph() is None:
             return run_forward(self, args, kwargs)  # a gradient may reuse this run
         return self.construct(*args, **kwargs)
 
     def compile(self, *inputs: Any) -> None:
         """Compile `construct` for these inputs now (calling the Cell reuses it)."""
-        from mindjit.frontend.graph.api import (
-            compile_cell,
-        )  # function-level: the graph compiler imports Cell
-
-        compile_cell(self, inputs)
+        graph_api.compile_cell(self, inputs)
 
     # --- printing --------------------------------------------------------------------------------------
     def extend_repr(self) -> str:

@@ -111,6 +111,9 @@ class PipelineCell(Cell):
         self.micro_size = _micro_size(micro_size)
         self.stage_plan = check_stages(network)
 
+    def pipeline_micro_batches(self) -> int:
+        return self.micro_size
+
     def construct(self, *inputs):
         for x in inputs:
             if x.shape[0] % self.micro_size != 0:

@@ -6,9 +6,10 @@ computes eagerly in PyNative mode and emits mindir while a graph is traced.
 
 # ruff: noqa: F401 - this module re-exports the ops (see __all__ at the end)
 
+import sys as _sys
 from types import ModuleType as _ModuleType
+from typing import Any as _Any
 
-from mindjit.frontend.grad import GradOperation, grad, value_and_grad
 from mindjit.frontend.ops.activation_primitives import (
     ACos,
     Asin,
@@ -390,8 +391,24 @@ hard_sigmoid = hardsigmoid
 # functional as F, primitive); views of the names above (frontend/ms_modules.py)
 from mindjit.frontend.ops import composite, functional, operations, primitive  # noqa: E402
 
+#: the gradient API (`ops.GradOperation`, `ops.grad`, `ops.value_and_grad`) sits above
+#: the graph compiler, which sits above these ops: named here, loaded on first use
+_GRAD_API = ("GradOperation", "grad", "value_and_grad")
+
+
+def __getattr__(name: str) -> _Any:
+    if name in _GRAD_API:
+        from mindjit.frontend import grad as _grad  # function-level: it runs graphs, above ops
+
+        return getattr(_grad, name)
+    raise AttributeError(f"module 'mindjit.ops' has no attribute {name!r}", name=name)
+
+
 __all__ = [
     name
     for name, value in dict(globals()).items()
     if not name.startswith("_") and not isinstance(value, _ModuleType)
-]
+] + list(_GRAD_API)
+
+for _view in (composite, functional, operations):
+    _view.attach(_sys.modules[__name__])

@@ -15,8 +15,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from mindjit.frontend import ops as _ops
 from mindjit.frontend.ms_modules import attribute_hooks
+
+#: `mindjit.ops`, where the names are looked up: the face attaches itself once it
+#: has them all (ops/__init__.py), so this view imports no face
+_ops: Any = None
+
+
+def attach(face: Any) -> None:
+    global _ops
+    _ops = face
+
 
 #: MindSpore's `mindspore.ops.composite.__all__`
 _NAMES = (

@@ -11,7 +11,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.frontend import dtype as D
-from mindjit.frontend.dispatch import Emitter, apply_op
+from mindjit.frontend.dispatch import apply_op
+from mindjit.frontend.emitter import Emitter
 
 
 def run(key: Hashable, build: Callable[[Emitter, list[SSAValue]], Any], *inputs: Any) -> Any:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from mindjit.frontend import ops as _ops
 from mindjit.frontend.ms_modules import attribute_hooks
 from mindjit.frontend.ops.math import (
     div,
@@ -34,6 +33,16 @@ from mindjit.frontend.ops.math import (
     sub,
 )
 from mindjit.frontend.ops.primitives_nn import Identity
+
+#: `mindjit.ops`, where the names are looked up: the face attaches itself once it
+#: has them all (ops/__init__.py), so this view imports no face
+_ops: Any = None
+
+
+def attach(face: Any) -> None:
+    global _ops
+    _ops = face
+
 
 # MindSpore's functional names for primitive instances (functional.py, function/math_func.py)
 tensor_sub = sub

@@ -18,10 +18,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from mindjit.frontend import ops as _ops
 from mindjit.frontend.ms_modules import attribute_hooks
 from mindjit.frontend.ops.custom_primitives import PrimitiveWithCheck, PrimitiveWithInfer
 from mindjit.frontend.ops.primitives import Primitive
+
+#: `mindjit.ops`, where the names are looked up: the face attaches itself once it
+#: has them all (ops/__init__.py), so this view imports no face
+_ops: Any = None
+
+
+def attach(face: Any) -> None:
+    global _ops
+    _ops = face
+
 
 #: MindSpore's deprecated names in ops.operations -> the primitive's current name
 _ALIASES = {

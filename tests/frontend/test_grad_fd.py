@@ -16,7 +16,7 @@ from grad_fd_programs import PROGRAMS, grad_tensor_if, inputs_of, tensors
 
 import mindjit as ms
 from mindjit.frontend import context as C
-from mindjit.frontend.graph.compiler import GraphCompiler
+from mindjit.frontend.graph.program import new_compiler
 from mindjit.passes.pipelines import parse_pipeline, run_passes
 
 EPS = 1e-6
@@ -118,7 +118,7 @@ def test_tensor_if_takes_the_named_branch(name: str) -> None:
 def test_graph_mode_differentiates_a_mindir_if() -> None:
     """The Python `if` on a tensor is a mindir.if in the grad's region when
     mindir-grad runs (not a select: mindir-cf-to-select runs later)."""
-    compiler = GraphCompiler()
+    compiler = new_compiler()
     args = tuple(tensors(inputs_of("tensor_if_then")))
     compiler.entry(grad_tensor_if.__wrapped__, None, args, {}, "grad_tensor_if")
     module = compiler.module.module

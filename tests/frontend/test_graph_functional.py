@@ -16,7 +16,7 @@ import mindjit as ms
 from mindjit import nn, ops
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.program_cache import _template_from_json, _template_to_json
-from mindjit.frontend.graph.structure import Leaf
+from mindjit.frontend.structure import Leaf
 
 
 def t(*shape, seed=0):

@@ -137,12 +137,12 @@ def test_entry_takes_its_parameters_as_bound_arguments(monkeypatch):
 
     from mindjit.dialects import mindir
     from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
-    from mindjit.frontend.graph.compiler import GraphCompiler
+    from mindjit.frontend.graph.program import new_compiler
 
     net = transformer(layers=3)
     x = ms.Tensor(np.ones((1, 4, 40), np.float32))
     monkeypatch.setenv("MS_DEV_CELL_REUSE", "1")
-    compiler = GraphCompiler()
+    compiler = new_compiler()
     graph, _ = compiler.entry(type(net).construct, net, (x,), {}, "GPT_construct")
     entry = graph.fn
     symbols = {symbol for symbol, _ in compiler.module.parameters.values()}

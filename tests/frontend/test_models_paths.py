@@ -42,7 +42,7 @@ from xdsl.dialects import func
 import mindjit as ms
 from mindjit import nn
 from mindjit.frontend import context as C
-from mindjit.frontend.dispatch import dense_attr
+from mindjit.frontend.emitter import dense_attr
 from mindjit.frontend.graph import api
 from mindjit.frontend.graph.program_cache import HIT, MISS
 from mindjit.frontend.ops.random import generator_parameters

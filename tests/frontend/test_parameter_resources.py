@@ -17,8 +17,8 @@ from mindjit.dialects.mindir.effects import ParameterOp
 from mindjit.dialects.parsing import parse_module
 from mindjit.frontend import context as C
 from mindjit.frontend.graph import api
-from mindjit.frontend.graph.compiler import GraphCompiler
 from mindjit.frontend.graph.module_builder import parameter_value_attr
+from mindjit.frontend.graph.program import new_compiler
 from mindjit.ir import resources
 from mindjit.passes.pipelines import lower_to_tensor
 
@@ -36,7 +36,7 @@ def _context():
 
 def frontend_parameters(net, *args) -> dict[str, ParameterOp]:
     """The `mindir.parameter` ops the frontend emits for `net(*args)`, by symbol."""
-    compiler = GraphCompiler()
+    compiler = new_compiler()
     compiler.entry(type(net).construct, net, args, {}, "entry")
     return {
         op.sym_name.data: op

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 import mindjit as ms
 from mindjit import nn, ops
 from mindjit.backend.cpu import CpuExecutable
-from mindjit.frontend.graph.compiler import GraphCompiler
+from mindjit.frontend.graph.program import new_compiler
 from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
 
 
@@ -188,7 +188,7 @@ PROGRAMS = {
 def frontend(cls, args) -> tuple[ModuleOp, str, list[str]]:
     net = cls()
     name = f"{cls.__name__}_construct"
-    compiler = GraphCompiler()
+    compiler = new_compiler()
     compiler.entry(type(net).construct, net, tuple(args), {}, name)
     symbols = [symbol for symbol, _ in compiler.module.parameters.values()]
     return compiler.module.module, name, symbols

@@ -21,7 +21,7 @@ from mindjit.backend.cpu.errors import ExecutionError, RuntimeCheckError
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir.discardable import pipeline_stage_graphs, stage_of_attr
 from mindjit.dialects.parsing import parse_module
-from mindjit.frontend.graph.compiler import GraphCompiler
+from mindjit.frontend.graph.program import new_compiler
 from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.pipelines import lower_to_tensor, parse_pipeline, run_passes
 from mindjit.support import config
@@ -186,7 +186,7 @@ def train_step_module(stages: int, micro: int, lazy: bool, order: list[int] | No
         step = nn.TrainOneStepCell(loss, nn.SGD(net.trainable_params(), learning_rate=0.05))
         step.set_train()
         x, y = api.data()
-        compiler = GraphCompiler(1 if lazy else 0)
+        compiler = new_compiler(1 if lazy else 0)
         name = "TrainOneStepCell_construct"
         compiler.entry(type(step).construct, step, (x, y), {}, name)
         symbols = [s for s, _ in compiler.module.parameters.values()]
