@@ -13,7 +13,7 @@ count carried from op to op it was linear but 13-18% slower than xdsl-opt (the
 locations it records, GC passes over the parsed module). Now, on the 2-core
 machine: parse reads each distinct shaped type's text once (ir/compat/
 parsed_types.py), locations are built from shared parts, full GC passes wait until
-the end (frontend/graph/gc_pause.py), and the printer writes straight to its
+the end (support/gc_pause.py), and the printer writes straight to its
 stream (ir/compat/direct_printer.py): 1.10x, 1.23x and 1.30x xdsl-opt's ops/s by
 CPU time at 10k, 40k and 160k ops (the shared start-up weighs most at 10k), with
 CPU µs per op 179, 136, 121: linear. The table is in README.md (Tools: ms-opt).

@@ -1,6 +1,6 @@
 """A process-wide setting changed while any thread is inside a block.
 
-The GC thresholds (frontend/graph/gc_pause.py) and the recursion limit
+The GC thresholds (support/gc_pause.py) and the recursion limit
 (support/deep_stack.py) are one global each, while the blocks that change them
 overlap across threads and nest. Saving and restoring per block leaves the
 change in place for good when two threads' blocks interleave (issue 29: full

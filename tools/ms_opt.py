@@ -30,7 +30,7 @@ from mindjit.dialects.context import register_dialects
 from mindjit.dialects.parsing import LocatingParser
 from mindjit.dialects.verify import verify_located
 from mindjit.driver.passes import mindjit_pass_factories
-from mindjit.frontend.graph.gc_pause import no_full_collections
+from mindjit.support.gc_pause import no_full_collections
 from mindjit.ir.compat.direct_printer import DirectMLIRTarget
 from mindjit.ir.locations import from_xdsl_exception
 from mindjit.ir.resource_section import section

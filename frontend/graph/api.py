@@ -25,7 +25,7 @@ from typing import Any
 from mindjit.driver.compile import load_compiler as driver_load_compiler
 from mindjit.frontend.cell_base import training_token
 from mindjit.frontend.graph import too_deep
-from mindjit.frontend.graph.gc_pause import no_full_collections
+from mindjit.support.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.program_cache import compile_with_cache
 from mindjit.frontend.graph.source import unwrap

@@ -92,7 +92,7 @@ from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
 from mindjit.frontend.ops.constexpr import constexpr
 from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
-from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, max_pool2d, pad
+from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, pad
 from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
@@ -222,6 +222,7 @@ from mindjit.frontend.ops.pointwise_losses import (
     kl_div,
     mse_loss,
 )
+from mindjit.frontend.ops.pool_argmax import max_pool2d
 from mindjit.frontend.ops.primitives import (
     Abs,
     Add,

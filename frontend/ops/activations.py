@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend.ops.array import cast, reshape
-from mindjit.frontend.ops.core import float_input, normalize_axes
+from mindjit.frontend.ops.cast import cast_to, float_input
+from mindjit.frontend.ops.core import normalize_axes
 from mindjit.frontend.ops.math import (
     abs,
     add,
@@ -39,7 +40,6 @@ from mindjit.frontend.ops.math import (
 )
 from mindjit.frontend.ops.math_functions import expm1, log1p
 from mindjit.frontend.ops.nn_functional import softmax
-from mindjit.frontend.ops.promotion import cast_to
 from mindjit.frontend.ops.reduce import reduce_max, reduce_sum
 from mindjit.frontend.ops.split import require_tensor
 

@@ -16,11 +16,10 @@ import numpy as np
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
-from mindjit.frontend.dispatch import current_graph
-from mindjit.frontend.grad_tape import recording
+from mindjit.frontend.ops.cast import cast, promote, snapshot  # noqa: F401 - ops.array.cast is its home in MindSpore's layout too
 from mindjit.frontend.ops.core import normalize_axes, normalize_axis, one, run
-from mindjit.frontend.ops.promotion import as_operand, default_dtype, is_tensor, promote
-from mindjit.frontend.tensor import Parameter, Tensor
+from mindjit.frontend.ops.promotion import as_operand, default_dtype, is_tensor
+from mindjit.frontend.tensor import Tensor
 
 ShapeLike = int | Sequence[int]
 
@@ -29,26 +28,6 @@ def _tensor(x: Any, name: str) -> Any:
     x = as_operand(x, f"'{name}' input")
     if not is_tensor(x):
         x = Tensor(x)
-    return x
-
-
-def cast(input: Any, dtype: Any) -> Any:
-    """`ops.cast(x, ms.float16)`: convert the elements (same tensor if already that dtype)."""
-    x = _tensor(input, "cast")
-    target = D.to_dtype(dtype)
-    if x.dtype == target and not (isinstance(x, Parameter) and recording()):
-        return _snapshot(x)
-    # a no-op cast of a Parameter on the PyNative grad tape is a real (identity) cast:
-    # its snapshot would be a new tensor the tape cannot trace back to the Parameter
-    return run(("cast", target.name), one(M.CastOp, to=target.mlir), x)
-
-
-def _snapshot(x: Any) -> Any:
-    """A no-op cast returns its input, except that an eager Parameter gives its current
-    value: the result must not change when the Parameter is assigned later."""
-
-    if isinstance(x, Parameter) and current_graph() is None:
-        return x.value()
     return x
 
 

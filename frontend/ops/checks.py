@@ -17,7 +17,8 @@ import math
 from typing import Any
 
 from mindjit.dialects.mindir.check import CheckRangeOp
-from mindjit.frontend.ops.core import float_input, run
+from mindjit.frontend.ops.cast import float_input
+from mindjit.frontend.ops.core import run
 from mindjit.frontend.ops.promotion import as_operand, constant, default_dtype, is_tensor
 
 

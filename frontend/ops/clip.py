@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.ops.math import maximum, minimum, select
-from mindjit.frontend.ops.promotion import cast_to, is_number, is_tensor
+from mindjit.frontend.ops.promotion import is_number, is_tensor
 from mindjit.frontend.ops.split import require_tensor
 
 

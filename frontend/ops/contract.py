@@ -23,9 +23,9 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import concat, full, reshape, transpose
+from mindjit.frontend.ops.cast import cast_to, promote
 from mindjit.frontend.ops.core import normalize_axes
 from mindjit.frontend.ops.math import matmul, mul
-from mindjit.frontend.ops.promotion import cast_to, promote
 from mindjit.frontend.ops.reduce import reduce_all, reduce_any, reduce_sum
 from mindjit.frontend.ops.split import require_tensor, slice_axis
 

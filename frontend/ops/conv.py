@@ -244,29 +244,6 @@ def symmetric_pads(padding: Any, name: str) -> tuple[int, int, int, int]:
     return p[0], p[0], p[1], p[1]
 
 
-def max_pool2d(
-    x: Any,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    dilation: Any = 1,
-    return_indices: bool = False,
-    ceil_mode: bool = False,
-) -> Any:
-    """`ops.max_pool2d`: stride defaults to the kernel; symmetric padding."""
-    name = "max_pool2d"
-    pads = symmetric_pads(padding, name)
-    k = pair(kernel_size, name, "kernel_size")
-    if max(pads[0], pads[2]) * 2 > max(k):
-        raise ValueError(f"For '{name}', 'padding' must be at most half the kernel size")
-    d = pair(dilation, name, "dilation")
-    if return_indices:
-        from mindjit.frontend.ops.pool_argmax import max_pool2d_with_indices  # imports this module
-
-        return max_pool2d_with_indices(x, k, k if stride is None else stride, pads, d, ceil_mode)
-    return pool2d("max", x, k, k if stride is None else stride, pads, d, ceil_mode, name=name)
-
-
 def avg_pool2d(
     input_x: Any,
     kernel_size: Any = 1,

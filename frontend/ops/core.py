@@ -10,7 +10,6 @@ from typing import Any
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import apply_op
 from mindjit.frontend.emitter import Emitter
 
@@ -59,10 +58,3 @@ def normalize_axes(axis: Any, rank: int, name: str) -> tuple[int, ...]:
 def require_numeric(x: Any, name: str) -> None:
     if x.dtype.is_bool:
         raise TypeError(f"For '{name}', the input must be a number tensor, got a Bool tensor")
-
-
-def float_input(x: Any) -> Any:
-    """Float-only math (exp, mean ...) computes int and bool tensors in float32."""
-    from mindjit.frontend.ops.array import cast  # function-level: array.py imports this module
-
-    return x if x.dtype.is_float else cast(x, D.float32)

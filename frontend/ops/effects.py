@@ -22,7 +22,8 @@ import numpy as np
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.ops.array import broadcast_to
-from mindjit.frontend.ops.promotion import as_operand, cast_to, is_tensor
+from mindjit.frontend.ops.cast import cast_to
+from mindjit.frontend.ops.promotion import as_operand, is_tensor
 from mindjit.frontend.printing import print_items
 from mindjit.frontend.tensor import Parameter, Tensor
 

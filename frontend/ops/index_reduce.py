@@ -22,9 +22,10 @@ import numpy as np
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import reshape
+from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.ops.core import normalize_axis, run
 from mindjit.frontend.ops.math import equal, maximum, minimum, select
-from mindjit.frontend.ops.promotion import as_operand, cast_to, constant, default_dtype, is_tensor
+from mindjit.frontend.ops.promotion import as_operand, constant, default_dtype, is_tensor
 from mindjit.frontend.ops.reduce import reduce_sum
 
 

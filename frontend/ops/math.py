@@ -12,15 +12,9 @@ from typing import Any
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import reshape
-from mindjit.frontend.ops.core import float_input, one, require_numeric, run
-from mindjit.frontend.ops.promotion import (
-    as_operand,
-    cast_to,
-    constant,
-    default_dtype,
-    is_tensor,
-    promote,
-)
+from mindjit.frontend.ops.cast import cast_to, float_input, promote
+from mindjit.frontend.ops.core import one, require_numeric, run
+from mindjit.frontend.ops.promotion import as_operand, constant, default_dtype, is_tensor
 
 
 def _tensor(x: Any, name: str) -> Any:

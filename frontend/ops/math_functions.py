@@ -31,7 +31,8 @@ import numpy as np
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import full_like
-from mindjit.frontend.ops.core import float_input, one, run
+from mindjit.frontend.ops.cast import cast_to, float_input, promote
+from mindjit.frontend.ops.core import one, run
 from mindjit.frontend.ops.math import (
     _tensor,
     _unary,
@@ -55,7 +56,6 @@ from mindjit.frontend.ops.math import (
     sqrt,
     sub,
 )
-from mindjit.frontend.ops.promotion import cast_to, promote
 from mindjit.frontend.ops.split import require_tensor
 
 

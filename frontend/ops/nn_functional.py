@@ -12,7 +12,8 @@ import math
 from typing import Any
 
 from mindjit.frontend.ops.array import cast, reshape, squeeze
-from mindjit.frontend.ops.core import float_input, normalize_axes
+from mindjit.frontend.ops.cast import float_input
+from mindjit.frontend.ops.core import normalize_axes
 from mindjit.frontend.ops.effects import assign
 from mindjit.frontend.ops.math import (
     _tensor,

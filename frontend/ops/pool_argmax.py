@@ -1,4 +1,4 @@
-"""`ops.max_pool2d(..., return_indices=True)`: the maximum and where it was.
+"""`ops.max_pool2d`, and with `return_indices=True` the maximum and where it was.
 
 The index (int64, as MaxPoolWithArgmaxV2 on CPU) is flat into the input's
 H * W of each channel: row * W + column, the first maximum of the window in
@@ -17,7 +17,7 @@ import numpy as np
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import broadcast_to
-from mindjit.frontend.ops.conv import _nchw, pair, pool2d, pool_output_extra
+from mindjit.frontend.ops.conv import _nchw, pair, pool2d, pool_output_extra, symmetric_pads
 from mindjit.frontend.ops.conv import pad as pad_op
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.math import equal, logical_and, logical_not, logical_or, select
@@ -67,3 +67,24 @@ def max_pool2d_with_indices(
             at = broadcast_to(constant(at, D.int64), (n, c, oh, ow))
             index = at if index is None else select(hit, at, index)
     return out, index
+
+
+def max_pool2d(
+    x: Any,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    return_indices: bool = False,
+    ceil_mode: bool = False,
+) -> Any:
+    """`ops.max_pool2d`: stride defaults to the kernel; symmetric padding."""
+    name = "max_pool2d"
+    pads = symmetric_pads(padding, name)
+    k = pair(kernel_size, name, "kernel_size")
+    if max(pads[0], pads[2]) * 2 > max(k):
+        raise ValueError(f"For '{name}', 'padding' must be at most half the kernel size")
+    d = pair(dilation, name, "dilation")
+    if return_indices:
+        return max_pool2d_with_indices(x, k, k if stride is None else stride, pads, d, ceil_mode)
+    return pool2d("max", x, k, k if stride is None else stride, pads, d, ceil_mode, name=name)

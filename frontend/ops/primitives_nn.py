@@ -19,6 +19,7 @@ import numpy as np
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops import conv, nn_functional
 from mindjit.frontend.ops.array import cast, expand_dims, reshape
+from mindjit.frontend.ops.cast import snapshot
 from mindjit.frontend.ops.checks import check_range
 from mindjit.frontend.ops.core import normalize_axes
 from mindjit.frontend.ops.effects import assign
@@ -346,14 +347,12 @@ class Identity(Primitive):
     """`Identity()(x)`: a tensor equal to x (an eager Parameter gives its current value)."""
 
     def __call__(self, x: Any) -> Any:
-        from mindjit.frontend.ops.array import _snapshot  # the no-op cast's rule
-
         t = as_operand(x, "'Identity' input")
         if not is_tensor(t):
             raise TypeError(
                 f"For 'Identity', the input must be a Tensor, but got {type(x).__name__}"
             )
-        return _snapshot(t)
+        return snapshot(t)
 
 
 class L2Normalize(Primitive):

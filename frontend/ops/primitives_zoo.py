@@ -19,8 +19,8 @@ from typing import Any
 
 from mindjit.frontend.ops import array, conversions, resize, scatter_ops, special, value_shapes
 from mindjit.frontend.ops import math as fmath
+from mindjit.frontend.ops.cast import promote
 from mindjit.frontend.ops.primitives import Primitive, _simple
-from mindjit.frontend.ops.promotion import promote
 from mindjit.frontend.ops.split import require_tensor
 
 DType = _simple("DType", array.dtype, "DType()(x): the dtype of x")

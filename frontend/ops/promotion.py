@@ -117,15 +117,6 @@ def as_operand(x: Any, what: str = "input") -> Any:
     raise TypeError(f"{what} must be a Tensor or a number, got {type(x).__name__}")
 
 
-def cast_to(x: Any, dtype: D.DType) -> Any:
-    """`x` as a tensor of `dtype` (numbers become constants, tensors are cast if needed)."""
-    from mindjit.frontend.ops.array import cast  # function-level: array.py imports this module
-
-    if is_tensor(x):
-        return x if x.dtype == dtype else cast(x, dtype)
-    return constant(x, dtype)
-
-
 def result_dtype(*args: Any) -> D.DType:
     """The dtype `promote` would cast `args` to."""
     tensors = [a for a in args if is_tensor(a)]
@@ -142,10 +133,3 @@ def result_dtype(*args: Any) -> D.DType:
     for a in args[1:]:
         target = promote_types(target, default_dtype(a))
     return target
-
-
-def promote(*args: Any, what: str = "op") -> list[Any]:
-    """Convert numbers and cast tensors so all `args` share one dtype."""
-    ops = [as_operand(a, f"{what} input") for a in args]
-    target = result_dtype(*ops)
-    return [cast_to(a, target) for a in ops]

@@ -11,9 +11,10 @@ from typing import Any
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
-from mindjit.frontend.ops.core import float_input, normalize_axes, run
+from mindjit.frontend.ops.cast import cast_to, float_input
+from mindjit.frontend.ops.core import normalize_axes, run
 from mindjit.frontend.ops.math import logical_not, neg
-from mindjit.frontend.ops.promotion import as_operand, cast_to, constant, default_dtype, is_tensor
+from mindjit.frontend.ops.promotion import as_operand, constant, default_dtype, is_tensor
 
 
 def _tensor(x: Any, name: str) -> Any:

@@ -14,8 +14,9 @@ from typing import Any
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import reshape
+from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.ops.core import normalize_axis, run
-from mindjit.frontend.ops.promotion import cast_to, is_tensor
+from mindjit.frontend.ops.promotion import is_tensor
 
 
 def scan(

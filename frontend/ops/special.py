@@ -32,6 +32,7 @@ import math as _math
 from typing import Any
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.ops.math import (
     _tensor,
     abs,
@@ -50,7 +51,6 @@ from mindjit.frontend.ops.math import (
     sin,
     sub,
 )
-from mindjit.frontend.ops.promotion import cast_to
 
 _SHIFT = 8.0
 _HALF_LOG_2PI = 0.5 * _math.log(2.0 * _math.pi)

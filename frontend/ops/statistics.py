@@ -16,7 +16,8 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import cast, squeeze
-from mindjit.frontend.ops.core import float_input, normalize_axes, normalize_axis
+from mindjit.frontend.ops.cast import float_input
+from mindjit.frontend.ops.core import normalize_axes, normalize_axis
 from mindjit.frontend.ops.math import abs as abs_
 from mindjit.frontend.ops.math import div, mul, not_equal, pow, sqrt, sub
 from mindjit.frontend.ops.reduce import reduce_max, reduce_mean, reduce_min, reduce_sum

@@ -10,7 +10,7 @@ import pytest
 
 import mindjit as ms
 from mindjit import Tensor, nn, ops
-from mindjit.frontend.graph.gc_pause import no_full_collections
+from mindjit.support.gc_pause import no_full_collections
 
 
 def _collections_while(fn) -> list[int]:  # type: ignore[no-untyped-def]
