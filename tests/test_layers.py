@@ -344,3 +344,43 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(edges) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+# -- docs/architecture.md's directory map lists every source file ------------------------------
+
+
+def _documented_map() -> dict[str, set[str]]:
+    """folder -> the file names its entry in the map lists."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    start = text.index("## Directory map")
+    block = text[
+        text.index("```\n", start) + 4 : text.index("```\n", text.index("```\n", start) + 4)
+    ]
+    listed: dict[str, set[str]] = {}
+    folder = None
+    for line in block.splitlines():
+        if line and not line.startswith(" "):
+            folder = line.split("/")[0] if "/  #" not in line else line.split("/  #")[0]
+            listed.setdefault(folder, set())
+        elif folder is not None:
+            listed[folder].update(line.split())
+    return listed
+
+
+def test_the_directory_map_lists_every_source_file() -> None:
+    listed = _documented_map()
+    missing, stale = [], []
+    for layer in ORDER:
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            if "__pycache__" in path.parts or path.name == "__init__.py":
+                continue
+            folder = str(path.parent.relative_to(ROOT))
+            if path.name not in listed.get(folder, set()):
+                missing.append(str(path.relative_to(ROOT)))
+    for folder, names in listed.items():
+        for name in names:
+            if name.endswith(".py") and not (ROOT / folder / name).exists():
+                stale.append(f"{folder}/{name}")
+    assert not missing and not stale, (
+        f"docs/architecture.md's directory map: missing {missing}, stale {stale}"
+    )

@@ -30,7 +30,6 @@ from mindjit.dialects.context import register_dialects
 from mindjit.dialects.parsing import LocatingParser
 from mindjit.dialects.verify import verify_located
 from mindjit.driver.passes import mindjit_pass_factories
-from mindjit.support.gc_pause import no_full_collections
 from mindjit.ir.compat.direct_printer import DirectMLIRTarget
 from mindjit.ir.locations import from_xdsl_exception
 from mindjit.ir.resource_section import section
@@ -38,6 +37,7 @@ from mindjit.passes.pipelines import parse_pipeline
 from mindjit.passes.registry import extended_pass_factories
 from mindjit.support.errors import MindjitError
 from mindjit.support.files import write_atomic
+from mindjit.support.gc_pause import no_full_collections
 from mindjit.tools import diagnostics_check
 from mindjit.tools.cli import guarded
 

@@ -25,13 +25,13 @@ from typing import Any
 from mindjit.driver.compile import load_compiler as driver_load_compiler
 from mindjit.frontend.cell_base import training_token
 from mindjit.frontend.graph import too_deep
-from mindjit.support.gc_pause import no_full_collections
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.program_cache import compile_with_cache
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.mutable import graph_inputs
 from mindjit.frontend.structure import signature_of
 from mindjit.support import config
+from mindjit.support.gc_pause import no_full_collections
 
 _PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
 _COMPILING = threading.RLock()  #: held while a program is looked up and compiled
