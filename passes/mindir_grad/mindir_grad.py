@@ -100,7 +100,15 @@ class Backprop:
                 for region in op.regions:
                     for inner in region.blocks:
                         self.mark(inner)
-                live = any(o in self.varying for o in used_values(op))
+                # varying through a value from outside, or through what a region
+                # yields (a weight Load inside a branch: nothing outside is varying)
+                live = any(o in self.varying for o in used_values(op)) or any(
+                    o in self.varying
+                    for region in op.regions
+                    for inner in region.blocks
+                    if inner.last_op is not None
+                    for o in inner.last_op.operands
+                )
             else:
                 live = any(o in self.varying for o in op.operands)
             if live:

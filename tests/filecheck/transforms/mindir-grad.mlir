@@ -212,3 +212,34 @@ func.func @reused_forward(%a: tensor<2xf32>, %n: tensor<2xf32>, %u0: !mindir.u) 
   }
   func.return %s, %g#0, %g#1, %u2 : tensor<f32>, tensor<2xf32>, tensor<2xf32>, !mindir.u
 }
+
+// -----
+
+// A weight read only inside a branch: nothing the if uses from outside is
+// varying, but what its branch yields is, so the if is differentiated and the
+// weight's adjoint comes out of the backward if (it was zero before).
+
+// CHECK-LABEL: func.func @weight_only_in_a_branch
+// CHECK:         %r = mindir.if %c -> (tensor<2xf32>) {
+// CHECK:           %m = mindir.mul %a, %l
+// CHECK:         %g = mindir.if %c -> (tensor<2xf32>) {
+// CHECK-NEXT:      mindir.yield %a : tensor<2xf32>
+// CHECK-NEXT:    } else {
+// CHECK:           mindir.broadcast_to
+// CHECK:         func.return %g : tensor<2xf32>
+mindir.parameter @w = dense<[2.0, 3.0]> : tensor<2xf32>
+func.func @weight_only_in_a_branch(%c: tensor<i1>, %a: tensor<2xf32>, %u0: !mindir.u) -> tensor<2xf32> {
+  %g = mindir.grad (%x = %a) wrt [] weights [@w] : (tensor<2xf32>) -> tensor<2xf32> {
+    %r = mindir.if %c -> (tensor<2xf32>) {
+      %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+      %l = mindir.load %p, %u0 : tensor<2xf32>
+      %m = mindir.mul %x, %l : tensor<2xf32>
+      mindir.yield %m : tensor<2xf32>
+    } else {
+      mindir.yield %x : tensor<2xf32>
+    }
+    %s = mindir.reduce_sum %r : (tensor<2xf32>) -> tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %g : tensor<2xf32>
+}
