@@ -11,6 +11,7 @@ run by the CPU executor, in GRAPH_MODE and in PYNATIVE_MODE alike.
 from __future__ import annotations
 
 import functools
+import types
 import warnings
 from typing import Any
 
@@ -49,11 +50,19 @@ def jit(
 
         if args and isinstance(args[0], Cell) and function.__name__ == "construct":
             return api.run_cell(args[0], args[1:], kwargs)
+        if not isinstance(function, types.FunctionType | types.MethodType):
+            # a callable object (`ms.grad(f)`, `ms.vmap(f)`, a Cell): the graph calls it
+            return api.run_function(call_object, (function, *args), kwargs, jit_config)
         return api.run_function(function, args, kwargs, jit_config)
 
     compiled.__ms_jit__ = True  # type: ignore[attr-defined]
     compiled.__ms_jit_config__ = jit_config  # type: ignore[attr-defined]
     return compiled
+
+
+def call_object(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """The graph `jit` compiles for a callable that is not a Python function."""
+    return function(*args, **kwargs)
 
 
 def _with_overrides(jit_config: Any, jit_level: str, backend: str) -> JitConfig:

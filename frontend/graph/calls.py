@@ -19,7 +19,7 @@ from typing import Any
 
 from mindjit.frontend.cell_base import CellBase
 from mindjit.frontend.grad_spec import Gradient
-from mindjit.frontend.graph import functional
+from mindjit.frontend.graph import functional, switch_layer
 from mindjit.frontend.graph.errors import FrontendError, builtin_error_type, public_message
 from mindjit.frontend.graph.fallback import check_fallback
 from mindjit.frontend.graph.grad_trace import trace_grad
@@ -71,6 +71,12 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
                 raise ev.error(node, "print() keyword arguments are not supported in graph mode")
             graph.print(list(args))
             return None
+        if isinstance(callee, switch_layer.Switched):
+            return switch_layer.call(
+                ev, node, callee, lambda item: call_value(ev, node, item, list(args), kwargs)
+            )
+        if callee is builtins.super:
+            return _super(ev, node, args, kwargs)
         if callee is builtins.isinstance and args and isinstance(args[0], GraphValue):
             return _isinstance_tensor(args[1], Tensor)
         if _is_cell(callee):
@@ -127,6 +133,24 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
             raise
         # the library's ValueError / TypeError ..., located, as in PyNative mode
         raise ev.error(node, public_message(exc), builtin_error_type(exc)) from None
+
+
+def _super(ev: Any, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """`super()` in a method: the class from the method's `__class__` cell (which
+    Python makes for a method that names `super`) and the method's `self`, as the
+    interpreter does; `super(Sub, self)` as given. Its methods then compile as any
+    method of the object (`super().construct(x)` is the parent's construct)."""
+    if kwargs:
+        raise ev.error(node, "super() takes no keyword arguments")
+    if args:
+        return super(*args)
+    fn = unwrap(ev.fn)
+    code = getattr(fn, "__code__", None)
+    names = code.co_freevars if code is not None else ()
+    if "__class__" not in names or ev.self_obj is None:
+        raise ev.error(node, "super() without arguments is only supported in a method")
+    cls = fn.__closure__[names.index("__class__")].cell_contents
+    return super(cls, ev.self_obj)
 
 
 def _is_user_callable(callee: Any) -> bool:

@@ -27,6 +27,7 @@ from mindjit.frontend.graph import (
     functional,
     loop_flags,
     raises,
+    switch_layer,
     tensor_items,
 )
 from mindjit.frontend.graph.calls import call_value
@@ -422,6 +423,8 @@ class FunctionEvaluator:
         index = self.eval(node.slice, env)
         if tensor_items.is_item_target(obj):
             return tensor_items.read(self, node, obj, index)
+        if switch_layer.is_switch(obj, index):
+            return switch_layer.select(self, node, obj, index)
         return self.apply(node, operator.getitem, obj, index)
 
     def eval_BinOp(self, node: ast.BinOp, env: Env) -> Any:

@@ -106,6 +106,19 @@ def runtime_check(
             env[name] = ev.graph.depend(v, checked)
 
 
+def checked_range(
+    ev: Any, x: GraphValue, low: float, high: float, cls: type, text: str
+) -> GraphValue:
+    """`x` as float after a run-time check `low <= x <= high` that raises `cls(text)`:
+    the result depends on the check, so whatever uses it keeps it alive."""
+    message = f"{cls.__name__}: {text}"
+    _RAISED[message] = cls
+    checked = check_range(x, low, high, message)
+    if ev.graph.location is not None:
+        checked.ssa.owner.location = ev.graph.location
+    return checked
+
+
 def tensor_if_raises(ev: Any, node: ast.If, cond: GraphValue, env: Any) -> Any:
     """`if <tensor>: ... raise E(msg)` [else: ...]: a check of the condition, then
     the other branch inline. NOT_HANDLED when neither branch ends with a raise."""
