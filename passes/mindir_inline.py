@@ -174,21 +174,22 @@ class _Inliner:
                     state[name] = 2
 
     def flatten(self, name: str) -> None:
-        """Inline the calls of graph `name`; its callees are flattened already."""
+        """Inline the calls of graph `name`; its callees are flattened already.
+
+        The last call of a graph that will then be erased (no other reference to it)
+        takes the graph's ops themselves instead of a copy: a sub-graph called once
+        is moved, not copied and erased."""
         residual = self.residual[name]
         for call in self.to_inline[name]:
             callee = call.callee.root_reference.data
-            self.inline_call(call, self.funcs[callee])
+            last = self.calls_of[callee] == 1 and callee not in self.pinned
+            self.ops_created += inline_call(call, self.funcs[callee], move=last)
             self.calls_of[callee] -= 1
             self.inlined.add(callee)
             inner = self.residual[callee]
             residual.update(inner)
             self.calls_of.update(inner)
         self.to_inline[name] = []
-
-    # --- one call --------------------------------------------------------------------
-    def inline_call(self, call: func.CallOp, callee: func.FuncOp) -> None:
-        self.ops_created += inline_call(call, callee)
 
     # --- dead graphs -----------------------------------------------------------------
     def erase_dead(self) -> None:
@@ -198,8 +199,11 @@ class _Inliner:
                 self.funcs[name].erase()
 
 
-def inline_call(call: func.CallOp, callee: func.FuncOp) -> int:
-    """Replace `call` by a copy of `callee`'s body; returns the number of ops created."""
+def inline_call(call: func.CallOp, callee: func.FuncOp, move: bool = False) -> int:
+    """Replace `call` by a copy of `callee`'s body; returns the number of ops inlined.
+
+    `move`: take the body's ops themselves (the callee is left with only its
+    `func.return`, to be erased: nothing else may call it)."""
     created_ops = 0
     block = callee.body.block
     args = block.args
@@ -212,10 +216,17 @@ def inline_call(call: func.CallOp, callee: func.FuncOp) -> int:
     created: set[SSAValue] = set()
     ret = block.last_op
     assert isinstance(ret, func.ReturnOp)
-    for op in block.ops:
+    if move:
+        for arg, value in zip(args, call.arguments):
+            arg.replace_all_uses_with(value)
+    for op in list(block.ops) if move else block.ops:
         if op is ret:
             break
-        new = op.clone(mapper)
+        if move:
+            op.detach()
+            new = op
+        else:
+            new = op.clone(mapper)
         for inner in new.walk():
             inner.location = loc
             if stage is not None and PIPELINE_STAGE_ATTR not in inner.attributes:

@@ -91,6 +91,10 @@ class FunctionCompiler:
         self._ids = itertools.count()
         self._impure = False
         self._escaped: set[Any] = set()
+        #: structure -> (kernel, operand positions it reads, fresh results, the
+        #: attributes the key names by id): the kernels of structured ops, planned
+        #: once per structure (kernels_linalg.py)
+        self.kernels_by_structure: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         #: Set `keep_top` to have `compile` leave the function block's kept
         #: nodes and their releases in `top` (the compile cache records them).
         self.keep_top = False

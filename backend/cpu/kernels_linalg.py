@@ -9,6 +9,7 @@ producers (`tensor.empty`, `linalg.fill`) are dropped from the plan.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from math import prod
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,12 @@ if TYPE_CHECKING:
 
 def build_structured(c: FunctionCompiler, spec: Spec) -> None:
     """One step (or a plan-time constant) computing all results of the op."""
+    kernel, ins, fresh = _plan_structured(c, spec)
+    _emit(c, spec.op, spec.ins + spec.outs, kernel, ins, fresh)
+
+
+def _plan_structured(c: FunctionCompiler, spec: Spec) -> tuple[Fn, list[SSAValue], list[bool]]:
+    """The kernel of a structured op, the values it reads and which results are fresh."""
     op = spec.op
     if len(op.results) != len(spec.outs) or not all(is_tensor(v.type) for v in spec.outs):
         raise unsupported(op, "only tensor operands with results are supported")
@@ -57,19 +64,23 @@ def build_structured(c: FunctionCompiler, spec: Spec) -> None:
             op, f"'{op.name}' body yields {len(body.yields)} values for {len(spec.outs)} outputs"
         )
     if spec.reductions and (arg := plan_arg_reduce(c, spec, operands, loop)) is not None:
-        kernel, ins, fresh = arg
-    elif spec.reductions:
-        kernel, ins, fresh = plan_reduction(c, spec, operands, body, loop)
-    else:
-        kernel, ins, fresh = _plan_parallel(spec, operands, body, loop)
-    _emit(c, spec, kernel, ins, fresh)
+        return arg
+    if spec.reductions:
+        return plan_reduction(c, spec, operands, body, loop)
+    return _plan_parallel(spec, operands, body, loop)
 
 
 def _emit(
-    c: FunctionCompiler, spec: Spec, kernel: Fn, ins: list[SSAValue], fresh: list[bool]
+    c: FunctionCompiler,
+    op: Operation,
+    views: Sequence[SSAValue],
+    kernel: Fn,
+    ins: list[SSAValue],
+    fresh: list[bool],
 ) -> None:
-    """Fold at plan time when every input is a constant, else emit one step."""
-    results = list(spec.op.results)
+    """Fold at plan time when every input is a constant, else emit one step
+    (`views`: the values a result that is not fresh may be a view of)."""
+    results = list(op.results)
     if all(c.is_known(v) for v in ins):
         with np.errstate(all="ignore"):
             values = kernel(*[c.known(v) for v in ins])
@@ -81,13 +92,133 @@ def _emit(
         return
     slots = [c.read(v) for v in ins]
     outs = [
-        c.define(r, fresh=True) if f else c.define(r, like=spec.ins + spec.outs, readonly=True)
+        c.define(r, fresh=True) if f else c.define(r, like=views, readonly=True)
         for r, f in zip(results, fresh)
     ]
     if len(outs) == 1:
         c.emit(call_step(kernel, slots, outs[0]))
     else:
         c.emit(multi_call_step(kernel, slots, outs))
+
+
+# -- one kernel per structure --------------------------------------------------------------
+#
+# A lowered graph repeats a few op structures thousands of times (an LSTM unrolled
+# over 50 steps has its gates' generics once per step). The kernel of a structured
+# op depends only on its structure: the op's class, the operand and result types,
+# which operands are the same value, its properties and attributes, its body, and
+# the splat values of the operands the compiler folded (a neutral init is not read).
+# Each structure is planned once per function; later ops of it reuse the kernel
+# with their own slots (as the compile cache's kernel templates do,
+# backend/cache/plan_codec.py). A body reading a value from outside itself
+# (captured, maybe a plan-time constant) is planned op by op.
+
+
+def _splat_key(value: object) -> object:
+    if value is None:
+        return None
+    tobytes = getattr(value, "tobytes", None)  # exact bits: -0.0 and NaNs apart
+    return (type(value), tobytes() if tobytes is not None else repr(value))
+
+
+def _structure_key(
+    c: FunctionCompiler, op: Operation
+) -> tuple[tuple[object, ...], list[object]] | None:
+    """What the kernel of `op` depends on, or None when that is more (see above):
+    its attributes (types, properties), and the rest of it as a tuple of plain
+    values."""
+    operands = op.operands
+    if op.successors:
+        return None
+    attrs: list[object] = []
+    parts: list[object] = [type(op)]
+    first: dict[SSAValue, int] = {}
+    for i, v in enumerate(operands):
+        parts.append(first.setdefault(v, i))
+        attrs.append(v.type)
+        parts.append(_splat_key(c.splat(v)))
+    parts.append(len(op.results))
+    attrs.extend([r.type for r in op.results])
+    for table in (op.properties, op.attributes):
+        parts.append(len(table))
+        for name, value in table.items():
+            parts.append(name)
+            attrs.append(value)
+    for region in op.regions:
+        parts.append(len(region.blocks))
+        for block in region.blocks:
+            local: dict[SSAValue, int] = {}
+            for a in block.args:
+                local[a] = len(local)
+                attrs.append(a.type)
+            parts.append(len(local))
+            for inner in block.ops:
+                if inner.regions or inner.successors:
+                    return None
+                parts.append(type(inner))
+                parts.append(len(inner.operands))
+                for v in inner.operands:
+                    ref = local.get(v)
+                    if ref is None:
+                        return None  # a value from outside the body
+                    parts.append(ref)
+                parts.append(len(inner.results))
+                for r in inner.results:
+                    local[r] = len(local)
+                    attrs.append(r.type)
+                for table in (inner.properties, inner.attributes):
+                    parts.append(len(table))
+                    for name, value in table.items():
+                        parts.append(name)
+                        attrs.append(value)
+    return tuple(parts), attrs
+
+
+def _build_by_structure(
+    c: FunctionCompiler,
+    op: Operation,
+    plan: Callable[[], tuple[Spec, Fn, list[SSAValue], list[bool]]],
+) -> None:
+    """Emit `op` with the kernel of its structure, planned by `plan()` the first time.
+
+    The table is looked up by the attributes' identities first (the lowering interns
+    most of them: a tenth of the cost of hashing them by value), then by value; an
+    entry keeps its attributes alive, so no other object takes their ids."""
+    structure = _structure_key(c, op)
+    table = c.kernels_by_structure
+    found = by_id = by_value = None
+    if structure is not None:
+        parts, attrs = structure
+        by_id = (parts, *[id(a) for a in attrs])
+        found = table.get(by_id)
+        if found is None:
+            try:
+                by_value = (parts, tuple(attrs))
+                found = table.get(by_value)
+            except TypeError:  # an attribute without a hash
+                by_value = None
+            if found is not None:  # this op's attributes stay alive with its entry
+                found = table[by_id] = (*found[:3], attrs)
+    operands = op.operands
+    if found is not None:
+        kernel, positions, fresh, _ = found
+        _emit(c, op, operands, kernel, [operands[i] for i in positions], fresh)
+        return
+    spec, kernel, ins, fresh = plan()
+    views = spec.ins + spec.outs
+    _emit(c, op, views, kernel, ins, fresh)
+    if structure is None or len(views) != len(operands):
+        return
+    if any(a is not b for a, b in zip(views, operands)):
+        return
+    index: dict[SSAValue, int] = {}
+    for i, v in enumerate(operands):
+        index.setdefault(v, i)
+    if all(v in index for v in ins):
+        entry = (kernel, tuple([index[v] for v in ins]), fresh, structure[1])
+        table[by_id] = entry
+        if by_value is not None:
+            table[by_value] = entry
 
 
 def _plan_parallel(
@@ -152,12 +283,15 @@ _NAMED = (
 def build_named(c: FunctionCompiler, op: Operation) -> None:
     if build_library_call(c, op):  # a generic naming its kernel (kernels_library.py)
         return
-    spec = structured_spec(op)
-    if isinstance(op, linalg.GenericOp) and (segment := segment_sum_kernel(spec)) is not None:
-        kernel, ins = segment  # a scatter-add, not the literal segments x N reduction
-        _emit(c, spec, kernel, ins, [True])
-        return
-    build_structured(c, spec)
+
+    def plan() -> tuple[Spec, Fn, list[SSAValue], list[bool]]:
+        spec = structured_spec(op)
+        if isinstance(op, linalg.GenericOp) and (segment := segment_sum_kernel(spec)) is not None:
+            kernel, ins = segment  # a scatter-add, not the literal segments x N reduction
+            return spec, kernel, ins, [True]
+        return spec, *_plan_structured(c, spec)
+
+    _build_by_structure(c, op, plan)
 
 
 @register(linalg.CopyOp)
@@ -190,12 +324,20 @@ def build_copy(c: FunctionCompiler, op: Operation) -> None:
 
 @register(linalg.ReduceOp)
 def build_reduce(c: FunctionCompiler, op: Operation) -> None:
-    build_structured(c, reduce_spec(op))
+    def plan() -> tuple[Spec, Fn, list[SSAValue], list[bool]]:
+        spec = reduce_spec(op)
+        return spec, *_plan_structured(c, spec)
+
+    _build_by_structure(c, op, plan)
 
 
 @register(linalg.BroadcastOp)
 def build_broadcast(c: FunctionCompiler, op: Operation) -> None:
-    build_structured(c, broadcast_spec(op))
+    def plan() -> tuple[Spec, Fn, list[SSAValue], list[bool]]:
+        spec = broadcast_spec(op)
+        return spec, *_plan_structured(c, spec)
+
+    _build_by_structure(c, op, plan)
 
 
 @register(linalg.FillOp)

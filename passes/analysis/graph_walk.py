@@ -17,7 +17,7 @@ from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Operation
 
 from mindjit.dialects.mindir.effects import ParameterOp
-from mindjit.ir.walk import block_ops
+from mindjit.ir.walk import block_ops, walk_ops
 
 #: Top-level ops with no graph inside, a large model has thousands of (exact
 #: classes: they have no subclasses, and a class test is cheaper than isinstance).
@@ -35,6 +35,8 @@ def top_level_graphs(
 def walk_graphs(
     module: ModuleOp, skip: tuple[type[Operation], ...] = DECLARATIONS
 ) -> Iterator[Operation]:
-    """Every op of `module` but the module itself and its top-level `skip` ops."""
+    """Every op of `module` but the module itself and its top-level `skip` ops, in
+    `walk()` order. Each graph is listed before its ops are handed out (`walk_ops`,
+    a third of the cost of `op.walk()`'s nested generators)."""
     for op in top_level_graphs(module, skip):
-        yield from op.walk()
+        yield from walk_ops(op)

@@ -147,19 +147,20 @@ def _leftover_type_message(op: Operation, good: set[int]) -> str | None:
 
 def check_no_mindir(module: ModuleOp) -> None:
     """Raise a located error at the first mindir op left, else at the first op that
-    still carries a mindir or tuple type."""
-    for op in walk_graphs(module, skip=(GlobalOp,)):  # globals are what Parameters became
-        if not op.name.startswith("mindir."):  # every message below is about a mindir op
-            continue
-        if (message := _leftover_op_message(op)) is not None:
-            # Report a tuple at the op that still uses it, where the user can see why.
-            if isinstance(op, mindir.MakeTupleOp) and op.results[0].uses:
-                raise op_error(next(iter(op.results[0].uses)).operation, message)
-            raise op_error(op, message)
+    still carries a mindir or tuple type (one walk: a lowered graph is large)."""
     good: set[int] = set()
-    for op in walk_graphs(module, skip=(GlobalOp,)):
-        if (message := _leftover_type_message(op, good)) is not None:
-            raise op_error(op, message)
+    first_bad_type: tuple[Operation, str] | None = None
+    for op in walk_graphs(module, skip=(GlobalOp,)):  # globals are what Parameters became
+        if op.name.startswith("mindir."):  # every op message is about a mindir op
+            if (message := _leftover_op_message(op)) is not None:
+                # Report a tuple at the op that still uses it, where the user can see why.
+                if isinstance(op, mindir.MakeTupleOp) and op.results[0].uses:
+                    raise op_error(next(iter(op.results[0].uses)).operation, message)
+                raise op_error(op, message)
+        if first_bad_type is None and (message := _leftover_type_message(op, good)) is not None:
+            first_bad_type = (op, message)
+    if first_bad_type is not None:
+        raise op_error(*first_bad_type)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.device import STATUS_TYPE
 from mindjit.ir.locations import op_error
+from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor.builders import Emitter
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
@@ -163,7 +164,7 @@ def erase_dead_state(module: ModuleOp) -> None:
     tuple_get_item and state placeholders (see mindir_to_tensor/tuples.py), users before definitions."""
 
     graphs = top_level_graphs(module)
-    for op in [inner for fn in reversed(graphs) for inner in fn.walk(reverse=True)]:
+    for op in [inner for fn in reversed(graphs) for inner in walk_ops(fn, reverse=True)]:
         if (isinstance(op, _DEAD_WHEN_UNUSED) or is_state_placeholder(op)) and all(
             not r.uses for r in op.results
         ):

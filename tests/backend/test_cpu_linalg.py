@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from mindjit.backend.cpu import CpuExecutable, ExecutionError
+from mindjit.backend.cpu.compiler import FunctionCompiler
+from mindjit.backend.cpu.plan import Plan
 from mindjit.dialects.parsing import parse_module
 
 RNG = np.random.default_rng(7)
@@ -527,3 +529,75 @@ def test_random_maps_match_an_index_level_reference(body, op):
         parallel = [d for d in range(len(loop)) if d not in red]
         expected = np.transpose(total, [parallel.index(d) for d in out]) + init
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5, err_msg=text)
+
+
+# -- one kernel per structure (kernels_linalg._build_by_structure) -------------------------
+
+
+def _add_generic(result: str, lhs: str, rhs: str, body_const: str | None = None) -> str:
+    body = (
+        f"%k = arith.constant {body_const} : f32\n    %s = arith.addf %x, %k : f32\n"
+        "    %t = arith.addf %s, %y : f32"
+        if body_const is not None
+        else "%t = arith.addf %x, %y : f32"
+    )
+    return f"""
+  {result} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                                        affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}}
+      ins({lhs}, {rhs} : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {{
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    {body}
+    linalg.yield %t : f32
+  }} -> tensor<4xf32>"""
+
+
+def _kernels(text: str) -> tuple[CpuExecutable, list]:
+    """The executable and the kernel of each generic of @f, in order."""
+    exe = CpuExecutable(parse_module(text))
+    compiler = FunctionCompiler(exe, exe.function("f"))
+    compiler.keep_top = True
+    compiler.compile(Plan("f"))
+    assert compiler.top is not None
+    nodes = [n for n in compiler.top[0] if n.op.name == "linalg.generic"]
+    return exe, [n.steps[0].call_spec[0] for n in nodes]
+
+
+def test_ops_of_one_structure_share_a_kernel_with_their_own_slots():
+    text = f"""
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {{
+  %e = tensor.empty() : tensor<4xf32>
+  {_add_generic("%1", "%a", "%b", "1.0")}
+  {_add_generic("%2", "%1", "%a", "1.0")}
+  {_add_generic("%3", "%2", "%2", "1.0")}
+  func.return %3 : tensor<4xf32>
+}}
+"""
+    a, b = rand(4), rand(4)
+    exe, kernels = _kernels(text)
+    # %3 reads one value twice: another structure than %1 and %2
+    assert kernels[0] is kernels[1] and kernels[2] is not kernels[0]
+    (out,) = exe.run("f", a, b)
+    one = np.float32(1.0)
+    two = ((a + one) + b + one) + a
+    np.testing.assert_array_equal(out, (two + one) + two)
+
+
+def test_bodies_differing_only_in_a_constant_get_their_own_kernels():
+    """0.0 and -0.0 are equal floats: the structures tell them apart by their bits."""
+    text = f"""
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {{
+  %e = tensor.empty() : tensor<4xf32>
+  {_add_generic("%1", "%a", "%b", "0.0")}
+  {_add_generic("%2", "%a", "%b", "-0.0")}
+  {_add_generic("%3", "%a", "%b", "1.0")}
+  func.return %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}}
+"""
+    a = np.array([-0.0, 1.0, -0.0, 2.0], np.float32)
+    b = np.array([-0.0, -0.0, 0.0, 1.0], np.float32)
+    exe, kernels = _kernels(text)
+    assert len({id(k) for k in kernels}) == 3
+    one, two, three = exe.run("f", a, b)
+    np.testing.assert_array_equal(np.signbit(one), np.signbit((a + np.float32(0.0)) + b))
+    np.testing.assert_array_equal(np.signbit(two), np.signbit((a + np.float32(-0.0)) + b))
+    np.testing.assert_array_equal(three, (a + np.float32(1.0)) + b)
