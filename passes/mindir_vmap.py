@@ -218,8 +218,9 @@ class _Batcher:
         rule = BATCHING.get(type(op))
         if rule is None:
             why = BATCHING.refused(type(op))
-            detail = f": {why}" if why else ""
-            raise op_error(op, f"mindir-vmap: no batching rule for '{op.name}'{detail}")
+            if why is None:
+                raise op_error(op, BATCHING.missing(type(op)))
+            raise op_error(op, f"mindir-vmap: no batching rule for '{op.name}': {why}")
         rule(self, op, args)
 
     def _shareable(self, op: Operation) -> bool:
@@ -271,12 +272,14 @@ class _Batcher:
         props["axis"] = i64_array(sorted(a % rank + 1 for a in axes))
         return self._emit(type(op).make([self._tensor(args[0], op)], props), op)
 
-    def _to_shape(self, op: Operation, args: list[_Value]) -> SSAValue:
+    def _reshape(self, op: Operation, args: list[_Value]) -> SSAValue:
         shape = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
-        x = self._tensor(args[0], op)
-        if isinstance(op, V.BroadcastToOp):
-            x = self._align(x, len(shape), op)
-        return self._emit(type(op).get(x, [self.size, *shape]), op)
+        return self._emit(V.ReshapeOp.get(self._tensor(args[0], op), [self.size, *shape]), op)
+
+    def _broadcast_to(self, op: Operation, args: list[_Value]) -> SSAValue:
+        shape = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+        x = self._align(self._tensor(args[0], op), len(shape), op)
+        return self._emit(V.BroadcastToOp.get(x, [self.size, *shape]), op)
 
     def _transpose(self, op: Operation, args: list[_Value]) -> SSAValue:
         perm = [0, *(p + 1 for p in op.perm.get_values())]  # type: ignore[attr-defined]
@@ -379,11 +382,12 @@ def _batched_result(method: Callable[[_Batcher, Operation, list[_Value]], SSAVal
 
 #: op class -> how mindir-vmap batches it when a batched value flows in (an op
 #: whose operands are all shared is copied as it is, if it is pure or a read)
-BATCHING: RuleTable[BatchRule] = RuleTable("mindir-vmap")
+BATCHING: RuleTable[BatchRule] = RuleTable("mindir-vmap", "passes/mindir_vmap.py", "batching rule")
 BATCHING.register(*mindir.ELEMENTWISE_OPS, CheckRangeOp)(_batched_result(_Batcher._elementwise))
 BATCHING.register(mindir.MatMulOp)(_batched_result(_Batcher._matmul))
 BATCHING.register(*mindir.REDUCE_OPS)(_batched_result(_Batcher._reduce))
-BATCHING.register(mindir.ReshapeOp, mindir.BroadcastToOp)(_batched_result(_Batcher._to_shape))
+BATCHING.register(mindir.ReshapeOp)(_batched_result(_Batcher._reshape))
+BATCHING.register(mindir.BroadcastToOp)(_batched_result(_Batcher._broadcast_to))
 BATCHING.register(mindir.TransposeOp)(_batched_result(_Batcher._transpose))
 BATCHING.register(mindir.ConcatOp, mindir.StackOp)(_batched_result(_Batcher._join))
 BATCHING.register(mindir.GetItemOp)(_batched_result(_Batcher._get_item))

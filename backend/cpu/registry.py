@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 Builder = Callable[["FunctionCompiler", Operation], None]
 
-BUILDERS: RuleTable[Builder] = RuleTable("cpu executor")
+BUILDERS: RuleTable[Builder] = RuleTable(
+    "cpu executor", "backend/cpu/registry.py, kernels in backend/cpu/kernels_*.py", "kernel builder"
+)
 
 #: Runtime kind (a declaration's `mindjit.runtime` attribute) -> builder of the
 #: `func.call`s to it, e.g. "print".

@@ -13,7 +13,7 @@ from xdsl.ir import Dialect
 from mindjit.dialects.mindir.check import *  # noqa: F403
 from mindjit.dialects.mindir.check import CHECK_OPS
 from mindjit.dialects.mindir.comm import *  # noqa: F403
-from mindjit.dialects.mindir.comm import COMM_OPS
+from mindjit.dialects.mindir.comm import COMM_OPS, ReceiveOp, SendOp
 from mindjit.dialects.mindir.constant import ConstantOp
 from mindjit.dialects.mindir.control import *  # noqa: F403
 from mindjit.dialects.mindir.control import CONTROL_OPS
@@ -24,7 +24,7 @@ from mindjit.dialects.mindir.data_movement import DATA_MOVEMENT_OPS
 from mindjit.dialects.mindir.device import *  # noqa: F403
 from mindjit.dialects.mindir.device import DEVICE_OPS
 from mindjit.dialects.mindir.effects import *  # noqa: F403
-from mindjit.dialects.mindir.effects import EFFECT_OPS
+from mindjit.dialects.mindir.effects import EFFECT_OPS, TensorMoveOp, UpdateStateOp
 from mindjit.dialects.mindir.elementwise import *  # noqa: F403
 from mindjit.dialects.mindir.elementwise import ELEMENTWISE_OPS
 from mindjit.dialects.mindir.gather import *  # noqa: F403
@@ -43,7 +43,7 @@ from mindjit.dialects.mindir.scan import SCAN_OPS
 from mindjit.dialects.mindir.sort import *  # noqa: F403
 from mindjit.dialects.mindir.sort import SORT_OPS
 from mindjit.dialects.mindir.tuples import *  # noqa: F403
-from mindjit.dialects.mindir.tuples import TUPLE_OPS
+from mindjit.dialects.mindir.tuples import TUPLE_OPS, TupleGetItemOp
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401
 from mindjit.dialects.mindir.vmap import *  # noqa: F403
 from mindjit.dialects.mindir.vmap import VMAP_OPS
@@ -76,6 +76,19 @@ ALL_OPS = (
 )
 
 MindIR = Dialect("mindir", list(ALL_OPS), [MonadUType, MonadIOType, RefType])
+
+#: The ops no public name of `mindjit.ops`, `mindjit.nn` or Tensor emits: passes
+#: create them, with why. Every other op is built by the frontend
+#: (tests/registry/test_frontend_reach.py checks both ways). Keyed by the exact
+#: class: a subclass of an internal op is not internal by inheritance.
+INTERNAL_OPS: dict[type, str] = {
+    UpdateStateOp: "mindir-auto-monad threads the memory state with it",
+    TensorMoveOp: "mindir-load-elim inserts the copies a Load needs",
+    SendOp: "mindir-pipeline-split puts one at each cut between pipeline stages",
+    ReceiveOp: "mindir-pipeline-split puts one at each cut between pipeline stages",
+    TupleGetItemOp: "graph-mode tuples are Python values in the frontend (make_tuple "
+    "only feeds addn); mindir-cf-to-select takes a selected tuple apart with it",
+}
 
 # Their verifiers read only the op's signature (types, properties, regions' block
 # arguments): a verdict is remembered per signature (mindjit.ir.compat.verify_memo).

@@ -11,8 +11,6 @@ itself.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, TypeAttribute, i32, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
@@ -33,8 +31,6 @@ class ArgReduceOp(TypedOp):
     keep_dims = prop_def(IntegerAttr, FALSE)
     index_type = prop_def(TypeAttribute, i32)
     traits = traits_def(Pure())
-    #: "max" or "min": which element the index points at.
-    KIND: ClassVar[str] = "max"
 
     @classmethod
     def infer_result(cls, operand_types, props):
@@ -79,7 +75,6 @@ class ArgMinOp(ArgReduceOp):
     """Index of the first smallest element along `axis` (MindSpore's Argmin)."""
 
     name = "mindir.argmin"
-    KIND: ClassVar[str] = "min"
 
 
 INDEX_REDUCE_OPS = (ArgMaxOp, ArgMinOp)

@@ -9,8 +9,6 @@ the input's type; the input has rank >= 1 (the frontend reshapes a scalar).
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
 from xdsl.ir import SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
@@ -31,8 +29,6 @@ class ScanOp(TypedOp):
     exclusive = prop_def(IntegerAttr, FALSE)
     reverse = prop_def(IntegerAttr, FALSE)
     traits = traits_def(Pure())
-    #: "sum" or "prod": how the elements combine
-    KIND: ClassVar[str] = "sum"
 
     @classmethod
     def infer_result(cls, operand_types, props):
@@ -76,7 +72,6 @@ class CumProdOp(ScanOp):
     """Running products along `axis` (MindSpore's CumProd)."""
 
     name = "mindir.cumprod"
-    KIND: ClassVar[str] = "prod"
 
 
 SCAN_OPS = (CumSumOp, CumProdOp)

@@ -149,7 +149,7 @@ class Backprop:
                     raise op_error(op, f"mindir-grad: '{op.name}' cannot be differentiated: {why}")
                 if RULES.excluded(type(op)) is not None:
                     continue  # no gradient flows through it
-                raise op_error(op, f"mindir-grad: '{op.name}' has no adjoint rule")
+                raise op_error(op, RULES.missing(type(op)))
             grads = rule(e, op, douts)
             for operand, g in zip(op.operands, grads):
                 if operand in self.varying:

@@ -26,7 +26,7 @@ Rule = Callable[[GradEmitter, Operation, list[Adjoint]], list[Adjoint]]
 
 #: op class -> its adjoint rule; the classes excluded give their operands no
 #: gradient (why: the exclusion's reason)
-RULES: RuleTable[Rule] = RuleTable("mindir-grad")
+RULES: RuleTable[Rule] = RuleTable("mindir-grad", "passes/mindir_grad/rules*.py", "adjoint rule")
 rule = RULES.register
 
 RULES.exclude(
@@ -149,11 +149,15 @@ def _pow(e, op, douts):
     return _binary_out(e, op, gx, gy)
 
 
-@rule(M.MaximumOp, M.MinimumOp)
+#: the compare that says x is the one maximum/minimum picks (ties go to x)
+_X_WINS: dict[type, type] = {M.MaximumOp: M.GreaterEqualOp, M.MinimumOp: M.LessEqualOp}
+
+
+@rule(*_X_WINS)
 def _max_min(e, op, douts):
     (g,) = douts
     x, y = op.operands
-    cmp = M.GreaterEqualOp if isinstance(op, M.MaximumOp) else M.LessEqualOp
+    cmp = _X_WINS[type(op)]
     x_wins = e.compare(cmp, x, y)
     shape = shape_of(op.results[0])
     g = e.broadcast_to(g, shape)

@@ -76,7 +76,7 @@ from mindjit.passes.mindir_to_tensor.effects import (
     reject_unsupported,
     unsupported_message,
 )
-from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
+from mindjit.passes.mindir_to_tensor.rules import LOWERED_BY_STEP, LOWERINGS
 from mindjit.passes.mindir_to_tensor.state import lower_state
 from mindjit.passes.mindir_to_tensor.tuples import flatten_tuples
 
@@ -113,6 +113,13 @@ def _leftover_op_message(op: Operation) -> str | None:
         return (
             f"'mindir.update_state' cannot be erased: its state is still used by {', '.join(users)}"
         )
+    if (
+        op.name.startswith("mindir.")
+        and LOWERINGS.get(type(op)) is None
+        and type(op) not in LOWERED_BY_STEP
+        and LOWERINGS.excluded(type(op)) is None
+    ):
+        return LOWERINGS.missing(type(op))
     if op.name.startswith("mindir."):
         return f"'{op.name}' was not lowered by convert-mindir-to-tensor"
     return None

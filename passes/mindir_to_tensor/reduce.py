@@ -12,7 +12,7 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, i64
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
@@ -21,10 +21,21 @@ from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 from mindjit.passes.mindir_to_tensor.scalar import int_extremes, is_unsigned
 
+#: what each reduction op computes: the combiner it reduces with, and whether the
+#: sum is then divided by the number of reduced elements. Keyed by the concrete
+#: class with no default: a new reduction has no lowering until it has a line here.
+REDUCE_KINDS: dict[type[Operation], tuple[str, bool]] = {
+    mindir.ReduceSumOp: ("sum", False),
+    mindir.ReduceMeanOp: ("sum", True),
+    mindir.ReduceMaxOp: ("max", False),
+}
+
 
 def _identity(kind: str, element: Attribute) -> float | int:
-    if kind != "max":
+    """The combiner's neutral element: 0 for sum; -inf, or the smallest integer, for max."""
+    if kind == "sum":
         return 0
+    assert kind == "max", kind
     if isinstance(element, AnyFloat):
         return float("-inf")
     assert isinstance(element, IntegerType)
@@ -33,11 +44,12 @@ def _identity(kind: str, element: Attribute) -> float | int:
 
 def _combiner(kind: str, element: Attribute):
     is_float = isinstance(element, AnyFloat)
-    if kind == "max":
-        if is_float:
-            return arith.MaximumfOp
-        return arith.MaxUIOp if is_unsigned(element) else arith.MaxSIOp
-    return arith.AddfOp if is_float else arith.AddiOp
+    if kind == "sum":
+        return arith.AddfOp if is_float else arith.AddiOp
+    assert kind == "max", kind
+    if is_float:
+        return arith.MaximumfOp
+    return arith.MaxUIOp if is_unsigned(element) else arith.MaxSIOp
 
 
 def reduce(e: Emitter, x: SSAValue, axes: tuple[int, ...], kind: str) -> SSAValue:
@@ -57,15 +69,15 @@ def reduce(e: Emitter, x: SSAValue, axes: tuple[int, ...], kind: str) -> SSAValu
     )
 
 
-@LOWERINGS.register(mindir.ReduceOp)
+@LOWERINGS.register(*REDUCE_KINDS)
 def lower_reduce(op: mindir.ReduceOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
     x = S.tensor_of(op.input.type)
     shape = x.get_shape()
     axes = op.reduced_axes()
-    kind = "max" if isinstance(op, mindir.ReduceMaxOp) else "sum"
+    kind, mean = REDUCE_KINDS[type(op)]
     out = reduce(e, op.input, axes, kind)
-    if isinstance(op, mindir.ReduceMeanOp) and axes:
+    if mean and axes:
         count = 1
         for a in axes:
             count *= shape[a]

@@ -22,7 +22,12 @@ from mindjit.ir.rules import RuleTable
 
 Lowering = Callable[[Operation, PatternRewriter], None]
 
-LOWERINGS: RuleTable[Lowering] = RuleTable("convert-mindir-to-tensor")
+LOWERINGS: RuleTable[Lowering] = RuleTable(
+    "convert-mindir-to-tensor",
+    "passes/mindir_to_tensor/: a rule in the op family's module, an elementwise op's "
+    "scalar semantics in scalar.py",
+    "lowering rule",
+)
 
 #: op class -> the step of the pass that lowers it (not a per-op rule)
 LOWERED_BY_STEP: dict[type[Operation], str] = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IntegerType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
@@ -31,7 +31,17 @@ def scan_kernel_name(kind: str, exclusive: bool, reverse: bool) -> str:
     )
 
 
-@LOWERINGS.register(mindir.ScanOp)
+#: how each scan combines its elements, by concrete class with no default: a new
+#: scan has no lowering until it has a line here. Per kind: the neutral element and
+#: the (float, integer) combiner.
+SCAN_KINDS: dict[type[Operation], str] = {mindir.CumSumOp: "sum", mindir.CumProdOp: "prod"}
+_COMBINE: dict[str, tuple[int, type[Operation], type[Operation]]] = {
+    "sum": (0, arith.AddfOp, arith.AddiOp),
+    "prod": (1, arith.MulfOp, arith.MuliOp),
+}
+
+
+@LOWERINGS.register(*SCAN_KINDS)
 def lower_scan(op: mindir.ScanOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
     t = S.tensor_of(op.input.type)
@@ -39,7 +49,8 @@ def lower_scan(op: mindir.ScanOp, rewriter: PatternRewriter) -> None:
     rank, axis = len(shape), op.scan_axis()
     exclusive, reverse = op.is_exclusive(), op.is_reverse()
     is_float = isinstance(element, AnyFloat)
-    product = op.KIND == "prod"
+    kind = SCAN_KINDS[type(op)]
+    neutral_value, float_combine, int_combine = _COMBINE[kind]
     # j is included for i when: j <= i, j < i (exclusive), j >= i (reverse), j > i (both)
     predicate = {
         (False, False): "sle",
@@ -52,12 +63,9 @@ def lower_scan(op: mindir.ScanOp, rewriter: PatternRewriter) -> None:
         xj, acc = args
         i, j = loop_index(b, axis), loop_index(b, rank)
         included = b.value(arith.CmpiOp(j, i, predicate))
-        neutral = b.scalar(element, 1 if product else 0)
+        neutral = b.scalar(element, neutral_value)
         term = b.value(arith.SelectOp(included, xj, neutral))
-        if product:
-            combine = arith.MulfOp if is_float else arith.MuliOp
-        else:
-            combine = arith.AddfOp if is_float else arith.AddiOp
+        combine = float_combine if is_float else int_combine
         return b.value(combine(acc, term))
 
     assert is_float or isinstance(element, IntegerType)
@@ -68,7 +76,7 @@ def lower_scan(op: mindir.ScanOp, rewriter: PatternRewriter) -> None:
         element,
         shape,
         body,
-        scan_kernel_name(op.KIND, exclusive, reverse),
-        init=1 if product else 0,
+        scan_kernel_name(kind, exclusive, reverse),
+        init=neutral_value,
     )
     rewriter.replace(op, [], [out])

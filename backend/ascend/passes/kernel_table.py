@@ -26,6 +26,7 @@ from xdsl.traits import IsTerminator
 from mindjit.backend.ascend.model import COMM_UNIT
 from mindjit.dialects import ml_program_ext
 from mindjit.dialects.linalg_ext import PoolingNchwSumOp
+from mindjit.ir.locations import op_error
 from mindjit.passes.mindir_to_tensor.state import CHANNEL_PREFIX
 
 #: Send / Receive run on the communication unit `COMM_UNIT` ("comm"): the link
@@ -109,6 +110,9 @@ BODY_NAMES: dict[type[Operation], str] = {
     math.ExpM1Op: "Expm1",
     math.AtanOp: "Atan",
     math.Atan2Op: "Atan2",
+    # an element read at computed indices: the generic is named by indexed_kernel
+    # (Gather, ReverseV2, UnsortedSegmentSum), this name only joins a fused one
+    tensor.ExtractOp: "Extract",
 }
 
 #: Scalar-only ops that need no kernel of their own inside a body.
@@ -219,6 +223,15 @@ def unit_supports(unit: str, dtype: Attribute) -> bool:
     return True
 
 
+def _no_kernel_name(op: Operation, where: str) -> str:
+    """The error for a scalar arith/math op with no primitive name (no guessed name:
+    the name picks the kernel's cost)."""
+    return (
+        f"the Ascend-like device has no kernel for '{op.name}' {where} "
+        "(BODY_NAMES in backend/ascend/passes/kernel_table.py)"
+    )
+
+
 def body_names(op: Operation) -> list[str]:
     """The primitive names of a linalg body's computing ops, in order, deduplicated."""
     names: list[str] = []
@@ -227,7 +240,9 @@ def body_names(op: Operation) -> list[str]:
             continue
         if isinstance(inner, arith.BitcastOp) and isinstance(inner.input.owner, arith.ConstantOp):
             continue  # an unsigned constant (a signless one bitcast): no Cast
-        name = BODY_NAMES.get(type(inner), inner.name.split(".", 1)[1].capitalize())
+        name = BODY_NAMES.get(type(inner))
+        if name is None:
+            raise op_error(inner, _no_kernel_name(inner, "in a linalg body"))
         if name not in names:
             names.append(name)
     return names
@@ -318,7 +333,7 @@ def scalar_kernel(op: Operation) -> tuple[str, str] | None:
     """A scalar arith/math op outside any tensor op: an AI CPU scalar kernel."""
     name = BODY_NAMES.get(type(op))
     if name is None and op.name.split(".", 1)[0] in ("arith", "math"):
-        name = op.name.split(".", 1)[1].capitalize()
+        raise op_error(op, _no_kernel_name(op, "as a scalar kernel"))
     if name is None:
         return None
     return "Scalar" + name, "aicpu"
