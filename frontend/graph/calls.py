@@ -21,7 +21,7 @@ from mindjit.frontend.cell_base import CellBase
 from mindjit.frontend.grad_spec import Gradient
 from mindjit.frontend.graph import functional, switch_layer
 from mindjit.frontend.graph.errors import FrontendError, builtin_error_type, public_message
-from mindjit.frontend.graph.fallback import check_fallback
+from mindjit.frontend.graph.fallback import check_fallback, is_fallback
 from mindjit.frontend.graph.grad_trace import trace_grad
 from mindjit.frontend.graph.hyper_map import trace_hyper_map
 from mindjit.frontend.graph.source import unwrap
@@ -66,6 +66,8 @@ def call_value(ev: Any, node: ast.Call, callee: Any, args: list, kwargs: dict) -
     compiler, graph = ev.compiler, ev.graph
     try:
         check_fallback(ev, node, callee, args, kwargs)  # numpy/math: constants only
+        if is_fallback(callee):
+            return callee(*args, **kwargs)  # JIT Fallback: runs now, its result a constant
         if callee is builtins.print:
             if kwargs:
                 raise ev.error(node, "print() keyword arguments are not supported in graph mode")

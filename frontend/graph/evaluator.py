@@ -425,6 +425,11 @@ class FunctionEvaluator:
             return tensor_items.read(self, node, obj, index)
         if switch_layer.is_switch(obj, index):
             return switch_layer.select(self, node, obj, index)
+        if isinstance(obj, dict) and _missing_key(obj, index):
+            shown = obj if not any(isinstance(v, GraphValue) for v in obj.values()) else "ValueAny"
+            raise self.error(
+                node, f"The key {index} does not exist in the dict:{shown}", ValueError
+            )  # MindSpore's type and message
         return self.apply(node, operator.getitem, obj, index)
 
     def eval_BinOp(self, node: ast.BinOp, env: Env) -> Any:
@@ -537,6 +542,14 @@ class FunctionEvaluator:
             raise
         except Exception as exc:
             raise self.error(node, public_message(exc), builtin_error_type(exc)) from None
+
+
+def _missing_key(d: dict, key: Any) -> bool:
+    """A constant key a dict lacks (an unhashable key is getitem's own TypeError)."""
+    try:
+        return not isinstance(key, GraphValue) and key not in d
+    except TypeError:
+        return False
 
 
 def _load_of(target: ast.expr) -> ast.expr:

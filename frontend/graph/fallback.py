@@ -39,6 +39,13 @@ def _library_of(callee: Any) -> str | None:
 _CONVERSIONS = {int: "int", float: "float", complex: "complex", str: "str"}
 
 
+def is_fallback(callee: Any) -> bool:
+    """A library call graph mode runs in Python (on constants: `check_fallback` has
+    refused any other), never one it compiles: numpy's functions are Python
+    functions, but graph mode does not trace them."""
+    return _library_of(callee) is not None
+
+
 def check_fallback(ev: Any, node: ast.Call, callee: Any, args: Any, kwargs: Any) -> None:
     """Refuse a fallback call whose arguments hold a tensor the graph computes."""
     if callee in _CONVERSIONS and args and isinstance(args[0], GraphValue):
@@ -65,4 +72,4 @@ def check_fallback(ev: Any, node: ast.Call, callee: Any, args: Any, kwargs: Any)
     )
 
 
-__all__ = ["FallbackTypeError", "check_fallback"]
+__all__ = ["FallbackTypeError", "check_fallback", "is_fallback"]

@@ -310,6 +310,21 @@ def test_fallback_on_constants_equals_pynative(modes):
     assert_close(eager, graph)
 
 
+def fallback_python_functions(x):
+    """numpy functions written in Python (np.eye, np.prod's wrapper) run, not traced."""
+    n = x.shape[0]
+    row = np.eye(n)[1]
+    k = int(np.prod(x.shape))
+    return x * math.sqrt(k) + ms.Tensor(row, ms.float32)
+
+
+def test_fallback_runs_numpy_python_functions(modes):
+    x = t(1.0, 2.0, 3.0, 4.0)
+    eager, graph = both(fallback_python_functions, x)
+    assert_close(eager, graph)
+    np.testing.assert_allclose(graph.asnumpy(), x.asnumpy() * 2 + np.eye(4)[1], rtol=1e-6)
+
+
 # --- a dict input's tensors are graph inputs (found here: they were folded as
 # constants while the program cache keyed them by shape, so a second call with new
 # values returned the first call's result)
