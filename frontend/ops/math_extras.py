@@ -122,9 +122,17 @@ def _float(x: Any, name: str) -> Any:
     return float_input(_number(x, name))
 
 
+def _float_only(x: Any, name: str) -> Any:
+    """A float tensor, or MindSpore's TypeError (its CPU kernel takes floats only)."""
+    t = _tensor(x, name)
+    if not t.dtype.is_float:
+        raise TypeError(f"For '{name}', the input must be a float tensor, but got {t.dtype}")
+    return t
+
+
 def log10(input: Any) -> Any:  # noqa: A002
-    """`ops.log10(input)`: log(x) / ln 10."""
-    return mul(log(_float(input, "log10")), 1.0 / _math.log(10.0))
+    """`ops.log10(input)`: log(x) / ln 10 (float inputs only, as MindSpore on CPU)."""
+    return mul(log(_float_only(input, "log10")), 1.0 / _math.log(10.0))
 
 
 def trunc(input: Any) -> Any:  # noqa: A002
@@ -173,8 +181,8 @@ def logaddexp2(input: Any, other: Any) -> Any:  # noqa: A002
 
 
 def hypot(input: Any, other: Any) -> Any:  # noqa: A002
-    """`ops.hypot(input, other)`: sqrt(input**2 + other**2)."""
-    a, b = promote(_float(input, "hypot"), other, what="hypot")
+    """`ops.hypot(input, other)`: sqrt(input**2 + other**2) (float inputs only)."""
+    a, b = promote(_float_only(input, "hypot"), other, what="hypot")
     return sqrt(add(mul(a, a), mul(b, b)))
 
 
@@ -206,8 +214,8 @@ def true_divide(dividend: Any, divisor: Any) -> Any:
 
 
 def positive(input: Any) -> Any:  # noqa: A002
-    """`ops.positive(input)`: the input itself (a TypeError for a Bool tensor)."""
-    return _number(input, "positive")
+    """`ops.positive(input)`: the input itself (a Bool tensor too, as MindSpore)."""
+    return _tensor(input, "positive")
 
 
 def float_power(input: Any, exponent: Any) -> Any:  # noqa: A002
