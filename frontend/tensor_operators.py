@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from mindjit.frontend import dtype as D
+
 
 def _ops() -> Any:
     from mindjit.frontend import ops  # function-level: ops import Tensor, which has these operators
@@ -480,8 +482,363 @@ class TensorOperators:
     def outer(self, vec2: Any) -> Any:
         return _ops().outer(self, vec2)
 
+    # --- MindSpore 2.10's other Tensor methods (frontend/ops/axes.py, math_extras.py ...)
+    def swapaxes(self, axis0: int, axis1: int) -> Any:
+        return _ops().swapaxes(self, axis0, axis1)
+
+    def swapdims(self, dim0: int, dim1: int) -> Any:
+        return _ops().swapaxes(self, dim0, dim1)
+
+    def moveaxis(self, source: Any, destination: Any) -> Any:
+        return _ops().moveaxis(self, source, destination)
+
+    def movedim(self, source: Any, destination: Any) -> Any:
+        return _ops().moveaxis(self, source, destination)
+
+    def t(self) -> Any:
+        return _ops().t(self)
+
+    @property
+    def mT(self) -> Any:  # noqa: N802 - MindSpore's name
+        from mindjit.frontend.ops.axes import matrix_transpose  # function-level: ops import Tensor
+
+        return matrix_transpose(self)
+
+    mH = mT  # (real tensors: the conjugate transpose is the transpose)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+        return _ops().diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
+        """numpy's trace: integer tensors are summed in int64 (`ops.trace` keeps the dtype)."""
+        from mindjit.frontend.ops.axes import tensor_trace  # function-level: ops import Tensor
+
+        return tensor_trace(self, offset, axis1, axis2, dtype)
+
+    def argsort(
+        self, axis: int = -1, descending: bool = False, *, dim: Any = None, stable: bool = False
+    ) -> Any:
+        """`x.argsort(axis=-1, descending=False)` or `x.argsort(dim=..., stable=...)`: the
+        int32 indices (always a stable sort)."""
+        return _ops().argsort(self, axis if dim is None else dim, descending)
+
+    def msort(self) -> Any:
+        return _ops().sort(self, 0)[0]
+
+    def top_k(self, k: int, sorted: bool = True) -> Any:  # noqa: A002
+        return _ops().topk(self, k, None, True, sorted)
+
+    def softmax(self, axis: int, dtype: Any = None) -> Any:
+        """`x.softmax(axis, dtype=None)`: `axis` is required (MindSpore's Tensor method)."""
+        if not self.dtype.is_float:
+            raise TypeError(
+                "For primitive[Softmax], the input argument[x] must be a type of {Float16, "
+                f"Float32, Float64}}, but got {self.dtype}."
+            )
+        return _ops().softmax(self, axis, dtype=dtype)
+
+    def logsumexp(self, dim: Any, keepdim: bool = False) -> Any:
+        if not self.dtype.is_float:
+            raise TypeError(
+                f"For 'logsumexp', the input must be a float tensor, but got {self.dtype}"
+            )
+        return _ops().logsumexp(self, dim, keepdim)
+
+    def amax(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any:
+        _no_extras("amax", kwargs)
+        return _ops().amax(self, axis, keepdims)
+
+    def amin(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any:
+        _no_extras("amin", kwargs)
+        return _ops().amin(self, axis, keepdims)
+
+    def ptp(self, axis: Any = None, keepdims: bool = False) -> Any:
+        ops = _ops()
+        return ops.amax(self, axis, keepdims) - ops.amin(self, axis, keepdims)
+
+    def count_nonzero(self, axis: Any = (), keep_dims: bool = False, dtype: Any = None) -> Any:
+        ops = _ops()
+        return ops.count_nonzero(self, axis, keep_dims, dtype or "int32")
+
+    def new_ones(self, size: Any, dtype: Any = None) -> Any:
+        return _ops().fill(dtype or self.dtype, _size(size, "new_ones"), 1)
+
+    def new_zeros(self, size: Any, dtype: Any = None) -> Any:
+        return _ops().fill(dtype or self.dtype, _size(size, "new_zeros"), 0)
+
+    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None) -> Any:
+        return _ops().fill(dtype or self.dtype, _size(size, "new_full"), fill_value)
+
+    def fill(self, value: Any) -> Any:
+        """A tensor of this shape and dtype filled with `value` (not in place)."""
+        return _ops().full_like(self, value)
+
+    def type(self, dtype: Any = None) -> Any:
+        """Without `dtype`, the dtype's name (`'Float32'`); with one, the tensor cast."""
+        if dtype is None:
+            return str(self.dtype)
+        return self.astype(_cast_target(dtype))
+
+    def type_as(self, other: Any) -> Any:
+        return self.astype(other.dtype)
+
+    def view_as(self, other: Any) -> Any:
+        return self.reshape(tuple(other.shape))
+
+    def reshape_as(self, other: Any) -> Any:
+        return self.reshape(tuple(other.shape))
+
+    def flip(self, dims: Any) -> Any:
+        if not isinstance(dims, tuple | list):
+            raise TypeError(f"Tensor.flip: 'dims' must be a tuple or list of ints, got {dims!r}")
+        return _ops().flip(self, dims)
+
+    def fliplr(self) -> Any:
+        return _ops().flip(self, (1,))
+
+    def flipud(self) -> Any:
+        return _ops().flip(self, (0,))
+
+    def where(self, condition: Any, y: Any) -> Any:
+        """`x.where(condition, y)`: x where condition, else y."""
+        return _ops().where(condition, self, y)
+
+    def isclose(
+        self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    ) -> Any:
+        return _ops().isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(
+        self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+    ) -> Any:
+        """A Python bool in PyNative mode, a 0-d Bool tensor in a graph."""
+        from mindjit.frontend.ops.math_extras import allclose  # function-level: ops import Tensor
+
+        return allclose(self, other, rtol, atol, equal_nan)
+
+    def numel(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    nelement = numel
+
+    def ndimension(self) -> int:
+        return len(self.shape)
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_float
+
+    def is_signed(self) -> bool:
+        return not (self.dtype.is_unsigned or self.dtype.is_bool)
+
+    def unbind(self, dim: int = 0) -> Any:
+        return _ops().unstack(self, dim)
+
+    def take(self, indices: Any) -> Any:
+        """The elements of the flattened tensor at `indices` (in the indices' shape)."""
+        return _ops().gather(self.reshape((-1,)), indices, 0)
+
+    def short(self) -> Any:
+        return self.astype("int16")
+
+    def byte(self) -> Any:
+        return self.astype("uint8")
+
+    # comparisons and arithmetic under their function names
+    def eq(self, other: Any) -> Any:
+        return _ops().equal(self, other)
+
+    def ne(self, other: Any) -> Any:
+        return _ops().not_equal(self, other)
+
+    def gt(self, other: Any) -> Any:
+        return _ops().greater(self, other)
+
+    def ge(self, other: Any) -> Any:
+        return _ops().greater_equal(self, other)
+
+    def lt(self, other: Any) -> Any:
+        return _ops().less(self, other)
+
+    def le(self, other: Any) -> Any:
+        return _ops().less_equal(self, other)
+
+    equal, not_equal, greater, greater_equal, less, less_equal = eq, ne, gt, ge, lt, le
+
+    def logical_and(self, other: Any) -> Any:
+        return _ops().logical_and(self, other)
+
+    def logical_or(self, other: Any) -> Any:
+        return _ops().logical_or(self, other)
+
+    def logical_xor(self, other: Any) -> Any:
+        return _ops().logical_xor(self, other)
+
+    def logical_not(self) -> Any:
+        return _ops().logical_not(self)
+
+    def subtract(self, other: Any, *, alpha: Any = 1) -> Any:
+        return _ops().sub(self, other if alpha == 1 else other * alpha)
+
+    def multiply(self, value: Any) -> Any:
+        return _ops().mul(self, value)
+
+    def divide(self, other: Any, *, rounding_mode: str | None = None) -> Any:
+        return _ops().div(self, other, rounding_mode=rounding_mode)
+
+    def true_divide(self, other: Any) -> Any:
+        return _ops().div(self, other)
+
+    def floor_divide(self, other: Any) -> Any:
+        return _ops().floor_divide(self, other)
+
+    def remainder(self, other: Any) -> Any:
+        return _ops().remainder(self, other)
+
+    def fmod(self, other: Any) -> Any:
+        return _ops().fmod(self, other)
+
+    def float_power(self, other: Any) -> Any:
+        return _ops().float_power(self, other)
+
+    def hypot(self, other: Any) -> Any:
+        return _ops().hypot(self, other)
+
+    def logaddexp(self, other: Any) -> Any:
+        return _ops().logaddexp(self, other)
+
+    def logaddexp2(self, other: Any) -> Any:
+        return _ops().logaddexp2(self, other)
+
+    def xlogy(self, other: Any) -> Any:
+        return _ops().xlogy(self, other)
+
+    def lerp(self, end: Any, weight: Any) -> Any:
+        return _ops().lerp(self, end, weight)
+
+    def addcmul(self, tensor1: Any, tensor2: Any, value: Any = 1) -> Any:
+        return _ops().addcmul(self, tensor1, tensor2, value)
+
+    def addcdiv(self, tensor1: Any, tensor2: Any, value: Any = 1) -> Any:
+        return _ops().addcdiv(self, tensor1, tensor2, value)
+
+    def absolute(self) -> Any:
+        return _ops().abs(self)
+
+    def negative(self) -> Any:
+        return _ops().neg(self)
+
+    def positive(self) -> Any:
+        return _ops().positive(self)
+
+    def reciprocal(self) -> Any:
+        return _ops().reciprocal(self)
+
+    def rsqrt(self) -> Any:
+        return _ops().rsqrt(self)
+
+    def log10(self) -> Any:
+        return _ops().log10(self)
+
+    def trunc(self) -> Any:
+        return _ops().trunc(self)
+
+    def frac(self) -> Any:
+        return _ops().frac(self)
+
+    def sgn(self) -> Any:
+        return _ops().sign(self)
+
+    def logit(self, eps: Any = None) -> Any:
+        return _ops().logit(self, eps)
+
+    def sinc(self) -> Any:
+        return _ops().sinc(self)
+
+    def deg2rad(self) -> Any:
+        return _ops().deg2rad(self)
+
+    def rad2deg(self) -> Any:
+        return _ops().rad2deg(self)
+
+    def asinh(self) -> Any:
+        return _ops().asinh(self)
+
+    def acosh(self) -> Any:
+        return _ops().acosh(self)
+
+    def atanh(self) -> Any:
+        return _ops().atanh(self)
+
+    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def lgamma(self) -> Any:
+        return _ops().lgamma(self)
+
+    def mm(self, mat2: Any) -> Any:
+        return _ops().matmul(self, mat2)
+
+    def bmm(self, mat2: Any) -> Any:
+        return _ops().bmm(self, mat2)
+
+    def ger(self, vec2: Any) -> Any:
+        return _ops().outer(self, vec2)
+
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        return _ops().nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self) -> Any:
+        return _ops().nonzero(self)
+
+    # --- in place (PyNative: this Tensor takes the new value, as MindSpore's does) ---
+    def _in_place(self, name: str, new: Any) -> Any:
+        set_value = getattr(self, "_set_value", None)
+        if set_value is None:
+            raise TypeError(
+                f"Tensor.{name} changes a tensor in place, which mindjit supports in "
+                f"PyNative mode only; in a graph use the out-of-place form"
+            )
+        set_value(new)
+        return self
+
+    def fill_(self, value: Any) -> Any:
+        return self._in_place("fill_", _ops().full_like(self, value))
+
+    def zero_(self) -> Any:
+        return self._in_place("zero_", _ops().zeros_like(self))
+
+    def copy_(self, src: Any) -> Any:
+        ops = _ops()
+        return self._in_place("copy_", ops.broadcast_to(ops.cast(src, self.dtype), self.shape))
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}
     if extra:
         raise NotImplementedError(f"Tensor.{name}: {', '.join(extra)} are not supported")
+
+
+def _size(size: Any, name: str) -> tuple[int, ...]:
+    """`new_ones(3)` or `new_ones((2, 3))`, as MindSpore takes the size."""
+    if isinstance(size, int) and not isinstance(size, bool):
+        return (size,)
+    if isinstance(size, tuple | list) and all(
+        isinstance(d, int) and not isinstance(d, bool) for d in size
+    ):
+        return tuple(size)
+    raise TypeError(
+        f"{name}(): argument 'size' (position 1) must be tuple of int, not {type(size).__name__}."
+    )
+
+
+def _cast_target(dtype: Any) -> Any:
+    """What `Tensor.type(dtype)` casts to: a dtype or its name; anything else is the
+    TypeError MindSpore's astype raises."""
+    try:
+        return D.to_dtype(dtype)
+    except (TypeError, ValueError, KeyError):
+        raise TypeError(
+            "For Tensor.astype, the input type must be one of [mindspore.int8, mindspore.int16, "
+            "mindspore.int32, mindspore.int64, mindspore.uint8, mindspore.uint16, mindspore.uint32, "
+            f"mindspore.uint64, mindspore.float16, mindspore.float32, mindspore.float64, "
+            f"mindspore.bool_], but got {dtype!r}."
+        ) from None

@@ -184,6 +184,8 @@ UPWARD_CALLS = {
     ("frontend.tensor_operators", "frontend.ops"),
     ("frontend.tensor_operators", "frontend.ops.promotion"),
     ("frontend.tensor_operators", "frontend.ops.repeat"),
+    ("frontend.tensor_operators", "frontend.ops.axes"),  # Tensor.mT, numpy's Tensor.trace
+    ("frontend.tensor_operators", "frontend.ops.math_extras"),  # Tensor.allclose
     # `Parameter(init="normal", ...)` runs nn.init's initializers
     ("frontend.tensor", "frontend.nn.init"),
 }

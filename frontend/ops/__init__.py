@@ -87,6 +87,16 @@ from mindjit.frontend.ops.array import (
     zeros_like,
 )
 from mindjit.frontend.ops.array_views import index_select, meshgrid, narrow, roll
+from mindjit.frontend.ops.axes import (
+    diag,
+    diagonal,
+    moveaxis,
+    movedim,
+    swapaxes,
+    swapdims,
+    t,
+    trace,
+)
 from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
@@ -186,6 +196,35 @@ from mindjit.frontend.ops.math import (
     tanh,
     where,
 )
+from mindjit.frontend.ops.math_extras import (
+    acosh,
+    addcdiv,
+    addcmul,
+    arccosh,
+    arcsinh,
+    arctanh,
+    asinh,
+    atanh,
+    count_nonzero,
+    deg2rad,
+    float_power,
+    floor_div,
+    fmod,
+    frac,
+    hypot,
+    isclose,
+    lerp,
+    log10,
+    logaddexp,
+    logaddexp2,
+    logit,
+    positive,
+    rad2deg,
+    sinc,
+    true_divide,
+    trunc,
+    xlogy,
+)
 from mindjit.frontend.ops.math_functions import (
     acos,
     asin,
@@ -214,6 +253,7 @@ from mindjit.frontend.ops.nn_functional import (
     silu,
     softmax,
 )
+from mindjit.frontend.ops.partial import Partial, partial
 from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from mindjit.frontend.ops.pointwise_losses import (
     binary_cross_entropy,

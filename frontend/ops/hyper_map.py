@@ -149,7 +149,7 @@ class HyperMap:
     def _level(self, fn: Any, args: list[Any], each: Callable[[list[Any]], Any]) -> Any:
         """`each` of the i-th elements of sequences `args` (all tuples or all lists, of
         one length), in the same kind of sequence."""
-        kinds = {type(a) for a in args}
+        kinds = {isinstance(a, list) for a in args}  # a ParameterTuple is a tuple
         if not all(isinstance(a, tuple | list) for a in args) or len(kinds) != 1:
             got = ", ".join(type_name(a) for a in args)
             raise TypeError(
