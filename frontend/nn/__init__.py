@@ -37,6 +37,23 @@ from mindjit.frontend.nn.loss import (
     SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
 )
+from mindjit.frontend.nn.loss_extra import (
+    DiceLoss,
+    FocalLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MAELoss,
+    MarginRankingLoss,
+    MultiClassDiceLoss,
+    MultilabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    PoissonNLLLoss,
+    RMSELoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
 from mindjit.frontend.nn.multihead_attention import MultiheadAttention
 from mindjit.frontend.nn.nonlinear import (
     CELU,
@@ -213,6 +230,22 @@ __all__ = [
     "ForwardValueAndGrad",
     "ResizeBilinear",
     "Unfold",
+    # every loss, container, missing layers and optimizers (issue 38)
+    "DiceLoss",
+    "FocalLoss",
+    "GaussianNLLLoss",
+    "HingeEmbeddingLoss",
+    "MAELoss",
+    "MarginRankingLoss",
+    "MultiClassDiceLoss",
+    "MultilabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "PoissonNLLLoss",
+    "RMSELoss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
