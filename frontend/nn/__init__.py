@@ -246,6 +246,9 @@ __all__ = [
     "SoftMarginLoss",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
+    "Adadelta",
+    "AdaMax",
+    "ASGD",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
@@ -271,7 +274,15 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
-from mindjit.frontend.nn.optim import Adagrad, AdamWeightDecay, Lamb, RMSProp  # noqa: E402
+from mindjit.frontend.nn.optim import (  # noqa: E402
+    ASGD,
+    Adadelta,
+    Adagrad,
+    AdaMax,
+    AdamWeightDecay,
+    Lamb,
+    RMSProp,
+)
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.
