@@ -1,6 +1,7 @@
 """`mindjit.nn`: Cell, containers, layers, losses and optimizers with MindSpore's names."""
 
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.cell_dict import CellDict
 from mindjit.frontend.nn.clip import ClipByNorm
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
@@ -249,6 +250,7 @@ __all__ = [
     "Adadelta",
     "AdaMax",
     "ASGD",
+    "CellDict",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
