@@ -24,6 +24,12 @@ from mindjit.frontend.nn.layers import (
     Tanh,
     get_activation,
 )
+from mindjit.frontend.nn.layers_extra import (
+    AdaptiveAvgPool1d,
+    AdaptiveMaxPool1d,
+    BatchNorm3d,
+    Conv1dTranspose,
+)
 from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -251,6 +257,10 @@ __all__ = [
     "AdaMax",
     "ASGD",
     "CellDict",
+    "AdaptiveAvgPool1d",
+    "AdaptiveMaxPool1d",
+    "BatchNorm3d",
+    "Conv1dTranspose",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
