@@ -1,6 +1,7 @@
 """`mindjit.nn`: Cell, containers, layers, losses and optimizers with MindSpore's names."""
 
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.cell_dict import CellDict
 from mindjit.frontend.nn.clip import ClipByNorm
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
@@ -23,6 +24,12 @@ from mindjit.frontend.nn.layers import (
     Tanh,
     get_activation,
 )
+from mindjit.frontend.nn.layers_extra import (
+    AdaptiveAvgPool1d,
+    AdaptiveMaxPool1d,
+    BatchNorm3d,
+    Conv1dTranspose,
+)
 from mindjit.frontend.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -36,6 +43,23 @@ from mindjit.frontend.nn.loss import (
     NLLLoss,
     SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
+)
+from mindjit.frontend.nn.loss_extra import (
+    DiceLoss,
+    FocalLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MAELoss,
+    MarginRankingLoss,
+    MultiClassDiceLoss,
+    MultilabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    PoissonNLLLoss,
+    RMSELoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from mindjit.frontend.nn.multihead_attention import MultiheadAttention
 from mindjit.frontend.nn.nonlinear import (
@@ -213,6 +237,30 @@ __all__ = [
     "ForwardValueAndGrad",
     "ResizeBilinear",
     "Unfold",
+    # every loss, container, missing layers and optimizers (issue 38)
+    "DiceLoss",
+    "FocalLoss",
+    "GaussianNLLLoss",
+    "HingeEmbeddingLoss",
+    "MAELoss",
+    "MarginRankingLoss",
+    "MultiClassDiceLoss",
+    "MultilabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "PoissonNLLLoss",
+    "RMSELoss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
+    "Adadelta",
+    "AdaMax",
+    "ASGD",
+    "CellDict",
+    "AdaptiveAvgPool1d",
+    "AdaptiveMaxPool1d",
+    "BatchNorm3d",
+    "Conv1dTranspose",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
@@ -238,7 +286,15 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
-from mindjit.frontend.nn.optim import Adagrad, AdamWeightDecay, Lamb, RMSProp  # noqa: E402
+from mindjit.frontend.nn.optim import (  # noqa: E402
+    ASGD,
+    Adadelta,
+    Adagrad,
+    AdaMax,
+    AdamWeightDecay,
+    Lamb,
+    RMSProp,
+)
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.
