@@ -173,13 +173,14 @@ _FORWARDS: weakref.WeakKeyDictionary[Any, _Forward] = weakref.WeakKeyDictionary(
 _FORWARDS_LOCK = threading.Lock()
 
 
-def run_forward(cell: Any, args: tuple, kwargs: dict) -> Any:
+def run_forward(cell: Any, args: tuple, kwargs: dict, construct: Any = None) -> Any:
     """Run a Cell with `set_grad()` in PyNative mode on a tape of its inputs and
     Parameters, kept for a gradient of the same Cell on the same inputs in the same
     thread (MindSpore's `check_run`: TrainOneStepCell's `grad(net, weights)(*inputs,
     sens)` after `net(*inputs)` differentiates that run, so the forward and its side
     effects, BatchNorm statistics and random draws, happen once). A new forward
-    replaces it; a gradient takes it."""
+    replaces it; a gradient takes it. `construct`: what runs it (the Cell's construct
+    by default; a to_float Cell's casts its inputs, on the tape)."""
     _, leaves = flatten((args, kwargs))
     tape = Tape()
     tape.varying.update(id(x) for x in leaves if isinstance(x, Tensor))
@@ -189,7 +190,7 @@ def run_forward(cell: Any, args: tuple, kwargs: dict) -> Any:
         _FORWARDS.pop(cell, None)
     _state.tape = tape
     try:
-        out = cell.construct(*args, **kwargs)
+        out = (construct or cell.construct)(*args, **kwargs)
     finally:
         _state.tape = None
     if not kwargs:

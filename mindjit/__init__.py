@@ -7,7 +7,7 @@ frontend; the compiler itself is in the layers below it (docs/architecture.md).
 import sys as _sys
 
 from mindjit import mindspore_paths as _mindspore_paths
-from mindjit.frontend import context, dataset, dtype, nn, ops, train
+from mindjit.frontend import amp, context, dataset, dtype, nn, ops, train
 from mindjit.frontend import dtype as mstype
 from mindjit.frontend.checkpoint import load_checkpoint, save_checkpoint
 from mindjit.frontend.checkpoint_net import load_param_into_net
@@ -61,7 +61,13 @@ from mindjit.support.version import __version__
 _load_compiler()
 
 # `import mindjit.nn as nn`, `from mindjit.ops import Add` ... as with mindspore
-for _name, _module in (("nn", nn), ("ops", ops), ("dtype", dtype), ("context", context)):
+for _name, _module in (
+    ("nn", nn),
+    ("ops", ops),
+    ("dtype", dtype),
+    ("context", context),
+    ("amp", amp),
+):
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 # MindSpore's paths: mindjit.ops.operations, mindjit.nn.wrap.cell_wrapper ... (mindspore_paths.py)
 _mindspore_paths.register()
@@ -87,6 +93,7 @@ __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
     "JitConfig",
+    "amp",
     "Model",
     "ParallelMode",
     "Parameter",

@@ -145,6 +145,7 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
         "frontend.grad_tape",
         "frontend.graph_value",
         "frontend.lazy_inline",
+        "frontend.mixed_precision",
         "frontend.ms_modules",
         "frontend.mutable",
         "frontend.parameter_tuple",
@@ -157,6 +158,7 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
     "graph": ("frontend.graph", "frontend.vmap"),
     "api": (
         "frontend",
+        "frontend.amp",
         "frontend.checkpoint",
         "frontend.checkpoint_checks",
         "frontend.checkpoint_net",

@@ -23,6 +23,7 @@ import weakref
 from typing import Any
 
 from mindjit.driver.compile import load_compiler as driver_load_compiler
+from mindjit.frontend import mixed_precision
 from mindjit.frontend.cell_base import training_token
 from mindjit.frontend.graph import too_deep
 from mindjit.frontend.graph.program import CompiledProgram
@@ -93,6 +94,7 @@ def program_for(
         signature_of((args, tuple(sorted(kwargs.items())))),
         options,
         training_token(),  # `self.training` is folded: set_train picks another program
+        mixed_precision.key(),  # to_float casts are traced in: a new precision, a new program
     )
     program = _cached(key, self_obj, closure)
     if program is not None:

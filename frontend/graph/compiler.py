@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import inspect
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,7 @@ from xdsl.ir import SSAValue
 
 from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 from mindjit.dialects.mindir.types import ref_type
+from mindjit.frontend import mixed_precision as amp
 from mindjit.frontend.cell_base import CellBase
 from mindjit.frontend.dispatch import tracing
 from mindjit.frontend.graph.errors import (
@@ -41,6 +44,7 @@ from mindjit.frontend.graph.source import function_source, unwrap
 from mindjit.frontend.graph.stacked_returns import erase_unused_unstacks, stack_returned_pieces
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.lazy_inline import reuse_key
+from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.structure import flatten, signature_of, unflatten
 from mindjit.frontend.tensor import Parameter, Tensor
 from mindjit.ir import interned
@@ -121,7 +125,8 @@ class GraphCompiler:
             owner: Any = ("lazy", reuse)
         else:
             owner = ("refs", id(self_obj)) if pass_refs else id(self_obj)
-        key = (code, owner, signature_of(template), shapes)
+        precision = (amp.key()[1], _construct_precision(fn, self_obj))  # to_float
+        key = (code, owner, signature_of(template), shapes, precision)
         graph = self.module.graphs.get(key)
         if graph is None:
             if key in self._in_progress:
@@ -207,7 +212,9 @@ class GraphCompiler:
         args, kwargs = unflatten(template, inputs)
         self._tracing[user_fn.__code__] += 1
         try:
-            with tracing(graph):
+            with tracing(graph), _precision_of(fn, self_obj) as precision:
+                if precision is not None:  # a to_float Cell's construct: its inputs cast
+                    args, kwargs = amp.cast_floats((args, kwargs), precision, cast_to)
                 evaluator = self.evaluator(self, graph, user_fn, source, self_obj)
                 result = evaluator.run(args, kwargs)
                 if entry:  # a returned Parameter reaches Python as its value, as in MindSpore
@@ -255,6 +262,26 @@ def _parameters_read(graph: GraphBuilder, value: Any) -> Any:
     if type(value) is dict:
         return {k: _parameters_read(graph, v) for k, v in value.items()}
     return value
+
+
+def _construct_precision(fn: Any, self_obj: Any) -> Any:
+    """The Cell's `to_float` dtype when `fn` is its construct; False for any other
+    function (it runs in the precision in force)."""
+    if not isinstance(self_obj, CellBase) or unwrap(fn) is not unwrap(type(self_obj).construct):
+        return False
+    return amp.cell_precision(self_obj)
+
+
+@contextmanager
+def _precision_of(fn: Any, self_obj: Any) -> Iterator[Any]:
+    """A Cell's construct runs in the Cell's precision (frontend/mixed_precision.py);
+    yields it (None: no casts)."""
+    precision = _construct_precision(fn, self_obj)
+    if precision is False:
+        yield None
+        return
+    with amp.running(precision):
+        yield precision
 
 
 def _is_cell(obj: Any) -> bool:

@@ -23,17 +23,31 @@ GRAPH_MODE (or when `construct` is `@jit`) through `mindjit.frontend.graph.api`.
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+from mindjit.frontend import dtype as D
+from mindjit.frontend import mixed_precision as amp
 from mindjit.frontend.cell_base import CellBase, set_training
 from mindjit.frontend.context import JitConfig
 from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.grad_tape import recording, run_forward
 from mindjit.frontend.graph import api as graph_api
+from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter
+
+
+def _construct_in_precision(cell: Cell, *args: Any, **kwargs: Any) -> Any:
+    """`cell.construct` with the precision `cell.to_float` gave in force (None: none,
+    even inside a Cell that has one) and its float inputs cast to it."""
+    dtype = amp.cell_precision(cell)
+    with amp.running(dtype):
+        if dtype is not None:
+            args, kwargs = amp.cast_floats((args, kwargs), dtype, cast_to)
+        return cell.construct(*args, **kwargs)
 
 
 def _is_parameter_sequence(value: Any) -> bool:
@@ -139,7 +153,11 @@ class Cell(CellBase):
         # only called when normal lookup fails: Parameters and Cells live in the registries
         d = self.__dict__
         if "_params" in d and name in d["_params"]:
-            return d["_params"][name]
+            param = d["_params"][name]
+            dtype = amp.current()  # inside a to_float Cell: its ops read the Parameter cast
+            if dtype is not None and param.requires_grad and amp.needs_cast(param, dtype):
+                return cast_to(param, dtype)
+            return param
         if "_cells" in d and name in d["_cells"]:
             return d["_cells"][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -258,6 +276,21 @@ class Cell(CellBase):
         object.__setattr__(self, "requires_grad", requires_grad)
         return self
 
+    def to_float(self, dst_type: Any) -> Cell:
+        """Run this Cell and its sub-Cells in `dst_type` (float16 or float32): the float
+        inputs of their construct and the Parameters they read are cast to it, in
+        PyNative and graph mode alike (frontend/mixed_precision.py). Returns self."""
+        if not isinstance(dst_type, D.DType) or dst_type not in (D.float16, D.float32):
+            raise ValueError(
+                "For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 "
+                f"or mstype.bfloat16, but got type: {type(dst_type)} and value: {dst_type}."
+            )
+        flags = {"fp16": dst_type == D.float16, "fp32": dst_type == D.float32, "bf16": False}
+        for _, cell in self.cells_and_names():
+            amp.set_cell_precision(cell, dst_type)
+            cell.__dict__.setdefault("_flags", {}).update(flags)
+        return self
+
     def set_jit_config(self, jit_config: Any) -> None:
         """Compile this Cell with `jit_config` (a `JitConfig`) in graph mode."""
 
@@ -299,9 +332,12 @@ class Cell(CellBase):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if graph_api.should_compile_cell(self) and not recording():
             return graph_api.run_cell(self, args, kwargs)
+        construct = self.construct
+        if "_mixed_precision" in self.__dict__ or amp.current() is not None:
+            construct = functools.partial(_construct_in_precision, self)  # to_float
         if getattr(self, "requires_grad", False) and not recording() and current_graph() is None:
-            return run_forward(self, args, kwargs)  # a gradient may reuse this run
-        return self.construct(*args, **kwargs)
+            return run_forward(self, args, kwargs, construct)  # a gradient may reuse this run
+        return construct(*args, **kwargs)
 
     def compile(self, *inputs: Any) -> None:
         """Compile `construct` for these inputs now (calling the Cell reuses it)."""
