@@ -187,7 +187,27 @@ def _row(name: str, r: dict, base_kb: float | None = None) -> str:
 
 def print_rows(rows: dict[str, dict]) -> None:
     """The table of `rows`, then each stage's seconds per row."""
-    print_rows(rows)
+    print("| workload | max mindir nodes | ops lowered | compile s (wall) | stages s "
+          "| ms per node | peak RSS MB | KB per node |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|")
+    for name, r in rows.items():
+        print(_row(name, r))
+    print()
+    names = list(rows)
+    stage_names: list[str] = []
+    for r in rows.values():
+        for s, _ in r["stages"]:
+            if s not in stage_names:
+                stage_names.append(s)
+    print("| stage (s) | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for s in stage_names:
+        cells = []
+        for r in rows.values():
+            total = sum(sec for name, sec in r["stages"] if name == s)
+            cells.append(f"{total:.2f}" if any(name == s for name, _ in r["stages"]) else "")
+        print(f"| {s} | " + " | ".join(cells) + " |")
+    print()
 
 
 def only(kind: str) -> int:

@@ -274,7 +274,12 @@ def test_lists():
     white, black = amp.get_white_list(), amp.get_black_list()
     assert nn.Dense in white and nn.Conv2d in white and nn.LSTMCell in white
     assert ms.ops.MatMul in white
-    assert black == [nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm]
+    assert black == [
+        nn.BatchNorm1d,
+        nn.BatchNorm2d,
+        nn.BatchNorm3d,
+        nn.LayerNorm,
+    ]  # MindSpore's list
     white.append(nn.Flatten)
     assert nn.Flatten not in amp.get_white_list()  # a copy
 
