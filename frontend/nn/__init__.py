@@ -6,7 +6,7 @@ from mindjit.frontend.nn.clip import ClipByNorm
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
-from mindjit.frontend.nn.dropout import Dropout, Dropout2d
+from mindjit.frontend.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from mindjit.frontend.nn.embedding import Embedding
 from mindjit.frontend.nn.forward_value_and_grad import ForwardValueAndGrad
 from mindjit.frontend.nn.layers import (
@@ -29,6 +29,18 @@ from mindjit.frontend.nn.layers_extra import (
     AdaptiveMaxPool1d,
     BatchNorm3d,
     Conv1dTranspose,
+)
+from mindjit.frontend.nn.layers_more import (
+    GLU,
+    Linear,
+    Norm,
+    OneHot,
+    Roll,
+    Softmax2d,
+    Softsign,
+    Tril,
+    Triu,
+    Unflatten,
 )
 from mindjit.frontend.nn.loss import (
     BCELoss,
@@ -61,6 +73,7 @@ from mindjit.frontend.nn.loss_extra import (
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
+from mindjit.frontend.nn.math_cells import MatMul, Moments, Range, ReduceLogSumExp
 from mindjit.frontend.nn.multihead_attention import MultiheadAttention
 from mindjit.frontend.nn.nonlinear import (
     CELU,
@@ -261,6 +274,23 @@ __all__ = [
     "AdaptiveMaxPool1d",
     "BatchNorm3d",
     "Conv1dTranspose",
+    # more layers and math Cells (issue 38, round 2)
+    "Softsign",
+    "GLU",
+    "Softmax2d",
+    "Unflatten",
+    "Dropout1d",
+    "Dropout3d",
+    "Linear",
+    "Tril",
+    "Triu",
+    "Roll",
+    "OneHot",
+    "Range",
+    "Norm",
+    "MatMul",
+    "Moments",
+    "ReduceLogSumExp",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
