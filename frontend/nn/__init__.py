@@ -3,6 +3,7 @@
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.cell_dict import CellDict
 from mindjit.frontend.nn.clip import ClipByNorm
+from mindjit.frontend.nn.combined import Conv2dBnAct, DenseBnAct, TimeDistributed
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
@@ -36,6 +37,7 @@ from mindjit.frontend.nn.layers_more import (
     Norm,
     OneHot,
     Roll,
+    RReLU,
     Softmax2d,
     Softsign,
     Tril,
@@ -74,6 +76,13 @@ from mindjit.frontend.nn.loss_extra import (
     TripletMarginWithDistanceLoss,
 )
 from mindjit.frontend.nn.math_cells import MatMul, Moments, Range, ReduceLogSumExp
+from mindjit.frontend.nn.matrix_cells import (
+    ChannelShuffle,
+    L1Regularizer,
+    MatrixDiag,
+    MatrixDiagPart,
+    MatrixSetDiag,
+)
 from mindjit.frontend.nn.multihead_attention import MultiheadAttention
 from mindjit.frontend.nn.nonlinear import (
     CELU,
@@ -110,11 +119,20 @@ from mindjit.frontend.nn.padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
+from mindjit.frontend.nn.padding_more import (
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+)
 from mindjit.frontend.nn.pipeline import PipelineCell
 from mindjit.frontend.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 from mindjit.frontend.nn.pooling1d import AvgPool1d, MaxPool1d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
+from mindjit.frontend.nn.pooling_lp import LPPool1d, LPPool2d
 from mindjit.frontend.nn.rnn import GRU, LSTM, RNN
 from mindjit.frontend.nn.rnn_cells import GRUCell, LSTMCell, RNNCell
 from mindjit.frontend.nn.transformer import (
@@ -291,6 +309,23 @@ __all__ = [
     "MatMul",
     "Moments",
     "ReduceLogSumExp",
+    "MatrixDiag",
+    "MatrixDiagPart",
+    "MatrixSetDiag",
+    "ChannelShuffle",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "L1Regularizer",
+    "DenseBnAct",
+    "Conv2dBnAct",
+    "TimeDistributed",
+    "LPPool1d",
+    "LPPool2d",
+    "RReLU",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402

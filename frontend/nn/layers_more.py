@@ -13,6 +13,9 @@ as MindSpore builds them:
 - Roll(shift, axis): `ops.roll` along each axis in turn.
 - OneHot(axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=float32).
 - Norm(axis=(), keep_dims=False): sqrt(sum(x^2)) over `axis` (() = all).
+- RReLU(lower=1/8, upper=1/3): x where x > 0, x * a elsewhere, a drawn uniformly
+  in [lower, upper) per element from the default generator -- in eval mode too:
+  MindSpore 2.10's RReLU ignores `training`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.init import HeUniform, Uniform, initializer
 from mindjit.frontend.ops.promotion import is_tensor
+from mindjit.frontend.ops.random import uniform_real
 from mindjit.frontend.tensor import Parameter
 
 _FLOATS = (D.float16, D.float32, D.float64)
@@ -267,3 +271,28 @@ class Norm(Cell):
 
     def extend_repr(self) -> str:
         return f"axis={self.axis}, keep_dims={self.keep_dims}"
+
+
+class RReLU(Cell):
+    """`nn.RReLU(lower=1/8, upper=1/3)`: a random leaky slope per negative element."""
+
+    def __init__(self, lower: float = 1 / 8, upper: float = 1 / 3):
+        super().__init__()
+        check_type(upper, "upper", (float, int), "RReLU")
+        check_type(lower, "lower", (float, int), "RReLU")
+        if lower > upper:
+            raise ValueError(
+                "For RReLU, the value of 'upper' must be greater than or equal to 'lower', but "
+                f"got upper: {upper}, lower: {lower}. "
+            )
+        self.lower, self.upper = float(lower), float(upper)
+
+    def construct(self, x):
+        if not is_tensor(x):
+            raise TypeError(f"For 'rrelu', the input must be a Tensor, but got {type(x)}.")
+        sign = ops.sign(x)
+        negative = ops.minimum(sign, 0)
+        positive = ops.maximum(sign, 0)
+        u = uniform_real(tuple(x.shape))
+        mask = ops.cast(u * (self.upper - self.lower) + self.lower, x.dtype)
+        return (negative * mask * -1 + positive) * x
