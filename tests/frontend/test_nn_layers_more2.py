@@ -708,3 +708,46 @@ F = Tensor(g(1, 2, 3, 4))
 def test_bad_arguments(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# nn.CosineSimilarity is MindSpore 2.10's metric (train.metrics.CosineSimilarity)
+COS_X = np.array([[1.0, 0, 2], [3, 1, -1], [0, 2, 2]])
+COS_MS = [
+    ({}, [[0.0, 0.13484, 0.6324555], [0.13484, 0.0, -0.0], [0.6324555, -0.0, 0.0]]),
+    ({"reduction": "mean"}, [0.2557652, 0.0449467, 0.2108185]),
+    ({"reduction": "sum", "zero_diagonal": False}, [1.7672955, 1.13484, 1.6324555]),
+    ({"similarity": "dot"}, [[0.0, 1.0, 4.0], [1.0, 0.0, 0.0], [4.0, 0.0, 0.0]]),
+    ({"similarity": "dot", "reduction": "sum"}, [5.0, 1.0, 4.0]),
+]
+
+
+@pytest.mark.parametrize("kwargs, want", COS_MS)
+def test_cosine_similarity_metric(kwargs, want):
+    m = nn.CosineSimilarity(**kwargs)
+    m.update(COS_X)
+    got = m.eval()
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, want, atol=1e-7)
+
+
+def test_cosine_similarity_inputs_and_errors():
+    from mindjit import train
+
+    assert nn.CosineSimilarity is train.CosineSimilarity
+    assert isinstance(train.get_metric_fn("cosine_similarity"), nn.CosineSimilarity)
+    m = nn.CosineSimilarity()
+    m.update(Tensor(COS_X.astype(np.float32)))
+    assert m.eval().dtype == np.float32
+    m.update([[1, 2], [3, 4]])
+    np.testing.assert_allclose(m.eval(), [[0.0, 0.9838699], [0.9838699, 0.0]], rtol=1e-6)
+    m.clear()
+    with pytest.raises(RuntimeError, match="call the 'update' method before"):
+        m.eval()
+    with pytest.raises(ValueError, match=r"must be in '\['dot', 'cosine'\]', but got 'l2'"):
+        nn.CosineSimilarity(similarity="l2")
+    with pytest.raises(TypeError, match="'similarity' should be 'str'"):
+        nn.CosineSimilarity(similarity=1)
+    with pytest.raises(ValueError, match="'reduction' must be str"):
+        nn.CosineSimilarity(reduction="max")
+    with pytest.raises(TypeError, match="'zero_diagonal' should be 'bool'"):
+        nn.CosineSimilarity(zero_diagonal=1)
