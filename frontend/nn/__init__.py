@@ -31,6 +31,7 @@ from mindjit.frontend.nn.layers_extra import (
     BatchNorm3d,
     Conv1dTranspose,
 )
+from mindjit.frontend.nn.layers_misc import BiDense, CentralCrop, ImageGradients
 from mindjit.frontend.nn.layers_more import (
     GLU,
     Linear,
@@ -326,6 +327,9 @@ __all__ = [
     "LPPool1d",
     "LPPool2d",
     "RReLU",
+    "BiDense",
+    "CentralCrop",
+    "ImageGradients",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402

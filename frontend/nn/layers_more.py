@@ -112,7 +112,7 @@ class Unflatten(Cell):
         return ops.reshape(input_x, new_shape)
 
 
-def _positive_int(value: Any, what: str, name: str) -> int:
+def positive_int(value: Any, what: str, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise (TypeError if not isinstance(value, int) else ValueError)(
             f"For '{name}', the '{what}' must be int and must > 0, but got '{value}' with type "
@@ -135,8 +135,8 @@ class Linear(Cell):
         dtype: Any = None,
     ):
         super().__init__()
-        self.in_features = _positive_int(in_features, "in_features", "Linear")
-        self.out_features = _positive_int(out_features, "out_features", "Linear")
+        self.in_features = positive_int(in_features, "in_features", "Linear")
+        self.out_features = positive_int(out_features, "out_features", "Linear")
         if not isinstance(bias, bool):
             raise TypeError(
                 f"For 'Linear', the 'has_bias' must be a bool, but got {type(bias).__name__}."
