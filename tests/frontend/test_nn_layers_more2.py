@@ -751,3 +751,14 @@ def test_cosine_similarity_inputs_and_errors():
         nn.CosineSimilarity(reduction="max")
     with pytest.raises(TypeError, match="'zero_diagonal' should be 'bool'"):
         nn.CosineSimilarity(zero_diagonal=1)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_replication_pad_negative_crops(mode):
+    """Printed by MindSpore 2.10: a negative amount crops, the other side replicates."""
+    x = np.arange(10, dtype=np.float32).reshape(1, 2, 5)
+    got = run(nn.ReplicationPad1d((-1, 2)), mode, x).asnumpy()
+    np.testing.assert_array_equal(got, [[[1, 2, 3, 4, 4, 4], [6, 7, 8, 9, 9, 9]]])
+    x = np.arange(12, dtype=np.float32).reshape(1, 3, 4)
+    got = run(nn.ReplicationPad2d((1, -1, 0, -1)), mode, x).asnumpy()
+    np.testing.assert_array_equal(got, [[[0, 0, 1, 2], [4, 4, 5, 6]]])
