@@ -3,10 +3,11 @@
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.cell_dict import CellDict
 from mindjit.frontend.nn.clip import ClipByNorm
+from mindjit.frontend.nn.combined import Conv2dBnAct, DenseBnAct, TimeDistributed
 from mindjit.frontend.nn.containers import CellList, SequentialCell
 from mindjit.frontend.nn.conv import Conv2d
 from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
-from mindjit.frontend.nn.dropout import Dropout, Dropout2d
+from mindjit.frontend.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from mindjit.frontend.nn.embedding import Embedding
 from mindjit.frontend.nn.forward_value_and_grad import ForwardValueAndGrad
 from mindjit.frontend.nn.layers import (
@@ -29,6 +30,20 @@ from mindjit.frontend.nn.layers_extra import (
     AdaptiveMaxPool1d,
     BatchNorm3d,
     Conv1dTranspose,
+)
+from mindjit.frontend.nn.layers_misc import BiDense, CentralCrop, ImageGradients
+from mindjit.frontend.nn.layers_more import (
+    GLU,
+    Linear,
+    Norm,
+    OneHot,
+    Roll,
+    RReLU,
+    Softmax2d,
+    Softsign,
+    Tril,
+    Triu,
+    Unflatten,
 )
 from mindjit.frontend.nn.loss import (
     BCELoss,
@@ -60,6 +75,14 @@ from mindjit.frontend.nn.loss_extra import (
     SoftMarginLoss,
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
+)
+from mindjit.frontend.nn.math_cells import MatMul, Moments, Range, ReduceLogSumExp
+from mindjit.frontend.nn.matrix_cells import (
+    ChannelShuffle,
+    L1Regularizer,
+    MatrixDiag,
+    MatrixDiagPart,
+    MatrixSetDiag,
 )
 from mindjit.frontend.nn.multihead_attention import MultiheadAttention
 from mindjit.frontend.nn.nonlinear import (
@@ -97,11 +120,20 @@ from mindjit.frontend.nn.padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
+from mindjit.frontend.nn.padding_more import (
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+)
 from mindjit.frontend.nn.pipeline import PipelineCell
 from mindjit.frontend.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
 from mindjit.frontend.nn.pooling import AvgPool2d, MaxPool2d
 from mindjit.frontend.nn.pooling1d import AvgPool1d, MaxPool1d
 from mindjit.frontend.nn.pooling_adaptive import AdaptiveAvgPool2d, AdaptiveMaxPool2d
+from mindjit.frontend.nn.pooling_lp import LPPool1d, LPPool2d
 from mindjit.frontend.nn.rnn import GRU, LSTM, RNN
 from mindjit.frontend.nn.rnn_cells import GRUCell, LSTMCell, RNNCell
 from mindjit.frontend.nn.transformer import (
@@ -261,6 +293,43 @@ __all__ = [
     "AdaptiveMaxPool1d",
     "BatchNorm3d",
     "Conv1dTranspose",
+    # more layers and math Cells (issue 38, round 2)
+    "Softsign",
+    "GLU",
+    "Softmax2d",
+    "Unflatten",
+    "Dropout1d",
+    "Dropout3d",
+    "Linear",
+    "Tril",
+    "Triu",
+    "Roll",
+    "OneHot",
+    "Range",
+    "Norm",
+    "MatMul",
+    "Moments",
+    "ReduceLogSumExp",
+    "MatrixDiag",
+    "MatrixDiagPart",
+    "MatrixSetDiag",
+    "ChannelShuffle",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "L1Regularizer",
+    "DenseBnAct",
+    "Conv2dBnAct",
+    "TimeDistributed",
+    "LPPool1d",
+    "LPPool2d",
+    "RReLU",
+    "BiDense",
+    "CentralCrop",
+    "ImageGradients",
 ]
 
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
@@ -302,6 +371,7 @@ from mindjit.frontend.train.metrics import (  # noqa: E402
     MAE,
     MSE,
     Accuracy,
+    CosineSimilarity,
     Loss,
     Metric,
     Precision,
@@ -317,6 +387,7 @@ __all__ += [
     "MAE",
     "MSE",
     "Accuracy",
+    "CosineSimilarity",
     "Loss",
     "Metric",
     "Precision",

@@ -1,5 +1,5 @@
 """`nn.Dropout` with MindSpore 2.x's signature (`keep_prob` deprecated, `p` preferred),
-and `nn.Dropout2d(p=0.5)` (whole channels).
+and `nn.Dropout1d` / `nn.Dropout2d` / `nn.Dropout3d(p=0.5)` (whole channels).
 
 In training mode (`set_train()`; a Cell starts in eval mode, as in MindSpore)
 each element is zeroed with probability p and the rest are scaled by 1 / (1 - p),
@@ -16,6 +16,7 @@ from typing import Any
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.ops.random import uniform_real
 
 
 class Dropout(Cell):
@@ -88,3 +89,65 @@ class Dropout2d(Cell):
 
     def extend_repr(self) -> str:
         return f"p={self.p}"
+
+
+def _float_p(p: Any, name: str) -> float:
+    """MindSpore 2.10's Dropout1d / Dropout3d check: p a float (an int is a TypeError)
+    in [0, 1]."""
+    if not isinstance(p, float):
+        raise TypeError(
+            f"For '{name}', the type of 'p' should be 'float', but got type '{type(p).__name__}'."
+        )
+    if p < 0 or p > 1:
+        raise ValueError(f"For '{name}', the 'p' must be a number in range [0, 1], but got {p}.")
+    return p
+
+
+def _channel_dropout(x: Any, p: float, channel_axes: int) -> Any:
+    """x with each of its leading `channel_axes`-axes slices zeroed with probability p
+    (one draw each, the default generator) and the rest scaled by 1 / (1 - p)."""
+    if p == 1.0:
+        return ops.zeros_like(x)
+    shape = tuple(x.shape[:channel_axes]) + (1,) * (len(x.shape) - channel_axes)
+    keep = ops.cast(ops.greater_equal(uniform_real(shape), p), x.dtype)
+    return x * (keep * (1.0 / (1.0 - p)))
+
+
+class Dropout1d(Cell):
+    """`nn.Dropout1d(p=0.5)`: in training mode each channel of an (N, C, L) input (or
+    each row of a (C, L) one) is zeroed with probability p, the rest scaled by
+    1 / (1 - p); in eval mode the identity."""
+
+    def __init__(self, p: float = 0.5):
+        super().__init__()
+        self.prob = _float_p(p, "Dropout1d")
+
+    def construct(self, x):
+        if not self.training or self.prob == 0:
+            return x
+        rank = len(x.shape)
+        if rank not in (2, 3):
+            raise ValueError(f"For dropout1d, input shape should be 2D or 3D, but got {rank}.")
+        return _channel_dropout(x, self.prob, rank - 1)
+
+
+class Dropout3d(Cell):
+    """`nn.Dropout3d(p=0.5)`: Dropout2d for (N, C, D, H, W) inputs. Its repr shows the
+    keep probability as `p`, as MindSpore 2.10's does."""
+
+    def __init__(self, p: float = 0.5):
+        super().__init__()
+        self.keep_prob = 1.0 - _float_p(p, "Dropout3d")
+
+    def construct(self, x):
+        if not self.training or self.keep_prob == 1:
+            return x
+        if len(x.shape) != 5:
+            raise ValueError(
+                "For primitive[Dropout3D], the rank of input  must be equal to 5 , but got "
+                f"{len(x.shape)}."
+            )
+        return _channel_dropout(x, 1.0 - self.keep_prob, 2)
+
+    def extend_repr(self) -> str:
+        return f"p={self.keep_prob}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend.train.metrics.accuracy import Accuracy
+from mindjit.frontend.train.metrics.cosine_similarity import CosineSimilarity
 from mindjit.frontend.train.metrics.errors import MAE, MSE, Loss
 from mindjit.frontend.train.metrics.metric import EvaluationBase, Metric, rearrange_inputs
 from mindjit.frontend.train.metrics.precision_recall import Precision, Recall
@@ -26,6 +27,7 @@ _FACTORY: dict[str, Any] = {
     "mae": MAE,
     "mse": MSE,
     "loss": Loss,
+    "cosine_similarity": CosineSimilarity,
 }
 
 
@@ -66,6 +68,7 @@ __all__ = [
     "MAE",
     "MSE",
     "Accuracy",
+    "CosineSimilarity",
     "EvaluationBase",
     "Loss",
     "Metric",
