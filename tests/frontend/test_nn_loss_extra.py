@@ -1,4 +1,4 @@
-"""The losses of frontend/nn/loss_extra.py (issue 38): values MindSpore 2.10 printed
+"""The losses of frontend/nn/loss_extra.py and loss_margin.py (issue 38): values MindSpore 2.10 printed
 for the same inputs (constants below), in PyNative mode and as GRAPH_MODE Cells;
 numpy references from MindSpore's documented formulas where its CPU build has no
 kernel (SoftMarginLoss, TripletMarginLoss, MultilabelMarginLoss); gradients by
