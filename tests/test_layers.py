@@ -159,6 +159,7 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
     "api": (
         "frontend",
         "frontend.amp",
+        "frontend.amp_loss_scale",
         "frontend.checkpoint",
         "frontend.checkpoint_checks",
         "frontend.checkpoint_net",
