@@ -810,6 +810,53 @@ class TensorOperators:
         ops = _ops()
         return self._in_place("copy_", ops.broadcast_to(ops.cast(src, self.dtype), self.shape))
 
+    # --- NaN-aware and sign math (frontend/ops/elementwise_nan.py)
+    def fmax(self, other: Any) -> Any:
+        return _ops().fmax(self, other)
+
+    def fmin(self, other: Any) -> Any:
+        return _ops().fmin(self, other)
+
+    def copysign(self, other: Any) -> Any:
+        return _ops().copysign(self, other)
+
+    def heaviside(self, values: Any) -> Any:
+        return _ops().heaviside(self, values)
+
+    def signbit(self) -> Any:
+        return _ops().signbit(self)
+
+    def erfc(self) -> Any:
+        return _ops().erfc(self)
+
+    def xdivy(self, y: Any) -> Any:
+        return _ops().xdivy(self, y)
+
+    def nanmean(self, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Any:
+        return _ops().nanmean(self, axis, keepdims, dtype=dtype)
+
+    def nansum(self, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Any:
+        return _ops().nansum(self, axis, keepdims, dtype=dtype)
+
+    # --- splitting and rearranging (frontend/ops/stacking.py)
+    def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
+        return _ops().tensor_split(self, indices_or_sections, axis)
+
+    def hsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().hsplit(self, indices_or_sections)
+
+    def vsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().vsplit(self, indices_or_sections)
+
+    def dsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().dsplit(self, indices_or_sections)
+
+    def rot90(self, k: int, dims: Any) -> Any:
+        return _ops().rot90(self, k, dims)
+
+    def diff(self, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
+        return _ops().diff(self, n, axis, prepend, append)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

@@ -119,6 +119,17 @@ from mindjit.frontend.ops.effects import (
     npu_get_float_status,
     print_,
 )
+from mindjit.frontend.ops.elementwise_nan import (
+    copysign,
+    erfc,
+    fmax,
+    fmin,
+    heaviside,
+    nanmean,
+    nansum,
+    signbit,
+    xdivy,
+)
 from mindjit.frontend.ops.gather_ops import (
     gather,
     gather_elements,
@@ -404,6 +415,22 @@ from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_sl
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
 from mindjit.frontend.ops.split import chunk, split
+from mindjit.frontend.ops.stacking import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    diff,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    kron,
+    rot90,
+    tensor_split,
+    vsplit,
+    vstack,
+)
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
 from mindjit.frontend.ops.type_checks import (
     IsInstance,
