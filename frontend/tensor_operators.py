@@ -838,6 +838,30 @@ class TensorOperators:
     def nansum(self, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Any:
         return _ops().nansum(self, axis, keepdims, dtype=dtype)
 
+    # --- running extrema and order statistics (frontend/ops/cumulative.py)
+    def cummax(self, axis: int) -> Any:
+        return _ops().cummax(self, axis)
+
+    def cummin(self, axis: int) -> Any:
+        return _ops().cummin(self, axis)
+
+    def median(self, axis: int = -1, keepdims: bool = False) -> Any:
+        return _ops().median(self, axis, keepdims)
+
+    def aminmax(self, *, axis: int = 0, keepdims: bool = False) -> Any:
+        return _ops().aminmax(self, axis=axis, keepdims=keepdims)
+
+    def argmax_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
+        """(the maximum values, their int64 indices), as MindSpore 2.10's method returns them."""
+        from mindjit.frontend.ops import cumulative  # function-level: ops import Tensor
+
+        return cumulative.argmax_with_value(self, axis, keep_dims)
+
+    def argmin_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
+        from mindjit.frontend.ops import cumulative  # function-level: ops import Tensor
+
+        return cumulative.argmin_with_value(self, axis, keep_dims)
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

@@ -106,6 +106,7 @@ from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, pad
 from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
+from mindjit.frontend.ops.cumulative import aminmax, cummax, cummin, median
 from mindjit.frontend.ops.custom_primitives import (
     PrimitiveWithCheck,
     PrimitiveWithInfer,
