@@ -862,6 +862,13 @@ class TensorOperators:
 
         return cumulative.argmin_with_value(self, axis, keep_dims)
 
+    # --- products (frontend/ops/products.py)
+    def cross(self, other: Any, dim: Any = None) -> Any:
+        return _ops().cross(self, other, dim)
+
+    def inner(self, other: Any) -> Any:
+        return _ops().inner(self, other)
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

@@ -386,6 +386,7 @@ from mindjit.frontend.ops.primitives_zoo import (
     TupleToArray,
     Unique,
 )
+from mindjit.frontend.ops.products import cross, inner, logspace, trapz, vander
 from mindjit.frontend.ops.random import dropout, dropout2d
 from mindjit.frontend.ops.random_sampling import (
     StandardNormal,
