@@ -869,6 +869,26 @@ class TensorOperators:
     def inner(self, other: Any) -> Any:
         return _ops().inner(self, other)
 
+    # --- writes into slices and index sets (frontend/ops/scatter_slices.py)
+    def index_fill(self, axis: Any, index: Any, value: Any) -> Any:
+        return _ops().index_fill(self, axis, index, value)
+
+    def index_add(
+        self, indices: Any, y: Any, axis: int, use_lock: bool = True, check_index_bound: bool = True
+    ) -> Any:
+        return _ops().index_add(self, indices, y, axis, use_lock, check_index_bound)
+
+    def select_scatter(self, src: Any, axis: int, index: int) -> Any:
+        return _ops().select_scatter(self, src, axis, index)
+
+    def slice_scatter(
+        self, src: Any, axis: int = 0, start: Any = None, end: Any = None, step: int = 1
+    ) -> Any:
+        return _ops().slice_scatter(self, src, axis, start, end, step)
+
+    def masked_select(self, mask: Any) -> Any:
+        return _ops().masked_select(self, mask)
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

@@ -413,6 +413,13 @@ from mindjit.frontend.ops.reduce import (
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
 from mindjit.frontend.ops.scatter_ops import scatter_nd, tensor_scatter_add, tensor_scatter_update
+from mindjit.frontend.ops.scatter_slices import (
+    index_add,
+    index_fill,
+    masked_select,
+    select_scatter,
+    slice_scatter,
+)
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
