@@ -889,6 +889,17 @@ class TensorOperators:
     def masked_select(self, mask: Any) -> Any:
         return _ops().masked_select(self, mask)
 
+    # --- binning and covariance (frontend/ops/binning.py, distances.py)
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Any:
+        """int32 positions (MindSpore 2.10's method; `ops.searchsorted` gives int64)."""
+        return _ops().searchsorted(self, v, out_int32=True, side=side, sorter=sorter)
+
+    def histc(self, bins: int = 100, min: float = 0.0, max: float = 0.0) -> Any:  # noqa: A002
+        return _ops().histc(self, bins, min, max)
+
+    def cov(self, *, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Any:
+        return _ops().cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

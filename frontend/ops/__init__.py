@@ -97,6 +97,7 @@ from mindjit.frontend.ops.axes import (
     t,
     trace,
 )
+from mindjit.frontend.ops.binning import histc, searchsorted
 from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
@@ -112,6 +113,7 @@ from mindjit.frontend.ops.custom_primitives import (
     PrimitiveWithInfer,
     prim_attr_register,
 )
+from mindjit.frontend.ops.distances import cdist, cov, pdist
 from mindjit.frontend.ops.effects import (
     assign,
     depend,
