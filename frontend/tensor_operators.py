@@ -900,6 +900,34 @@ class TensorOperators:
     def cov(self, *, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Any:
         return _ops().cov(self, correction=correction, fweights=fweights, aweights=aweights)
 
+    # --- more products and diagonals (frontend/ops/matrix_products.py, linear.py, diagonals.py)
+    def addr(self, vec1: Any, vec2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addmm(self, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def addbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def baddbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().baddbmm(self, batch1, batch2, beta, alpha)
+
+    def diagflat(self, offset: int = 0) -> Any:
+        return _ops().diagflat(self, offset)
+
+    def isneginf(self) -> Any:
+        return _ops().isneginf(self)
+
+    def isposinf(self) -> Any:
+        return _ops().isposinf(self)
+
+    def isreal(self) -> Any:
+        return _ops().isreal(self)
+
+    def logcumsumexp(self, axis: int) -> Any:
+        return _ops().logcumsumexp(self, axis)
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

@@ -97,7 +97,11 @@ from mindjit.frontend.ops.axes import (
     t,
     trace,
 )
-from mindjit.frontend.ops.binning import histc, searchsorted
+from mindjit.frontend.ops.binning import (
+    bucketize,
+    histc,
+    searchsorted,
+)
 from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
@@ -107,11 +111,24 @@ from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, pad
 from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
-from mindjit.frontend.ops.cumulative import aminmax, cummax, cummin, median
+from mindjit.frontend.ops.cumulative import (
+    aminmax,
+    cummax,
+    cummin,
+    logcumsumexp,
+    median,
+)
 from mindjit.frontend.ops.custom_primitives import (
     PrimitiveWithCheck,
     PrimitiveWithInfer,
     prim_attr_register,
+)
+from mindjit.frontend.ops.diagonals import (
+    block_diag,
+    diag_embed,
+    diagflat,
+    tril_indices,
+    triu_indices,
 )
 from mindjit.frontend.ops.distances import cdist, cov, pdist
 from mindjit.frontend.ops.effects import (
@@ -128,6 +145,9 @@ from mindjit.frontend.ops.elementwise_nan import (
     fmax,
     fmin,
     heaviside,
+    isneginf,
+    isposinf,
+    isreal,
     nanmean,
     nansum,
     signbit,
@@ -257,6 +277,7 @@ from mindjit.frontend.ops.math_functions import (
     sinh,
     tan,
 )
+from mindjit.frontend.ops.matrix_products import addbmm, addmv, addr, dist, dot, ger, mm, mv, vecdot
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
     gelu,
@@ -430,14 +451,19 @@ from mindjit.frontend.ops.stacking import (
     atleast_1d,
     atleast_2d,
     atleast_3d,
+    cartesian_prod,
     column_stack,
     diff,
     dsplit,
     dstack,
+    fliplr,
+    flipud,
     hsplit,
     hstack,
     kron,
+    ravel,
     rot90,
+    row_stack,
     tensor_split,
     vsplit,
     vstack,

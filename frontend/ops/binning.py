@@ -1,5 +1,5 @@
 """MindSpore 2.10's binning functions, composed of comparisons and sums (static
-shapes, so both modes follow): `ops.searchsorted` and `ops.histc`.
+shapes, so both modes follow): `ops.searchsorted`, `ops.bucketize` and `ops.histc`.
 
 `searchsorted` counts, for each value, the sorted elements below it (left) or not
 above it (right): one comparison per (value, element) pair. `histc` compares every
@@ -113,3 +113,28 @@ def histc(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0) -> An
     hits = equal(expand_dims(slot, 1), constant(np.arange(bins, dtype=np.float32), D.float32))
     counts = reduce_sum(cast_to(logical_and(hits, expand_dims(inside, 1)), D.float32), 0)
     return cast_to(counts, D.int32 if input.dtype == D.int32 else D.float32)
+
+
+def bucketize(input: Any, boundaries: Any, *, right: bool = False) -> Any:  # noqa: A002
+    """`ops.bucketize(input, boundaries, *, right=False)`: for each element, the int32
+    number of the ascending `boundaries` (a list of floats) below it (right: not
+    above it)."""
+    if not is_tensor(input):
+        raise TypeError(f"For 'Bucketize', the input must be a Tensor, but got {type(input)}")
+    if not isinstance(boundaries, list | tuple) or not all(
+        isinstance(b, int | float) and not isinstance(b, bool) for b in boundaries
+    ):
+        raise TypeError(
+            f"For 'Bucketize', 'boundaries' must be a list of numbers, got {boundaries!r}"
+        )
+    if list(boundaries) != sorted(boundaries):
+        raise ValueError("For 'Bucketize', 'boundaries' must be sorted in ascending order")
+    if not boundaries:
+        return cast_to(less(cast_to(input, D.float32), float("-inf")), D.int32)
+    edges = constant(
+        np.asarray(boundaries, np.float64), D.float32 if not input.dtype == D.float64 else D.float64
+    )
+    x = cast_to(input, edges.dtype)
+    before = less_equal if right else less
+    below = before(edges, expand_dims(x, -1))
+    return reduce_sum(cast_to(below, D.int32), -1)

@@ -1,6 +1,6 @@
 """MindSpore 2.10's running extrema and order statistics, composed of the ops mindjit
 has (so both modes and gradients follow): `ops.cummax`, `ops.cummin`, `ops.median`,
-`ops.aminmax`, and `argmax_with_value`/`argmin_with_value` for the Tensor methods.
+`ops.aminmax`, `ops.logcumsumexp`, and `argmax_with_value`/`argmin_with_value` for the Tensor methods.
 
 There is no scan op for a running maximum, so `cummax` compares every pair along the
 axis under a constant lower-triangular mask (n*n elements per lane: fine for the
@@ -26,10 +26,19 @@ from mindjit.frontend.ops.core import normalize_axis
 from mindjit.frontend.ops.gather_ops import gather_elements
 from mindjit.frontend.ops.index_reduce import max as max_with_index
 from mindjit.frontend.ops.index_reduce import min as min_with_index
-from mindjit.frontend.ops.math import equal, logical_and, logical_or, select
+from mindjit.frontend.ops.math import (
+    add,
+    equal,
+    exp,
+    log,
+    logical_and,
+    logical_or,
+    select,
+    sub,
+)
 from mindjit.frontend.ops.math_functions import isnan
 from mindjit.frontend.ops.promotion import constant, is_tensor
-from mindjit.frontend.ops.reduce import amax, amin, reduce_max, reduce_min
+from mindjit.frontend.ops.reduce import amax, amin, reduce_max, reduce_min, reduce_sum
 from mindjit.frontend.ops.sort import sort
 from mindjit.frontend.ops.split import slice_axis
 
@@ -129,3 +138,25 @@ def argmin_with_value(input: Any, axis: int = 0, keep_dims: bool = False) -> tup
     int64 indices)."""
     values, index = min_with_index(input, axis, keep_dims)
     return values, cast_to(index, D.int64)
+
+
+def logcumsumexp(input: Any, axis: int) -> Any:  # noqa: A002 - MindSpore's name
+    """`ops.logcumsumexp(input, axis)`: log(cumsum(exp(input))) along `axis`, each
+    running sum shifted by its own running maximum (no overflow, no underflow to
+    -inf); float tensors only."""
+    prim = "CumulativeLogsumexp"
+    a = _lane_axis(prim, input, axis)
+    if not input.dtype.is_float:
+        raise TypeError(
+            f"For primitive[{prim}], the input argument[x] must be a type of {{Tensor[Float16], "
+            f"Tensor[Float32], Tensor[Float64]}}, but got {input.dtype}"
+        )
+    x = input
+    n, rank = x.shape[a], len(x.shape)
+    xj = expand_dims(x, a)
+    lane = (1,) * a + (n, n) + (1,) * (rank - a - 1)
+    upto = constant(np.tril(np.ones((n, n), bool)).reshape(lane), D.bool_)
+    candidates = select(upto, xj, constant(float("-inf"), x.dtype))
+    shift = reduce_max(candidates, a + 1, True)
+    total = reduce_sum(exp(sub(candidates, shift)), a + 1)
+    return add(log(total), squeeze(shift, a + 1))

@@ -1,6 +1,7 @@
 """MindSpore 2.10's NaN-aware and sign functions, composed of the ops mindjit has
 (so both modes and gradients follow): `ops.fmax`, `ops.fmin`, `ops.copysign`,
-`ops.heaviside`, `ops.signbit`, `ops.erfc`, `ops.xdivy`, `ops.nansum`, `ops.nanmean`.
+`ops.heaviside`, `ops.signbit`, `ops.erfc`, `ops.xdivy`, `ops.nansum`, `ops.nanmean`,
+`ops.isneginf`, `ops.isposinf`, `ops.isreal`.
 
 MindSpore 2.10's own CPU kernels differ in places, and mindjit follows what they
 print: `signbit(-0.0)` is False and `copysign(x, -0.0)` is positive (the sign is
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.ops.array import ones_like
 from mindjit.frontend.ops.cast import cast_to, promote
 from mindjit.frontend.ops.core import normalize_axes
 from mindjit.frontend.ops.math import (
@@ -29,7 +31,7 @@ from mindjit.frontend.ops.math import (
     sub,
 )
 from mindjit.frontend.ops.math_functions import isnan
-from mindjit.frontend.ops.promotion import is_tensor
+from mindjit.frontend.ops.promotion import constant, is_tensor
 from mindjit.frontend.ops.reduce import reduce_sum
 
 
@@ -141,3 +143,33 @@ def nanmean(input: Any, axis: Any = None, keepdims: bool = False, *, dtype: Any 
     total = reduce_sum(_zero_nans(x), axes, keepdims)
     kept = reduce_sum(cast_to(logical_not(isnan(x)), x.dtype), axes, keepdims)
     return div(total, kept)
+
+
+def _float_only(prim: str, input: Any) -> Any:  # noqa: A002
+    if not is_tensor(input):
+        raise TypeError(f"For '{prim}', the input must be a Tensor, but got {type(input)}")
+    if not input.dtype.is_float:
+        raise TypeError(
+            f"Select CPU operator[IsInf] fail! Unsupported data type! The supported data "
+            f"types are float16, float32 and float64, but got {input.dtype}"
+        )
+    return input
+
+
+def isneginf(input: Any) -> Any:  # noqa: A002 - MindSpore's name
+    """`ops.isneginf(input)`: True where input is -inf (float tensors)."""
+    x = _float_only("isneginf", input)
+    return equal(x, constant(float("-inf"), x.dtype))
+
+
+def isposinf(input: Any) -> Any:  # noqa: A002 - MindSpore's name
+    """`ops.isposinf(input)`: True where input is +inf (float tensors)."""
+    x = _float_only("isposinf", input)
+    return equal(x, constant(float("inf"), x.dtype))
+
+
+def isreal(input: Any) -> Any:  # noqa: A002 - MindSpore's name
+    """`ops.isreal(input)`: True everywhere (mindjit's tensors are real)."""
+    if not is_tensor(input):
+        raise TypeError(f"For 'isreal', the input must be a Tensor, but got {type(input)}")
+    return ones_like(input, dtype=D.bool_)

@@ -2,7 +2,8 @@
 ops mindjit has (concat, reshape, flip, transpose, constant slices), so both modes
 and gradients follow: `ops.atleast_1d/2d/3d`, `ops.hstack`, `ops.vstack`,
 `ops.dstack`, `ops.column_stack`, `ops.tensor_split`, `ops.hsplit`, `ops.vsplit`,
-`ops.dsplit`, `ops.rot90`, `ops.diff`, `ops.kron`.
+`ops.dsplit`, `ops.rot90`, `ops.diff`, `ops.kron`, `ops.fliplr`, `ops.flipud`,
+`ops.row_stack`, `ops.ravel`, `ops.cartesian_prod`.
 
 Shapes are static, so every split is a tuple of constant slices (frontend/ops/split.py).
 MindSpore 2.10's own rules, which mindjit follows: `hsplit` wants rank >= 2 (numpy
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mindjit.frontend.ops.array import concat, reshape, transpose
+from mindjit.frontend.ops.array import broadcast_to, concat, reshape, stack, transpose
 from mindjit.frontend.ops.cast import promote
 from mindjit.frontend.ops.conv import flip
 from mindjit.frontend.ops.core import normalize_axis
@@ -251,3 +252,58 @@ def kron(input: Any, other: Any) -> Any:  # noqa: A002
     ia = reshape(a, tuple(d for s in sa for d in (s, 1)))
     ib = reshape(b, tuple(d for s in sb for d in (1, s)))
     return reshape(mul(ia, ib), tuple(p * q for p, q in zip(sa, sb, strict=True)))
+
+
+# --- flips, ravel, cartesian_prod ----------------------------------------------------------
+
+
+def fliplr(input: Any) -> Any:  # noqa: A002 - MindSpore's name
+    """`ops.fliplr(input)`: axis 1 reversed (rank >= 2)."""
+    if not is_tensor(input):
+        raise TypeError(f"For 'fliplr', the input must be a Tensor, but got {type(input)}")
+    rank = len(input.shape)
+    if rank < 2:
+        raise ValueError(
+            f"For 'ReverseV2', the 'axis[0]' must be in range of [{-rank}, {rank}), but got 1 "
+            "with type 'int'."
+        )
+    return flip(input, (1,))
+
+
+def flipud(input: Any) -> Any:  # noqa: A002 - MindSpore's name
+    """`ops.flipud(input)`: axis 0 reversed (rank >= 1)."""
+    if not is_tensor(input):
+        raise TypeError(f"For 'flipud', the input must be a Tensor, but got {type(input)}")
+    if not input.shape:
+        raise ValueError("For 'ReverseV2', the 'axis[0]' must be in range of [0, 0), but got 0")
+    return flip(input, (0,))
+
+
+def row_stack(tensors: Any) -> Any:
+    """`ops.row_stack(tensors)`: vstack's other name."""
+    return vstack(tensors)
+
+
+def ravel(input: Any) -> Any:  # noqa: A002 - MindSpore's name
+    """`ops.ravel(input)`: the elements as a 1-D tensor, row-major."""
+    if not is_tensor(input):
+        raise TypeError(f"For 'ravel', the input must be a Tensor, but got {type(input)}")
+    return reshape(input, (-1,))
+
+
+def cartesian_prod(*inputs: Any) -> Any:
+    """`ops.cartesian_prod(*inputs)`: every combination of the 1-D inputs' elements,
+    one row each (shape (N, len(inputs)); MindSpore 2.10 keeps the 2-D shape for a
+    single input)."""
+    if not inputs:
+        raise TypeError("For 'cartesian_prod', at least one input is required")
+    for t in inputs:
+        if not is_tensor(t) or len(t.shape) != 1:
+            raise ValueError("For 'cartesian_prod', each input must be a 1-D Tensor")
+    ts = promote(*inputs, what="cartesian_prod")
+    shape = tuple(t.shape[0] for t in ts)
+    grids = []
+    for k, t in enumerate(ts):
+        lane = tuple(-1 if a == k else 1 for a in range(len(ts)))
+        grids.append(reshape(broadcast_to(reshape(t, lane), shape), (-1,)))
+    return stack(grids, 1)
