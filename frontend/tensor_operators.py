@@ -928,6 +928,18 @@ class TensorOperators:
     def logcumsumexp(self, axis: int) -> Any:
         return _ops().logcumsumexp(self, axis)
 
+    # --- value-shaped and other names (frontend/ops/value_shapes_more.py, other_names.py)
+    def bincount(self, weights: Any = None, minlength: int = 0) -> Any:
+        return _ops().bincount(self, weights, minlength)
+
+    def unique_consecutive(
+        self, return_inverse: bool = False, return_counts: bool = False, dim: Any = None
+    ) -> Any:
+        return _ops().unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def soft_shrink(self, lambd: float = 0.5) -> Any:
+        return _ops().soft_shrink(self, lambd)
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

@@ -288,6 +288,14 @@ from mindjit.frontend.ops.nn_functional import (
     silu,
     softmax,
 )
+from mindjit.frontend.ops.other_names import (
+    is_floating_point,
+    msort,
+    numel,
+    sgn,
+    soft_shrink,
+    softsign,
+)
 from mindjit.frontend.ops.partial import Partial, partial
 from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from mindjit.frontend.ops.pointwise_losses import (
@@ -478,6 +486,7 @@ from mindjit.frontend.ops.type_checks import (
     typeof,
 )
 from mindjit.frontend.ops.value_shapes import nonzero, unique
+from mindjit.frontend.ops.value_shapes_more import argwhere, bincount, unique_consecutive
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name
