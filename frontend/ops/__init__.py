@@ -289,12 +289,25 @@ from mindjit.frontend.ops.nn_functional import (
     softmax,
 )
 from mindjit.frontend.ops.other_names import (
+    adjoint,
+    combinations,
+    eq,
+    floor_mod,
+    floordiv,
+    hamming_window,
+    hann_window,
     is_floating_point,
+    ldexp,
+    matrix_power,
     msort,
     numel,
+    repeat_elements,
+    reverse,
     sgn,
     soft_shrink,
     softsign,
+    truncate_div,
+    truncate_mod,
 )
 from mindjit.frontend.ops.partial import Partial, partial
 from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle

@@ -1,7 +1,9 @@
 """Issue 38: MindSpore 2.10's value-shaped ops (frontend/ops/value_shapes_more.py:
 argwhere, bincount, unique_consecutive; PyNative, or constants in a graph, as
 ops.nonzero) and other names (other_names.py: sgn, softsign, soft_shrink, msort, numel,
-is_floating_point), with the Tensor methods bincount, unique_consecutive, soft_shrink.
+is_floating_point, eq, floordiv, floor_mod, truncate_div, truncate_mod, reverse,
+repeat_elements, adjoint, ldexp, matrix_power, combinations, hann_window,
+hamming_window), with the Tensor methods bincount, unique_consecutive, soft_shrink.
 Values are what MindSpore 2.10 printed on CPU (pasted as constants); every case runs in
 PyNative and graph mode; gradients against finite differences; bad input raises
 MindSpore's exception type."""
@@ -126,3 +128,83 @@ def test_value_shaped_errors():
         ops.soft_shrink(Tensor([1, 2]))
     with pytest.raises(TypeError):
         ops.bincount([1, 2])
+
+
+# --- other names and windows (other_names.py) -------------------------------------------
+
+
+def test_more_other_names(mode):
+    got = run(
+        lambda m, a: (
+            ops.eq(Tensor([1, 2]), Tensor([1, 3])),
+            ops.floordiv(Tensor([5, -5]), Tensor([3, 3])),
+            ops.floor_mod(Tensor([5.0, -5.0, 5.0]), Tensor([3.0, 3.0, -3.0])),
+            ops.truncate_div(Tensor([5, -5]), Tensor([3, 3])),
+            ops.truncate_mod(Tensor([5.0, -5.0]), Tensor([3.0, 3.0])),
+            ops.reverse(Tensor([[1, 2], [3, 4]]), [1]),
+            ops.repeat_elements(Tensor([[1, 2], [3, 4]]), 2, 1),
+            ops.adjoint(a),
+            ops.ldexp(Tensor([1.0, -2.0, 0.5]), Tensor([2, 3, -1])),
+            ops.ldexp(Tensor([1, 2]), Tensor([2, 3])),
+            ops.matrix_power(m, 3),
+            ops.matrix_power(m, 0),
+            ops.combinations(Tensor([1, 2, 3])),
+            ops.combinations(Tensor([1, 2, 3, 4]), 3),
+            ops.combinations(Tensor([1, 2, 3]), 2, True),
+            ops.hann_window(5),
+            ops.hann_window(5, False),
+            ops.hamming_window(4),
+            ops.hamming_window(4, True, alpha=0.5, beta=0.5),
+        ),
+        mode,
+        Tensor([[1.0, 1.0], [0.0, 2.0]]),
+        Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)),
+    )
+    # MindSpore 2.10's printed values
+    _check(got[0], [True, False], "Bool")
+    _check(got[1], [1, -2], "Int64")
+    _check(got[2], [2.0, 1.0, -1.0])
+    _check(got[3], [1, -1], "Int64")
+    _check(got[4], [2.0, -2.0])
+    _check(got[5], [[2, 1], [4, 3]])
+    _check(got[6], [[1, 1, 2, 2], [3, 3, 4, 4]])
+    _check(got[7], [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]])
+    _check(got[8], [4.0, -16.0, 0.25], "Float32")
+    _check(got[9], [4.0, 16.0], "Float32")
+    _check(got[10], [[1.0, 7.0], [0.0, 8.0]])
+    _check(got[11], [[1.0, 0.0], [0.0, 1.0]])
+    _check(got[12], [[1, 2], [1, 3], [2, 3]], "Int64")
+    _check(got[13], [[1, 2, 3], [1, 2, 4], [1, 3, 4], [2, 3, 4]])
+    _check(got[14], [[1, 1], [1, 2], [1, 3], [2, 2], [2, 3], [3, 3]])
+    _check(
+        got[15],
+        [0.0, 0.3454915028125263, 0.9045084971874737, 0.9045084971874737, 0.3454915028125264],
+        "Float64",
+    )
+    _check(got[16], [0.0, 0.5, 1.0, 0.5, 0.0], "Float64")
+    _check(got[17], [0.08000001311302185, 0.5400000214576721, 1.0, 0.5400000214576721], "Float32")
+    _check(got[18], [0.0, 0.5, 1.0, 0.5])
+    assert ops.hann_window(0).shape == (0,)
+
+
+def test_more_other_names_gradients():
+    m, v = RNG.standard_normal((2, 3, 3)) * 0.5, RNG.standard_normal(4)
+    for fn in (
+        lambda t: ops.matrix_power(t, 3),
+        lambda t: ops.matrix_power(t, 2),
+        ops.adjoint,
+        lambda t: ops.ldexp(t, Tensor([1, -1, 2])),
+    ):
+        assert_grads_match_finite_differences(fn, [m.copy()], RNG)
+    assert_grads_match_finite_differences(lambda t: ops.combinations(t, 2), [v], RNG)
+
+
+def test_more_other_names_errors():
+    with pytest.raises(ValueError):
+        ops.matrix_power(Tensor([[1.0, 1.0], [0.0, 2.0]]), -1)  # mindjit: no inverse
+    with pytest.raises(ValueError):
+        ops.matrix_power(Tensor([[1.0, 1.0, 1.0]]), 2)
+    with pytest.raises(ValueError):
+        ops.combinations(Tensor([[1, 2]]))
+    with pytest.raises(TypeError):
+        ops.hann_window(3, dtype=ms.int32)
