@@ -940,6 +940,33 @@ class TensorOperators:
     def soft_shrink(self, lambd: float = 0.5) -> Any:
         return _ops().soft_shrink(self, lambd)
 
+    def hardshrink(self, lambd: float = 0.5) -> Any:
+        return _ops().hardshrink(self, lambd)
+
+    def matrix_power(self, n: int) -> Any:
+        return _ops().matrix_power(self, n)
+
+    def reverse(self, axis: Any) -> Any:
+        return _ops().reverse(self, axis)
+
+    def sum_to_size(self, *size: Any) -> Any:
+        """The sum over the axes that `size` (trailing-aligned) has as 1 or lacks,
+        to `size`'s shape: `x.sum_to_size(1, 3)` or `x.sum_to_size((1, 3))`."""
+        target = _axes(size)
+        shape = tuple(self.shape)
+        if len(target) > len(shape) or any(
+            t not in (1, d) for t, d in zip(target, shape[len(shape) - len(target) :], strict=True)
+        ):
+            raise ValueError(f"For 'sum_to_size', size {target} is not expandable to {shape}")
+        lead = len(shape) - len(target)
+        ones = [
+            lead + i
+            for i, (t, d) in enumerate(zip(target, shape[lead:], strict=True))
+            if t == 1 and d != 1
+        ]
+        out = _ops().reduce_sum(self, tuple(ones), True) if ones else self
+        return _ops().reduce_sum(out, tuple(range(lead))) if lead else out
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

@@ -3,7 +3,8 @@ argwhere, bincount, unique_consecutive; PyNative, or constants in a graph, as
 ops.nonzero) and other names (other_names.py: sgn, softsign, soft_shrink, msort, numel,
 is_floating_point, eq, floordiv, floor_mod, truncate_div, truncate_mod, reverse,
 repeat_elements, adjoint, ldexp, matrix_power, combinations, hann_window,
-hamming_window), with the Tensor methods bincount, unique_consecutive, soft_shrink.
+hamming_window), with the Tensor methods bincount, unique_consecutive, soft_shrink,
+hardshrink, matrix_power, reverse, sum_to_size.
 Values are what MindSpore 2.10 printed on CPU (pasted as constants); every case runs in
 PyNative and graph mode; gradients against finite differences; bad input raises
 MindSpore's exception type."""
@@ -208,3 +209,31 @@ def test_more_other_names_errors():
         ops.combinations(Tensor([[1, 2]]))
     with pytest.raises(TypeError):
         ops.hann_window(3, dtype=ms.int32)
+
+
+def test_more_tensor_methods(mode):
+    got = run(
+        lambda x, m: (
+            x.sum_to_size(1, 3),
+            x.sum_to_size((2, 1)),
+            x.sum_to_size(3),
+            Tensor([1.0, -2.5, 3.0]).hardshrink(2.0),
+            m.matrix_power(2),
+            Tensor([[1, 2], [3, 4]]).reverse([0]),
+        ),
+        mode,
+        Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)),
+        Tensor([[1.0, 1.0], [0.0, 2.0]]),
+    )
+    # MindSpore 2.10's printed values
+    _check(got[0], [[3.0, 5.0, 7.0]], "Float32")
+    _check(got[1], [[3.0], [12.0]])
+    _check(got[2], [3.0, 5.0, 7.0])
+    _check(got[3], [0.0, -2.5, 3.0])
+    _check(got[4], [[1.0, 3.0], [0.0, 4.0]])
+    _check(got[5], [[3, 4], [1, 2]], "Int64")
+    assert_grads_match_finite_differences(
+        lambda t: t.sum_to_size(1, 3), [RNG.standard_normal((2, 3))], RNG
+    )
+    with pytest.raises(ValueError):
+        Tensor(np.ones((2, 3), np.float32)).sum_to_size(2, 2)
