@@ -967,6 +967,12 @@ class TensorOperators:
         out = _ops().reduce_sum(self, tuple(ones), True) if ones else self
         return _ops().reduce_sum(out, tuple(range(lead))) if lead else out
 
+    def diagonal_scatter(self, src: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
+        return _ops().diagonal_scatter(self, src, offset, dim1, dim2)
+
+    def renorm(self, p: int, axis: int, maxnorm: float) -> Any:
+        return _ops().renorm(self, p, axis, maxnorm)
+
     # --- splitting and rearranging (frontend/ops/stacking.py)
     def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
         return _ops().tensor_split(self, indices_or_sections, axis)

@@ -127,10 +127,17 @@ from mindjit.frontend.ops.diagonals import (
     block_diag,
     diag_embed,
     diagflat,
+    diagonal_scatter,
+    matrix_band_part,
     tril_indices,
     triu_indices,
 )
-from mindjit.frontend.ops.distances import cdist, cov, pdist
+from mindjit.frontend.ops.distances import (
+    cdist,
+    cov,
+    pdist,
+    renorm,
+)
 from mindjit.frontend.ops.effects import (
     assign,
     depend,

@@ -1,6 +1,7 @@
 """MindSpore 2.10's diagonal and triangle builders, composed of the ops mindjit has
 (so both modes and gradients follow): `ops.diag_embed`, `ops.diagflat`,
-`ops.block_diag`, `ops.tril_indices` and `ops.triu_indices` (constants).
+`ops.block_diag`, `ops.diagonal_scatter`, `ops.matrix_band_part`, `ops.tril_indices`
+and `ops.triu_indices` (constants).
 
 `diag_embed` multiplies the input by a constant one-hot (L, n, n) tensor and sums
 over L: no scatter op is needed, and the gradient is the diagonal read back.
@@ -14,9 +15,9 @@ import numpy as np
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import concat, expand_dims, reshape, transpose
-from mindjit.frontend.ops.cast import promote
+from mindjit.frontend.ops.cast import cast_to, promote
 from mindjit.frontend.ops.core import normalize_axis
-from mindjit.frontend.ops.math import mul
+from mindjit.frontend.ops.math import mul, select
 from mindjit.frontend.ops.promotion import constant, is_tensor
 from mindjit.frontend.ops.reduce import reduce_sum
 
@@ -38,15 +39,73 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> A
     if d1 == d2:
         raise ValueError(f"For '{name}', 'dim1' must not be identical to 'dim2'.")
     x = input if input.shape else reshape(input, (1,))
+    n = x.shape[-1] + abs(offset)
+    return _embed(x, offset, d1, d2, n, n)
+
+
+def _embed(x: Any, offset: int, d1: int, d2: int, rows: int, cols: int) -> Any:
+    """x's last axis laid on the `offset` diagonal of (rows, cols) planes at output
+    axes d1 and d2, zeros elsewhere (x's other axes fill the output's others)."""
     length = x.shape[-1]
-    n = length + abs(offset)
-    basis = np.zeros((length, n, n))
+    rank = len(x.shape) + 1
+    basis = np.zeros((length, rows, cols))
     k = np.arange(length)
     basis[k, k + max(-offset, 0), k + max(offset, 0)] = 1
     spread = reduce_sum(mul(expand_dims(expand_dims(x, -1), -1), constant(basis, x.dtype)), -3)
     lead = iter(range(rank - 2))
     perm = [rank - 2 if p == d1 else rank - 1 if p == d2 else next(lead) for p in range(rank)]
     return transpose(spread, perm)
+
+
+def diagonal_scatter(input: Any, src: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:  # noqa: A002
+    """`ops.diagonal_scatter(input, src, offset=0, dim1=0, dim2=1)`: input with its
+    `offset` diagonal of the (dim1, dim2) planes replaced by `src` (the shape
+    `ops.diagonal` gives)."""
+    name = "diagonal_scatter"
+    if not is_tensor(input) or not is_tensor(src):
+        raise TypeError(f"For {name}, 'input' and 'src' must be Tensors")
+    rank = len(input.shape)
+    d1, d2 = normalize_axis(dim1, rank, name), normalize_axis(dim2, rank, name)
+    if d1 == d2:
+        raise ValueError(f"For {name}, 'dim1' and 'dim2' must differ")
+    rows, cols = input.shape[d1], input.shape[d2]
+    length = max(0, min(rows - max(-offset, 0), cols - max(offset, 0)))
+    others = tuple(d for a, d in enumerate(input.shape) if a not in (d1, d2))
+    if tuple(src.shape) != (*others, length):
+        raise ValueError(
+            f"For {name}, the shape of src should equal to the shape of input diagonal,but got "
+            f"src.shape {tuple(src.shape)} and diagonal shape {(*others, length)}."
+        )
+    if length == 0:
+        return input
+    on = np.zeros((rows, cols), bool)
+    k = np.arange(length)
+    on[k + max(-offset, 0), k + max(offset, 0)] = True
+    mask = constant(
+        on.reshape([rows if a == d1 else cols if a == d2 else 1 for a in range(rank)]), D.bool_
+    )
+    spread = _embed(cast_to(src, input.dtype), offset, d1, d2, rows, cols)
+    return select(mask, spread, input)
+
+
+def matrix_band_part(x: Any, lower: int, upper: int) -> Any:
+    """`ops.matrix_band_part(x, lower, upper)`: the last two axes' band: elements with
+    i - j <= lower and j - i <= upper kept (a negative bound keeps that whole
+    triangle), zeros elsewhere."""
+    name = "MatrixBandPart"
+    if not is_tensor(x):
+        raise TypeError(f"For primitive[{name}], 'x' must be a Tensor, but got {type(x)}")
+    if len(x.shape) < 2:
+        raise ValueError(
+            f"For primitive[{name}], the x shape size must be greater than or equal to 2, "
+            f"but got {len(x.shape)}."
+        )
+    if not _is_int(lower) or not _is_int(upper):
+        raise TypeError(f"For primitive[{name}], 'lower' and 'upper' must be ints")
+    rows, cols = x.shape[-2:]
+    i, j = np.arange(rows)[:, None], np.arange(cols)[None, :]
+    keep = ((lower < 0) | (i - j <= lower)) & ((upper < 0) | (j - i <= upper))
+    return select(constant(keep, D.bool_), x, cast_to(0, x.dtype))
 
 
 def diagflat(input: Any, offset: int = 0) -> Any:  # noqa: A002 - MindSpore's name

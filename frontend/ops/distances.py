@@ -1,5 +1,5 @@
 """MindSpore 2.10's pairwise distances and covariance, composed of the ops mindjit has
-(so both modes and gradients follow): `ops.cdist`, `ops.pdist`, `ops.cov`.
+(so both modes and gradients follow): `ops.cdist`, `ops.pdist`, `ops.cov`, `ops.renorm`.
 
 `cdist` forms every difference x1[i] - x2[j] (B*P*R*M elements), then the p-norm:
 p=0 counts the nonzero differences, p=inf takes the largest. `pdist` takes only the
@@ -18,8 +18,20 @@ import numpy as np
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops.array import expand_dims, reshape, squeeze, transpose
 from mindjit.frontend.ops.cast import cast_to
+from mindjit.frontend.ops.core import normalize_axis
 from mindjit.frontend.ops.gather_ops import gather
-from mindjit.frontend.ops.math import abs, div, matmul, mul, not_equal, pow, sqrt, sub
+from mindjit.frontend.ops.math import (
+    abs,
+    div,
+    greater,
+    matmul,
+    mul,
+    not_equal,
+    pow,
+    select,
+    sqrt,
+    sub,
+)
 from mindjit.frontend.ops.promotion import constant, is_tensor
 from mindjit.frontend.ops.reduce import reduce_max, reduce_sum
 
@@ -151,3 +163,25 @@ def cov(input: Any, *, correction: int = 1, fweights: Any = None, aweights: Any 
         weighted = mul(centred, w)
     out = div(matmul(weighted, transpose(centred, (1, 0))), norm)
     return squeeze(out) if out.shape == (1, 1) else out
+
+
+def renorm(input: Any, p: int, axis: int, maxnorm: float) -> Any:  # noqa: A002
+    """`ops.renorm(input, p, axis, maxnorm)`: each slice along `axis` whose p-norm
+    (over its other axes) exceeds `maxnorm` scaled down to norm `maxnorm`."""
+    name = "Renorm"
+    if not is_tensor(input) or not input.dtype.is_float:
+        raise TypeError(f"For '{name}', the input must be a float Tensor, but got {input!r}")
+    if isinstance(p, bool) or not isinstance(p, int | float) or p <= 0:
+        raise RuntimeError(f"For '{name}', 'p' must be positive, but got {p}")
+    if isinstance(maxnorm, bool) or not isinstance(maxnorm, int | float) or maxnorm < 0:
+        raise RuntimeError(
+            f"For '{name}', the attribute 'maxnorm' must be non-negative, but got {maxnorm}"
+        )
+    rank = len(input.shape)
+    a = normalize_axis(axis, rank, name)
+    perm = [a] + [d for d in range(rank) if d != a]
+    rows = reshape(transpose(input, perm), (input.shape[a], -1))
+    norms = _norm_last(rows, float(p))
+    scale = select(greater(norms, maxnorm), div(constant(float(maxnorm), input.dtype), norms), 1.0)
+    shape = tuple(input.shape[a] if d == a else 1 for d in range(rank))
+    return mul(input, reshape(scale, shape))

@@ -1,9 +1,10 @@
 """Issue 38: MindSpore 2.10's matrix products (frontend/ops/matrix_products.py), diagonal
 builders (diagonals.py) and the smaller additions to stacking.py, elementwise_nan.py,
 cumulative.py and binning.py: mm, mv, dot, ger, addr, addmv, addbmm, vecdot, dist,
-diag_embed, diagflat, block_diag, tril_indices, triu_indices, fliplr, flipud, row_stack,
+diag_embed, diagflat, block_diag, diagonal_scatter, matrix_band_part, renorm, tril_indices,
+triu_indices, fliplr, flipud, row_stack,
 ravel, cartesian_prod, isneginf, isposinf, isreal, logcumsumexp, bucketize, and the
-Tensor methods addr, addmm, addbmm, baddbmm, diagflat, isneginf, isposinf, isreal,
+Tensor methods addr, addmm, addbmm, baddbmm, diagflat, diagonal_scatter, renorm, isneginf, isposinf, isreal,
 logcumsumexp. Values are what MindSpore 2.10 printed on CPU (pasted as constants);
 every case runs in PyNative and graph mode; gradients against finite differences; bad
 input raises MindSpore's exception type."""
@@ -226,3 +227,47 @@ def test_matrix_diagonals_errors():
         ops.isneginf(Tensor([1, 2]))  # MindSpore: no int IsInf kernel
     with pytest.raises(TypeError):
         ops.logcumsumexp(Tensor([1, 2]), 0)  # float only
+
+
+def test_diagonal_scatter_band_renorm(mode):
+    got = run(
+        lambda x: (
+            ops.diagonal_scatter(x, Tensor([-1.0, -2.0, -3.0])),
+            x.diagonal_scatter(Tensor([-1.0, -2.0, -3.0]), 1),
+            ops.diagonal_scatter(x, Tensor([-1.0, -2.0]), -1),
+            ops.diagonal_scatter(
+                ops.zeros((2, 2, 3), ms.float32),
+                Tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+                0,
+                0,
+                1,
+            ),
+            ops.matrix_band_part(x, 1, 0),
+            ops.matrix_band_part(x, -1, 1),
+            ops.matrix_band_part(Tensor([[1, 2], [3, 4]]), 0, 0),
+            ops.renorm(Tensor([[3.0, 4.0], [1.0, 0.0]]), 2, 0, 2.5),
+            Tensor([[3.0, 4.0], [1.0, 0.0]]).renorm(1, 1, 3.0),
+        ),
+        mode,
+        Tensor(np.arange(12, dtype=np.float32).reshape(3, 4)),
+    )
+    # MindSpore 2.10's printed values
+    _check(got[0], [[-1, 1, 2, 3], [4, -2, 6, 7], [8, 9, -3, 11]], "Float32")
+    _check(got[1], [[0, -1, 2, 3], [4, 5, -2, 7], [8, 9, 10, -3]])
+    _check(got[2], [[0, 1, 2, 3], [-1, 5, 6, 7], [8, -2, 10, 11]])
+    _check(got[3], [[[1, 3, 5], [0, 0, 0]], [[0, 0, 0], [2, 4, 6]]])
+    _check(got[4], [[0, 0, 0, 0], [4, 5, 0, 0], [0, 9, 10, 0]])
+    _check(got[5], [[0, 1, 0, 0], [4, 5, 6, 0], [8, 9, 10, 11]])
+    _check(got[6], [[1, 0], [0, 4]], "Int64")
+    _check(got[7], [[1.5, 2.0], [1.0, 0.0]])
+    _check(got[8], [[2.25, 3.0], [0.75, 0.0]])
+    x, s = RNG.standard_normal((3, 4)), RNG.standard_normal(3)
+    assert_grads_match_finite_differences(lambda a, b: ops.diagonal_scatter(a, b, 1), [x, s], RNG)
+    assert_grads_match_finite_differences(lambda a: ops.matrix_band_part(a, 1, 0), [x], RNG)
+    assert_grads_match_finite_differences(lambda a: ops.renorm(a, 2, 0, 0.5), [x * 3], RNG)
+    with pytest.raises(ValueError):
+        ops.diagonal_scatter(Tensor(np.ones((3, 4), np.float32)), Tensor([1.0]))  # src shape
+    with pytest.raises(ValueError):
+        ops.matrix_band_part(Tensor([1.0]), 0, 0)  # x shape size >= 2
+    with pytest.raises(RuntimeError):
+        ops.renorm(Tensor([[1.0]]), 2, 0, -1.0)  # 'maxnorm' must be non-negative
