@@ -1,13 +1,13 @@
 """Issue 38: MindSpore 2.10's matrix products (frontend/ops/matrix_products.py), diagonal
 builders (diagonals.py) and the smaller additions to stacking.py, elementwise_nan.py,
 cumulative.py and binning.py: mm, mv, dot, ger, addr, addmv, addbmm, vecdot, dist,
-diag_embed, diagflat, block_diag, diagonal_scatter, matrix_band_part, renorm, tril_indices,
-triu_indices, fliplr, flipud, row_stack,
-ravel, cartesian_prod, isneginf, isposinf, isreal, logcumsumexp, bucketize, and the
-Tensor methods addr, addmm, addbmm, baddbmm, diagflat, diagonal_scatter, renorm, isneginf, isposinf, isreal,
-logcumsumexp. Values are what MindSpore 2.10 printed on CPU (pasted as constants);
-every case runs in PyNative and graph mode; gradients against finite differences; bad
-input raises MindSpore's exception type."""
+diag_embed, diagflat, block_diag, diagonal_scatter, matrix_band_part, renorm,
+tril_indices, triu_indices, fliplr, flipud, row_stack, ravel, cartesian_prod, isneginf,
+isposinf, isreal, logcumsumexp, bucketize, and the Tensor methods addr, addmm, addbmm,
+baddbmm, diagflat, diagonal_scatter, renorm, isneginf, isposinf, isreal, logcumsumexp.
+Values are what MindSpore 2.10 printed on CPU (pasted as constants); every case runs in
+PyNative and graph mode; gradients against finite differences; bad input raises
+MindSpore's exception type."""
 
 from __future__ import annotations
 
