@@ -848,6 +848,9 @@ class TensorOperators:
     def median(self, axis: int = -1, keepdims: bool = False) -> Any:
         return _ops().median(self, axis, keepdims)
 
+    def nanmedian(self, axis: int = -1, keepdims: bool = False) -> Any:
+        return _ops().nanmedian(self, axis, keepdims)
+
     def aminmax(self, *, axis: int = 0, keepdims: bool = False) -> Any:
         return _ops().aminmax(self, axis=axis, keepdims=keepdims)
 

@@ -117,6 +117,7 @@ from mindjit.frontend.ops.cumulative import (
     cummin,
     logcumsumexp,
     median,
+    nanmedian,
 )
 from mindjit.frontend.ops.custom_primitives import (
     PrimitiveWithCheck,

@@ -1,6 +1,6 @@
 """MindSpore 2.10's running extrema and order statistics, composed of the ops mindjit
 has (so both modes and gradients follow): `ops.cummax`, `ops.cummin`, `ops.median`,
-`ops.aminmax`, `ops.logcumsumexp`, and `argmax_with_value`/`argmin_with_value` for the Tensor methods.
+`ops.nanmedian`, `ops.aminmax`, `ops.logcumsumexp`, and `argmax_with_value`/`argmin_with_value` for the Tensor methods.
 
 There is no scan op for a running maximum, so `cummax` compares every pair along the
 axis under a constant lower-triangular mask (n*n elements per lane: fine for the
@@ -30,8 +30,11 @@ from mindjit.frontend.ops.math import (
     add,
     equal,
     exp,
+    floor_divide,
+    less,
     log,
     logical_and,
+    logical_not,
     logical_or,
     select,
     sub,
@@ -160,3 +163,23 @@ def logcumsumexp(input: Any, axis: int) -> Any:  # noqa: A002 - MindSpore's name
     shift = reduce_max(candidates, a + 1, True)
     total = reduce_sum(exp(sub(candidates, shift)), a + 1)
     return add(log(total), squeeze(shift, a + 1))
+
+
+def nanmedian(input: Any, axis: int = -1, keepdims: bool = False) -> tuple[Any, Any]:  # noqa: A002
+    """`ops.nanmedian(input, axis=-1, keepdims=False)`: `median` of the elements that
+    are not NaN (NaN, index 0, where all are): NaNs sort last, and the lower median is
+    taken at place (count - 1) // 2 of each lane's own count."""
+    a = _lane_axis("NanMedian", input, axis)
+    if not isinstance(keepdims, bool):
+        raise TypeError(f"For 'NanMedian', 'keepdims' must be a bool, but got {keepdims!r}")
+    if not input.dtype.is_float:
+        return median(input, axis, keepdims)
+    nan = isnan(input)
+    _, order = sort(select(nan, constant(float("inf"), input.dtype), input), a)
+    count = reduce_sum(cast_to(logical_not(nan), D.int32), a, True)
+    place = select(less(count, 1), constant(0, D.int32), floor_divide(sub(count, 1), 2))
+    index = gather_elements(order, a, place)
+    values = gather_elements(input, a, index)
+    if not keepdims:
+        values, index = squeeze(values, a), squeeze(index, a)
+    return values, cast_to(index, D.int64)

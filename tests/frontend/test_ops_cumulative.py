@@ -1,8 +1,9 @@
 """Issue 38: MindSpore 2.10's running extrema and order statistics
-(frontend/ops/cumulative.py) and their Tensor methods: cummax, cummin, median, aminmax,
-Tensor.argmax_with_value and Tensor.argmin_with_value. Values are what MindSpore 2.10
-printed on CPU (pasted as constants); every case runs in PyNative and graph mode;
-gradients against finite differences; bad input raises MindSpore's exception type."""
+(frontend/ops/cumulative.py) and their Tensor methods: cummax, cummin, median,
+nanmedian, aminmax, Tensor.argmax_with_value and Tensor.argmin_with_value. Values are
+what MindSpore 2.10 printed on CPU (pasted as constants); every case runs in PyNative
+and graph mode; gradients against finite differences; bad input raises MindSpore's
+exception type."""
 
 from __future__ import annotations
 
@@ -128,3 +129,21 @@ def test_cumulative_errors():
         ops.median(x, 2)
     with pytest.raises(TypeError):
         ops.median(x, 1.0)  # MindSpore: the type of 'axis' should be 'int'
+
+
+def test_nanmedian(mode):
+    got = run(
+        lambda x, y: (ops.nanmedian(x), y.nanmedian(0, True)),
+        mode,
+        Tensor([[1.0, NAN, 3.0, 2.0], [NAN, NAN, NAN, 1.0]]),
+        Tensor([[1.0, NAN], [3.0, NAN]]),
+    )
+    # MindSpore 2.10's printed values (an all-NaN lane: NaN at index 0)
+    _check(got[0], ([2.0, 1.0], [3, 3]), ("Float32", "Int64"))
+    _check(got[1], ([[1.0, NAN]], [[0, 0]]), ("Float32", "Int64"))
+    x = RNG.standard_normal((3, 5))
+    x[0, 1] = np.nan
+    g = ops.grad(lambda t: ops.nanmedian(t, 1)[0].sum())(Tensor(x)).asnumpy()
+    assert g.sum() == 3.0 and np.isnan(g).sum() == 0  # one picked element per row
+    with pytest.raises(ValueError):
+        ops.nanmedian(Tensor([1.0]), 1)
