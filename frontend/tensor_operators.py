@@ -810,6 +810,191 @@ class TensorOperators:
         ops = _ops()
         return self._in_place("copy_", ops.broadcast_to(ops.cast(src, self.dtype), self.shape))
 
+    # --- NaN-aware and sign math (frontend/ops/elementwise_nan.py)
+    def fmax(self, other: Any) -> Any:
+        return _ops().fmax(self, other)
+
+    def fmin(self, other: Any) -> Any:
+        return _ops().fmin(self, other)
+
+    def copysign(self, other: Any) -> Any:
+        return _ops().copysign(self, other)
+
+    def heaviside(self, values: Any) -> Any:
+        return _ops().heaviside(self, values)
+
+    def signbit(self) -> Any:
+        return _ops().signbit(self)
+
+    def erfc(self) -> Any:
+        return _ops().erfc(self)
+
+    def xdivy(self, y: Any) -> Any:
+        return _ops().xdivy(self, y)
+
+    def nanmean(self, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Any:
+        return _ops().nanmean(self, axis, keepdims, dtype=dtype)
+
+    def nansum(self, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Any:
+        return _ops().nansum(self, axis, keepdims, dtype=dtype)
+
+    # --- running extrema and order statistics (frontend/ops/cumulative.py)
+    def cummax(self, axis: int) -> Any:
+        return _ops().cummax(self, axis)
+
+    def cummin(self, axis: int) -> Any:
+        return _ops().cummin(self, axis)
+
+    def median(self, axis: int = -1, keepdims: bool = False) -> Any:
+        return _ops().median(self, axis, keepdims)
+
+    def nanmedian(self, axis: int = -1, keepdims: bool = False) -> Any:
+        return _ops().nanmedian(self, axis, keepdims)
+
+    def aminmax(self, *, axis: int = 0, keepdims: bool = False) -> Any:
+        return _ops().aminmax(self, axis=axis, keepdims=keepdims)
+
+    def argmax_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
+        """(the maximum values, their int64 indices), as MindSpore 2.10's method returns them."""
+        from mindjit.frontend.ops import cumulative  # function-level: ops import Tensor
+
+        return cumulative.argmax_with_value(self, axis, keep_dims)
+
+    def argmin_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
+        from mindjit.frontend.ops import cumulative  # function-level: ops import Tensor
+
+        return cumulative.argmin_with_value(self, axis, keep_dims)
+
+    # --- products (frontend/ops/products.py)
+    def cross(self, other: Any, dim: Any = None) -> Any:
+        return _ops().cross(self, other, dim)
+
+    def inner(self, other: Any) -> Any:
+        return _ops().inner(self, other)
+
+    # --- writes into slices and index sets (frontend/ops/scatter_slices.py)
+    def index_fill(self, axis: Any, index: Any, value: Any) -> Any:
+        return _ops().index_fill(self, axis, index, value)
+
+    def index_add(
+        self, indices: Any, y: Any, axis: int, use_lock: bool = True, check_index_bound: bool = True
+    ) -> Any:
+        return _ops().index_add(self, indices, y, axis, use_lock, check_index_bound)
+
+    def select_scatter(self, src: Any, axis: int, index: int) -> Any:
+        return _ops().select_scatter(self, src, axis, index)
+
+    def slice_scatter(
+        self, src: Any, axis: int = 0, start: Any = None, end: Any = None, step: int = 1
+    ) -> Any:
+        return _ops().slice_scatter(self, src, axis, start, end, step)
+
+    def masked_select(self, mask: Any) -> Any:
+        return _ops().masked_select(self, mask)
+
+    # --- binning and covariance (frontend/ops/binning.py, distances.py)
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Any:
+        """int32 positions (MindSpore 2.10's method; `ops.searchsorted` gives int64)."""
+        return _ops().searchsorted(self, v, out_int32=True, side=side, sorter=sorter)
+
+    def histc(self, bins: int = 100, min: float = 0.0, max: float = 0.0) -> Any:  # noqa: A002
+        return _ops().histc(self, bins, min, max)
+
+    def cov(self, *, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Any:
+        return _ops().cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    # --- more products and diagonals (frontend/ops/matrix_products.py, linear.py, diagonals.py)
+    def addr(self, vec1: Any, vec2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addmm(self, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def addbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def baddbmm(self, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+        return _ops().baddbmm(self, batch1, batch2, beta, alpha)
+
+    def diagflat(self, offset: int = 0) -> Any:
+        return _ops().diagflat(self, offset)
+
+    def isneginf(self) -> Any:
+        return _ops().isneginf(self)
+
+    def isposinf(self) -> Any:
+        return _ops().isposinf(self)
+
+    def isreal(self) -> Any:
+        return _ops().isreal(self)
+
+    def logcumsumexp(self, axis: int) -> Any:
+        return _ops().logcumsumexp(self, axis)
+
+    # --- value-shaped and other names (frontend/ops/value_shapes_more.py, other_names.py)
+    def bincount(self, weights: Any = None, minlength: int = 0) -> Any:
+        return _ops().bincount(self, weights, minlength)
+
+    def unique_consecutive(
+        self, return_inverse: bool = False, return_counts: bool = False, dim: Any = None
+    ) -> Any:
+        return _ops().unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def soft_shrink(self, lambd: float = 0.5) -> Any:
+        return _ops().soft_shrink(self, lambd)
+
+    def hardshrink(self, lambd: float = 0.5) -> Any:
+        return _ops().hardshrink(self, lambd)
+
+    def matrix_power(self, n: int) -> Any:
+        return _ops().matrix_power(self, n)
+
+    def reverse(self, axis: Any) -> Any:
+        return _ops().reverse(self, axis)
+
+    def sum_to_size(self, *size: Any) -> Any:
+        """The sum over the axes that `size` (trailing-aligned) has as 1 or lacks,
+        to `size`'s shape: `x.sum_to_size(1, 3)` or `x.sum_to_size((1, 3))`."""
+        target = _axes(size)
+        shape = tuple(self.shape)
+        if len(target) > len(shape) or any(
+            t not in (1, d) for t, d in zip(target, shape[len(shape) - len(target) :], strict=True)
+        ):
+            raise ValueError(f"For 'sum_to_size', size {target} is not expandable to {shape}")
+        lead = len(shape) - len(target)
+        ones = [
+            lead + i
+            for i, (t, d) in enumerate(zip(target, shape[lead:], strict=True))
+            if t == 1 and d != 1
+        ]
+        out = _ops().reduce_sum(self, tuple(ones), True) if ones else self
+        return _ops().reduce_sum(out, tuple(range(lead))) if lead else out
+
+    def diagonal_scatter(self, src: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
+        return _ops().diagonal_scatter(self, src, offset, dim1, dim2)
+
+    def renorm(self, p: int, axis: int, maxnorm: float) -> Any:
+        return _ops().renorm(self, p, axis, maxnorm)
+
+    # --- splitting and rearranging (frontend/ops/stacking.py)
+    def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
+        return _ops().tensor_split(self, indices_or_sections, axis)
+
+    def hsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().hsplit(self, indices_or_sections)
+
+    def vsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().vsplit(self, indices_or_sections)
+
+    def dsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().dsplit(self, indices_or_sections)
+
+    def rot90(self, k: int, dims: Any) -> Any:
+        return _ops().rot90(self, k, dims)
+
+    def diff(self, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
+        return _ops().diff(self, n, axis, prepend, append)
+
 
 def _no_extras(name: str, kwargs: dict[str, Any]) -> None:
     extra = {k: v for k, v in kwargs.items() if v not in (None, False)}

@@ -189,6 +189,7 @@ UPWARD_CALLS = {
     ("frontend.tensor_operators", "frontend.ops.repeat"),
     ("frontend.tensor_operators", "frontend.ops.axes"),  # Tensor.mT, numpy's Tensor.trace
     ("frontend.tensor_operators", "frontend.ops.math_extras"),  # Tensor.allclose
+    ("frontend.tensor_operators", "frontend.ops.cumulative"),  # Tensor.argmax_with_value
     # `Parameter(init="normal", ...)` runs nn.init's initializers
     ("frontend.tensor", "frontend.nn.init"),
 }

@@ -97,6 +97,11 @@ from mindjit.frontend.ops.axes import (
     t,
     trace,
 )
+from mindjit.frontend.ops.binning import (
+    bucketize,
+    histc,
+    searchsorted,
+)
 from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
@@ -106,10 +111,33 @@ from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, pad
 from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
+from mindjit.frontend.ops.cumulative import (
+    aminmax,
+    cummax,
+    cummin,
+    logcumsumexp,
+    median,
+    nanmedian,
+)
 from mindjit.frontend.ops.custom_primitives import (
     PrimitiveWithCheck,
     PrimitiveWithInfer,
     prim_attr_register,
+)
+from mindjit.frontend.ops.diagonals import (
+    block_diag,
+    diag_embed,
+    diagflat,
+    diagonal_scatter,
+    matrix_band_part,
+    tril_indices,
+    triu_indices,
+)
+from mindjit.frontend.ops.distances import (
+    cdist,
+    cov,
+    pdist,
+    renorm,
 )
 from mindjit.frontend.ops.effects import (
     assign,
@@ -118,6 +146,20 @@ from mindjit.frontend.ops.effects import (
     npu_clear_float_status,
     npu_get_float_status,
     print_,
+)
+from mindjit.frontend.ops.elementwise_nan import (
+    copysign,
+    erfc,
+    fmax,
+    fmin,
+    heaviside,
+    isneginf,
+    isposinf,
+    isreal,
+    nanmean,
+    nansum,
+    signbit,
+    xdivy,
 )
 from mindjit.frontend.ops.gather_ops import (
     gather,
@@ -243,6 +285,7 @@ from mindjit.frontend.ops.math_functions import (
     sinh,
     tan,
 )
+from mindjit.frontend.ops.matrix_products import addbmm, addmv, addr, dist, dot, ger, mm, mv, vecdot
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
     gelu,
@@ -252,6 +295,27 @@ from mindjit.frontend.ops.nn_functional import (
     logsumexp,
     silu,
     softmax,
+)
+from mindjit.frontend.ops.other_names import (
+    adjoint,
+    combinations,
+    eq,
+    floor_mod,
+    floordiv,
+    hamming_window,
+    hann_window,
+    is_floating_point,
+    ldexp,
+    matrix_power,
+    msort,
+    numel,
+    repeat_elements,
+    reverse,
+    sgn,
+    soft_shrink,
+    softsign,
+    truncate_div,
+    truncate_mod,
 )
 from mindjit.frontend.ops.partial import Partial, partial
 from mindjit.frontend.ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
@@ -374,6 +438,7 @@ from mindjit.frontend.ops.primitives_zoo import (
     TupleToArray,
     Unique,
 )
+from mindjit.frontend.ops.products import cross, inner, logspace, trapz, vander
 from mindjit.frontend.ops.random import dropout, dropout2d
 from mindjit.frontend.ops.random_sampling import (
     StandardNormal,
@@ -400,10 +465,38 @@ from mindjit.frontend.ops.reduce import (
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
 from mindjit.frontend.ops.scatter_ops import scatter_nd, tensor_scatter_add, tensor_scatter_update
+from mindjit.frontend.ops.scatter_slices import (
+    index_add,
+    index_fill,
+    masked_select,
+    select_scatter,
+    slice_scatter,
+)
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
 from mindjit.frontend.ops.split import chunk, split
+from mindjit.frontend.ops.stacking import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    cartesian_prod,
+    column_stack,
+    diff,
+    dsplit,
+    dstack,
+    fliplr,
+    flipud,
+    hsplit,
+    hstack,
+    kron,
+    ravel,
+    rot90,
+    row_stack,
+    tensor_split,
+    vsplit,
+    vstack,
+)
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
 from mindjit.frontend.ops.type_checks import (
     IsInstance,
@@ -414,6 +507,7 @@ from mindjit.frontend.ops.type_checks import (
     typeof,
 )
 from mindjit.frontend.ops.value_shapes import nonzero, unique
+from mindjit.frontend.ops.value_shapes_more import argwhere, bincount, unique_consecutive
 
 # MindSpore's spellings
 print = print_  # noqa: A001 - `ops.print` is MindSpore's name
