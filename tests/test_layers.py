@@ -152,6 +152,9 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
         "frontend.printing",
         "frontend.structure",
         "frontend.tensor",
+        "frontend.tensor_method_support",
+        "frontend.tensor_methods",
+        "frontend.tensor_methods_more",
         "frontend.tensor_operators",
     ),
     "ops": ("frontend.ops.",),
@@ -184,12 +187,13 @@ SUBLAYER_ORDER = list(FRONTEND_SUBLAYERS)
 UPWARD_CALLS = {
     # Tensor's operators and methods are the ops (`x + y` is ops.add); Tensor is below them
     ("frontend.tensor", "frontend.ops.advanced_indexing"),
-    ("frontend.tensor_operators", "frontend.ops"),
+    ("frontend.tensor_method_support", "frontend.ops"),
+    ("frontend.tensor_method_support", "frontend.ops.promotion"),
     ("frontend.tensor_operators", "frontend.ops.promotion"),
-    ("frontend.tensor_operators", "frontend.ops.repeat"),
-    ("frontend.tensor_operators", "frontend.ops.axes"),  # Tensor.mT, numpy's Tensor.trace
-    ("frontend.tensor_operators", "frontend.ops.math_extras"),  # Tensor.allclose
-    ("frontend.tensor_operators", "frontend.ops.cumulative"),  # Tensor.argmax_with_value
+    ("frontend.tensor_methods", "frontend.ops.repeat"),
+    ("frontend.tensor_methods_more", "frontend.ops.axes"),  # Tensor.mT, numpy's Tensor.trace
+    ("frontend.tensor_methods_more", "frontend.ops.math_extras"),  # Tensor.allclose
+    ("frontend.tensor_methods_more", "frontend.ops.cumulative"),  # Tensor.argmax_with_value
     # `Parameter(init="normal", ...)` runs nn.init's initializers
     ("frontend.tensor", "frontend.nn.init"),
 }
