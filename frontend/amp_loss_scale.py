@@ -10,7 +10,6 @@ PyNative code and inside graph-mode functions; `all_finite` checks gradients;
 
 from __future__ import annotations
 
-import logging
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -20,16 +19,6 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend import nn, ops
 from mindjit.frontend.jit import jit_class
 from mindjit.frontend.tensor import Parameter, Tensor
-
-logger = logging.getLogger("mindjit.amp")
-
-_MS_WHITE = (
-    "nn.Conv1d nn.Conv2d nn.Conv3d nn.Conv1dTranspose nn.Conv2dTranspose nn.Conv3dTranspose "
-    "nn.Dense nn.LSTMCell nn.RNNCell nn.GRUCell ops.Conv2D ops.Conv3D ops.Conv2DTranspose "
-    "ops.Conv3DTranspose ops.Conv2DBackpropInput ops.MatMul ops.BatchMatMul ops.PReLU ops.ReLU "
-    "ops.Ger"
-).split()
-_MS_BLACK = "nn.BatchNorm1d nn.BatchNorm2d nn.BatchNorm3d nn.LayerNorm".split()
 
 
 # --- loss scalers (mindspore/amp.py) ----------------------------------------------------------

@@ -8,7 +8,6 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
-from mindjit.frontend.nn.loss import REDUCTIONS
 
 
 def _tensor(value: Any, what: str, owner: str) -> Any:
@@ -28,22 +27,6 @@ def _float_value(value: Any, what: str, owner: str, allow_int: bool = False) -> 
             f"'{type(value).__name__}'."
         )
     return float(value)
-
-
-def _check_reduction(reduction: Any, owner: str) -> str:
-    if reduction not in REDUCTIONS:
-        raise ValueError(
-            f"For '{owner}', the 'reduction' must be in ['mean', 'sum', 'none'], but got "
-            f"{reduction}."
-        )
-    return reduction
-
-
-def _reduce(x: Any, reduction: str) -> Any:
-    if reduction == "none":
-        return x
-    axes = tuple(range(len(x.shape)))
-    return ops.reduce_mean(x, axes) if reduction == "mean" else ops.reduce_sum(x, axes)
 
 
 def _softplus(x: Any) -> Any:

@@ -39,11 +39,11 @@ from mindjit.frontend.nn.layers import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from mindjit.frontend.nn.loss import LossBase
 from mindjit.frontend.nn.loss_checks import (
     _positive_float,
-    _reduce,
     _reject_unsigned,
     _tensor,
 )
 from mindjit.frontend.nn.nonlinear import ReLU6
+from mindjit.frontend.ops.losses import reduce_loss
 from mindjit.frontend.tensor import Tensor
 
 _HALF_LN_2PI = 0.5 * math.log(2 * math.pi)
@@ -148,7 +148,7 @@ class GaussianNLLLoss(LossBase):
         )
         if self.full:
             loss = ops.add(loss, _HALF_LN_2PI)
-        return _reduce(loss, self.reduction)
+        return reduce_loss(loss, self.reduction)
 
     def extend_repr(self) -> str:
         return f"full={self.full}, eps={self.eps}, reduction={self.reduction}"

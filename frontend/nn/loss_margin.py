@@ -12,15 +12,14 @@ from mindjit.frontend import ops
 from mindjit.frontend.nn.loss import LossBase
 from mindjit.frontend.nn.loss_checks import (
     _broadcastable,
-    _check_reduction,
     _float_value,
-    _reduce,
     _rows_and_classes,
     _same_dtype,
     _same_shape,
     _softplus,
     _tensor,
 )
+from mindjit.frontend.ops.losses import check_reduction, reduce_loss
 from mindjit.frontend.tensor import Tensor
 
 
@@ -41,7 +40,7 @@ class MarginRankingLoss(LossBase):
         _same_dtype(target, input1, "'target' and 'input1'", name)
         _broadcastable(input1, input2, "'input1' and 'input2'", name)
         x = ops.maximum(ops.add(ops.neg(ops.mul(target, ops.sub(input1, input2))), margin), 0.0)
-        return _reduce(x, self.reduction)
+        return reduce_loss(x, self.reduction)
 
     def extend_repr(self) -> str:
         return f"margin={self.margin}, reduction={self.reduction}"
@@ -51,7 +50,7 @@ class SoftMarginLoss(LossBase):
     """`nn.SoftMarginLoss(reduction='mean')`: log(1 + exp(-labels * logits))."""
 
     def __init__(self, reduction: str = "mean"):
-        super().__init__(_check_reduction(reduction, "SoftMarginLoss"))
+        super().__init__(check_reduction(reduction, "SoftMarginLoss"))
 
     def construct(self, logits, labels):
         name = "SoftMarginLoss"
@@ -59,7 +58,7 @@ class SoftMarginLoss(LossBase):
         _tensor(labels, "labels", name)
         _same_shape(logits, labels, "labels", name)
         _same_dtype(logits, labels, "'logits' and 'labels'", name)
-        return _reduce(_softplus(ops.neg(ops.mul(labels, logits))), self.reduction)
+        return reduce_loss(_softplus(ops.neg(ops.mul(labels, logits))), self.reduction)
 
 
 class HingeEmbeddingLoss(LossBase):
@@ -73,7 +72,7 @@ class HingeEmbeddingLoss(LossBase):
                 f"For '{name}', the type of 'margin' should be one of '['float', 'int']', but "
                 f"got type '{type(margin).__name__}'."
             )
-        super().__init__(_check_reduction(reduction, name))
+        super().__init__(check_reduction(reduction, name))
         self.margin = margin
 
     def construct(self, logits, labels):
@@ -88,7 +87,7 @@ class HingeEmbeddingLoss(LossBase):
         pos = ops.cast(ops.greater(labels, 0), logits.dtype)
         neg = ops.cast(ops.less(labels, 0), logits.dtype)
         hinge = ops.maximum(ops.mul(ops.sub(float(self.margin), logits), neg), 0.0)
-        return _reduce(ops.add(ops.mul(pos, logits), hinge), self.reduction)
+        return reduce_loss(ops.add(ops.mul(pos, logits), hinge), self.reduction)
 
     def extend_repr(self) -> str:
         return f"margin={self.margin}, reduction={self.reduction}"
@@ -101,7 +100,7 @@ class MultiLabelSoftMarginLoss(LossBase):
     """`nn.MultiLabelSoftMarginLoss(weight=None, reduction='mean')(x, target)`."""
 
     def __init__(self, weight: Any = None, reduction: str = "mean"):
-        super().__init__(_check_reduction(reduction, "MultiLabelSoftMarginLoss"))
+        super().__init__(check_reduction(reduction, "MultiLabelSoftMarginLoss"))
         self.weight = weight
 
     def construct(self, x, target):
@@ -114,7 +113,7 @@ class MultiLabelSoftMarginLoss(LossBase):
             loss = ops.mul(loss, self.weight)
         class_dim = len(x.shape) - 1
         loss = ops.div(ops.reduce_sum(loss, class_dim), float(x.shape[class_dim]))
-        return _reduce(loss, self.reduction)
+        return reduce_loss(loss, self.reduction)
 
 
 class MultiMarginLoss(LossBase):
@@ -129,7 +128,7 @@ class MultiMarginLoss(LossBase):
             raise TypeError(f"For '{name}', the type of 'p' should be 'int', but got {p!r}.")
         if p not in (1, 2):
             raise ValueError(f"For '{name}', 'p' should be 1 or 2, but got {p}.")
-        super().__init__(_check_reduction(reduction, name))
+        super().__init__(check_reduction(reduction, name))
         self.p = p
         self.margin = _float_value(margin, "margin", name, allow_int=True)
         self.weight = weight
@@ -161,7 +160,7 @@ class MultiMarginLoss(LossBase):
             margins = ops.mul(margins, ops.gather(weight, ops.cast(target, D.int32), 0)[:, None])
         others = ops.not_equal(ops.arange(0, classes, 1, dtype=D.int32)[None, :], index)
         loss = ops.reduce_sum(ops.select(others, margins, ops.zeros_like(margins)), 1)
-        return _reduce(ops.div(loss, float(classes)), self.reduction)
+        return reduce_loss(ops.div(loss, float(classes)), self.reduction)
 
     def extend_repr(self) -> str:
         return f"p={self.p}, margin={self.margin}, reduction={self.reduction}"
@@ -172,7 +171,7 @@ class MultilabelMarginLoss(LossBase):
     int32 of the same shape holding class indices, ended by the first -1."""
 
     def __init__(self, reduction: str = "mean"):
-        super().__init__(_check_reduction(reduction, "MultilabelMarginLoss"))
+        super().__init__(check_reduction(reduction, "MultilabelMarginLoss"))
 
     def construct(self, x, target):
         name = "MultilabelMarginLoss"
@@ -202,7 +201,7 @@ class MultilabelMarginLoss(LossBase):
         loss = ops.div(ops.reduce_sum(ops.mul(hinge, pair), (1, 2)), float(classes))
         if one_row and self.reduction == "none":
             loss = loss[0]
-        return _reduce(loss, self.reduction)
+        return reduce_loss(loss, self.reduction)
 
 
 # --- triplets --------------------------------------------------------------------------
@@ -238,7 +237,7 @@ class TripletMarginLoss(LossBase):
             raise TypeError(f"For '{name}', the type of 'p' should be 'int', but got {p!r}.")
         if not isinstance(swap, bool):
             raise TypeError(f"For '{name}', the type of 'swap' should be 'bool', but got {swap!r}.")
-        super().__init__(_check_reduction(reduction, name))
+        super().__init__(check_reduction(reduction, name))
         self.p = p
         self.swap = swap
         self.eps = _float_value(eps, "eps", name)
@@ -262,7 +261,7 @@ class TripletMarginLoss(LossBase):
         if self.swap:
             d_neg = ops.minimum(d_neg, _lp_distance(positive, negative, self.p, self.eps))
         loss = ops.maximum(ops.add(ops.sub(d_pos, d_neg), margin), 0.0)
-        return _reduce(loss, self.reduction)
+        return reduce_loss(loss, self.reduction)
 
     def extend_repr(self) -> str:
         return (

@@ -9,21 +9,12 @@ from __future__ import annotations
 import grad_check
 import numpy as np
 import pytest
+from ms_inputs import g
 
 import mindjit as ms
 from mindjit import Tensor, nn
 
 MODES = [ms.PYNATIVE_MODE, ms.GRAPH_MODE]
-
-
-@pytest.fixture(autouse=True)
-def _pynative_after():
-    yield
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
-def g(seed: int, *shape: int) -> np.ndarray:
-    return np.random.default_rng(seed).normal(size=shape).astype(np.float32)
 
 
 # printed by MindSpore 2.10 (CPU, PyNative): shape, sum, sum of |.|, first row [0, 0, ...]

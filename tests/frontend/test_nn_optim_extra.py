@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ms_inputs import g
 
 import mindjit as ms
 from mindjit import Parameter, Tensor, nn
@@ -55,10 +56,6 @@ OPTIMIZERS = {  # name -> (make, steps)
 }
 
 
-def g(seed: int, *shape: int) -> np.ndarray:
-    return np.random.default_rng(seed).normal(size=shape).astype(np.float32)
-
-
 class Step(nn.Cell):
     def __init__(self, opt):  # type: ignore[no-untyped-def]
         super().__init__()
@@ -66,12 +63,6 @@ class Step(nn.Cell):
 
     def construct(self, gw, gb):
         return self.opt((gw, gb))
-
-
-@pytest.fixture(autouse=True)
-def _pynative_after():
-    yield
-    ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
