@@ -157,6 +157,17 @@ class GaussianNLLLoss(LossBase):
 # --- segmentation and detection ---------------------------------------------------------
 
 
+def _dice_inputs(logits: Any, label: Any, name: str) -> None:
+    """DiceLoss's and MultiClassDiceLoss's checks: two tensors of one shape."""
+    _tensor(logits, "logits", name)
+    _tensor(label, "labels", name)
+    if tuple(logits.shape) != tuple(label.shape):
+        raise ValueError(
+            f"For '{name}', the 'logits_shape' should be = label_shape: "
+            f"{tuple(label.shape)}, but got {tuple(logits.shape)}."
+        )
+
+
 class DiceLoss(LossBase):
     """`nn.DiceLoss(smooth=1e-5)(logits, label)`: 1 - 2 |x y| / (|x|^2 + |y|^2 + smooth)."""
 
@@ -166,13 +177,7 @@ class DiceLoss(LossBase):
 
     def construct(self, logits, label):
         name = self.cls_name
-        _tensor(logits, "logits", name)
-        _tensor(label, "labels", name)
-        if tuple(logits.shape) != tuple(label.shape):
-            raise ValueError(
-                f"For '{name}', the 'logits_shape' should be = label_shape: "
-                f"{tuple(label.shape)}, but got {tuple(logits.shape)}."
-            )
+        _dice_inputs(logits, label, name)
         for what, v in (("logits", logits), ("labels", label)):
             if v.dtype == D.uint8:
                 raise TypeError(f"For '{name}', the dtype of '{what}' can not be uint8.")
@@ -235,13 +240,7 @@ class MultiClassDiceLoss(LossBase):
 
     def construct(self, logits, label):
         name = self.cls_name
-        _tensor(logits, "logits", name)
-        _tensor(label, "labels", name)
-        if tuple(logits.shape) != tuple(label.shape):
-            raise ValueError(
-                f"For '{name}', the 'logits_shape' should be = label_shape: "
-                f"{tuple(label.shape)}, but got {tuple(logits.shape)}."
-            )
+        _dice_inputs(logits, label, name)
         if len(logits.shape) < 2:
             raise ValueError(
                 f"For '{name}', the 'logits' dimension must be greater than 1, but got "
