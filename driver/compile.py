@@ -32,8 +32,10 @@ from mindjit.dialects.context import make_context
 from mindjit.driver.dumps import Dumps
 from mindjit.driver.report import StageReport
 from mindjit.passes.pipelines import (
+    FUSED_LOWER_TO_TENSOR,
     LOWER_TO_TENSOR,
     jit_level_pipeline,
+    lower_to_tensor_pipeline,
     parse_pipeline,
     run_passes,
     verify_stage,
@@ -51,7 +53,7 @@ def load_compiler() -> None:
 
     make_context()  # loads the dialects
     try:
-        for spec in (jit_level_pipeline("O1"), LOWER_TO_TENSOR):
+        for spec in (jit_level_pipeline("O1"), FUSED_LOWER_TO_TENSOR, LOWER_TO_TENSOR):
             parse_pipeline(spec)
     except MindjitError:
         pass  # a bad environment variable: the first compile reports it, located
@@ -197,7 +199,8 @@ def compile_graph(
     ctx = make_context()
     verify_each = config.verify_each_enabled()
     mindir_pipeline = jit_level_pipeline(options.jit_level, options)
-    for stage, spec in (("mindir", mindir_pipeline), ("tensor", LOWER_TO_TENSOR)):
+    lowering = lower_to_tensor_pipeline(options.device_target)
+    for stage, spec in (("mindir", mindir_pipeline), ("tensor", lowering)):
         for p in parse_pipeline(spec) if spec else []:
             start = time.perf_counter()
             run_passes([p], module, ctx, verify_each=verify_each)

@@ -46,6 +46,18 @@ CANONICALIZE = "canonicalize{region-simplify=disabled}"
 
 # The lowering the executors need: mindir -> upstream tensor-level dialects.
 LOWER_TO_TENSOR = f"convert-mindir-to-tensor,func.func({CANONICALIZE},cse)"
+# The CPU and IREE executors' lowering: pointwise trees fused into one generic each
+# (mindir_to_tensor/elementwise.py). The device keeps one kernel per node, as
+# MindSpore does on Ascend unless graph kernel fusion is enabled.
+FUSED_LOWER_TO_TENSOR = (
+    f"convert-mindir-to-tensor{{fuse-elementwise=true}},func.func({CANONICALIZE},cse)"
+)
+
+
+def lower_to_tensor_pipeline(device_target: str) -> str:
+    """The lowering for `device_target`'s executor."""
+    return LOWER_TO_TENSOR if device_target == "Ascend" else FUSED_LOWER_TO_TENSOR
+
 
 # The mindir pipeline the frontend runs before lowering, per JitConfig jit_level:
 # O0 runs no optional optimization, O1 (the default) the standard cleanups, O2 all.

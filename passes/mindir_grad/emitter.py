@@ -9,7 +9,7 @@ elimination copy them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.builder import Builder
@@ -66,16 +66,20 @@ class GradEmitter:
         location: Any = None,
         created: list[Operation] | None = None,
         stage: Attribute | None = None,
+        constants: dict | None = None,
     ):
         self.builder = Builder(point)
         self.location = location
         self.stage = stage
         #: every op built (shared by the emitters of one expansion), for `erase_unused`
         self.created: list[Operation] = [] if created is None else created
+        #: (block, stage, key) -> a constant made once per block (`constant`), and
+        #: block -> those made there, in order (a broadcast follows its scalar)
+        self.constants: dict = {} if constants is None else constants
 
     def at(self, point: InsertPoint) -> GradEmitter:
         """An emitter at another point that shares this one's list of created ops."""
-        return GradEmitter(point, self.location, self.created, self.stage)
+        return GradEmitter(point, self.location, self.created, self.stage, self.constants)
 
     def op(self, op: Operation) -> Operation:
         if self.location is not None:
@@ -99,17 +103,54 @@ class GradEmitter:
         return self.op(op).results[0]
 
     # --- constants --------------------------------------------------------------------
+    def constant(self, key: object, make: Callable[[], Operation]) -> SSAValue:
+        """The result of `make()` (a constant, or a broadcast of one made here before),
+        made once per block and stage, at the start of the block.
+
+        Rules ask for the same few constants again and again (the seed's ones, the
+        zeros of an adjoint, the 1 of `1 - y`): made per use they were a fifth of the
+        sentiment model's backward (2,310 constants and 1,197 broadcasts that cse then
+        merged). At the start of the block they dominate every op the expansion
+        puts there."""
+        block = self.builder.insertion_point.block
+        k = (block, self.stage, key)
+        value = self.constants.get(k)
+        if value is not None and value.owner.parent is block:  # type: ignore[union-attr]
+            return value
+        op = make()
+        if self.location is not None:
+            op.location = self.location
+        if self.stage is not None:
+            op.attributes.setdefault(PIPELINE_STAGE_ATTR, self.stage)
+        made = self.constants.setdefault(block, [])
+        while made and made[-1].parent is not block:  # erased as unused since
+            made.pop()
+        if made:
+            block.insert_op_after(op, made[-1])
+        elif block.first_op is None:
+            block.add_op(op)
+        else:
+            block.insert_op_before(op, block.first_op)
+        made.append(op)
+        self.created.append(op)
+        value = self.constants[k] = op.results[0]
+        return value
+
     def scalar(self, value: float, element: Attribute) -> SSAValue:
         number = float(value) if S.is_float(element) else int(value)
         attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [number])
-        return self.v(M.ConstantOp.make([], {"value": attr}))
+        key = ("scalar", element, repr(number))  # repr: -0.0 and nan apart
+        return self.constant(key, lambda: M.ConstantOp.make([], {"value": attr}))
 
     def full(self, value: float, t: Attribute) -> SSAValue:
         """A tensor of type `t` with every element `value` (a scalar broadcast)."""
         assert isinstance(t, TensorType)
         s = self.scalar(value, t.get_element_type())
         shape = tuple(t.get_shape())
-        return s if shape == () else self.broadcast_to(s, shape)
+        if shape == ():
+            return s
+        key = ("full", t, repr(float(value)))
+        return self.constant(key, lambda: M.BroadcastToOp.get(s, shape))
 
     def zeros(self, t: Attribute) -> SSAValue:
         return self.full(0, t)

@@ -20,6 +20,8 @@ The pass runs in five steps:
    (`LOWERINGS`, rules.py: one table, keyed by op class), registered by one file
    per family: constants (here), elementwise, matmul, reduce, shape, control,
    effects, tuples, checks (`mindir.check_range` -> a reduction and `cf.assert`).
+   With `fuse-elementwise` a pointwise op whose only user is a pointwise op of
+   its shape is computed in that user's generic (elementwise.py says why there).
    The `tensor.empty`s and scalar constants the rules need are made once per
    block, at its start (builders.Emitter.shared). Every rule emits upstream
    ops only, so the walk is not re-applied to what it creates (`apply_recursively=False`); the walk visits an op before the ops in
@@ -76,6 +78,7 @@ from mindjit.passes.mindir_to_tensor.effects import (
     reject_unsupported,
     unsupported_message,
 )
+from mindjit.passes.mindir_to_tensor.elementwise import fusing
 from mindjit.passes.mindir_to_tensor.rules import LOWERED_BY_STEP, LOWERINGS
 from mindjit.passes.mindir_to_tensor.state import lower_state
 from mindjit.passes.mindir_to_tensor.tuples import flatten_tuples
@@ -177,6 +180,9 @@ class ConvertMindirToTensorPass(ModulePass):
 
     name = "convert-mindir-to-tensor"
 
+    #: fuse single-use pointwise producers into their user's generic (elementwise.py)
+    fuse_elementwise: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reject_unsupported(op)
         lower_state(op)
@@ -186,7 +192,7 @@ class ConvertMindirToTensorPass(ModulePass):
             apply_recursively=False,
         )
         # Only graphs have ops to lower: at module level lower_state left declarations.
-        with hoisting():
+        with hoisting(), fusing(self.fuse_elementwise):
             for fn in [
                 f for f in top_level_graphs(op) if isinstance(f, func.FuncOp) and f.body.blocks
             ]:

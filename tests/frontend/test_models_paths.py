@@ -129,6 +129,7 @@ def train(
     and options; `jit_config` given to `ms.jit` or the train Cell) or PyNative."""
     m = model(name)
     ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE)
+    before = {id(p) for p in api.cached_programs()}  # Run.programs: this run's only
     try:
         ms.set_seed(seed)
         net = m.build()
@@ -145,7 +146,7 @@ def train(
         inputs = m.batch(BATCH)
         losses = [float(runner(*inputs).asnumpy()) for _ in range(STEPS)]
         values = {key: p.asnumpy().copy() for key, p in params.items()}
-        return Run(losses, values, api.cached_programs())
+        return Run(losses, values, [p for p in api.cached_programs() if id(p) not in before])
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
 

@@ -5,13 +5,15 @@
 // the call's state and calls its pure form @Block_construct_pure; the backward
 // of each call is one call of the shared @Block_construct_pure_vjp (made once,
 // the forward recomputed inside), whose input adjoint flows on and whose
-// Parameter adjoint is summed into @w's gradient. Calls keep their stage.
+// Parameter adjoint is summed into @w's gradient. Calls keep their stage. The
+// backward's constants are made once per block, at its start.
 
 // CHECK-LABEL: func.func private @Block_construct_pure(%x: tensor<2xf32>, %p: tensor<2xf32>) -> tensor<2xf32> attributes {mindir.lazy_inline = "Block()", mindir.pure_of = "Block_construct"} {
 // CHECK-NEXT:    %m = mindir.mul %x, %p : tensor<2xf32>
 // CHECK-NEXT:    %y = mindir.tanh %m : tensor<2xf32>
 // CHECK-NEXT:    func.return %y : tensor<2xf32>
 // CHECK-LABEL: func.func private @Block_construct_pure_vjp(%x: tensor<2xf32>, %p: tensor<2xf32>, %dout0: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) attributes {mindir.lazy_inline = "Block()", mindir.vjp_of = "Block_construct_pure"} {
+// CHECK-NEXT:    %{{.*}} = mindir.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %m = mindir.mul %x, %p : tensor<2xf32>
 // CHECK-NEXT:    %y = mindir.tanh %m : tensor<2xf32>
 // CHECK:         %[[D:.*]] = mindir.mul %dout0, %{{.*}} : tensor<2xf32>

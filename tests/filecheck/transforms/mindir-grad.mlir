@@ -119,12 +119,14 @@ func.func @second_order(%a: tensor<f32>) -> tensor<f32> {
 // -----
 
 // aux 1: the last output is returned with `value` but not differentiated; an
-// input no differentiated output depends on gets zeros.
+// input no differentiated output depends on gets zeros (made once per block, at
+// its start, like every constant of the backward).
 
 // CHECK-LABEL: func.func @aux_and_zero
-// CHECK:         %e = mindir.exp %a
-// CHECK:         %r = mindir.broadcast_to
-// CHECK-NEXT:    func.return %s, %b, %e, %r
+// CHECK-NEXT:    %[[ZERO:.*]] = mindir.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %r = mindir.broadcast_to %[[ZERO]]
+// CHECK-NEXT:    %e = mindir.exp %a
+// CHECK:         func.return %s, %b, %e, %r
 func.func @aux_and_zero(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
   %r:4 = mindir.grad (%x = %a, %y = %b) wrt [0, 1] weights [] aux 1 value : (tensor<2xf32>, tensor<2xf32>) -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
     %e = mindir.exp %x : tensor<2xf32>
@@ -146,6 +148,7 @@ func.func @aux_and_zero(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<f32>, t
 // CHECK-NEXT:    %2 = mindir.add %0, %1
 // CHECK-NEXT:    func.return %2
 // CHECK-LABEL: func.func @kept_call
+// CHECK-NEXT:    %{{.*}} = mindir.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %q = func.call @square(%a)
 // CHECK-NEXT:    %s = mindir.reduce_sum %q
 // CHECK:         %g = func.call @square_vjp(%a, %{{.*}})

@@ -1,0 +1,113 @@
+// RUN: ms-opt %s -p 'convert-mindir-to-tensor{fuse-elementwise=true}' --split-input-file | filecheck %s
+// RUN: ms-opt %s -p convert-mindir-to-tensor --split-input-file | filecheck %s --check-prefix=UNFUSED
+
+// A chain of pointwise ops, each the only user of the one before and of the same
+// shape, is one generic: its body computes the chain in order.
+
+// CHECK-LABEL: func.func @chain(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>, %z: tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK:         %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y, %z : tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[Z:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[A:.*]] = arith.addf %[[M]], %[[Z]] : f32
+// CHECK-NEXT:      %[[T:.*]] = math.tanh %[[A]] : f32
+// CHECK-NEXT:      linalg.yield %[[T]] : f32
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+
+// UNFUSED-LABEL: func.func @chain
+// UNFUSED-COUNT-3: linalg.generic
+// UNFUSED-NOT:     linalg.generic
+// UNFUSED:         func.return
+func.func @chain(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>, %z: tensor<3xf32>) -> tensor<2x3xf32> {
+  %m = mindir.mul %x, %y : tensor<2x3xf32>
+  %a = mindir.add %m, %z : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %t = mindir.tanh %a : tensor<2x3xf32>
+  func.return %t : tensor<2x3xf32>
+}
+
+// -----
+
+// A value with two users is computed once, by its own generic; one read twice by
+// the same user (x * x) is computed once in that user's body.
+
+// CHECK-LABEL: func.func @shared_value
+// CHECK:         %[[E:.*]] = linalg.generic
+// CHECK:           math.exp
+// CHECK:         linalg.generic {{.*}} ins(%[[E]] : tensor<4xf32>)
+// CHECK:           %[[N:.*]] = arith.negf
+// CHECK-NEXT:      arith.mulf %[[N]], %[[N]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[E]] : tensor<4xf32>)
+// CHECK:           math.tanh
+// CHECK-NOT:     linalg.generic
+func.func @shared_value(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = mindir.exp %x : tensor<4xf32>
+  %n = mindir.neg %e : tensor<4xf32>
+  %sq = mindir.mul %n, %n : tensor<4xf32>
+  %t = mindir.tanh %e : tensor<4xf32>
+  func.return %sq, %t : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A producer the user broadcasts (another shape) keeps its own generic; so does
+// one whose user is in another block, and one whose user is not pointwise.
+
+// CHECK-LABEL: func.func @not_fused
+// CHECK:         %[[S:.*]] = linalg.generic {{.*}} ins(%y : tensor<3xf32>)
+// CHECK:           math.sqrt
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[S]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK:           arith.mulf
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%x : tensor<2x3xf32>)
+// CHECK:           math.exp
+// CHECK:         scf.if
+// CHECK:           linalg.generic {{.*}} ins(%[[R]] : tensor<2x3xf32>)
+// CHECK:             arith.negf
+// CHECK:         %[[C:.*]] = linalg.generic {{.*}} ins(%x : tensor<2x3xf32>)
+// CHECK:           math.log
+// CHECK:         linalg.reduce ins(%[[C]]:tensor<2x3xf32>)
+func.func @not_fused(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %c: tensor<i1>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<f32>) {
+  %s = mindir.sqrt %y : tensor<3xf32>
+  %m = mindir.mul %x, %s : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %r = mindir.exp %x : tensor<2x3xf32>
+  %i = mindir.if %c -> (tensor<2x3xf32>) {
+    %n = mindir.neg %r : tensor<2x3xf32>
+    mindir.yield %n : tensor<2x3xf32>
+  } else {
+    mindir.yield %x : tensor<2x3xf32>
+  }
+  %l = mindir.log %x : tensor<2x3xf32>
+  %sum = mindir.reduce_sum %l : (tensor<2x3xf32>) -> tensor<f32>
+  func.return %m, %i, %sum : tensor<2x3xf32>, tensor<2x3xf32>, tensor<f32>
+}
+
+// -----
+
+// Compares, select and casts fuse too: relu'(x) * g as the backward writes it.
+
+// CHECK-LABEL: func.func @select_cast
+// CHECK:         linalg.generic {{.*}} ins(%x, %zero, %g : tensor<5xf32>, tensor<5xf32>, tensor<5xf16>)
+// CHECK:           arith.cmpf ogt
+// CHECK:           arith.extf
+// CHECK:           arith.select
+// CHECK-NOT:     linalg.generic
+func.func @select_cast(%x: tensor<5xf32>, %g: tensor<5xf16>) -> tensor<5xf32> {
+  %zero = mindir.constant dense<0.0> : tensor<5xf32>
+  %p = mindir.greater %x, %zero : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xi1>
+  %g32 = mindir.cast %g {to = f32} : (tensor<5xf16>) -> tensor<5xf32>
+  %r = mindir.select %p, %g32, %zero : (tensor<5xi1>, tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+  func.return %r : tensor<5xf32>
+}
+
+// -----
+
+// A chain whose last op is dead is erased whole, like any dead pure op.
+
+// CHECK-LABEL: func.func @dead_chain
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return %x
+func.func @dead_chain(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %e = mindir.exp %x : tensor<3xf32>
+  %n = mindir.neg %e : tensor<3xf32>
+  %c = mindir.cast %n {to = f16} : (tensor<3xf32>) -> tensor<3xf16>
+  func.return %x : tensor<3xf32>
+}
