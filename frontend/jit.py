@@ -52,8 +52,10 @@ def jit(
             return api.run_cell(args[0], args[1:], kwargs)
         if not isinstance(function, types.FunctionType | types.MethodType):
             # a callable object (`ms.grad(f)`, `ms.vmap(f)`, a Cell): the graph calls it
-            return api.run_function(call_object, (function, *args), kwargs, jit_config)
-        return api.run_function(function, args, kwargs, jit_config)
+            return api.run_function(
+                call_object, (function, *args), kwargs, jit_config, owner=compiled
+            )
+        return api.run_function(function, args, kwargs, jit_config, owner=compiled)
 
     compiled.__ms_jit__ = True  # type: ignore[attr-defined]
     compiled.__ms_jit_config__ = jit_config  # type: ignore[attr-defined]

@@ -80,12 +80,15 @@ def program_for(
     kwargs: dict,
     name: str,
     jit_options: tuple[str | None, str | None],
+    owner: Any = None,
 ) -> CompiledProgram:
 
     user_fn = unwrap(fn)
-    # a closure's graph depends on the values it closes over (a train step made per
-    # network): one program per function object, like one per bound object
-    closure = user_fn if getattr(user_fn, "__closure__", None) else None
+    # A graph depends on the values its function reads when it is compiled: one
+    # program per `ms.jit` wrapper (`owner`), as MindSpore compiles once per jit
+    # object (a new `ms.jit(f)` reads f's globals again, the same wrapper does not);
+    # a closure's program is its function object's (a train step made per network).
+    closure = owner or (user_fn if getattr(user_fn, "__closure__", None) else None)
     options = config.compile_options(*jit_options)  # what outside the call changes the program
     key = (
         *_code_key(user_fn),
@@ -140,10 +143,13 @@ def _ref(obj: Any) -> Any:
         return lambda: obj
 
 
-def run_function(fn: Any, args: tuple, kwargs: dict, jit_config: Any = None) -> Any:
+def run_function(
+    fn: Any, args: tuple, kwargs: dict, jit_config: Any = None, owner: Any = None
+) -> Any:
+    """Run `fn` as a graph; `owner` (the `ms.jit` wrapper) owns its programs."""
     name = getattr(unwrap(fn), "__name__", "graph")
     args, kwargs = graph_inputs((args, kwargs))  # ms.mutable values: run-time inputs
-    program = program_for(fn, None, args, kwargs, name, jit_options_of(jit_config))
+    program = program_for(fn, None, args, kwargs, name, jit_options_of(jit_config), owner)
     return program(args, kwargs)
 
 
