@@ -464,13 +464,46 @@ from mindjit.frontend.ops.reduce import (
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
-from mindjit.frontend.ops.scatter_ops import scatter_nd, tensor_scatter_add, tensor_scatter_update
+from mindjit.frontend.ops.scatter_ops import (
+    scatter_nd,
+    tensor_scatter_add,
+    tensor_scatter_div,
+    tensor_scatter_max,
+    tensor_scatter_min,
+    tensor_scatter_mul,
+    tensor_scatter_sub,
+    tensor_scatter_update,
+)
+from mindjit.frontend.ops.scatter_params import (
+    inplace_add,
+    inplace_index_add,
+    inplace_sub,
+    inplace_update,
+    scatter_add,
+    scatter_div,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+    scatter_nd_add,
+    scatter_nd_div,
+    scatter_nd_max,
+    scatter_nd_min,
+    scatter_nd_mul,
+    scatter_nd_sub,
+    scatter_nd_update,
+    scatter_update,
+)
 from mindjit.frontend.ops.scatter_slices import (
     index_add,
     index_fill,
     masked_select,
     select_scatter,
     slice_scatter,
+)
+from mindjit.frontend.ops.segment_reduce import (
+    unsorted_segment_max,
+    unsorted_segment_min,
+    unsorted_segment_prod,
 )
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
