@@ -461,6 +461,18 @@ from mindjit.frontend.ops.primitives_zoo import (
 from mindjit.frontend.ops.products import cross, inner, logspace, trapz, vander
 from mindjit.frontend.ops.quantiles import nanquantile, quantile
 from mindjit.frontend.ops.random import dropout, dropout2d
+from mindjit.frontend.ops.random_gamma_poisson import gamma, poisson, random_gamma, random_poisson
+from mindjit.frontend.ops.random_more import (
+    bernoulli,
+    laplace,
+    multinomial_with_replacement,
+    rand_like,
+    randint_like,
+    randn_like,
+    randperm,
+    shuffle,
+    standard_laplace,
+)
 from mindjit.frontend.ops.random_sampling import (
     StandardNormal,
     UniformReal,
