@@ -469,6 +469,7 @@ from mindjit.frontend.ops.random_more import (
     rand_like,
     randint_like,
     randn_like,
+    random_categorical,
     randperm,
     shuffle,
     standard_laplace,

@@ -27,8 +27,10 @@ from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.ops import array
 from mindjit.frontend.ops import math as fmath
+from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.core import run
 from mindjit.frontend.ops.gather_ops import _tensor, gather, known
+from mindjit.frontend.ops.nn_functional import softmax
 from mindjit.frontend.ops.promotion import is_tensor
 from mindjit.frontend.ops.random import uniform_real
 from mindjit.frontend.ops.random_sampling import _normal, _seed, _shape
@@ -241,8 +243,30 @@ def multinomial_with_replacement(
     return array.cast(fmath.minimum(index, last), D.int64)
 
 
+def random_categorical(logits: Any, num_sample: int, seed: int = 0, dtype: Any = D.int64) -> Any:
+    """`ops.random_categorical(logits, num_sample, seed=0, dtype=mstype.int64)`: for
+    each row of the 2-D `logits`, num_sample category indices drawn with
+    probabilities softmax(row)."""
+    name = "RandomCategorical"
+    x = _tensor(logits, name, "logits")
+    if not x.dtype.is_float or len(x.shape) != 2:
+        raise ValueError(
+            f"For '{name}', 'logits' must be a 2-D float Tensor, got {x.dtype} {x.shape}"
+        )
+    if isinstance(num_sample, bool) or not isinstance(num_sample, int) or num_sample <= 0:
+        raise ValueError(f"For '{name}', 'num_sample' must be a positive int, got {num_sample!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"For '{name}', 'seed' must be an int, got {seed!r}")
+    target = D.to_dtype(dtype)
+    if target not in (D.int16, D.int32, D.int64):
+        raise TypeError(f"For '{name}', 'dtype' must be int16, int32 or int64, got {target}")
+    probs = softmax(array.cast(x, D.float32), -1)
+    return array.cast(multinomial(probs, num_sample, True, seed or None), target)
+
+
 __all__ = [
     "bernoulli",
+    "random_categorical",
     "laplace",
     "multinomial_with_replacement",
     "rand_like",
