@@ -302,3 +302,17 @@ def test_bad_input():
         ops.quantile(Tensor([1.0, 2.0]), Tensor([0.5], ms.float64))
     with pytest.raises(TypeError):
         ops.take(Tensor(X34), Tensor([0, 5], ms.int32))
+
+
+def test_data_dependent_widths_need_constants_in_a_graph():
+    def mask(lengths):
+        return ops.sequence_mask(lengths)
+
+    with pytest.raises(ValueError, match="constant"):
+        ms.jit(mask)(Tensor([1, 3], ms.int32))
+
+    def arange(n):
+        return ops.range(Tensor(0, ms.int32), n, Tensor(1, ms.int32))
+
+    with pytest.raises(ValueError, match="constants"):
+        ms.jit(arange)(Tensor(4, ms.int32))
