@@ -328,9 +328,18 @@ class TensorMethodsMore:
     def argwhere(self) -> Any:
         return ops_module().nonzero(self)
 
-    # --- in place (PyNative: this Tensor takes the new value, as MindSpore's does) ---
+    # --- in place (PyNative: this Tensor takes the new value, as MindSpore's does;
+    # in a graph a Parameter takes it by ops.assign, ordered as written) ---
     def _in_place(self, name: str, new: Any) -> Any:
+        from mindjit.frontend.dispatch import current_graph  # function-level: it imports Tensor
+        from mindjit.frontend.tensor import Parameter  # function-level: Tensor has these methods
+
         set_value = getattr(self, "_set_value", None)
+        if current_graph() is not None:
+            if isinstance(self, Parameter):
+                ops_module().assign(self, new)
+                return self
+            set_value = None  # a value of the graph: it cannot change
         if set_value is None:
             raise TypeError(
                 f"Tensor.{name} changes a tensor in place, which mindjit supports in "

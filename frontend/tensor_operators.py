@@ -3,7 +3,8 @@
 Each operator calls the functional op from `mindjit.frontend.ops`, so `x + 1`
 computes eagerly on a Tensor and emits `mindir.add` on a GraphValue, with the
 same promotion and checks. Subclasses provide `shape` and `dtype`. The methods
-are in tensor_methods.py and tensor_methods_more.py (mixins of this class).
+are in tensor_methods.py, tensor_methods_more.py, tensor_methods_inplace.py and
+tensor_methods_scatter.py (mixins of this class).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from mindjit.frontend.tensor_method_support import (
     ops_module,
 )
 from mindjit.frontend.tensor_methods import TensorMethods
+from mindjit.frontend.tensor_methods_inplace import TensorMethodsInPlace
 from mindjit.frontend.tensor_methods_more import TensorMethodsMore
+from mindjit.frontend.tensor_methods_scatter import TensorMethodsScatter
 
 
-class TensorOperators(TensorMethods, TensorMethodsMore):
+class TensorOperators(TensorMethods, TensorMethodsMore, TensorMethodsInPlace, TensorMethodsScatter):
     __slots__ = ()
     # numpy defers `ndarray + tensor` to our reflected methods
     __array_priority__ = 1000

@@ -154,7 +154,9 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
         "frontend.tensor",
         "frontend.tensor_method_support",
         "frontend.tensor_methods",
+        "frontend.tensor_methods_inplace",
         "frontend.tensor_methods_more",
+        "frontend.tensor_methods_scatter",
         "frontend.tensor_operators",
     ),
     "ops": ("frontend.ops.",),
@@ -194,6 +196,7 @@ UPWARD_CALLS = {
     ("frontend.tensor_methods_more", "frontend.ops.axes"),  # Tensor.mT, numpy's Tensor.trace
     ("frontend.tensor_methods_more", "frontend.ops.math_extras"),  # Tensor.allclose
     ("frontend.tensor_methods_more", "frontend.ops.cumulative"),  # Tensor.argmax_with_value
+    ("frontend.tensor_methods_scatter", "frontend.ops.tensor_edits"),  # Tensor.index_put ...
     # `Parameter(init="normal", ...)` runs nn.init's initializers
     ("frontend.tensor", "frontend.nn.init"),
 }

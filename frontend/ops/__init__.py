@@ -102,6 +102,12 @@ from mindjit.frontend.ops.binning import (
     histc,
     searchsorted,
 )
+from mindjit.frontend.ops.boxes import (
+    bounding_box_decode,
+    bounding_box_encode,
+    check_valid,
+    iou,
+)
 from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
@@ -187,6 +193,20 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.legacy_names import (
+    accumulate_n,
+    batch_dot,
+    fills,
+    gather_d,
+    identity,
+    intopk,
+    range,
+    take,
+    tensor_dot,
+    top_k,
+    unbind,
+    unique_with_pad,
+)
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
@@ -439,7 +459,21 @@ from mindjit.frontend.ops.primitives_zoo import (
     Unique,
 )
 from mindjit.frontend.ops.products import cross, inner, logspace, trapz, vander
+from mindjit.frontend.ops.quantiles import nanquantile, quantile
 from mindjit.frontend.ops.random import dropout, dropout2d
+from mindjit.frontend.ops.random_gamma_poisson import gamma, poisson, random_gamma, random_poisson
+from mindjit.frontend.ops.random_more import (
+    bernoulli,
+    laplace,
+    multinomial_with_replacement,
+    rand_like,
+    randint_like,
+    randn_like,
+    random_categorical,
+    randperm,
+    shuffle,
+    standard_laplace,
+)
 from mindjit.frontend.ops.random_sampling import (
     StandardNormal,
     UniformReal,
@@ -464,13 +498,52 @@ from mindjit.frontend.ops.reduce import (
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
 from mindjit.frontend.ops.scan import cumprod, cumsum
-from mindjit.frontend.ops.scatter_ops import scatter_nd, tensor_scatter_add, tensor_scatter_update
+from mindjit.frontend.ops.scatter_ops import (
+    scatter_nd,
+    tensor_scatter_add,
+    tensor_scatter_div,
+    tensor_scatter_max,
+    tensor_scatter_min,
+    tensor_scatter_mul,
+    tensor_scatter_sub,
+    tensor_scatter_update,
+)
+from mindjit.frontend.ops.scatter_params import (
+    inplace_add,
+    inplace_index_add,
+    inplace_sub,
+    inplace_update,
+    scatter_add,
+    scatter_div,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+    scatter_nd_add,
+    scatter_nd_div,
+    scatter_nd_max,
+    scatter_nd_min,
+    scatter_nd_mul,
+    scatter_nd_sub,
+    scatter_nd_update,
+    scatter_update,
+)
 from mindjit.frontend.ops.scatter_slices import (
     index_add,
     index_fill,
     masked_select,
     select_scatter,
     slice_scatter,
+)
+from mindjit.frontend.ops.segment_reduce import (
+    unsorted_segment_max,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+)
+from mindjit.frontend.ops.sequence_blocks import (
+    batch_to_space_nd,
+    reverse_sequence,
+    sequence_mask,
+    space_to_batch_nd,
 )
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk

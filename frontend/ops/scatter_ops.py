@@ -12,6 +12,8 @@ gradients come for free: the index vectors become linear positions
 - scatter_nd: zeros of `shape` plus the updates (duplicate indices add up, as
   MindSpore documents);
 - tensor_scatter_add: input_x plus the same sum;
+- tensor_scatter_sub/mul/div/max/min: input_x combined with the updates by
+  segment_reduce.combine_rows (duplicates: every update applies);
 - tensor_scatter_update: the updates where some index hit, input_x elsewhere.
   MindSpore leaves duplicate indices unspecified; here their updates add up,
   as tensor_scatter_elements does. The gradient is MindSpore's: input_x's is
@@ -31,6 +33,7 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend.ops import array
 from mindjit.frontend.ops import math as fmath
 from mindjit.frontend.ops.gather_ops import _indices, _tensor, nd_linear, unsorted_segment_sum
+from mindjit.frontend.ops.segment_reduce import combine_rows
 
 
 def _shape(shape: Any, name: str) -> tuple[int, ...]:
@@ -108,4 +111,78 @@ def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Any:
     return fmath.select(hit, scattered, x)
 
 
-__all__ = ["scatter_nd", "tensor_scatter_add", "tensor_scatter_update"]
+def nd_rows(name: str, x: Any, indices: Any, updates: Any) -> tuple[Any, Any, Any]:
+    """(x as (R, ...) rows, the linear row of each index vector (k,), updates as
+    (k, ...) rows) for a scatter of `updates` into `x` at the index vectors on the
+    last axis of `indices` (checked as scatter_nd checks them)."""
+    idx = _indices(indices, name, "indices")
+    u = _tensor(updates, name, "updates")
+    shape = tuple(x.shape)
+    if not idx.shape:
+        raise ValueError(f"For '{name}', 'indices' must have rank >= 1, got a scalar")
+    n = idx.shape[-1]
+    if n > len(shape):
+        raise ValueError(
+            f"For '{name}', indices.shape[-1] ({n}) must not exceed the rank of 'input_x' "
+            f"({len(shape)})"
+        )
+    want = tuple(idx.shape[:-1]) + shape[n:]
+    if tuple(u.shape) != want:
+        raise ValueError(
+            f"For '{name}', the shape of 'updates' must be indices.shape[:-1] + "
+            f"input_x.shape[indices.shape[-1]:] = {want}, but got {tuple(u.shape)}"
+        )
+    k = math.prod(idx.shape[:-1])
+    lin = array.reshape(nd_linear(name, idx, shape[:n]), (k,))
+    rows = array.reshape(x, (math.prod(shape[:n]), *shape[n:]))
+    return rows, lin, array.reshape(u, (k, *shape[n:]))
+
+
+def _tensor_scatter(kind: str, name: str, input_x: Any, indices: Any, updates: Any) -> Any:
+    x = _input(name, input_x, updates)
+    if x.dtype.is_bool:
+        raise TypeError(f"For '{name}', 'input_x' must be a number tensor, got Bool")
+    rows, lin, u = nd_rows(name, x, indices, updates)
+    return array.reshape(combine_rows(kind, rows, lin, u), tuple(x.shape))
+
+
+def tensor_scatter_sub(input_x: Any, indices: Any, updates: Any) -> Any:
+    """`ops.tensor_scatter_sub(input_x, indices, updates)`: input_x with `updates`
+    subtracted at `indices` (duplicates: each is subtracted)."""
+    return _tensor_scatter("sub", "tensor_scatter_sub", input_x, indices, updates)
+
+
+def tensor_scatter_mul(input_x: Any, indices: Any, updates: Any) -> Any:
+    """`ops.tensor_scatter_mul(input_x, indices, updates)`: input_x multiplied by
+    `updates` at `indices` (duplicates: by each)."""
+    return _tensor_scatter("mul", "tensor_scatter_mul", input_x, indices, updates)
+
+
+def tensor_scatter_div(input_x: Any, indices: Any, updates: Any) -> Any:
+    """`ops.tensor_scatter_div(input_x, indices, updates)`: input_x divided by
+    `updates` at `indices` (integers: rounded toward zero)."""
+    return _tensor_scatter("div", "tensor_scatter_div", input_x, indices, updates)
+
+
+def tensor_scatter_max(input_x: Any, indices: Any, updates: Any) -> Any:
+    """`ops.tensor_scatter_max(input_x, indices, updates)`: the maximum of input_x and
+    the `updates` at `indices`."""
+    return _tensor_scatter("max", "tensor_scatter_max", input_x, indices, updates)
+
+
+def tensor_scatter_min(input_x: Any, indices: Any, updates: Any) -> Any:
+    """`ops.tensor_scatter_min(input_x, indices, updates)`: the minimum of input_x and
+    the `updates` at `indices`."""
+    return _tensor_scatter("min", "tensor_scatter_min", input_x, indices, updates)
+
+
+__all__ = [
+    "scatter_nd",
+    "tensor_scatter_add",
+    "tensor_scatter_div",
+    "tensor_scatter_max",
+    "tensor_scatter_min",
+    "tensor_scatter_mul",
+    "tensor_scatter_sub",
+    "tensor_scatter_update",
+]
