@@ -357,15 +357,22 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
-from mindjit.frontend.nn.optim import (  # noqa: E402
+from mindjit.frontend.nn.optim import (  # noqa: E402  # noqa: E402
     ASGD,
+    FTRL,
     Adadelta,
     Adagrad,
     AdaMax,
+    AdamOffload,
     AdamWeightDecay,
     Lamb,
+    LazyAdam,
+    ProximalAdagrad,
     RMSProp,
+    Rprop,
 )
+
+__all__ += ["FTRL", "AdamOffload", "LazyAdam", "ProximalAdagrad", "Rprop"]
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.
