@@ -373,6 +373,9 @@ from mindjit.frontend.nn.optim import (  # noqa: E402  # noqa: E402
 )
 
 __all__ += ["FTRL", "AdamOffload", "LazyAdam", "ProximalAdagrad", "Rprop"]
+from mindjit.frontend.nn.image_quality import PSNR, SSIM  # noqa: E402
+
+__all__ += ["PSNR", "SSIM"]
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.
