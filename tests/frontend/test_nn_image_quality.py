@@ -37,7 +37,7 @@ def test_values_match_mindspore(mode):
 
 
 def test_errors():
-    a, b = Tensor(A), Tensor(B)
+    a = Tensor(A)
     with pytest.raises(ValueError):
         nn.SSIM()(Tensor(A[:, :, :8]), Tensor(B[:, :, :8]))
     with pytest.raises(TypeError):
