@@ -376,6 +376,9 @@ __all__ += ["FTRL", "AdamOffload", "LazyAdam", "ProximalAdagrad", "Rprop"]
 from mindjit.frontend.nn.image_quality import PSNR, SSIM  # noqa: E402
 
 __all__ += ["PSNR", "SSIM"]
+from mindjit.frontend.nn.grad_cells import Jvp, ParameterUpdate, Vjp, WithGradCell  # noqa: E402
+
+__all__ += ["Jvp", "ParameterUpdate", "Vjp", "WithGradCell"]
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.
