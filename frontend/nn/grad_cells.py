@@ -9,7 +9,7 @@
 - Jvp(fn)(*inputs, v): (fn(*inputs), the Jacobian-vector product J v), forward
   mode as MindSpore computes it: the gradient with respect to the cotangent u of
   <vjp(u), v> (a gradient of a gradient). mindjit takes gradients of gradients in
-  graphs only, so Jvp's construct is `@jit` (MindSpore's is too).
+  graphs only, so Jvp's construct is marked `@jit` (MindSpore's is too).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import Any
 
 from mindjit.frontend import ops
 from mindjit.frontend.grad import GradOperation
-from mindjit.frontend.jit import jit
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.wrappers import WithLossCell
 from mindjit.frontend.parameter_tuple import ParameterTuple
@@ -97,7 +96,6 @@ class Jvp(Cell):
         self.first_grad_single_value = _FirstGrad(fn, False)
         self.second_grad = GradOperation(sens_param=True)
 
-    @jit
     def construct(self, *args):
         inputs = args[0:-1]
         v = args[-1]
@@ -106,3 +104,8 @@ class Jvp(Cell):
         if len(inputs) == 1:
             return output, self.second_grad(self.first_grad_single_value)(u, inputs, v)
         return output, self.second_grad(self.first_grad)(u, inputs, v)
+
+
+# `@jit` on construct (what `jit` marks; importing frontend.jit here would be an import
+# cycle, jit imports nn): Cell.__call__ then runs Jvp as a graph in PyNative mode too
+Jvp.construct.__ms_jit__ = True  # type: ignore[attr-defined]
