@@ -379,6 +379,12 @@ __all__ += ["PSNR", "SSIM"]
 from mindjit.frontend.nn.grad_cells import Jvp, ParameterUpdate, Vjp, WithGradCell  # noqa: E402
 
 __all__ += ["Jvp", "ParameterUpdate", "Vjp", "WithGradCell"]
+from mindjit.frontend.nn.embedding_lookup import EmbeddingLookup  # noqa: E402
+
+__all__ += ["EmbeddingLookup"]
+from mindjit.frontend.nn.no_init import no_init_parameters  # noqa: E402
+
+__all__ += ["no_init_parameters"]
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.
