@@ -43,7 +43,7 @@ _LAYER_MODULES = (
     "activation basic channel_shuffle combined container conv embedding image math "
     "normalization padding pooling rnn_cells rnns timedistributed transformer"
 ).split()
-_OPTIM_MODULES = "ada_grad adam lamb momentum optimizer rmsprop sgd".split()
+_OPTIM_MODULES = "ada_grad adam ftrl lamb lazyadam momentum optimizer proximal_ada_grad rmsprop rprop sgd".split()
 
 #: MindSpore path -> the mindjit package whose names its view shows
 _VIEWS = {
@@ -55,6 +55,9 @@ _VIEWS = {
     "nn.wrap.grad_reducer": "mindjit.frontend.nn",
     "nn.loss.loss": "mindjit.frontend.nn.loss",
     **{f"nn.optim.{m}": "mindjit.frontend.nn.optim" for m in _OPTIM_MODULES},
+    "nn.utils": "mindjit.frontend.nn",  # no_init_parameters
+    "nn.grad": "mindjit.frontend.nn",  # Jvp, Vjp
+    "nn.grad.cell_grad": "mindjit.frontend.nn",
 }
 
 

@@ -172,6 +172,7 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
         "frontend.checkpoint_safetensors",
         "frontend.dataset",
         "frontend.grad",
+        "frontend.grad_functional",
         "frontend.jit",
         "frontend.nn",
         "frontend.train",

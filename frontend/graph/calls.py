@@ -42,6 +42,8 @@ def _is_cell(obj: Any) -> bool:
 
 
 def _is_library(fn: Any) -> bool:
+    if getattr(fn, "__ms_graph_source__", False):
+        return False  # library code a graph compiles from its source (grad_functional's)
     module = getattr(fn, "__module__", None) or ""
     return module == "mindjit" or module.startswith("mindjit.")
 

@@ -126,7 +126,8 @@ class GraphCompiler:
         else:
             owner = ("refs", id(self_obj)) if pass_refs else id(self_obj)
         precision = (amp.key()[1], _construct_precision(fn, self_obj))  # to_float
-        key = (code, owner, signature_of(template), shapes, precision)
+        # two closures of one code (one factory called twice) capture different values
+        key = (code, owner, signature_of(template), shapes, precision, _closure_key(fn))
         graph = self.module.graphs.get(key)
         if graph is None:
             if key in self._in_progress:
@@ -298,3 +299,16 @@ def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
 
 
 __all__ = ["CompiledGraphFn", "GraphCompiler", "tensor_type_of"]
+
+
+def _closure_key(fn: Any) -> tuple[int, ...]:
+    """The identities of the values a closure captured (a graph traced for one closure
+    of a code is not the graph of another that captured other values)."""
+    cells = getattr(unwrap(fn), "__closure__", None) or ()
+    out = []
+    for cell in cells:
+        try:
+            out.append(id(cell.cell_contents))
+        except ValueError:  # a cell not filled yet
+            out.append(0)
+    return tuple(out)

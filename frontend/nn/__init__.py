@@ -357,31 +357,65 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
-from mindjit.frontend.nn.optim import (  # noqa: E402
+from mindjit.frontend.nn.optim import (  # noqa: E402  # noqa: E402
     ASGD,
+    FTRL,
     Adadelta,
     Adagrad,
     AdaMax,
+    AdamOffload,
     AdamWeightDecay,
     Lamb,
+    LazyAdam,
+    ProximalAdagrad,
     RMSProp,
+    Rprop,
 )
+
+__all__ += ["FTRL", "AdamOffload", "LazyAdam", "ProximalAdagrad", "Rprop"]
+from mindjit.frontend.nn.image_quality import PSNR, SSIM  # noqa: E402
+
+__all__ += ["PSNR", "SSIM"]
+from mindjit.frontend.nn.grad_cells import Jvp, ParameterUpdate, Vjp, WithGradCell  # noqa: E402
+
+__all__ += ["Jvp", "ParameterUpdate", "Vjp", "WithGradCell"]
+from mindjit.frontend.nn.embedding_lookup import EmbeddingLookup  # noqa: E402
+
+__all__ += ["EmbeddingLookup"]
+from mindjit.frontend.nn.no_init import no_init_parameters  # noqa: E402
+
+__all__ += ["no_init_parameters"]
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.
 from mindjit.frontend.train.metrics import (  # noqa: E402
+    F1,
     MAE,
     MSE,
+    ROC,
     Accuracy,
+    BleuScore,
+    ConfusionMatrix,
+    ConfusionMatrixMetric,
     CosineSimilarity,
+    Dice,
+    Fbeta,
+    HausdorffDistance,
     Loss,
+    MeanSurfaceDistance,
     Metric,
+    OcclusionSensitivity,
+    Perplexity,
     Precision,
     Recall,
+    RootMeanSquareDistance,
     Top1CategoricalAccuracy,
     Top5CategoricalAccuracy,
     TopKCategoricalAccuracy,
+    auc,
     get_metric_fn,
+    get_metrics,
+    names,
     rearrange_inputs,
 )
 
@@ -399,4 +433,21 @@ __all__ += [
     "TopKCategoricalAccuracy",
     "get_metric_fn",
     "rearrange_inputs",
+]
+__all__ += [
+    "F1",
+    "ROC",
+    "BleuScore",
+    "ConfusionMatrix",
+    "ConfusionMatrixMetric",
+    "Dice",
+    "Fbeta",
+    "HausdorffDistance",
+    "MeanSurfaceDistance",
+    "OcclusionSensitivity",
+    "Perplexity",
+    "RootMeanSquareDistance",
+    "auc",
+    "get_metrics",
+    "names",
 ]

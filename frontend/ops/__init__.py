@@ -604,11 +604,19 @@ from mindjit.frontend.ops import composite, functional, operations, primitive  #
 _GRAD_API = ("GradOperation", "grad", "value_and_grad")
 
 
+#: MindSpore's functional transforms over those gradients (frontend/grad_functional.py)
+_GRAD_FUNCTIONAL = ("jacfwd", "jacrev", "jvp", "linearize", "vjp")
+
+
 def __getattr__(name: str) -> _Any:
     if name in _GRAD_API:
         from mindjit.frontend import grad as _grad  # function-level: it runs graphs, above ops
 
         return getattr(_grad, name)
+    if name in _GRAD_FUNCTIONAL:
+        from mindjit.frontend import grad_functional as _functional  # above ops, as grad
+
+        return getattr(_functional, name)
     raise AttributeError(f"module 'mindjit.ops' has no attribute {name!r}", name=name)
 
 
@@ -616,7 +624,7 @@ __all__ = [
     name
     for name, value in dict(globals()).items()
     if not name.startswith("_") and not isinstance(value, _ModuleType)
-] + list(_GRAD_API)
+] + list(_GRAD_API + _GRAD_FUNCTIONAL)
 
 for _view in (composite, functional, operations):
     _view.attach(_sys.modules[__name__])

@@ -6,10 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend.train.metrics.accuracy import Accuracy
+from mindjit.frontend.train.metrics.bleu_score import BleuScore
+from mindjit.frontend.train.metrics.confusion_matrix import ConfusionMatrix, ConfusionMatrixMetric
 from mindjit.frontend.train.metrics.cosine_similarity import CosineSimilarity
+from mindjit.frontend.train.metrics.dice import Dice
 from mindjit.frontend.train.metrics.errors import MAE, MSE, Loss
+from mindjit.frontend.train.metrics.fbeta import F1, Fbeta
 from mindjit.frontend.train.metrics.metric import EvaluationBase, Metric, rearrange_inputs
+from mindjit.frontend.train.metrics.occlusion_sensitivity import OcclusionSensitivity
+from mindjit.frontend.train.metrics.perplexity import Perplexity
 from mindjit.frontend.train.metrics.precision_recall import Precision, Recall
+from mindjit.frontend.train.metrics.roc_auc import ROC, auc
+from mindjit.frontend.train.metrics.surface_distance import (
+    HausdorffDistance,
+    MeanSurfaceDistance,
+    RootMeanSquareDistance,
+)
 from mindjit.frontend.train.metrics.topk import (
     Top1CategoricalAccuracy,
     Top5CategoricalAccuracy,
@@ -28,6 +40,18 @@ _FACTORY: dict[str, Any] = {
     "mse": MSE,
     "loss": Loss,
     "cosine_similarity": CosineSimilarity,
+    "F1": F1,
+    "dice": Dice,
+    "roc": ROC,
+    "auc": auc,
+    "bleu_score": BleuScore,
+    "occlusion_sensitivity": OcclusionSensitivity,
+    "hausdorff_distance": HausdorffDistance,
+    "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance,
+    "perplexity": Perplexity,
+    "confusion_matrix": ConfusionMatrix,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
 }
 
 
@@ -39,7 +63,8 @@ def names() -> list[str]:
 def get_metric_fn(name: str, *args: Any, **kwargs: Any) -> Metric:
     if name not in _FACTORY:
         raise KeyError(
-            f"For 'get_metric_fn', unsupported metric {name!r}; the supported names are {names()}"
+            f"For 'get_metric_fn', unsupported metric {name}, please refer to official website "
+            "for more details about supported metrics."
         )
     return _FACTORY[name](*args, **kwargs)
 
@@ -65,10 +90,23 @@ def get_metrics(metrics: Any) -> dict[str, Metric] | None:
 
 
 __all__ = [
+    "F1",
     "MAE",
     "MSE",
+    "ROC",
     "Accuracy",
+    "BleuScore",
+    "ConfusionMatrix",
+    "ConfusionMatrixMetric",
     "CosineSimilarity",
+    "Dice",
+    "Fbeta",
+    "HausdorffDistance",
+    "MeanSurfaceDistance",
+    "OcclusionSensitivity",
+    "Perplexity",
+    "RootMeanSquareDistance",
+    "auc",
     "EvaluationBase",
     "Loss",
     "Metric",

@@ -142,3 +142,26 @@ class EvaluationBase(Metric):
                 f"{y_pred.shape[1]} classes, please check your predicted value(inputs[0])."
             )
         return y_pred, y
+
+
+def check_type(value: Any, name: str, types: tuple[type, ...], owner: str | None = None) -> Any:
+    """MindSpore's `validator.check_value_type`: a TypeError unless `value` is one of
+    `types` (a bool is not an int unless bool is listed)."""
+    if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+        prefix = f"For '{owner}', the" if owner else "The"
+        wanted = ", ".join(f"'{t.__name__}'" for t in types)
+        raise TypeError(
+            f"{prefix} type of '{name}' should be {wanted}, but got type '{type(value).__name__}'."
+        )
+    return value
+
+
+def check_choice(value: str, choices: list[str], name: str) -> str:
+    """MindSpore's `validator.check_string`: a ValueError unless `value` is a choice."""
+    if value not in choices:
+        raise ValueError(f"The '{name}' must be str and must be in '{choices}', but got '{value}'.")
+    return value
+
+
+def not_updated() -> RuntimeError:
+    return RuntimeError("Please call the 'update' method before calling 'eval' method.")
