@@ -334,6 +334,7 @@ __all__ = [
     "ImageGradients",
 ]
 
+from mindjit.frontend.nn.conv3d import Conv3d, Conv3dTranspose  # noqa: E402
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
     cosine_decay_lr,
     exponential_decay_lr,
@@ -366,6 +367,21 @@ from mindjit.frontend.nn.optim import (  # noqa: E402
     Lamb,
     RMSProp,
 )
+from mindjit.frontend.nn.pooling3d import (  # noqa: E402
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    MaxPool3d,
+)
+
+__all__ += [
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool3d",
+    "AvgPool3d",
+    "Conv3d",
+    "Conv3dTranspose",
+    "MaxPool3d",
+]
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.

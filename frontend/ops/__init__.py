@@ -60,6 +60,12 @@ from mindjit.frontend.ops.activations import (
     threshold,
 )
 from mindjit.frontend.ops.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d
+from mindjit.frontend.ops.adaptive_pool3d import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool3d,
+)
 from mindjit.frontend.ops.array import (
     broadcast_to,
     cast,
@@ -109,6 +115,7 @@ from mindjit.frontend.ops.constexpr import constexpr
 from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, pad
 from mindjit.frontend.ops.conv1d import conv1d
+from mindjit.frontend.ops.conv3d import conv3d, conv3d_transpose
 from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
 from mindjit.frontend.ops.cumulative import (
@@ -326,6 +333,7 @@ from mindjit.frontend.ops.pointwise_losses import (
     kl_div,
     mse_loss,
 )
+from mindjit.frontend.ops.pool3d import avg_pool1d, avg_pool3d, max_pool3d
 from mindjit.frontend.ops.pool_argmax import max_pool2d
 from mindjit.frontend.ops.primitives import (
     Abs,
