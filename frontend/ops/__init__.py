@@ -194,8 +194,27 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.layer_functions import (
+    bias_add,
+    bidense,
+    channel_shuffle,
+    dropout1d,
+    dropout3d,
+    glu,
+    gumbel_softmax,
+    hardswish,
+    rrelu,
+)
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
+from mindjit.frontend.ops.margin_losses import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_soft_margin_loss,
+)
 from mindjit.frontend.ops.math import (
     abs,
     add,
@@ -293,6 +312,7 @@ from mindjit.frontend.ops.math_functions import (
     tan,
 )
 from mindjit.frontend.ops.matrix_products import addbmm, addmv, addr, dist, dot, ger, mm, mv, vecdot
+from mindjit.frontend.ops.mirror_pad import mirror_pad
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
     gelu,
