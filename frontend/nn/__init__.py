@@ -335,6 +335,7 @@ __all__ = [
 ]
 
 from mindjit.frontend.nn.conv3d import Conv3d, Conv3dTranspose  # noqa: E402
+from mindjit.frontend.nn.ctc_loss import CTCLoss  # noqa: E402
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
     cosine_decay_lr,
     exponential_decay_lr,
@@ -358,6 +359,7 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
+from mindjit.frontend.nn.lrn import LRN  # noqa: E402
 from mindjit.frontend.nn.optim import (  # noqa: E402
     ASGD,
     Adadelta,
@@ -373,14 +375,20 @@ from mindjit.frontend.nn.pooling3d import (  # noqa: E402
     AvgPool3d,
     MaxPool3d,
 )
+from mindjit.frontend.nn.unpool import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d  # noqa: E402
 
 __all__ += [
     "AdaptiveAvgPool3d",
     "AdaptiveMaxPool3d",
     "AvgPool3d",
+    "CTCLoss",
     "Conv3d",
     "Conv3dTranspose",
+    "LRN",
     "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
 ]
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported

@@ -118,6 +118,7 @@ from mindjit.frontend.ops.conv1d import conv1d
 from mindjit.frontend.ops.conv3d import conv3d, conv3d_transpose
 from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
+from mindjit.frontend.ops.ctc import ctc_loss
 from mindjit.frontend.ops.cumulative import (
     aminmax,
     cummax,
@@ -168,6 +169,7 @@ from mindjit.frontend.ops.elementwise_nan import (
     signbit,
     xdivy,
 )
+from mindjit.frontend.ops.fold import col2im, fold, unfold
 from mindjit.frontend.ops.gather_ops import (
     gather,
     gather_elements,
@@ -207,6 +209,8 @@ from mindjit.frontend.ops.layer_functions import (
 )
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
+from mindjit.frontend.ops.lp_pool import lp_pool1d, lp_pool2d
+from mindjit.frontend.ops.lrn import lrn
 from mindjit.frontend.ops.margin_losses import (
     cosine_embedding_loss,
     gaussian_nll_loss,
@@ -534,6 +538,7 @@ from mindjit.frontend.ops.type_checks import (
     isinstance_,
     typeof,
 )
+from mindjit.frontend.ops.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 from mindjit.frontend.ops.value_shapes import nonzero, unique
 from mindjit.frontend.ops.value_shapes_more import argwhere, bincount, unique_consecutive
 
