@@ -181,6 +181,7 @@ from mindjit.frontend.ops.gather_ops import (
 )
 from mindjit.frontend.ops.gradient_ops import stop_gradient
 from mindjit.frontend.ops.graph_flags import add_flags
+from mindjit.frontend.ops.grid_sample import affine_grid, grid_sample
 from mindjit.frontend.ops.group_norm import group_norm
 from mindjit.frontend.ops.hyper_map import HyperMap, Map, MultitypeFuncGraph
 from mindjit.frontend.ops.index_primitives import (
@@ -554,6 +555,7 @@ concatenate = concat
 slice = slice_  # noqa: A001 - `ops.slice` is MindSpore's name
 arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
 hard_sigmoid = hardsigmoid
+upsample = interpolate  # MindSpore's ops.upsample: an alias of ops.interpolate
 
 # MindSpore's submodules: `from mindjit.ops import operations as P` (composite as C,
 # functional as F, primitive); views of the names above (frontend/ms_modules.py)
