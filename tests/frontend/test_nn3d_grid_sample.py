@@ -1,6 +1,6 @@
 """Issue 38: spatial transformers (ops.affine_grid, ops.grid_sample, 2-d and 3-d, every
-mode and padding mode MindSpore 2.10 runs on CPU) and ops.upsample (ops.interpolate's
-alias). MS holds what MindSpore 2.10 printed on CPU for the same cases (`cases` ran
+mode and padding mode MindSpore 2.10 runs on CPU), ops.crop_and_resize and ops.upsample
+(ops.interpolate's alias). MS holds what MindSpore 2.10 printed on CPU for the same cases (`cases` ran
 unchanged there): shape, dtype, sum, sum of |.| and the first values. Every case runs in
 PyNative and graph mode; gradients (to the input and to the grid) against finite
 differences; bad input raises MindSpore's exception type."""
@@ -13,6 +13,7 @@ from grad_check import assert_grads_match_finite_differences
 from modes import run
 from ms_inputs import g
 
+import mindjit as ms
 from mindjit import Tensor, nn, ops
 
 RNG = np.random.default_rng(3841)
@@ -25,7 +26,28 @@ def cases(ops, nn, Tensor, g):
     theta = Tensor(g(1, 2, 2, 3) * 0.5 + np.array([[1, 0, 0], [0, 1, 0]], np.float32))
     x, grid = Tensor(g(3, 2, 3, 4, 5)), Tensor(g(4, 2, 3, 6, 2) * 0.8)
     x5, grid5 = Tensor(g(5, 1, 2, 3, 4, 5)), Tensor(g(6, 1, 2, 3, 2, 3) * 0.8)
+    img = Tensor(g(7, 2, 5, 6, 3))
+    boxes = Tensor(
+        np.array([[0.1, 0.2, 0.8, 0.9], [-0.2, 0.0, 0.5, 1.3], [0.6, 0.7, 0.2, 0.1]], np.float32)
+    )
+    bi = Tensor(np.array([0, 1, 1], np.int32))
     out = {
+        "crop_and_resize": (
+            lambda i, b, k: ops.crop_and_resize(i, b, k, (4, 3), "bilinear", 0.5),
+            (img, boxes, bi),
+        ),
+        "crop_and_resize_nearest": (
+            lambda i, b, k: ops.crop_and_resize(i, b, k, (4, 3), "nearest"),
+            (img, boxes, bi),
+        ),
+        "crop_and_resize_1x1": (
+            lambda i, b, k: ops.crop_and_resize(i, b, k, (1, 1)),
+            (img, boxes, bi),
+        ),
+        "crop_and_resize_int": (
+            lambda i, b, k: ops.crop_and_resize(i, b, k, (4, 3)),
+            (Tensor(np.arange(180).reshape(2, 5, 6, 3).astype(np.int32)), boxes, bi),
+        ),
         "affine_grid": (lambda t: ops.affine_grid(t, (2, 3, 4, 5)), (theta,)),
         "affine_grid_align": (lambda t: ops.affine_grid(t, (2, 3, 4, 5), True), (theta,)),
         "affine_grid_3d": (
@@ -58,6 +80,34 @@ def cases(ops, nn, Tensor, g):
 
 # printed by MindSpore 2.10 (CPU, PyNative) for cases(mindspore.ops, mindspore.nn, ...)
 MS = {
+    "crop_and_resize": (
+        (3, 4, 3, 3),
+        "Float32",
+        -5.19178,
+        53.27044,
+        [-0.628392, -0.779781, -0.486482, -0.416125, 0.388218, -0.130915],
+    ),
+    "crop_and_resize_nearest": (
+        (3, 4, 3, 3),
+        "Float32",
+        -16.3901,
+        60.80181,
+        [-0.890592, -0.454671, -0.991647, -0.620475, 0.489842, 0.356887],
+    ),
+    "crop_and_resize_1x1": (
+        (3, 1, 1, 3),
+        "Float32",
+        -1.66445,
+        6.01803,
+        [-1.246264, 0.514236, 0.234536, -0.966878, 0.481908, -0.284206],
+    ),
+    "crop_and_resize_int": (
+        (3, 4, 3, 3),
+        "Float32",
+        8099.55003,
+        8099.55003,
+        [10.200001, 11.200001, 12.200001, 15.450001, 16.450001, 17.450001],
+    ),
     "affine_grid": (
         (2, 4, 5, 2),
         "Float32",
@@ -255,7 +305,23 @@ def test_grid_sample_3d_and_affine_grid_gradients():
     )
 
 
+def test_crop_and_resize_gradients():
+    rng = np.random.default_rng(5)
+    boxes = np.array([[0.13, 0.21, 0.77, 0.93], [0.61, 0.72, 0.18, 0.11]])
+    k = Tensor(np.array([0, 1], np.int32))
+    assert_grads_match_finite_differences(
+        lambda i, b: ops.crop_and_resize(ops.cast(i, ms.float32), ops.cast(b, ms.float32), k,
+                                         (3, 2)),
+        [rng.standard_normal((2, 4, 5, 2)), boxes],
+        RNG,
+        eps=1e-3,
+        rtol=2e-2,
+        atol=2e-3,
+    )  # fmt: skip
+
+
 X, GRID = Tensor(g(3, 2, 3, 4, 5)), Tensor(g(4, 2, 3, 6, 2))
+IMG, BOXES = Tensor(g(7, 2, 5, 6, 3)), Tensor(np.array([[0.1, 0.2, 0.8, 0.9]], np.float32))
 THETA = Tensor(g(1, 2, 2, 3))
 
 
@@ -270,6 +336,20 @@ THETA = Tensor(g(1, 2, 2, 3))
         (lambda: ops.grid_sample(X, GRID, padding_mode="edge"), ValueError),
         (lambda: ops.grid_sample(X, GRID[..., :1]), ValueError),
         (lambda: ops.grid_sample(X, X), ValueError),
+        (
+            lambda: ops.crop_and_resize(IMG, BOXES, Tensor(np.zeros(1, np.int32)), (2, 2), "foo"),
+            ValueError,
+        ),  # fmt: skip
+        (
+            lambda: ops.crop_and_resize(IMG[0], BOXES, Tensor(np.zeros(1, np.int32)), (2, 2)),
+            ValueError,
+        ),  # fmt: skip
+        (
+            lambda: ops.crop_and_resize(
+                IMG, BOXES, Tensor(np.zeros(1, np.int32)), (2, 2), "bilinear_v2"
+            ),
+            NotImplementedError,
+        ),  # fmt: skip
     ],
 )
 def test_errors(call, error):
