@@ -120,6 +120,7 @@ from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
 from mindjit.frontend.ops.crop_and_resize import crop_and_resize
 from mindjit.frontend.ops.ctc import ctc_loss
+from mindjit.frontend.ops.ctc_decoder import ctc_greedy_decoder
 from mindjit.frontend.ops.cumulative import (
     aminmax,
     cummax,

@@ -418,3 +418,40 @@ def test_errors(call, error):
 def test_output_size_must_be_constant_in_a_graph():
     with pytest.raises(ValueError, match="constant"):
         ms.jit(lambda x, s: ops.fold(x, s, 2))(ops.reshape(X, (1, 12, 15)), _OUT)
+
+
+_DECODE = np.array(
+    [[[0.1, 0.9, 0.0], [0.2, 0.1, 0.7]], [[0.1, 0.9, 0.0], [0.1, 0.2, 0.7]],
+     [[0.1, 0.0, 0.9], [0.8, 0.1, 0.1]]],
+    np.float32,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "inputs, lengths, merge, want",
+    [
+        # printed by MindSpore 2.10: indices, values, shape, log_probability
+        (g(1, 5, 2, 4), [5, 3], True,
+         ([[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 1]], [1, 0, 2, 1, 0, 2], [2, 4],
+          [[-3.276052713394165], [-2.7982659339904785]])),
+        (_DECODE, [3, 3], True, ([[0, 0], [1, 0]], [1, 0], [2, 1], [[-2.7], [-2.2]])),
+        (_DECODE, [3, 2], False, ([[0, 0], [0, 1]], [1, 1], [2, 2], [[-2.7], [-1.4]])),
+    ],
+)  # fmt: skip
+def test_ctc_greedy_decoder(inputs, lengths, merge, want):
+    x, sl = Tensor(inputs), Tensor(np.array(lengths, np.int32))
+    eager = ops.ctc_greedy_decoder(x, sl, merge)
+    # in a graph the inputs must be constants: the result is folded
+    graph = ms.jit(lambda: ops.ctc_greedy_decoder(x, sl, merge))()
+    for got in (eager, graph):
+        for q, w, dtype in zip(got, want, ("Int64", "Int64", "Int64", "Float32")):
+            np.testing.assert_allclose(q.asnumpy(), np.array(w).reshape(q.shape), rtol=1e-6)
+            assert str(q.dtype) == dtype
+    with pytest.raises(ValueError, match="constant"):
+        ms.jit(lambda a, b: ops.ctc_greedy_decoder(a, b))(x, sl)
+    with pytest.raises(RuntimeError):
+        ops.ctc_greedy_decoder(x, Tensor(np.array([9, 1], np.int32)))
+    with pytest.raises(TypeError):
+        ops.ctc_greedy_decoder(x, Tensor(np.array(lengths, np.int64)))
+    with pytest.raises(ValueError):
+        ops.ctc_greedy_decoder(x[0], sl)
