@@ -345,6 +345,10 @@ from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
     polynomial_decay_lr,
     warmup_lr,
 )
+from mindjit.frontend.nn.fractional_pool import (  # noqa: E402
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+)
 from mindjit.frontend.nn.learning_rate_schedule import (  # noqa: E402
     CosineDecayLR,
     ExponentialDecayLR,
@@ -384,6 +388,8 @@ __all__ += [
     "CTCLoss",
     "Conv3d",
     "Conv3dTranspose",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
     "LRN",
     "MaxPool3d",
     "MaxUnpool1d",

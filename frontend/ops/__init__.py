@@ -172,6 +172,7 @@ from mindjit.frontend.ops.elementwise_nan import (
     xdivy,
 )
 from mindjit.frontend.ops.fold import col2im, fold, unfold
+from mindjit.frontend.ops.fractional_pool import fractional_max_pool2d, fractional_max_pool3d
 from mindjit.frontend.ops.gather_ops import (
     gather,
     gather_elements,
