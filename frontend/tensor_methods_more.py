@@ -542,3 +542,18 @@ class TensorMethodsMore:
 
     def diff(self, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
         return ops_module().diff(self, n, axis, prepend, append)
+
+    # --- sliding blocks (frontend/ops/fold.py; issue 38, api-nn3d)
+    def unfold(self, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Any:
+        return ops_module().unfold(self, kernel_size, dilation, padding, stride)
+
+    def fold(
+        self, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+        stride: Any = 1,
+    ) -> Any:  # fmt: skip
+        return ops_module().fold(self, output_size, kernel_size, dilation, padding, stride)
+
+    def col2im(
+        self, output_size: Any, kernel_size: Any, dilation: Any, padding_value: Any, stride: Any
+    ) -> Any:
+        return ops_module().col2im(self, output_size, kernel_size, dilation, padding_value, stride)

@@ -334,6 +334,8 @@ __all__ = [
     "ImageGradients",
 ]
 
+from mindjit.frontend.nn.conv3d import Conv3d, Conv3dTranspose  # noqa: E402
+from mindjit.frontend.nn.ctc_loss import CTCLoss  # noqa: E402
 from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
     cosine_decay_lr,
     exponential_decay_lr,
@@ -342,6 +344,10 @@ from mindjit.frontend.nn.dynamic_lr import (  # noqa: E402
     piecewise_constant_lr,
     polynomial_decay_lr,
     warmup_lr,
+)
+from mindjit.frontend.nn.fractional_pool import (  # noqa: E402
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
 )
 from mindjit.frontend.nn.learning_rate_schedule import (  # noqa: E402
     CosineDecayLR,
@@ -357,7 +363,8 @@ from mindjit.frontend.nn.loss_scale import (  # noqa: E402
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
-from mindjit.frontend.nn.optim import (  # noqa: E402  # noqa: E402
+from mindjit.frontend.nn.lrn import LRN  # noqa: E402
+from mindjit.frontend.nn.optim import (  # noqa: E402
     ASGD,
     FTRL,
     Adadelta,
@@ -371,6 +378,29 @@ from mindjit.frontend.nn.optim import (  # noqa: E402  # noqa: E402
     RMSProp,
     Rprop,
 )
+from mindjit.frontend.nn.pooling3d import (  # noqa: E402
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    MaxPool3d,
+)
+from mindjit.frontend.nn.unpool import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d  # noqa: E402
+
+__all__ += [
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool3d",
+    "AvgPool3d",
+    "CTCLoss",
+    "Conv3d",
+    "Conv3dTranspose",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
+    "LRN",
+    "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
+]
 
 __all__ += ["FTRL", "AdamOffload", "LazyAdam", "ProximalAdagrad", "Rprop"]
 from mindjit.frontend.nn.image_quality import PSNR, SSIM  # noqa: E402

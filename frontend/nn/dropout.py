@@ -16,7 +16,7 @@ from typing import Any
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
-from mindjit.frontend.ops.random import uniform_real
+from mindjit.frontend.ops.layer_functions import dropout1d, dropout3d
 
 
 class Dropout(Cell):
@@ -103,16 +103,6 @@ def _float_p(p: Any, name: str) -> float:
     return p
 
 
-def _channel_dropout(x: Any, p: float, channel_axes: int) -> Any:
-    """x with each of its leading `channel_axes`-axes slices zeroed with probability p
-    (one draw each, the default generator) and the rest scaled by 1 / (1 - p)."""
-    if p == 1.0:
-        return ops.zeros_like(x)
-    shape = tuple(x.shape[:channel_axes]) + (1,) * (len(x.shape) - channel_axes)
-    keep = ops.cast(ops.greater_equal(uniform_real(shape), p), x.dtype)
-    return x * (keep * (1.0 / (1.0 - p)))
-
-
 class Dropout1d(Cell):
     """`nn.Dropout1d(p=0.5)`: in training mode each channel of an (N, C, L) input (or
     each row of a (C, L) one) is zeroed with probability p, the rest scaled by
@@ -125,10 +115,7 @@ class Dropout1d(Cell):
     def construct(self, x):
         if not self.training or self.prob == 0:
             return x
-        rank = len(x.shape)
-        if rank not in (2, 3):
-            raise ValueError(f"For dropout1d, input shape should be 2D or 3D, but got {rank}.")
-        return _channel_dropout(x, self.prob, rank - 1)
+        return dropout1d(x, self.prob, True)
 
 
 class Dropout3d(Cell):
@@ -142,12 +129,7 @@ class Dropout3d(Cell):
     def construct(self, x):
         if not self.training or self.keep_prob == 1:
             return x
-        if len(x.shape) != 5:
-            raise ValueError(
-                "For primitive[Dropout3D], the rank of input  must be equal to 5 , but got "
-                f"{len(x.shape)}."
-            )
-        return _channel_dropout(x, 1.0 - self.keep_prob, 2)
+        return dropout3d(x, 1.0 - self.keep_prob, True)
 
     def extend_repr(self) -> str:
         return f"p={self.keep_prob}"

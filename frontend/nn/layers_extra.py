@@ -6,9 +6,9 @@
   (in_channels, out_channels / group, 1, k).
 - BatchNorm3d(num_features, ...): BatchNorm2d over (N, C, D * H, W) (moving
   statistics in `bn2d`, as MindSpore names them: `bn2d.moving_mean`).
-- AdaptiveAvgPool1d / AdaptiveMaxPool1d(output_size): MindSpore pools with stride
-  W // output_size and kernel W - (output_size - 1) * stride, so W must be a
-  multiple of output_size (a ValueError otherwise, as in MindSpore).
+- AdaptiveAvgPool1d / AdaptiveMaxPool1d(output_size): ops.adaptive_avg_pool1d /
+  adaptive_max_pool1d (frontend/ops/adaptive_pool3d.py): W must be a multiple of
+  output_size (a ValueError otherwise, as in MindSpore).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.conv_variants import Conv2dTranspose
 from mindjit.frontend.nn.normalization import BatchNorm2d
-from mindjit.frontend.ops.conv import pool2d
+from mindjit.frontend.ops.adaptive_pool3d import adaptive_pool1d
 from mindjit.frontend.ops.promotion import is_tensor
 
 
@@ -136,39 +136,10 @@ class _AdaptivePool1d(Cell):
         self.output_size = _int(output_size, "output_size", self.cls_name, 1)
 
     def construct(self, x):
-        name, out = self.cls_name, self.output_size
-        shape = tuple(x.shape)
-        if len(shape) != 3:
-            raise ValueError(f"For {name}, the input must has 3 dim, but got {len(shape)}.")
-        width = shape[2]
-        if width < out:
-            raise ValueError(
-                f"For {name}, the input's last dimension must be greater or equal to output "
-                f"size {out}, but got {width}."
-            )
-        if width % out:
-            raise ValueError(
-                f"For {name}, the input's last dimension must be divisible by output size "
-                f"{out}, but got {width}."
-            )
-        if not x.dtype.is_float:
-            raise TypeError(
-                f"For {name}, the input dtype must be float16 or float32, but got {x.dtype}."
-            )
-        stride = width // out
-        kernel = width - (out - 1) * stride
-        y = pool2d(
-            self.KIND,
-            ops.expand_dims(x, 2),
-            (1, kernel),
-            (1, stride),
-            (0, 0, 0, 0),
-            (1, 1),
-            False,
-            True,
-            name,
-        )
-        return ops.squeeze(y, 2)
+        name = self.cls_name
+        if len(x.shape) != 3:
+            raise ValueError(f"For {name}, the input must has 3 dim, but got {len(x.shape)}.")
+        return adaptive_pool1d(self.KIND, x, self.output_size, name)
 
     def extend_repr(self) -> str:
         return f"output_size={self.output_size}"

@@ -19,6 +19,7 @@ from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.init import Uniform, initializer
 from mindjit.frontend.nn.layers_more import check_type, positive_int
+from mindjit.frontend.ops.layer_functions import bidense
 from mindjit.frontend.ops.promotion import is_tensor
 from mindjit.frontend.ops.split import slice_axis
 from mindjit.frontend.tensor import Parameter
@@ -93,15 +94,7 @@ class BiDense(Cell):
                 "For 'BiDense', the dimensions except the last of 'input1' must be same as "
                 f"'input2', but got {s1} of 'input1' and {s2} of 'input2'"
             )
-        x1 = ops.reshape(input1, (-1, self.in1_channels))
-        x2 = ops.reshape(input2, (-1, self.in2_channels))
-        # (B, in1) @ (in1, out * in2) -> (B, out, in2), times x2, summed over in2
-        w = ops.reshape(ops.transpose(self.weight, (1, 0, 2)), (self.in1_channels, -1))
-        mixed = ops.reshape(ops.matmul(x1, w), (-1, self.out_channels, self.in2_channels))
-        out = ops.reduce_sum(mixed * ops.expand_dims(x2, 1), -1)
-        if self.has_bias:
-            out = out + self.bias
-        return ops.reshape(out, s1[:-1] + (self.out_channels,))
+        return bidense(input1, input2, self.weight, self.bias if self.has_bias else None)
 
     def extend_repr(self) -> str:
         s = (

@@ -27,8 +27,8 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.nn.init import HeUniform, Uniform, initializer
+from mindjit.frontend.ops.layer_functions import glu, rrelu
 from mindjit.frontend.ops.promotion import is_tensor
-from mindjit.frontend.ops.random import uniform_real
 from mindjit.frontend.tensor import Parameter
 
 _FLOATS = (D.float16, D.float32, D.float64)
@@ -68,15 +68,7 @@ class GLU(Cell):
         self.dim = axis
 
     def construct(self, x):
-        rank = len(x.shape)
-        axis = self.dim + rank if self.dim < 0 else self.dim
-        n = x.shape[axis]
-        if n % 2 != 0:
-            raise ValueError(
-                f"For 'Split', x_shape[{axis}] must be divisible by output_num = 2, but got {n}"
-            )
-        a, b = ops.split(x, n // 2, axis)
-        return a * ops.sigmoid(b)
+        return glu(x, self.dim)
 
 
 class Softmax2d(Cell):
@@ -290,9 +282,4 @@ class RReLU(Cell):
     def construct(self, x):
         if not is_tensor(x):
             raise TypeError(f"For 'rrelu', the input must be a Tensor, but got {type(x)}.")
-        sign = ops.sign(x)
-        negative = ops.minimum(sign, 0)
-        positive = ops.maximum(sign, 0)
-        u = uniform_real(tuple(x.shape))
-        mask = ops.cast(u * (self.upper - self.lower) + self.lower, x.dtype)
-        return (negative * mask * -1 + positive) * x
+        return rrelu(x, self.lower, self.upper)

@@ -39,6 +39,7 @@ from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.ops import losses
 from mindjit.frontend.ops import pointwise_losses as pointwise
+from mindjit.frontend.ops.margin_losses import cosine_embedding_rows
 from mindjit.frontend.ops.pointwise_losses import BCE_RANGE_MESSAGE  # noqa: F401 - re-export
 from mindjit.frontend.tensor import Tensor
 
@@ -288,16 +289,7 @@ class CosineEmbeddingLoss(LossBase):
 
     def construct(self, logits_x1, logits_x2, labels):
         _check_shapes(logits_x1, logits_x2, labels)
-        prod_sum = ops.reduce_sum(ops.mul(logits_x1, logits_x2), (1,))
-        square1 = ops.reduce_sum(ops.square(logits_x1), (1,))
-        square2 = ops.reduce_sum(ops.square(logits_x2), (1,))
-        cosine = ops.div(prod_sum, ops.mul(ops.sqrt(square1), ops.sqrt(square2)))
-        pos_value = ops.sub(1.0, cosine)
-        neg_value = ops.maximum(ops.sub(cosine, self.margin), 0.0)
-        zeros = ops.zeros_like(cosine)
-        pos_part = ops.select(ops.equal(labels, 1), pos_value, zeros)
-        neg_part = ops.select(ops.equal(labels, -1), neg_value, zeros)
-        return self.get_loss(ops.add(pos_part, neg_part))
+        return self.get_loss(cosine_embedding_rows(logits_x1, logits_x2, labels, self.margin))
 
 
 def _check_shapes(x1: Any, x2: Any, labels: Any) -> None:

@@ -44,6 +44,7 @@ from mindjit.frontend.nn.loss_checks import (
 )
 from mindjit.frontend.nn.nonlinear import ReLU6
 from mindjit.frontend.ops.losses import reduce_loss
+from mindjit.frontend.ops.margin_losses import gaussian_nll_elementwise
 from mindjit.frontend.tensor import Tensor
 
 _HALF_LN_2PI = 0.5 * math.log(2 * math.pi)
@@ -140,14 +141,7 @@ class GaussianNLLLoss(LossBase):
     def construct(self, logits, labels, var):
         for what, v in (("logits", logits), ("labels", labels), ("var", var)):
             _tensor(v, what, self.cls_name)
-        if tuple(logits.shape) != tuple(var.shape) and tuple(logits.shape[:-1]) == tuple(var.shape):
-            var = ops.expand_dims(var, -1)
-        var = ops.maximum(var, self.eps)
-        loss = ops.mul(
-            ops.add(ops.log(var), ops.div(ops.square(ops.sub(logits, labels)), var)), 0.5
-        )
-        if self.full:
-            loss = ops.add(loss, _HALF_LN_2PI)
+        loss = gaussian_nll_elementwise(logits, labels, var, self.full, self.eps)
         return reduce_loss(loss, self.reduction)
 
     def extend_repr(self) -> str:

@@ -20,6 +20,12 @@ from mindjit.frontend.nn.loss_checks import (
     _tensor,
 )
 from mindjit.frontend.ops.losses import check_reduction, reduce_loss
+from mindjit.frontend.ops.margin_losses import (
+    hinge_embedding_elementwise,
+    margin_ranking_elementwise,
+    multi_margin_rows,
+    multilabel_soft_margin_rows,
+)
 from mindjit.frontend.tensor import Tensor
 
 
@@ -39,7 +45,7 @@ class MarginRankingLoss(LossBase):
         _same_dtype(input1, input2, "'input1' and 'input2'", name)
         _same_dtype(target, input1, "'target' and 'input1'", name)
         _broadcastable(input1, input2, "'input1' and 'input2'", name)
-        x = ops.maximum(ops.add(ops.neg(ops.mul(target, ops.sub(input1, input2))), margin), 0.0)
+        x = margin_ranking_elementwise(input1, input2, target, margin)
         return reduce_loss(x, self.reduction)
 
     def extend_repr(self) -> str:
@@ -84,10 +90,8 @@ class HingeEmbeddingLoss(LossBase):
                 raise TypeError(
                     f"For '{name}', the dtype of the {what} input must be float, but got {v.dtype}."
                 )
-        pos = ops.cast(ops.greater(labels, 0), logits.dtype)
-        neg = ops.cast(ops.less(labels, 0), logits.dtype)
-        hinge = ops.maximum(ops.mul(ops.sub(float(self.margin), logits), neg), 0.0)
-        return reduce_loss(ops.add(ops.mul(pos, logits), hinge), self.reduction)
+        loss = hinge_embedding_elementwise(logits, labels, self.margin)
+        return reduce_loss(loss, self.reduction)
 
     def extend_repr(self) -> str:
         return f"margin={self.margin}, reduction={self.reduction}"
@@ -107,12 +111,7 @@ class MultiLabelSoftMarginLoss(LossBase):
         name = "multilabel_soft_margin_loss"
         _tensor(x, "input", name)
         _tensor(target, "target", name)
-        t = ops.cast(target, x.dtype)
-        loss = ops.add(ops.mul(t, _softplus(ops.neg(x))), ops.mul(ops.sub(1.0, t), _softplus(x)))
-        if self.weight is not None:
-            loss = ops.mul(loss, self.weight)
-        class_dim = len(x.shape) - 1
-        loss = ops.div(ops.reduce_sum(loss, class_dim), float(x.shape[class_dim]))
+        loss = multilabel_soft_margin_rows(x, target, self.weight)
         return reduce_loss(loss, self.reduction)
 
 
@@ -150,17 +149,8 @@ class MultiMarginLoss(LossBase):
             )
         if self.weight is not None:
             weight = self.weight
-        classes = x.shape[1]
-        index = ops.expand_dims(ops.cast(target, D.int32), 1)
-        x_y = ops.gather_elements(x, 1, index)  # (N, 1)
-        margins = ops.maximum(ops.add(ops.sub(x, x_y), self.margin), 0.0)
-        if self.p == 2:
-            margins = ops.square(margins)
-        if weight is not None:
-            margins = ops.mul(margins, ops.gather(weight, ops.cast(target, D.int32), 0)[:, None])
-        others = ops.not_equal(ops.arange(0, classes, 1, dtype=D.int32)[None, :], index)
-        loss = ops.reduce_sum(ops.select(others, margins, ops.zeros_like(margins)), 1)
-        return reduce_loss(ops.div(loss, float(classes)), self.reduction)
+        loss = multi_margin_rows(x, target, self.p, self.margin, weight)
+        return reduce_loss(loss, self.reduction)
 
     def extend_repr(self) -> str:
         return f"p={self.p}, margin={self.margin}, reduction={self.reduction}"

@@ -3,7 +3,7 @@
 `nn.ZeroPad1d/2d/3d(padding)` with (left, right[, top, bottom[, front, back]])
 from the last axis backwards. Constant padding is `ops.pad` (mindir.pad), where
 negative amounts crop; nn.Pad's REFLECT (mirror without the edge) and SYMMETRIC
-(mirror with the edge) modes concatenate flipped slices of each axis.
+(mirror with the edge) modes are frontend/ops/mirror_pad.py's.
 """
 
 from __future__ import annotations
@@ -11,25 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from mindjit.frontend.nn.cell import Cell
-from mindjit.frontend.ops.array import concat
-from mindjit.frontend.ops.conv import flip, pad
-from mindjit.frontend.ops.split import slice_axis
-
-
-def mirror_pad(x: Any, paddings: tuple, symmetric: bool) -> Any:
-    """REFLECT / SYMMETRIC padding: per axis, flipped slices before and after."""
-    edge = 0 if symmetric else 1
-    for axis, (before, after) in enumerate(paddings):
-        size = x.shape[axis]
-        pieces = []
-        if before:
-            pieces.append(flip(slice_axis(x, axis, edge, edge + before), (axis,)))
-        pieces.append(x)
-        if after:
-            pieces.append(flip(slice_axis(x, axis, size - after - edge, size - edge), (axis,)))
-        if len(pieces) > 1:
-            x = concat(tuple(pieces), axis)
-    return x
+from mindjit.frontend.ops.conv import pad
+from mindjit.frontend.ops.mirror_pad import mirror_pad_axes
 
 
 class Pad(Cell):
@@ -75,7 +58,7 @@ class Pad(Cell):
                         f"For 'Pad', in mode {self.mode} the paddings of axis {axis} must be in "
                         f"[0, {limit}], but got {(before, after)}."
                     )
-            return mirror_pad(x, self.paddings, symmetric)
+            return mirror_pad_axes(x, self.paddings, symmetric)
         flat: list[int] = []
         for before, after in reversed(self.paddings):
             flat += [before, after]

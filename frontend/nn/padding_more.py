@@ -2,7 +2,7 @@
 
 `padding` is an int (every side) or a tuple (left, right[, top, bottom[, front,
 back]]) from the last axis backwards. Reflection mirrors without the edge
-(padding/padding.py's mirror_pad; each amount below its axis' size, a ValueError
+(frontend/ops/mirror_pad.py's mirror_pad_axes; each amount below its axis' size, a ValueError
 otherwise) on the last len(padding) / 2 axes of any input of at least that rank.
 Replication repeats the edge; it takes the unbatched or batched rank only
 ((C, W) or (N, C, W) for 1d, ...), and a negative amount crops.
@@ -14,7 +14,7 @@ from typing import Any
 
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
-from mindjit.frontend.nn.padding import mirror_pad
+from mindjit.frontend.ops.mirror_pad import mirror_pad_axes
 from mindjit.frontend.ops.split import slice_axis
 
 
@@ -72,7 +72,7 @@ class _ReflectionPadNd(Cell):
                     "For 'MirrorPad', paddings must be no greater than the dimension size: "
                     f"[{before}], [{after}] not less than [{size}]"
                 )
-        return mirror_pad(x, pairs, False)
+        return mirror_pad_axes(x, pairs, False)
 
 
 class ReflectionPad1d(_ReflectionPadNd):

@@ -60,6 +60,12 @@ from mindjit.frontend.ops.activations import (
     threshold,
 )
 from mindjit.frontend.ops.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d
+from mindjit.frontend.ops.adaptive_pool3d import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool3d,
+)
 from mindjit.frontend.ops.array import (
     broadcast_to,
     cast,
@@ -115,8 +121,12 @@ from mindjit.frontend.ops.constexpr import constexpr
 from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, pad
 from mindjit.frontend.ops.conv1d import conv1d
+from mindjit.frontend.ops.conv3d import conv3d, conv3d_transpose
 from mindjit.frontend.ops.conversions import scalar_to_tensor, tuple_to_array
 from mindjit.frontend.ops.creation import arange, eye, linspace, tril, triu
+from mindjit.frontend.ops.crop_and_resize import crop_and_resize
+from mindjit.frontend.ops.ctc import ctc_loss
+from mindjit.frontend.ops.ctc_decoder import ctc_greedy_decoder
 from mindjit.frontend.ops.cumulative import (
     aminmax,
     cummax,
@@ -167,6 +177,8 @@ from mindjit.frontend.ops.elementwise_nan import (
     signbit,
     xdivy,
 )
+from mindjit.frontend.ops.fold import col2im, fold, unfold
+from mindjit.frontend.ops.fractional_pool import fractional_max_pool2d, fractional_max_pool3d
 from mindjit.frontend.ops.gather_ops import (
     gather,
     gather_elements,
@@ -178,6 +190,7 @@ from mindjit.frontend.ops.gather_ops import (
 )
 from mindjit.frontend.ops.gradient_ops import stop_gradient
 from mindjit.frontend.ops.graph_flags import add_flags
+from mindjit.frontend.ops.grid_sample import affine_grid, grid_sample
 from mindjit.frontend.ops.group_norm import group_norm
 from mindjit.frontend.ops.hyper_map import HyperMap, Map, MultitypeFuncGraph
 from mindjit.frontend.ops.index_primitives import (
@@ -193,6 +206,17 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+from mindjit.frontend.ops.layer_functions import (
+    bias_add,
+    bidense,
+    channel_shuffle,
+    dropout1d,
+    dropout3d,
+    glu,
+    gumbel_softmax,
+    hardswish,
+    rrelu,
+)
 from mindjit.frontend.ops.legacy_names import (
     accumulate_n,
     batch_dot,
@@ -209,6 +233,16 @@ from mindjit.frontend.ops.legacy_names import (
 )
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
+from mindjit.frontend.ops.lp_pool import lp_pool1d, lp_pool2d
+from mindjit.frontend.ops.lrn import lrn
+from mindjit.frontend.ops.margin_losses import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_soft_margin_loss,
+)
 from mindjit.frontend.ops.math import (
     abs,
     add,
@@ -306,6 +340,7 @@ from mindjit.frontend.ops.math_functions import (
     tan,
 )
 from mindjit.frontend.ops.matrix_products import addbmm, addmv, addr, dist, dot, ger, mm, mv, vecdot
+from mindjit.frontend.ops.mirror_pad import mirror_pad
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
     gelu,
@@ -346,6 +381,7 @@ from mindjit.frontend.ops.pointwise_losses import (
     kl_div,
     mse_loss,
 )
+from mindjit.frontend.ops.pool3d import avg_pool1d, avg_pool3d, max_pool3d
 from mindjit.frontend.ops.pool_argmax import max_pool2d
 from mindjit.frontend.ops.primitives import (
     Abs,
@@ -579,6 +615,7 @@ from mindjit.frontend.ops.type_checks import (
     isinstance_,
     typeof,
 )
+from mindjit.frontend.ops.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 from mindjit.frontend.ops.value_shapes import nonzero, unique
 from mindjit.frontend.ops.value_shapes_more import argwhere, bincount, unique_consecutive
 
@@ -594,6 +631,7 @@ concatenate = concat
 slice = slice_  # noqa: A001 - `ops.slice` is MindSpore's name
 arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
 hard_sigmoid = hardsigmoid
+upsample = interpolate  # MindSpore's ops.upsample: an alias of ops.interpolate
 
 # MindSpore's submodules: `from mindjit.ops import operations as P` (composite as C,
 # functional as F, primitive); views of the names above (frontend/ms_modules.py)
