@@ -15,10 +15,11 @@ from mindjit.frontend.tensor_method_support import (
     ops_module,
 )
 from mindjit.frontend.tensor_methods import TensorMethods
+from mindjit.frontend.tensor_methods_math import TensorMethodsMath
 from mindjit.frontend.tensor_methods_more import TensorMethodsMore
 
 
-class TensorOperators(TensorMethods, TensorMethodsMore):
+class TensorOperators(TensorMethods, TensorMethodsMore, TensorMethodsMath):
     __slots__ = ()
     # numpy defers `ndarray + tensor` to our reflected methods
     __array_priority__ = 1000

@@ -155,6 +155,7 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
         "frontend.tensor_method_support",
         "frontend.tensor_methods",
         "frontend.tensor_methods_more",
+        "frontend.tensor_methods_math",
         "frontend.tensor_operators",
     ),
     "ops": ("frontend.ops.",),

@@ -238,6 +238,30 @@ from mindjit.frontend.ops.math import (
     tanh,
     where,
 )
+
+# issue 38, linear algebra, special functions, bitwise (api-math)
+from mindjit.frontend.ops.math_aliases import (
+    approximate_equal,
+    bartlett_window,
+    blackman_window,
+    floormod,
+    inv,
+    kaiser_window,
+    pows,
+    tensor_div,
+    tensor_exp,
+    tensor_expm1,
+    tensor_floordiv,
+    tensor_ge,
+    tensor_gt,
+    tensor_le,
+    tensor_lt,
+    tensor_mod,
+    tensor_mul,
+    tensor_muls,
+    tensor_pow,
+    tensor_sub,
+)
 from mindjit.frontend.ops.math_extras import (
     acosh,
     addcdiv,
