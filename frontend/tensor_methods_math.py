@@ -23,3 +23,46 @@ class TensorMethodsMath:
 
     def ldexp(self, other: Any) -> Any:
         return ops_module().ldexp(self, other)
+
+    # --- linear algebra (frontend/ops/linalg.py, linalg_qr.py)
+    def det(self) -> Any:
+        return ops_module().det(self)
+
+    def matrix_determinant(self) -> Any:
+        return ops_module().matrix_determinant(self)
+
+    def slogdet(self) -> Any:
+        return ops_module().slogdet(self)
+
+    def log_matrix_determinant(self) -> Any:
+        return ops_module().log_matrix_determinant(self)
+
+    def logdet(self) -> Any:
+        return ops_module().logdet(self)
+
+    def inverse(self) -> Any:
+        return ops_module().inverse(self)
+
+    def cholesky(self, upper: bool = False) -> Any:
+        return ops_module().cholesky(self, upper)
+
+    def cholesky_inverse(self, upper: bool = False) -> Any:
+        return ops_module().cholesky_inverse(self, upper)
+
+    def cholesky_solve(self, input2: Any, upper: bool = False) -> Any:
+        return ops_module().cholesky_solve(self, input2, upper)
+
+    def lu_solve(self, LU_data: Any, LU_pivots: Any) -> Any:  # noqa: N803 - MindSpore's names
+        return ops_module().lu_solve(self, LU_data, LU_pivots)
+
+    def qr(self, some: bool = True) -> Any:
+        return ops_module().qr(self, "reduced" if some else "complete")
+
+    def geqrf(self) -> Any:
+        return ops_module().geqrf(self)
+
+    def orgqr(self, input2: Any) -> Any:
+        return ops_module().orgqr(self, input2)
+
+    def lstsq(self, A: Any) -> Any:  # noqa: N803 - MindSpore's name
+        return ops_module().lstsq(self, A)

@@ -187,6 +187,23 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
+
+# issue 38, linear algebra, special functions, bitwise (api-math)
+from mindjit.frontend.ops.linalg import (
+    cholesky,
+    cholesky_inverse,
+    cholesky_solve,
+    det,
+    inverse,
+    log_matrix_determinant,
+    logdet,
+    lu_solve,
+    lu_unpack,
+    matrix_determinant,
+    matrix_solve,
+    slogdet,
+)
+from mindjit.frontend.ops.linalg_qr import geqrf, lstsq, orgqr, qr
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
@@ -238,8 +255,6 @@ from mindjit.frontend.ops.math import (
     tanh,
     where,
 )
-
-# issue 38, linear algebra, special functions, bitwise (api-math)
 from mindjit.frontend.ops.math_aliases import (
     approximate_equal,
     bartlett_window,
