@@ -66,3 +66,28 @@ class TensorMethodsMath:
 
     def lstsq(self, A: Any) -> Any:  # noqa: N803 - MindSpore's name
         return ops_module().lstsq(self, A)
+
+    # --- bitwise and integer numbers (frontend/ops/bitwise.py)
+    def bitwise_and(self, other: Any) -> Any:
+        return ops_module().bitwise_and(self, other)
+
+    def bitwise_or(self, other: Any) -> Any:
+        return ops_module().bitwise_or(self, other)
+
+    def bitwise_xor(self, other: Any) -> Any:
+        return ops_module().bitwise_xor(self, other)
+
+    def bitwise_left_shift(self, other: Any) -> Any:
+        return ops_module().bitwise_left_shift(self, other)
+
+    def bitwise_right_shift(self, other: Any) -> Any:
+        return ops_module().bitwise_right_shift(self, other)
+
+    def invert(self) -> Any:
+        return ops_module().invert(self)
+
+    def gcd(self, other: Any) -> Any:
+        return ops_module().gcd(self, other)
+
+    def lcm(self, other: Any) -> Any:
+        return ops_module().lcm(self, other)

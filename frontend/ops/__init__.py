@@ -102,6 +102,19 @@ from mindjit.frontend.ops.binning import (
     histc,
     searchsorted,
 )
+
+# issue 38, linear algebra, special functions, bitwise (api-math)
+from mindjit.frontend.ops.bitwise import (
+    bitwise_and,
+    bitwise_left_shift,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
+    gcd,
+    invert,
+    lcm,
+    population_count,
+)
 from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
@@ -187,8 +200,6 @@ from mindjit.frontend.ops.index_primitives import (
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
 from mindjit.frontend.ops.interpolate import interpolate
-
-# issue 38, linear algebra, special functions, bitwise (api-math)
 from mindjit.frontend.ops.linalg import (
     cholesky,
     cholesky_inverse,
