@@ -91,3 +91,16 @@ class TensorMethodsMath:
 
     def lcm(self, other: Any) -> Any:
         return ops_module().lcm(self, other)
+
+    # --- special functions (frontend/ops/bessel.py, special_gamma.py, special_igamma.py)
+    def i0(self) -> Any:
+        return ops_module().i0(self)
+
+    def digamma(self) -> Any:
+        return ops_module().digamma(self)
+
+    def erfinv(self) -> Any:
+        return ops_module().erfinv(self)
+
+    def mvlgamma(self, p: int) -> Any:
+        return ops_module().mvlgamma(self, p)

@@ -97,13 +97,26 @@ from mindjit.frontend.ops.axes import (
     t,
     trace,
 )
+from mindjit.frontend.ops.bessel import (
+    bessel_i0,
+    bessel_i0e,
+    bessel_i1,
+    bessel_i1e,
+    bessel_j0,
+    bessel_j1,
+    bessel_k0,
+    bessel_k0e,
+    bessel_k1,
+    bessel_k1e,
+    bessel_y0,
+    bessel_y1,
+    i0,
+)
 from mindjit.frontend.ops.binning import (
     bucketize,
     histc,
     searchsorted,
 )
-
-# issue 38, linear algebra, special functions, bitwise (api-math)
 from mindjit.frontend.ops.bitwise import (
     bitwise_and,
     bitwise_left_shift,
@@ -525,6 +538,9 @@ from mindjit.frontend.ops.scatter_slices import (
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
+
+# issue 38, linear algebra, special functions, bitwise (api-math)
+from mindjit.frontend.ops.special_gamma import digamma, erfinv, mvlgamma, polygamma, zeta
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.stacking import (
     atleast_1d,
