@@ -67,6 +67,9 @@ class TensorMethodsMath:
     def lstsq(self, A: Any) -> Any:  # noqa: N803 - MindSpore's name
         return ops_module().lstsq(self, A)
 
+    def svd(self, full_matrices: bool = False, compute_uv: bool = True) -> Any:
+        return ops_module().svd(self, full_matrices, compute_uv)
+
     # --- bitwise and integer numbers (frontend/ops/bitwise.py)
     def bitwise_and(self, other: Any) -> Any:
         return ops_module().bitwise_and(self, other)

@@ -228,6 +228,9 @@ from mindjit.frontend.ops.linalg import (
     slogdet,
 )
 from mindjit.frontend.ops.linalg_qr import geqrf, lstsq, orgqr, qr
+
+# issue 38, linear algebra, special functions, bitwise (api-math)
+from mindjit.frontend.ops.linalg_svd import matrix_norm, pinv, svd, vector_norm
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.math import (
@@ -538,8 +541,6 @@ from mindjit.frontend.ops.scatter_slices import (
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
-
-# issue 38, linear algebra, special functions, bitwise (api-math)
 from mindjit.frontend.ops.special_gamma import digamma, erfinv, mvlgamma, polygamma, zeta
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.stacking import (
