@@ -107,3 +107,9 @@ class TensorMethodsMath:
 
     def mvlgamma(self, p: int) -> Any:
         return ops_module().mvlgamma(self, p)
+
+    def igamma(self, other: Any) -> Any:
+        return ops_module().igamma(self, other)
+
+    def igammac(self, other: Any) -> Any:
+        return ops_module().igammac(self, other)

@@ -228,8 +228,6 @@ from mindjit.frontend.ops.linalg import (
     slogdet,
 )
 from mindjit.frontend.ops.linalg_qr import geqrf, lstsq, orgqr, qr
-
-# issue 38, linear algebra, special functions, bitwise (api-math)
 from mindjit.frontend.ops.linalg_svd import matrix_norm, pinv, svd, vector_norm
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
@@ -542,6 +540,9 @@ from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_sl
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
 from mindjit.frontend.ops.special_gamma import digamma, erfinv, mvlgamma, polygamma, zeta
+
+# issue 38, linear algebra, special functions, bitwise (api-math)
+from mindjit.frontend.ops.special_igamma import igamma, igammac
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.stacking import (
     atleast_1d,
