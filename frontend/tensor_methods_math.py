@@ -24,6 +24,9 @@ class TensorMethodsMath:
     def ldexp(self, other: Any) -> Any:
         return ops_module().ldexp(self, other)
 
+    def nextafter(self, other: Any) -> Any:
+        return ops_module().nextafter(self, other)
+
     # --- linear algebra (frontend/ops/linalg.py, linalg_qr.py)
     def det(self) -> Any:
         return ops_module().det(self)

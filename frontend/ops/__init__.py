@@ -350,6 +350,9 @@ from mindjit.frontend.ops.math_functions import (
     tan,
 )
 from mindjit.frontend.ops.matrix_products import addbmm, addmv, addr, dist, dot, ger, mm, mv, vecdot
+
+# issue 38, linear algebra, special functions, bitwise (api-math)
+from mindjit.frontend.ops.nextafter import nextafter
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
     gelu,
@@ -540,8 +543,6 @@ from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_sl
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
 from mindjit.frontend.ops.special_gamma import digamma, erfinv, mvlgamma, polygamma, zeta
-
-# issue 38, linear algebra, special functions, bitwise (api-math)
 from mindjit.frontend.ops.special_igamma import igamma, igammac
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.stacking import (

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
+from mindjit.frontend.ops.array import broadcast_to
 from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.ops.math import (
     abs,
@@ -47,7 +50,8 @@ def _operands(prim: str, a: Any, x: Any) -> tuple[Any, Any]:
             )
     if a.dtype != x.dtype:
         raise TypeError(f"For primitive[{prim}], the input type must be same.")
-    return add(a, mul(x, 0.0)), add(x, mul(a, 0.0))  # broadcast both
+    shape = tuple(np.broadcast_shapes(tuple(a.shape), tuple(x.shape)))
+    return broadcast_to(a, shape), broadcast_to(x, shape)
 
 
 def _converged(delta: Any, total: Any, eps: float) -> bool:
