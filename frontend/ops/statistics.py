@@ -107,8 +107,8 @@ def _matrix_norm(x: Any, ord: Any, axes: tuple[int, int], keep: bool) -> Any:  #
     row, col = axes
     if ord is None or ord == "fro":
         return sqrt(reduce_sum(mul(x, x), axes, keep))
-    if ord in ("nuc", 2, -2):  # from the singular values (linalg_svd.py; it imports this)
-        from mindjit.frontend.ops.linalg_svd import matrix_norm
+    if ord in ("nuc", 2, -2):  # from the singular values
+        from mindjit.frontend.ops.linalg_svd import matrix_norm  # a cycle: it imports this module
 
         return matrix_norm(x, ord, axes, keep)
     if isinstance(ord, str) or ord not in (1, -1, _INF, -_INF):
