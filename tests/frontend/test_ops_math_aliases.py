@@ -209,3 +209,36 @@ def test_errors():
         ops.kaiser_window(4, 1)
     with pytest.raises(TypeError):
         ops.kaiser_window(4, dtype=ms.int32)
+
+
+def test_tensor_dot(mode):
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    b = np.arange(12, dtype=np.float32).reshape(4, 3)
+    got = run(
+        lambda x, y: (
+            ops.tensor_dot(x, y, 1),
+            ops.tensor_dot(x, y, ((1, 2), (1, 0))),
+            ops.tensor_dot(x, Tensor(np.arange(12, dtype=np.float32).reshape(3, 4)), 2),
+            ops.tensor_dot(x, y, ((2,), (0,))),
+            ops.tensor_dot(x, y, 0),
+            ops.tensor_dot(Tensor(np.ones((2, 3), np.int32)), Tensor(np.ones((3, 2), np.int32)), 1),
+        ),
+        mode,
+        Tensor(a),
+        Tensor(b),
+    )
+    # MindSpore 2.10's printed values (and numpy's tensordot)
+    _check(got[0][0, 0], [42.0, 48.0, 54.0])
+    _check(got[0], np.tensordot(a, b, 1), "Float32")
+    _check(got[1], [440.0, 1232.0])
+    _check(got[2], [506.0, 1298.0])
+    _check(got[3], np.tensordot(a, b, ((2,), (0,))))
+    _check(got[4], np.tensordot(a, b, 0))
+    _check(got[5], [[3, 3], [3, 3]], "Int32")
+    assert_grads_match_finite_differences(
+        lambda x, y: ops.tensor_dot(x, y, ((1, 2), (1, 0))),
+        [a.astype(np.float64), b.astype(np.float64)],
+        RNG,
+    )
+    with pytest.raises(ValueError):
+        ops.tensor_dot(Tensor(a), Tensor(b), ((1,), (0,)))
