@@ -294,6 +294,35 @@ def test_qr_family(mode):
     _check(got[10], [[-0.5, -0.75, 1.5], [-1.5, -0.25, 0.5], [0.0, -1.0, -1.0]])
 
 
+def test_matrix_power_negative(mode):
+    a = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]], np.float32))
+    got = run(
+        lambda x, b: (
+            ops.matrix_power(x, -1),
+            ops.matrix_power(x, -2),
+            x.matrix_power(-3),
+            ops.matrix_power(b, -1),
+        ),
+        mode,
+        a,
+        Tensor(np.arange(8, dtype=np.float32).reshape(2, 2, 2) + np.eye(2, dtype=np.float32)),
+    )
+    # MindSpore 2.10's printed values
+    _check(
+        got[0],
+        [[0.6000000238418579, -0.20000001788139343], [-0.20000001788139343, 0.40000003576278687]],
+    )
+    _check(
+        got[1],
+        [[0.40000003576278687, -0.20000001788139343], [-0.20000001788139343, 0.20000003278255463]],
+    )
+    _check(
+        got[2],
+        [[0.2800000309944153, -0.1600000262260437], [-0.1600000262260437, 0.12000002712011337]],
+    )
+    _check(got[3], [[[2.0, -0.5], [-1.0, 0.5]], [[0.8, -0.5], [-0.6, 0.5]]])
+
+
 def test_lstsq(mode):
     got = run(
         lambda x, a: (
