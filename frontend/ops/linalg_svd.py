@@ -2,8 +2,9 @@
 `ops.svd`, `ops.pinv`, `ops.matrix_norm`, `ops.vector_norm`, composed of mindir ops.
 
 The SVD is one-sided Jacobi (Hestenes): plane rotations of column pairs of A
-(of A^T when it is wide) until every pair is orthogonal, whole-matrix steps
-batched over the leading axes; the singular values are the columns' norms,
+(of A^T when it is wide) until every pair is orthogonal, in the round-robin
+order that rotates n/2 disjoint pairs at once (n - 1 rounds of whole-matrix steps
+per sweep, batched over the leading axes: O(n) ops per sweep, not O(n^2)); the singular values are the columns' norms,
 sorted descending, U the normalized columns, V the accumulated rotations. A
 graph runs a fixed number of sweeps (8 for float32, 12 for float64: Jacobi
 converges quadratically, a few sweeps past the first ones are exact to the
@@ -54,48 +55,74 @@ from mindjit.frontend.ops.statistics import _matrix_norm, _vector_norm
 _INF = float("inf")
 
 
-def _rotate(a: Any, p: int, q: int, c: Any, s: Any) -> Any:
-    """a's columns p, q -> c a_p - s a_q, s a_p + c a_q."""
-    n = a.shape[-1]
-    ap, aq = core.column(a, p), core.column(a, q)
-    ep, eq = constant(np.eye(n)[p], a.dtype), constant(np.eye(n)[q], a.dtype)
-    cc, ss = expand_dims(sub(c, 1.0), -1), expand_dims(s, -1)
-    new_p = sub(mul(ap, cc), mul(aq, ss))  # the change of column p
-    new_q = add(mul(ap, ss), mul(aq, cc))
-    return add(a, add(core.outer(new_p, ep), core.outer(new_q, eq)))
+def _rounds(n: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The round-robin tournament of n (even) columns: n - 1 rounds of n/2 disjoint
+    pairs, every pair once; each round as the selection matrices (n, n/2) of its
+    pairs' first and second columns."""
+    others = list(range(1, n))
+    rounds = []
+    for r in range(n - 1):
+        order = [0, *others[r:], *others[:r]]
+        sx, sy = np.zeros((n, n // 2)), np.zeros((n, n // 2))
+        for i in range(n // 2):
+            p, q = sorted((order[i], order[n - 1 - i]))
+            sx[p, i], sy[q, i] = 1.0, 1.0
+        rounds.append((sx, sy))
+    return rounds
 
 
 def _jacobi(a: Any) -> tuple[Any, Any]:
-    """(A V, V) with the columns of A V orthogonal, for (..., m, n) a, m >= n."""
+    """(A V, V) with the columns of A V orthogonal, for (..., m, n) a, m >= n: each
+    round rotates n/2 disjoint column pairs at once (a zero column pads an odd n)."""
     n = a.shape[-1]
-    v = add(mul(reduce_sum(a, (-2, -1), True), 0.0), constant(np.eye(n), a.dtype))
+    width = n + n % 2
+    if width != n:
+        a = matmul(a, constant(np.eye(n, width), a.dtype))
+    v = add(mul(reduce_sum(a, (-2, -1), True), 0.0), constant(np.eye(width), a.dtype))
     eps = 1e-15 if a.dtype == D.float64 else 1e-7
     sweeps = 12 if a.dtype == D.float64 else 8
     eager = current_graph() is None
+    rounds = [(constant(sx, a.dtype), constant(sy, a.dtype), sx, sy) for sx, sy in _rounds(width)]
     for _ in range(sweeps):
         rotated = False
-        for p in range(n - 1):
-            for q in range(p + 1, n):
-                ap, aq = core.column(a, p), core.column(a, q)
-                alpha = reduce_sum(mul(ap, ap), -1)
-                beta = reduce_sum(mul(aq, aq), -1)
-                gamma = reduce_sum(mul(ap, aq), -1)
-                done = less_equal(abs(gamma), mul(sqrt(mul(alpha, beta)), eps))
-                if eager:
-                    if bool(done.asnumpy().all()):
-                        continue
-                    rotated = True
-                g = select(done, 1.0, gamma)
-                zeta = div(sub(beta, alpha), mul(g, 2.0))
-                sgn = select(greater_equal(zeta, 0.0), 1.0, -1.0)
-                t = div(sgn, add(abs(zeta), sqrt(add(mul(zeta, zeta), 1.0))))
-                t = select(done, 0.0, t)
-                c = div(1.0, sqrt(add(mul(t, t), 1.0)))
-                s = mul(c, t)
-                a, v = _rotate(a, p, q, c, s), _rotate(v, p, q, c, s)
+        for sx, sy, sx_np, sy_np in rounds:
+            x, y = matmul(a, sx), matmul(a, sy)  # (..., m, n/2): the pairs' columns
+            alpha = reduce_sum(mul(x, x), -2)
+            beta = reduce_sum(mul(y, y), -2)
+            gamma = reduce_sum(mul(x, y), -2)
+            done = less_equal(abs(gamma), mul(sqrt(mul(alpha, beta)), eps))
+            if eager:
+                if bool(done.asnumpy().all()):
+                    continue
+                rotated = True
+            g = select(done, 1.0, gamma)
+            zeta = div(sub(beta, alpha), mul(g, 2.0))
+            sgn = select(greater_equal(zeta, 0.0), 1.0, -1.0)
+            t = div(sgn, add(abs(zeta), sqrt(add(mul(zeta, zeta), 1.0))))
+            t = select(done, 0.0, t)
+            c = expand_dims(div(1.0, sqrt(add(mul(t, t), 1.0))), -2)
+            s = mul(c, expand_dims(t, -2))
+            back_x = constant(sx_np.T, a.dtype)
+            back_y = constant(sy_np.T, a.dtype)
+            a = _rotate_pairs(a, x, y, c, s, back_x, back_y)
+            vx, vy = matmul(v, sx), matmul(v, sy)
+            v = _rotate_pairs(v, vx, vy, c, s, back_x, back_y)
         if eager and not rotated:
             break
+    if width != n:  # the padding column stays zero: drop it (and its row and column of V)
+        a = matmul(a, constant(np.eye(width, n), a.dtype))
+        v = matmul(
+            matmul(constant(np.eye(n, width), a.dtype), v), constant(np.eye(width, n), a.dtype)
+        )
     return a, v
+
+
+def _rotate_pairs(a: Any, x: Any, y: Any, c: Any, s: Any, back_x: Any, back_y: Any) -> Any:
+    """a with each pair's columns (x, y) -> (c x - s y, s x + c y)."""
+    new_x = sub(mul(x, c), mul(y, s))
+    new_y = add(mul(x, s), mul(y, c))
+    rest = sub(a, add(matmul(x, back_x), matmul(y, back_y)))
+    return add(rest, add(matmul(new_x, back_x), matmul(new_y, back_y)))
 
 
 def _permute_columns(x: Any, order: Any) -> Any:

@@ -261,3 +261,18 @@ def test_errors():
         ops.svd(Tensor([1.0, 2.0]))
     with pytest.raises(TypeError):
         ops.pinv(Tensor([[1, 2], [3, 4]]))
+
+
+@pytest.mark.parametrize("shape", [(9, 6), (2, 5, 7), (8, 8)])
+def test_svd_random_matches_numpy(shape, mode):
+    a = RNG.standard_normal(shape).astype(np.float32)
+    s, u, v = (t.asnumpy() for t in run(lambda x: ops.svd(x), mode, Tensor(a)))
+    np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), rtol=2e-6, atol=2e-6)
+    np.testing.assert_allclose((u * s[..., None, :]) @ np.swapaxes(v, -1, -2), a, atol=1e-5)
+    k = min(shape[-2:])
+    np.testing.assert_allclose(
+        np.swapaxes(u, -1, -2) @ u, np.broadcast_to(np.eye(k), u.shape[:-2] + (k, k)), atol=1e-6
+    )
+    np.testing.assert_allclose(
+        np.swapaxes(v, -1, -2) @ v, np.broadcast_to(np.eye(k), v.shape[:-2] + (k, k)), atol=1e-6
+    )
