@@ -1,8 +1,8 @@
 """mindir's elementwise ops: operands broadcast together (numpy rules), one element type.
 
 Each op is its own class: its name, which element types it takes (`ALLOWED`:
-numeric, float, bool or any) and, for compares, a bool result. What it computes
-per element is the lowering's (passes/mindir_to_tensor/scalar.py); its adjoint,
+numeric, float, bool, int, int_or_bool or any) and, for compares, a bool result.
+What it computes per element is the lowering's (passes/mindir_to_tensor/scalar.py); its adjoint,
 batching rule, CPU and device kernels are registered by class in each stage
 (docs/op-registry.md).
 """
