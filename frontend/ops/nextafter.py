@@ -8,6 +8,9 @@ Moving toward zero from a power of two takes half a spacing. Zero steps to the
 smallest subnormal with the direction's sign, infinities to the largest finite
 float, NaN in gives NaN, and x == other gives other.
 
+IREE's CPU code flushes subnormals to zero, so there a step to or between
+subnormals gives 0 (the numpy executor and the simulated device keep them).
+
 MindSpore 2.10's float32 kernel computes in float64 and rounds back, which returns
 x itself for every finite x != other (nextafter(1, 2) prints 1.0); mindjit gives
 the float32 answer (1.0000001), as numpy's np.nextafter and MindSpore's float64 do.

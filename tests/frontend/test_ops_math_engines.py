@@ -37,6 +37,11 @@ def program(a, i, j):
         ops.erfinv(a / 5.0),
         ops.svd(a, compute_uv=False),
         ops.polygamma(Tensor(1), ops.abs(a) + 0.5),
+        ops.nextafter(a + 0.5, a * 2.0 - 1.0),  # normal floats: IREE flushes subnormals
+        ops.gcd(i, j),
+        ops.lcm(i, j),
+        ops.matrix_diag_part(a, Tensor(np.array([-1, 1], np.int32)), Tensor(9.0)),
+        ops.tensor_dot(a, a, ((1,), (1,))),
     )
 
 
@@ -61,3 +66,4 @@ def test_engines_match_the_cpu_executor(engine, capfd):
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(got[15], want[15])  # nextafter: bit for bit
