@@ -10,10 +10,10 @@ modes, on every engine, with gradients). MindSpore's checks are kept: float
 inputs only (int is a TypeError), at least 2-D square matrices (ValueError).
 Where MindSpore's CPU kernels print infinities for float16 (det, cholesky,
 matrix_solve), mindjit computes in float32 and rounds; `inverse` refuses float16
-as MindSpore does. Two input checks MindSpore makes on the values are not made,
-since a graph cannot raise on data: `cholesky` of a matrix that is not positive
-definite gives NaNs (MindSpore: RuntimeError), `matrix_solve` of a singular
-matrix infinities (MindSpore: ValueError). A singular `inverse` is not
+as MindSpore does. MindSpore's checks on the values are made in PyNative, where the
+values are there: `cholesky` of a matrix that is not symmetric positive definite
+is a RuntimeError, `matrix_solve` of a singular matrix a ValueError; a graph
+cannot raise on data and gives NaNs or infinities there. A singular `inverse` is not
 MindSpore's (it prints arbitrary finite values; mindjit infinities or NaNs).
 """
 
@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from mindjit.frontend import dtype as D
+from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.ops import linalg_core as core
 from mindjit.frontend.ops.axes import matrix_transpose
 from mindjit.frontend.ops.cast import cast_to
@@ -141,6 +142,8 @@ def matrix_solve(matrix: Any, rhs: Any, adjoint: bool = False) -> Any:
             f"For primitive[{prim}], 'rhs' must be (..., {a.shape[-1]}, k) with the batch of "
             f"'matrix', got {tuple(rhs.shape)}"
         )
+    if current_graph() is None and bool((np.linalg.det(a.asnumpy().astype(np.float64)) == 0).any()):
+        raise ValueError(f"For '{prim}', the input 'matrix' is not invertible.")
     a, dtype = _widen(a)
     b = cast_to(rhs, a.dtype) if rhs.dtype != a.dtype else rhs
     if adjoint:
@@ -171,8 +174,21 @@ def cholesky(input_x: Any, upper: bool = False) -> Any:
         )
     a, dtype = _widen(_matrices(input_x, name))
     if upper:  # U from the upper triangle: the transpose of the lower factor of a^T
-        return _back(matrix_transpose(core.cholesky_lower(matrix_transpose(a))), dtype)
-    return _back(core.cholesky_lower(a), dtype)
+        out = matrix_transpose(core.cholesky_lower(matrix_transpose(a)))
+    else:
+        out = core.cholesky_lower(a)
+    if current_graph() is None:
+        _check_positive_definite(a.asnumpy(), out.asnumpy())
+    return _back(out, dtype)
+
+
+def _check_positive_definite(a: np.ndarray, factor: np.ndarray) -> None:
+    """MindSpore's RuntimeError (PyNative): a not symmetric, or not positive definite
+    (a NaN or a zero on the factor's diagonal)."""
+    diag = np.diagonal(factor, axis1=-2, axis2=-1)
+    symmetric = np.allclose(a, np.swapaxes(a, -1, -2), rtol=1e-5, atol=1e-6)
+    if not symmetric or not np.all(diag > 0):
+        raise RuntimeError("Cholesky expects symmetric positive definite matrices as inputs.")
 
 
 def _factor(name: str, x: Any) -> Any:

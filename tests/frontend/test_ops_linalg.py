@@ -372,6 +372,16 @@ def test_gradients(fn):
     )
 
 
+def test_value_checks_in_pynative():
+    # MindSpore 2.10 raises these; mindjit does in PyNative (a graph cannot raise on data)
+    with pytest.raises(RuntimeError, match="positive definite"):
+        ops.cholesky(Tensor(ANEG))
+    with pytest.raises(RuntimeError, match="positive definite"):
+        ops.cholesky(Tensor(np.array([[4.0, 7.0], [2.0, 3.0]], np.float32)), True)
+    with pytest.raises(ValueError, match="not invertible"):
+        ops.matrix_solve(Tensor(SING), Tensor(np.array([[1.0], [2.0]], np.float32)))
+
+
 def test_errors():
     with pytest.raises(TypeError):
         ops.det(Tensor(np.array([[2, 1], [1, 3]], np.int32)))
