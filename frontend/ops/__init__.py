@@ -350,8 +350,6 @@ from mindjit.frontend.ops.math_functions import (
     sinh,
     tan,
 )
-
-# issue 38, linear algebra, special functions, bitwise (api-math)
 from mindjit.frontend.ops.matrix_diag import matrix_diag, matrix_diag_part, matrix_set_diag
 from mindjit.frontend.ops.matrix_products import addbmm, addmv, addr, dist, dot, ger, mm, mv, vecdot
 from mindjit.frontend.ops.nextafter import nextafter
