@@ -17,11 +17,14 @@ from mindjit.frontend.tensor_method_support import (
 )
 from mindjit.frontend.tensor_methods import TensorMethods
 from mindjit.frontend.tensor_methods_inplace import TensorMethodsInPlace
+from mindjit.frontend.tensor_methods_math import TensorMethodsMath
 from mindjit.frontend.tensor_methods_more import TensorMethodsMore
 from mindjit.frontend.tensor_methods_scatter import TensorMethodsScatter
 
 
-class TensorOperators(TensorMethods, TensorMethodsMore, TensorMethodsInPlace, TensorMethodsScatter):
+class TensorOperators(
+    TensorMethods, TensorMethodsMore, TensorMethodsInPlace, TensorMethodsScatter, TensorMethodsMath
+):
     __slots__ = ()
     # numpy defers `ndarray + tensor` to our reflected methods
     __array_priority__ = 1000

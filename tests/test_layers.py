@@ -157,6 +157,7 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
         "frontend.tensor_methods_inplace",
         "frontend.tensor_methods_more",
         "frontend.tensor_methods_scatter",
+        "frontend.tensor_methods_math",
         "frontend.tensor_operators",
     ),
     "ops": ("frontend.ops.",),

@@ -1,8 +1,8 @@
 """mindir's elementwise ops: operands broadcast together (numpy rules), one element type.
 
 Each op is its own class: its name, which element types it takes (`ALLOWED`:
-numeric, float, bool or any) and, for compares, a bool result. What it computes
-per element is the lowering's (passes/mindir_to_tensor/scalar.py); its adjoint,
+numeric, float, bool, int, int_or_bool or any) and, for compares, a bool result.
+What it computes per element is the lowering's (passes/mindir_to_tensor/scalar.py); its adjoint,
 batching rule, CPU and device kernels are registered by class in each stage
 (docs/op-registry.md).
 """
@@ -24,7 +24,7 @@ from mindjit.dialects.mindir.format import TypedOp
 class ElementwiseOp(TypedOp):
     """Operands broadcast together; one element type; result keeps it unless it is a compare."""
 
-    ALLOWED: ClassVar[str] = "numeric"  # numeric | float | bool | any
+    ALLOWED: ClassVar[str] = "numeric"  # numeric | float | bool | int | int_or_bool | any
     RESULT_BOOL: ClassVar[bool] = False
     traits = traits_def(Pure())
 
@@ -42,10 +42,18 @@ def check_element_kind(op_name: str, allowed: str, element: Attribute) -> None:
         "numeric": S.is_float(element) or S.is_int(element),
         "float": S.is_float(element),
         "bool": S.is_bool(element),
+        "int": S.is_int(element),
+        "int_or_bool": S.is_int(element) or S.is_bool(element),
         "any": True,
     }[allowed]
     if not ok:
-        wanted = {"numeric": "int or float", "float": "float", "bool": "i1"}[allowed]
+        wanted = {
+            "numeric": "int or float",
+            "float": "float",
+            "bool": "i1",
+            "int": "integer",
+            "int_or_bool": "integer or i1",
+        }[allowed]
         raise VerifyException(f"{op_name} needs {wanted} elements, got {element}")
 
 
@@ -337,6 +345,51 @@ class Atan2Op(BinaryOp):
     ALLOWED: ClassVar[str] = "float"
 
 
+# bitwise ops (issue 38): integers (and i1 for and/or/xor); the frontend keeps a shift's
+# amount in [0, width) (frontend/ops/bitwise.py), where arith.shli/shrsi are defined
+
+
+@irdl_op_definition
+class BitwiseAndOp(BinaryOp):
+    """x & y, bit by bit"""
+
+    name = "mindir.bitwise_and"
+    ALLOWED: ClassVar[str] = "int_or_bool"
+
+
+@irdl_op_definition
+class BitwiseOrOp(BinaryOp):
+    """x | y, bit by bit"""
+
+    name = "mindir.bitwise_or"
+    ALLOWED: ClassVar[str] = "int_or_bool"
+
+
+@irdl_op_definition
+class BitwiseXorOp(BinaryOp):
+    """x ^ y, bit by bit"""
+
+    name = "mindir.bitwise_xor"
+    ALLOWED: ClassVar[str] = "int_or_bool"
+
+
+@irdl_op_definition
+class LeftShiftOp(BinaryOp):
+    """x << y (y in [0, width): the bits shifted out are lost, as C's on the same type)"""
+
+    name = "mindir.left_shift"
+    ALLOWED: ClassVar[str] = "int"
+
+
+@irdl_op_definition
+class RightShiftOp(BinaryOp):
+    """x >> y, arithmetic for signed types, logical for unsigned (y in [0, width))"""
+
+    name = "mindir.right_shift"
+    ALLOWED: ClassVar[str] = "int"
+
+
+BITWISE_OPS = (BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, LeftShiftOp, RightShiftOp)
 COMPARE_OPS = (LessOp, LessEqualOp, GreaterOp, GreaterEqualOp, EqualOp, NotEqualOp)
 BINARY_OPS = (
     AddOp,
@@ -350,6 +403,7 @@ BINARY_OPS = (
     LogicalAndOp,
     LogicalOrOp,
     Atan2Op,
+    *BITWISE_OPS,
 )
 
 

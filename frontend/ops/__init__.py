@@ -103,10 +103,36 @@ from mindjit.frontend.ops.axes import (
     t,
     trace,
 )
+from mindjit.frontend.ops.bessel import (
+    bessel_i0,
+    bessel_i0e,
+    bessel_i1,
+    bessel_i1e,
+    bessel_j0,
+    bessel_j1,
+    bessel_k0,
+    bessel_k0e,
+    bessel_k1,
+    bessel_k1e,
+    bessel_y0,
+    bessel_y1,
+    i0,
+)
 from mindjit.frontend.ops.binning import (
     bucketize,
     histc,
     searchsorted,
+)
+from mindjit.frontend.ops.bitwise import (
+    bitwise_and,
+    bitwise_left_shift,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
+    gcd,
+    invert,
+    lcm,
+    population_count,
 )
 from mindjit.frontend.ops.boxes import (
     bounding_box_decode,
@@ -231,6 +257,22 @@ from mindjit.frontend.ops.legacy_names import (
     unbind,
     unique_with_pad,
 )
+from mindjit.frontend.ops.linalg import (
+    cholesky,
+    cholesky_inverse,
+    cholesky_solve,
+    det,
+    inverse,
+    log_matrix_determinant,
+    logdet,
+    lu_solve,
+    lu_unpack,
+    matrix_determinant,
+    matrix_solve,
+    slogdet,
+)
+from mindjit.frontend.ops.linalg_qr import geqrf, lstsq, orgqr, qr
+from mindjit.frontend.ops.linalg_svd import matrix_norm, pinv, svd, vector_norm
 from mindjit.frontend.ops.linear import addmm, baddbmm, cosine_similarity, dense
 from mindjit.frontend.ops.losses import cross_entropy, l1_loss, nll_loss, smooth_l1_loss
 from mindjit.frontend.ops.lp_pool import lp_pool1d, lp_pool2d
@@ -292,6 +334,29 @@ from mindjit.frontend.ops.math import (
     tanh,
     where,
 )
+from mindjit.frontend.ops.math_aliases import (
+    approximate_equal,
+    bartlett_window,
+    blackman_window,
+    floormod,
+    inv,
+    kaiser_window,
+    pows,
+    tensor_div,
+    tensor_dot,
+    tensor_exp,
+    tensor_expm1,
+    tensor_floordiv,
+    tensor_ge,
+    tensor_gt,
+    tensor_le,
+    tensor_lt,
+    tensor_mod,
+    tensor_mul,
+    tensor_muls,
+    tensor_pow,
+    tensor_sub,
+)
 from mindjit.frontend.ops.math_extras import (
     acosh,
     addcdiv,
@@ -339,8 +404,10 @@ from mindjit.frontend.ops.math_functions import (
     sinh,
     tan,
 )
+from mindjit.frontend.ops.matrix_diag import matrix_diag, matrix_diag_part, matrix_set_diag
 from mindjit.frontend.ops.matrix_products import addbmm, addmv, addr, dist, dot, ger, mm, mv, vecdot
 from mindjit.frontend.ops.mirror_pad import mirror_pad
+from mindjit.frontend.ops.nextafter import nextafter
 from mindjit.frontend.ops.nn_functional import (
     batch_norm,
     gelu,
@@ -584,6 +651,8 @@ from mindjit.frontend.ops.sequence_blocks import (
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
+from mindjit.frontend.ops.special_gamma import digamma, erfinv, mvlgamma, polygamma, zeta
+from mindjit.frontend.ops.special_igamma import igamma, igammac
 from mindjit.frontend.ops.split import chunk, split
 from mindjit.frontend.ops.stacking import (
     atleast_1d,

@@ -5,9 +5,9 @@ what mindjit has: `ops.sgn`, `ops.softsign`, `ops.soft_shrink`, `ops.msort`,
 `ops.adjoint`, `ops.ldexp`, `ops.matrix_power`, `ops.combinations`, and the
 constant windows `ops.hann_window` and `ops.hamming_window`.
 
-`matrix_power` takes n >= 0 only: a negative power needs the matrix inverse, which
-mindjit does not have (MindSpore inverts). `hann_window` is float64 by default and
-`hamming_window` float32, as MindSpore 2.10 prints them.
+`matrix_power` with n < 0 raises the inverse (linalg.py) to -n, as MindSpore.
+`hann_window` is float64 by default and `hamming_window` float32, as MindSpore 2.10
+prints them.
 
 `soft_shrink` keeps MindSpore 2.10's own checks: a negative `lambd` is a
 RuntimeError, an int tensor a TypeError.
@@ -27,6 +27,7 @@ from mindjit.frontend.ops.array import broadcast_to
 from mindjit.frontend.ops.axes import matrix_transpose
 from mindjit.frontend.ops.conv import flip
 from mindjit.frontend.ops.gather_ops import gather
+from mindjit.frontend.ops.linalg import inverse
 from mindjit.frontend.ops.math import (
     _trunc_div,
     abs,
@@ -152,18 +153,17 @@ def ldexp(x: Any, other: Any) -> Any:
 
 def matrix_power(input: Any, n: int) -> Any:  # noqa: A002 - MindSpore's name
     """`ops.matrix_power(input, n)`: the square matrices (..., m, m) raised to the
-    int n >= 0 by repeated squaring (n = 0: the identity)."""
+    int n by repeated squaring (n = 0: the identity; n < 0: the inverse's power)."""
     name = "matrix_power"
     t = _tensor(name, input)
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"For '{name}', 'n' must be an int, but got {type(n)}")
     if len(t.shape) < 2 or t.shape[-1] != t.shape[-2]:
         raise ValueError(f"For '{name}', the input must be square matrices, got {tuple(t.shape)}")
-    if n < 0:
-        raise ValueError(
-            f"For '{name}', mindjit takes n >= 0 (a negative power needs the matrix "
-            f"inverse, which mindjit does not have), but got {n}"
-        )
+    if n < 0:  # the inverse's power (frontend/ops/linalg.py)
+        if not t.dtype.is_float:
+            raise ValueError("For MatrixPower, integral types are not supported for n < 0.")
+        t, n = inverse(t), -n
     result = None
     base = t
     while n:

@@ -107,11 +107,10 @@ def _matrix_norm(x: Any, ord: Any, axes: tuple[int, int], keep: bool) -> Any:  #
     row, col = axes
     if ord is None or ord == "fro":
         return sqrt(reduce_sum(mul(x, x), axes, keep))
-    if ord in ("nuc", 2, -2):
-        raise NotImplementedError(
-            f"For 'norm', the matrix norm ord={ord!r} needs singular values, "
-            "which are not supported"
-        )
+    if ord in ("nuc", 2, -2):  # from the singular values
+        from mindjit.frontend.ops.linalg_svd import matrix_norm  # a cycle: it imports this module
+
+        return matrix_norm(x, ord, axes, keep)
     if isinstance(ord, str) or ord not in (1, -1, _INF, -_INF):
         raise ValueError(
             f"For 'norm', a matrix norm's 'ord' must be one of None, 'fro', 'nuc', "

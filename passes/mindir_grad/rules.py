@@ -38,6 +38,10 @@ RULES.exclude(
     M.LogicalNotOp,
 )
 RULES.exclude(
+    "bitwise: integer operands and result, nothing differentiable flows through",
+    *M.BITWISE_OPS,
+)
+RULES.exclude(
     "random numbers: a function of integer operands (seed key, offset) only, so "
     "nothing differentiable flows in (a dropout's gradient reuses the mask's SSA value)",
     M.UniformRealOp,

@@ -98,12 +98,18 @@ INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     M.MinimumOp: arith.MinSIOp,
     M.LogicalAndOp: arith.AndIOp,
     M.LogicalOrOp: arith.OrIOp,
+    M.BitwiseAndOp: arith.AndIOp,
+    M.BitwiseOrOp: arith.OrIOp,
+    M.BitwiseXorOp: arith.XOrIOp,
+    M.LeftShiftOp: arith.ShLIOp,
+    M.RightShiftOp: arith.ShRSIOp,
 }
 #: the unsigned forms of the INT_BINARY entries where the sign matters
 UINT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     M.DivOp: arith.DivUIOp,
     M.MaximumOp: arith.MaxUIOp,
     M.MinimumOp: arith.MinUIOp,
+    M.RightShiftOp: arith.ShRUIOp,
 }
 #: compares: (float predicate, signed integer predicate, i1 predicate)
 COMPARES: dict[type[Operation], tuple[str, str, str]] = {

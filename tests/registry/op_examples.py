@@ -109,11 +109,23 @@ ELEMENTWISE_REFERENCES: dict[type, Callable[..., np.ndarray]] = {
     M.CeilOp: np.ceil,
     M.RoundOp: np.round,  # half to even, as MindSpore's Round
     M.StopGradientOp: lambda x: x,
+    M.BitwiseAndOp: np.bitwise_and,
+    M.BitwiseOrOp: np.bitwise_or,
+    M.BitwiseXorOp: np.bitwise_xor,
+    M.LeftShiftOp: np.left_shift,
+    M.RightShiftOp: np.right_shift,
 }
 
 
 def _elementwise(cls: type) -> str:
-    element = {"bool": "i1", "float": "f32", "numeric": "f32", "any": "f32"}[cls.ALLOWED]
+    element = {
+        "bool": "i1",
+        "float": "f32",
+        "numeric": "f32",
+        "any": "f32",
+        "int": "i32",
+        "int_or_bool": "i32",
+    }[cls.ALLOWED]
     t = f"tensor<2x3x{element}>"
     result = "tensor<2x3xi1>" if cls.RESULT_BOOL else t
     if issubclass(cls, M.BinaryOp):

@@ -50,6 +50,22 @@ func.func @f(%a: tensor<2x3xf32>) {
 
 // -----
 
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{mindir.bitwise_and needs integer or i1 elements, got f32}}
+  %0 = mindir.bitwise_and %a, %a : tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xi1>) {
+  // expected-error @+1 {{mindir.left_shift needs integer elements, got i1}}
+  %0 = mindir.left_shift %a, %a : tensor<2x3xi1>
+  func.return
+}
+
+// -----
+
 func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) {
   // expected-error @+1 {{matmul contraction sizes differ: 3 (lhs) vs 2 (rhs)}}
   %0 = mindir.matmul %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>

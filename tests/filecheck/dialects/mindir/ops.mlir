@@ -79,6 +79,16 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %stop = mindir.stop_gradient %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   %atan2 = mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: mindir.bitwise_and %i, %i : tensor<2x3xi32>
+  %band = mindir.bitwise_and %i, %i : tensor<2x3xi32>
+  // CHECK-NEXT: mindir.bitwise_or %k, %k : tensor<2x3xi1>
+  %bor = mindir.bitwise_or %k, %k : tensor<2x3xi1>
+  // CHECK-NEXT: mindir.bitwise_xor %i, %i : tensor<2x3xi32>
+  %bxor = mindir.bitwise_xor %i, %i : tensor<2x3xi32>
+  // CHECK-NEXT: mindir.left_shift %i, %i : tensor<2x3xi32>
+  %shl = mindir.left_shift %i, %i : tensor<2x3xi32>
+  // CHECK-NEXT: mindir.right_shift %i, %i : tensor<2x3xi32>
+  %shr = mindir.right_shift %i, %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.relu %i : tensor<2x3xi32>
   %20 = mindir.relu %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.sigmoid %a : tensor<2x3xf32>
