@@ -343,7 +343,6 @@ from mindjit.frontend.ops.math_aliases import (
     kaiser_window,
     pows,
     tensor_div,
-    tensor_dot,
     tensor_exp,
     tensor_expm1,
     tensor_floordiv,

@@ -1,8 +1,7 @@
 """MindSpore 2.10's other names for arithmetic, and its constant windows:
 `ops.inv` (the elementwise reciprocal, not the matrix inverse), `ops.floormod`,
 `ops.pows`, the `ops.tensor_*` primitive instances (`tensor_mul` is `Mul()` as in
-MindSpore), `ops.tensor_muls`, `ops.tensor_dot` (numpy's tensordot: a transpose, a
-reshape and one matmul), `ops.approximate_equal`, and `ops.bartlett_window`,
+MindSpore), `ops.tensor_muls` (`ops.tensor_dot` is in legacy_names.py), `ops.approximate_equal`, and `ops.bartlett_window`,
 `ops.blackman_window`, `ops.kaiser_window`.
 
 What differs from the obvious composition is MindSpore's own checking, kept:
@@ -24,9 +23,8 @@ import numpy as np
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.ops.activation_primitives import Expm1
-from mindjit.frontend.ops.array import reshape, transpose
 from mindjit.frontend.ops.cast import cast_to
-from mindjit.frontend.ops.math import abs, div, greater, less, matmul, mul, sub
+from mindjit.frontend.ops.math import abs, div, greater, less, mul, sub
 from mindjit.frontend.ops.other_names import _tensor as _require_tensor
 from mindjit.frontend.ops.primitives import (
     Exp,
@@ -74,38 +72,6 @@ def tensor_muls(input: Any, other: Any) -> Any:  # noqa: A002 - MindSpore's name
     if is_tensor(other) or isinstance(other, bool) or not isinstance(other, (int, float)):
         raise TypeError(f"For 'Muls', 'other' must be a number, but got {type(other)}")
     return mul(input, other)
-
-
-def tensor_dot(x1: Any, x2: Any, axes: Any) -> Any:
-    """`ops.tensor_dot(x1, x2, axes)`: the sum of products over x1's axes[0] and x2's
-    axes[1] (an int n: x1's last n and x2's first n), the free axes in order."""
-    name = "tensor_dot"
-    a, b = _require_tensor(name, x1), _require_tensor(name, x2)
-    ra, rb = len(a.shape), len(b.shape)
-    if isinstance(axes, int) and not isinstance(axes, bool):
-        if not 0 <= axes <= min(ra, rb):
-            raise ValueError(f"For '{name}', 'axes' must be in [0, {min(ra, rb)}], got {axes}")
-        pairs = (list(range(ra - axes, ra)), list(range(axes)))
-    elif isinstance(axes, (tuple, list)) and len(axes) == 2:
-        pairs = tuple([axes[k]] if isinstance(axes[k], int) else list(axes[k]) for k in (0, 1))
-    else:
-        raise TypeError(
-            f"For '{name}', 'axes' must be an int or a pair of axis lists, got {axes!r}"
-        )
-    left = [d % ra for d in pairs[0]]
-    right = [d % rb for d in pairs[1]]
-    if len(left) != len(right) or any(a.shape[i] != b.shape[j] for i, j in zip(left, right)):
-        raise ValueError(
-            f"For '{name}', the contracted axes must have the same sizes, but got 'x1_shape': "
-            f"{tuple(a.shape)}, 'x2_shape': {tuple(b.shape)}, 'axes': {axes!r}"
-        )
-    free_a = [d for d in range(ra) if d not in left]
-    free_b = [d for d in range(rb) if d not in right]
-    k = int(np.prod([a.shape[d] for d in left]))
-    lhs = reshape(transpose(a, (*free_a, *left)), (-1, k))
-    rhs = reshape(transpose(b, (*right, *free_b)), (k, -1))
-    shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
-    return reshape(matmul(lhs, rhs), shape)
 
 
 def inv(x: Any) -> Any:
@@ -256,7 +222,6 @@ __all__ = [
     "kaiser_window",
     "pows",
     "tensor_div",
-    "tensor_dot",
     "tensor_exp",
     "tensor_expm1",
     "tensor_floordiv",
