@@ -115,6 +115,7 @@ from mindjit.frontend.ops.boxes import (
     iou,
 )
 from mindjit.frontend.ops.categorical import multinomial
+from mindjit.frontend.ops.choice_with_mask import choice_with_mask
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
 from mindjit.frontend.ops.constexpr import constexpr
@@ -205,9 +206,6 @@ from mindjit.frontend.ops.index_primitives import (
 )
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
-
-# MindSpore's functional helpers over scalars, sequences and tensors, and its
-# functional in-place ops (issue 38, api-internal)
 from mindjit.frontend.ops.inplace_functions import (
     bernoulli_,
     exponential_,
