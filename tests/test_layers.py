@@ -174,6 +174,7 @@ FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
         "frontend.dataset",
         "frontend.grad",
         "frontend.grad_functional",
+        "frontend.taylor",
         "frontend.jit",
         "frontend.nn",
         "frontend.train",

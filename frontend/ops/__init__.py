@@ -141,6 +141,7 @@ from mindjit.frontend.ops.boxes import (
     iou,
 )
 from mindjit.frontend.ops.categorical import multinomial
+from mindjit.frontend.ops.choice_with_mask import choice_with_mask
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
 from mindjit.frontend.ops.constexpr import constexpr
@@ -231,6 +232,15 @@ from mindjit.frontend.ops.index_primitives import (
 )
 from mindjit.frontend.ops.index_reduce import argmax, argmin, max, min
 from mindjit.frontend.ops.indexing import getitem
+from mindjit.frontend.ops.inplace_functions import (
+    bernoulli_,
+    exponential_,
+    inplace_sigmoid,
+    put_,
+    tanh_,
+    uniform_,
+    zero_,
+)
 from mindjit.frontend.ops.interpolate import interpolate
 from mindjit.frontend.ops.layer_functions import (
     bias_add,
@@ -599,6 +609,34 @@ from mindjit.frontend.ops.reduce import (
     sum,
 )
 from mindjit.frontend.ops.repeat import expand, repeat_interleave, tile
+from mindjit.frontend.ops.scalar_functions import (
+    bool_and,
+    bool_eq,
+    bool_not,
+    bool_or,
+    scalar_add,
+    scalar_cast,
+    scalar_div,
+    scalar_eq,
+    scalar_floordiv,
+    scalar_ge,
+    scalar_gt,
+    scalar_le,
+    scalar_log,
+    scalar_lt,
+    scalar_max,
+    scalar_min,
+    scalar_mod,
+    scalar_mul,
+    scalar_ne,
+    scalar_pow,
+    scalar_sub,
+    scalar_to_array,
+    scalar_uadd,
+    scalar_usub,
+    string_concat,
+    string_eq,
+)
 from mindjit.frontend.ops.scan import cumprod, cumsum
 from mindjit.frontend.ops.scatter_ops import (
     scatter_nd,
@@ -647,6 +685,34 @@ from mindjit.frontend.ops.sequence_blocks import (
     sequence_mask,
     space_to_batch_nd,
 )
+from mindjit.frontend.ops.sequence_functions import (
+    dict_getitem,
+    dict_setitem,
+    hastype,
+    in_dict,
+    is_,
+    is_not,
+    list_equal,
+    list_getitem,
+    list_len,
+    list_setitem,
+    make_dict,
+    make_list,
+    make_range,
+    make_slice,
+    make_tuple,
+    not_in_dict,
+    reduced_shape,
+    shape_mul,
+    tail,
+    tuple_div,
+    tuple_equal,
+    tuple_getitem,
+    tuple_len,
+    tuple_reversed,
+    tuple_setitem,
+    zip_operation,
+)
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
 from mindjit.frontend.ops.special import lgamma
@@ -675,6 +741,19 @@ from mindjit.frontend.ops.stacking import (
     vstack,
 )
 from mindjit.frontend.ops.statistics import norm, std, std_mean, var, var_mean
+from mindjit.frontend.ops.tensor_helpers import (
+    clip_by_norm,
+    deepcopy,
+    dyn_shape,
+    eps,
+    float_power_ext,
+    is_nonzero,
+    padding,
+    reshape_,
+    shape_,
+    tensor_range,
+    tensor_slice,
+)
 from mindjit.frontend.ops.type_checks import (
     IsInstance,
     StopGradient,
@@ -713,6 +792,9 @@ _GRAD_API = ("GradOperation", "grad", "value_and_grad")
 #: MindSpore's functional transforms over those gradients (frontend/grad_functional.py)
 _GRAD_FUNCTIONAL = ("jacfwd", "jacrev", "jvp", "linearize", "vjp")
 
+#: MindSpore's Taylor-mode derivatives (frontend/taylor.py, over grad_functional's jvp)
+_TAYLOR = ("derivative", "jet")
+
 
 def __getattr__(name: str) -> _Any:
     if name in _GRAD_API:
@@ -723,6 +805,14 @@ def __getattr__(name: str) -> _Any:
         from mindjit.frontend import grad_functional as _functional  # above ops, as grad
 
         return getattr(_functional, name)
+    if name in _TAYLOR:
+        from mindjit.frontend import taylor as _taylor  # above ops, as grad_functional
+
+        return getattr(_taylor, name)
+    if name == "vmap":
+        from mindjit.frontend.vmap import vmap as _vmap  # graph sub-layer, above ops
+
+        return _vmap
     raise AttributeError(f"module 'mindjit.ops' has no attribute {name!r}", name=name)
 
 
@@ -730,7 +820,7 @@ __all__ = [
     name
     for name, value in dict(globals()).items()
     if not name.startswith("_") and not isinstance(value, _ModuleType)
-] + list(_GRAD_API + _GRAD_FUNCTIONAL)
+] + list(_GRAD_API + _GRAD_FUNCTIONAL + _TAYLOR + ("vmap",))
 
 for _view in (composite, functional, operations):
     _view.attach(_sys.modules[__name__])
