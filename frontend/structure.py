@@ -33,9 +33,42 @@ class Piece:
     position: int
 
 
+class ConstantTensor(Tensor):
+    """A 0-d integer Tensor input a program is specialized on: a constant of the
+    graph (in its template, not a leaf), its program keyed by its value. Graph
+    mode makes one of a function's inputs when it bounds a slice
+    (graph/slice_bounds.py)."""
+
+    @classmethod
+    def of(cls, t: Tensor) -> ConstantTensor:
+        c = object.__new__(cls)
+        c._data = t.asnumpy()
+        c.const_arg = True
+        return c
+
+
 def is_tensor_like(x: Any) -> bool:
 
-    return isinstance(x, Tensor | GraphValue)
+    return isinstance(x, Tensor | GraphValue) and not isinstance(x, ConstantTensor)
+
+
+def as_constants(value: Any) -> Any:
+    """`value` with its 0-d integer Tensors (not Parameters) as ConstantTensors;
+    the same object when it has none."""
+    if isinstance(value, Tensor):
+        integer = value.shape == () and value.dtype.numpy.kind in "iu"
+        if integer and not isinstance(value, Parameter | ConstantTensor):
+            return ConstantTensor.of(value)
+        return value
+    if isinstance(value, tuple | list):
+        items = [as_constants(v) for v in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        return tuple(items) if isinstance(value, tuple) else items
+    if type(value) is dict:
+        new = {k: as_constants(v) for k, v in value.items()}
+        return value if all(new[k] is value[k] for k in value) else new
+    return value
 
 
 def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[Any, list[Any]]:
@@ -75,6 +108,8 @@ def unflatten(template: Any, leaves: list[Any]) -> Any:
 
 def signature_of(value: Any) -> Any:
     """A hashable description: tensors by shape/dtype, constants by value."""
+    if isinstance(value, ConstantTensor):
+        return ("K", value.dtype.name, int(value.asnumpy()))
     if isinstance(value, Tensor):
         if isinstance(value, Parameter):
             return ("P", id(value))

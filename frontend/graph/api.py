@@ -28,9 +28,10 @@ from mindjit.frontend.cell_base import training_token
 from mindjit.frontend.graph import too_deep
 from mindjit.frontend.graph.program import CompiledProgram
 from mindjit.frontend.graph.program_cache import compile_with_cache
+from mindjit.frontend.graph.slice_bounds import DynamicSliceBound
 from mindjit.frontend.graph.source import unwrap
 from mindjit.frontend.mutable import graph_inputs
-from mindjit.frontend.structure import signature_of
+from mindjit.frontend.structure import as_constants, signature_of
 from mindjit.support import config
 from mindjit.support.gc_pause import no_full_collections
 
@@ -149,8 +150,35 @@ def run_function(
     """Run `fn` as a graph; `owner` (the `ms.jit` wrapper) owns its programs."""
     name = getattr(unwrap(fn), "__name__", "graph")
     args, kwargs = graph_inputs((args, kwargs))  # ms.mutable values: run-time inputs
-    program = program_for(fn, None, args, kwargs, name, jit_options_of(jit_config), owner)
+    options = jit_options_of(jit_config)
+    program, args, kwargs = _bounded(
+        fn, args, kwargs, lambda a, k: program_for(fn, None, a, k, name, options, owner)
+    )
     return program(args, kwargs)
+
+
+#: The functions (by `_code_key`) whose 0-d integer Tensor inputs are constants of
+#: their programs, because one of them bounds a slice (graph/slice_bounds.py).
+_SPECIALIZED: set[Any] = set()
+
+
+def _bounded(fn: Any, args: tuple, kwargs: dict, make: Any) -> tuple[CompiledProgram, tuple, dict]:
+    """`make(args, kwargs)` and the inputs to call it with. A slice bound that is an
+    input (`x[start:start + 2]`) is only known at run time: the function's 0-d
+    integer Tensor inputs become constants (structure.ConstantTensor), from then on,
+    and the program is made again: one per value of those inputs."""
+    key = _code_key(unwrap(fn))
+    if key in _SPECIALIZED:
+        args, kwargs = as_constants((args, kwargs))
+        return make(args, kwargs), args, kwargs
+    try:
+        return make(args, kwargs), args, kwargs
+    except DynamicSliceBound:
+        constant_args, constant_kwargs = as_constants((args, kwargs))
+        if constant_args is args and constant_kwargs is kwargs:
+            raise  # no input to specialize on: the bound comes from the data
+        _SPECIALIZED.add(key)
+        return make(constant_args, constant_kwargs), constant_args, constant_kwargs
 
 
 def _cell_program(cell: Any, args: tuple, kwargs: dict) -> CompiledProgram:
@@ -164,7 +192,10 @@ def _cell_program(cell: Any, args: tuple, kwargs: dict) -> CompiledProgram:
 
 def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:
     args, kwargs = graph_inputs((args, kwargs))  # ms.mutable values: run-time inputs
-    return _cell_program(cell, args, kwargs)(args, kwargs)
+    program, args, kwargs = _bounded(
+        type(cell).construct, args, kwargs, lambda a, k: _cell_program(cell, a, k)
+    )
+    return program(args, kwargs)
 
 
 def compile_cell(cell: Any, args: tuple) -> CompiledProgram:

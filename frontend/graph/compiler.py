@@ -45,7 +45,7 @@ from mindjit.frontend.graph.stacked_returns import erase_unused_unstacks, stack_
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.lazy_inline import reuse_key
 from mindjit.frontend.ops.cast import cast_to
-from mindjit.frontend.structure import flatten, signature_of, unflatten
+from mindjit.frontend.structure import ConstantTensor, flatten, signature_of, unflatten
 from mindjit.frontend.tensor import Parameter, Tensor
 from mindjit.ir import interned
 from mindjit.ir.calls import call_op
@@ -69,9 +69,12 @@ def tensor_type_of(x: Any) -> TensorType:
 
 
 def _is_runtime_tensor(x: Any) -> bool:
-    """A value that is a graph input: a GraphValue or a Tensor that is not a Parameter."""
+    """A value that is a graph input: a GraphValue or a Tensor that is not a Parameter
+    nor a constant the program is specialized on (structure.ConstantTensor)."""
 
-    return isinstance(x, GraphValue) or (isinstance(x, Tensor) and not isinstance(x, Parameter))
+    return isinstance(x, GraphValue) or (
+        isinstance(x, Tensor) and not isinstance(x, Parameter | ConstantTensor)
+    )
 
 
 class GraphCompiler:

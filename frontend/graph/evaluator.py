@@ -27,6 +27,7 @@ from mindjit.frontend.graph import (
     functional,
     loop_flags,
     raises,
+    slice_bounds,
     switch_layer,
     tensor_items,
 )
@@ -412,9 +413,18 @@ class FunctionEvaluator:
     def eval_Slice(self, node: ast.Slice, env: Env) -> slice:
         def part(n: ast.expr | None) -> Any:
             v = None if n is None else self.eval(n, env)
-            if isinstance(v, GraphValue):
-                raise self.error(node, "slice bounds must be constants in graph mode")
-            return v
+            known = slice_bounds.bound_value(v)
+            if isinstance(known, GraphValue) or (known is None and v is not None):
+                kind = slice_bounds.DynamicSliceBound if known is None else None
+                raise self.error(
+                    node,
+                    "a slice bound must be known when the graph is built: an int, or a "
+                    "0-d integer Tensor that is an input of the compiled function or is "
+                    "computed from constants (mindjit's shapes are static; MindSpore gives "
+                    "this slice a dynamic shape)",
+                    kind,
+                )
+            return known
 
         return slice(part(node.lower), part(node.upper), part(node.step))
 
