@@ -30,6 +30,11 @@ from mindjit import nn
 FALLBACK_LINE = "running this graph on the numpy executor"
 CALLS = 2
 RTOL, ATOL = 1e-5, 1e-6
+#: programs whose float32 results cancel: IREE sums a reduction in another order
+#: than numpy, so the difference is the terms' rounding, not the result's (gather_lookups:
+#: 19 of 150 random inputs differed by up to 7e-5 on results near 0.1 from terms near
+#: 5, with or without fused elementwise generics)
+ATOLS: dict[str, float] = {"gather_lookups": 1e-4}
 
 #: Programs IREE does not run (they fall back to numpy), with why: a change that
 #: makes one of them run on IREE, or another fall back, must update this list.
@@ -93,30 +98,30 @@ def run_case(make: Case, backend: str, calls: int = CALLS) -> Run:
     return run
 
 
-def assert_same_value(want: Any, got: Any, what: str) -> None:
+def assert_same_value(want: Any, got: Any, what: str, atol: float = ATOL) -> None:
     if isinstance(want, np.ndarray):
         assert isinstance(got, np.ndarray), f"{what}: {got!r} is not an array"
         assert (want.dtype, want.shape) == (got.dtype, got.shape), (
             f"{what}: {got.dtype}{list(got.shape)} instead of {want.dtype}{list(want.shape)}"
         )
         if want.dtype.kind in "fc":
-            np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=what)
+            np.testing.assert_allclose(got, want, rtol=RTOL, atol=atol, err_msg=what)
         else:
             np.testing.assert_array_equal(got, want, err_msg=what)
     else:
         assert type(want) is type(got) and want == got, f"{what}: {got!r} instead of {want!r}"
 
 
-def assert_same_run(want: Run, got: Run) -> None:
+def assert_same_run(want: Run, got: Run, atol: float = ATOL) -> None:
     assert len(want.outputs) == len(got.outputs)
     for k, (a, b) in enumerate(zip(want.outputs, got.outputs)):
         assert len(a) == len(b), f"call {k}: {len(b)} outputs instead of {len(a)}"
         for i, (x, y) in enumerate(zip(a, b)):
-            assert_same_value(x, y, f"call {k}, output {i}")
+            assert_same_value(x, y, f"call {k}, output {i}", atol)
     for k, (a, b) in enumerate(zip(want.params, got.params)):
         assert a.keys() == b.keys()
         for name in a:
-            assert_same_value(a[name], b[name], f"call {k}, Parameter {name}")
+            assert_same_value(a[name], b[name], f"call {k}, Parameter {name}", atol)
     assert_same_printed(want.printed, got.printed)
 
 
@@ -137,7 +142,7 @@ def check_backends(name: str, make: Case, calls: int = CALLS) -> Run:
     want = run_case(make, "numpy", calls)
     got = run_case(make, "iree", calls)
     assert want.fallbacks == []
-    assert_same_run(want, got)
+    assert_same_run(want, got, ATOLS.get(name, ATOL))
     if name in FALLBACKS:
         assert got.fallbacks and all(FALLBACKS[name] in line for line in got.fallbacks), (
             f"{name} is listed as falling back ({FALLBACKS[name]}) but printed {got.fallbacks}"

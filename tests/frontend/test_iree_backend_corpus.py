@@ -131,6 +131,7 @@ def test_fallback_list_names_known_programs():
         "fd_matmul_tanh_mean",
         "fd_reshape_transpose",
         "fd_tensor_if_else",
+        "fd_tensor_if_then",
         "seed_float_status_depend",
         "seed_float_status_overflow",
     ]
