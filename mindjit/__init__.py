@@ -52,6 +52,7 @@ from mindjit.frontend.lazy_inline import lazy_inline
 from mindjit.frontend.mutable import mutable
 from mindjit.frontend.nn.init import get_seed, set_seed
 from mindjit.frontend.ops.constexpr import constexpr
+from mindjit.frontend.ops.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor
 from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
 from mindjit.frontend.train.model import Model
@@ -144,4 +145,8 @@ __all__ = [
     "grad",
     "value_and_grad",
     "vmap",
+    "COOTensor",  # sparse tensors (frontend/ops/sparse_tensor.py)
+    "CSRTensor",
+    "RowTensor",
+    "SparseTensor",
 ]
