@@ -308,3 +308,77 @@ def test_gradients():
     assert_grads_match_finite_differences(mv, [x, d], RNG)
     assert_grads_match_finite_differences(dense, [x], RNG)
     assert_grads_match_finite_differences(softmax, [x], RNG)
+
+
+def test_sparse_cells(mode):
+    ind = Tensor([[0, 1], [1, 2]], ms.int32)
+    val = Tensor([1.0, 2.0])
+    d = Tensor(np.arange(8, dtype=np.float32).reshape(4, 2))
+    dt = Tensor(np.arange(8, dtype=np.float32).reshape(2, 4))
+    to_dense = ms.nn.SparseToDense()
+    plain = ms.nn.SparseTensorDenseMatmul()
+    adj_st = ms.nn.SparseTensorDenseMatmul(adjoint_st=True)
+    adj_dt = ms.nn.SparseTensorDenseMatmul(adjoint_dt=True)
+    got = run(
+        lambda i, v, d, dt: (
+            to_dense(COOTensor(i, v, (3, 4))),
+            plain(i, v, (3, 4), d),
+            adj_st(i, v, (4, 3), d),
+            adj_dt(i, v, (3, 4), dt),
+        ),
+        mode,
+        ind,
+        val,
+        d,
+        dt,
+    )
+    # MindSpore 2.10's printed values
+    _eq(got[0], [[0, 1, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0]])
+    _eq(got[1], [[2, 3], [8, 10], [0, 0]])
+    _eq(got[2], [[0, 0], [0, 1], [4, 6]])
+    _eq(got[3], [[1, 5], [4, 12], [0, 0]])
+    _eq(plain(ind, val, Tensor([3, 4], ms.int32), d), [[2, 3], [8, 10], [0, 0]])
+    with pytest.raises(TypeError):
+        ms.nn.SparseTensorDenseMatmul(adjoint_st=1)
+    with pytest.raises(TypeError):
+        plain(ind, val, (3, 4), Tensor(np.ones((4, 2), np.float64)))
+
+
+def test_sparse_dense_matmul_gradient():
+    ind = Tensor([[0, 1], [1, 2], [2, 1]], ms.int64)
+    cell = ms.nn.SparseTensorDenseMatmul()
+    assert_grads_match_finite_differences(
+        lambda v, d: cell(ind, v, (3, 4), d),
+        [RNG.standard_normal(3), RNG.standard_normal((4, 2))],
+        RNG,
+    )
+
+
+def test_graph_arguments_follow_values_and_shape():
+    """A sparse tensor is a graph argument by its fields (new values, new indices: the
+    same graph) and specializes it by its dense shape, as a Tensor by its shape."""
+
+    @ms.jit
+    def double(x):
+        return x.to_dense() * 2
+
+    first = double(COOTensor(IND, Tensor([1.0, 2.0, 3.0]), (3, 4)))
+    _eq(first, [[0, 2, 0, 0], [0, 0, 4, 0], [6, 0, 0, 0]])
+    moved = double(
+        COOTensor(Tensor([[2, 2], [0, 0], [1, 1]], ms.int64), Tensor([4.0, 5.0, 6.0]), (3, 5))
+    )
+    _eq(moved, [[10, 0, 0, 0, 0], [0, 12, 0, 0, 0], [0, 0, 8, 0, 0]])
+
+    class Net(ms.nn.Cell):
+        def construct(self, x, d):
+            return ops.csr_mv(x, d) + 1
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out = Net()(
+            CSRTensor(PTR, COL, Tensor([1.0, 2.0, 3.0]), (3, 4)),
+            Tensor(np.ones((4, 1), np.float32)),
+        )
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    _eq(out, [[2.0], [1.0], [6.0]])
