@@ -3,7 +3,7 @@ inputs' shapes (MindSpore 2.10's `ops.make_coo_tensor`, the getters, `ops.coo2cs
 `ops.csr2coo`, `ops.csr_to_coo`, `ops.csr_mul`/`csr_div`/`csr_mv`/`csr_reduce_sum`,
 `ops.csr_gather`, `ops.csr_softmax`, `ops.coo_concat`).
 
-Each composes dense ops over the sparse tensors' fields (sparse_tensor.py): the
+Each composes dense ops over the sparse tensors' fields (sparse_tensor.py, sparse_csr.py): the
 row of each CSR element comes from comparing indptr with an iota, products and
 row sums are gathers and segment sums, coo_concat a stable argsort of the
 row-major keys. So they run in PyNative mode and in graphs on computed fields,
@@ -30,7 +30,8 @@ from mindjit.frontend.ops.promotion import is_tensor, promote_types
 from mindjit.frontend.ops.reduce import reduce_sum
 from mindjit.frontend.ops.segment_reduce import segment_rows
 from mindjit.frontend.ops.sort import argsort
-from mindjit.frontend.ops.sparse_tensor import COOTensor, CSRTensor, RowTensor, csr_rows
+from mindjit.frontend.ops.sparse_csr import CSRTensor, csr_rows
+from mindjit.frontend.ops.sparse_tensor import COOTensor, RowTensor
 from mindjit.frontend.tensor import Tensor
 
 # --- makers and getters ------------------------------------------------------------------

@@ -30,7 +30,8 @@ from mindjit.frontend.ops import array
 from mindjit.frontend.ops import math as fmath
 from mindjit.frontend.ops.gather_ops import gather, known, unsorted_segment_sum
 from mindjit.frontend.ops.promotion import is_tensor, promote_types
-from mindjit.frontend.ops.sparse_tensor import COOTensor, CSRTensor
+from mindjit.frontend.ops.sparse_csr import CSRTensor
+from mindjit.frontend.ops.sparse_tensor import COOTensor
 from mindjit.frontend.tensor import Tensor
 
 

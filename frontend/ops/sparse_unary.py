@@ -16,7 +16,8 @@ from typing import Any
 
 from mindjit.frontend.ops import activations, math_extras, math_functions, other_names
 from mindjit.frontend.ops import math as fmath
-from mindjit.frontend.ops.sparse_tensor import COOTensor, CSRTensor
+from mindjit.frontend.ops.sparse_csr import CSRTensor
+from mindjit.frontend.ops.sparse_tensor import COOTensor
 
 
 def _inv(x: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Issue 38: MindSpore 2.10's sparse tensors (frontend/ops/sparse_tensor.py):
+"""Issue 38: MindSpore 2.10's sparse tensors (frontend/ops/sparse_tensor.py, sparse_csr.py):
 COOTensor, CSRTensor, RowTensor, SparseTensor, their constructor checks,
 properties and methods, and the static-shape ops on them (sparse_ops.py):
 make_*/getters, coo2csr, csr2coo, csr_to_coo, csr_mul/div/mv/reduce_sum/gather,
