@@ -382,3 +382,21 @@ def test_graph_arguments_follow_values_and_shape():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     _eq(out, [[2.0], [1.0], [6.0]])
+
+
+def test_gradient_with_respect_to_a_sparse_argument():
+    """MindSpore 2.10 in GRAPH_MODE printed a COOTensor: zero (int) indices and the
+    values' gradient (its PyNative mode gives the values' gradient alone)."""
+
+    def g(c, d):
+        return (c.to_dense() * d).sum()
+
+    d = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        got = ms.jit(ms.grad(g, 0))(COOTensor(IND, Tensor([1.0, 2.0, 3.0]), (3, 4)), d)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert isinstance(got, COOTensor) and got.shape == (3, 4)
+    _eq(got.indices, np.zeros((3, 2)), "Int64")
+    _eq(got.values, [1.0, 6.0, 8.0])
