@@ -47,6 +47,23 @@ class ConstantTensor(Tensor):
         return c
 
 
+@dataclass(frozen=True)
+class Struct:
+    """Where a structured value goes (a sparse tensor, ops/sparse_tensor.py): its class,
+    its static part (hashable: the dense shape) and the templates of its tensor fields.
+    A class takes part by defining `__ms_struct__(self) -> (static, fields)` and the
+    classmethod `__ms_rebuild__(static, fields)`, so its tensors cross graph boundaries
+    (arguments, results, calls) as leaves, like a tuple's."""
+
+    cls: type
+    static: Any
+    fields: tuple
+
+
+def _is_struct(v: Any) -> bool:
+    return hasattr(type(v), "__ms_struct__") and not isinstance(v, type)
+
+
 def is_tensor_like(x: Any) -> bool:
 
     return isinstance(x, Tensor | GraphValue) and not isinstance(x, ConstantTensor)
@@ -79,6 +96,9 @@ def flatten(value: Any, keep: Callable[[Any], bool] = is_tensor_like) -> tuple[A
         if keep(v):
             leaves.append(v)
             return Leaf(len(leaves) - 1)
+        if _is_struct(v):
+            static, fields = v.__ms_struct__()
+            return Struct(type(v), static, tuple(walk(x) for x in fields))
         if isinstance(v, tuple):
             return tuple(walk(x) for x in v)
         if isinstance(v, list):
@@ -97,6 +117,9 @@ def unflatten(template: Any, leaves: list[Any]) -> Any:
         array = leaves[template.index].asnumpy()
         where = (slice(None),) * template.axis + (template.position, Ellipsis)
         return Tensor._wrap(array[where])  # a view: no copy per piece
+    if isinstance(template, Struct):
+        fields = tuple(unflatten(x, leaves) for x in template.fields)
+        return template.cls.__ms_rebuild__(template.static, fields)
     if isinstance(template, tuple):
         return tuple(unflatten(x, leaves) for x in template)
     if isinstance(template, list):
@@ -114,6 +137,9 @@ def signature_of(value: Any) -> Any:
         if isinstance(value, Parameter):
             return ("P", id(value))
         return ("T", tuple(value.shape), value.dtype.name)
+    if _is_struct(value):
+        static, fields = value.__ms_struct__()
+        return ("S", type(value).__name__, static, signature_of(fields))
     if isinstance(value, tuple | list):
         return (type(value).__name__, tuple(signature_of(v) for v in value))
     if isinstance(value, dict):

@@ -52,6 +52,8 @@ from mindjit.frontend.lazy_inline import lazy_inline
 from mindjit.frontend.mutable import mutable
 from mindjit.frontend.nn.init import get_seed, set_seed
 from mindjit.frontend.ops.constexpr import constexpr
+from mindjit.frontend.ops.sparse_csr import CSRTensor
+from mindjit.frontend.ops.sparse_tensor import COOTensor, RowTensor, SparseTensor
 from mindjit.frontend.parameter_tuple import ParameterTuple
 from mindjit.frontend.tensor import Parameter, Tensor, tensor
 from mindjit.frontend.train.model import Model
@@ -144,4 +146,8 @@ __all__ = [
     "grad",
     "value_and_grad",
     "vmap",
+    "COOTensor",  # sparse tensors (frontend/ops/sparse_tensor.py)
+    "CSRTensor",
+    "RowTensor",
+    "SparseTensor",
 ]

@@ -415,6 +415,9 @@ __all__ += ["EmbeddingLookup"]
 from mindjit.frontend.nn.no_init import no_init_parameters  # noqa: E402
 
 __all__ += ["no_init_parameters"]
+from mindjit.frontend.nn.sparse_cells import SparseTensorDenseMatmul, SparseToDense  # noqa: E402
+
+__all__ += ["SparseTensorDenseMatmul", "SparseToDense"]  # sparse Cells (api-sparse)
 
 # MindSpore 1.x's nn.metrics names (`nn.Accuracy`): the metrics of mindjit.train. Imported
 # last: importing the train package reaches back into nn.wrappers, loaded by now.

@@ -715,6 +715,35 @@ from mindjit.frontend.ops.sequence_functions import (
 )
 from mindjit.frontend.ops.slicing import Slice, StridedSlice, slice_, strided_slice
 from mindjit.frontend.ops.sort import argsort, sort, topk
+from mindjit.frontend.ops.sparse_ops import (  # sparse tensors' ops (api-sparse)
+    coo2csr,
+    coo_concat,
+    coo_tensor_get_dense_shape,
+    coo_tensor_get_indices,
+    coo_tensor_get_values,
+    csr2coo,
+    csr_div,
+    csr_gather,
+    csr_mul,
+    csr_mv,
+    csr_reduce_sum,
+    csr_softmax,
+    csr_tensor_get_dense_shape,
+    csr_tensor_get_indices,
+    csr_tensor_get_indptr,
+    csr_tensor_get_values,
+    csr_to_coo,
+    make_coo_tensor,
+    make_csr_tensor,
+    make_row_tensor,
+    make_row_tensor_inner,
+    make_sparse_tensor,
+    row_tensor_get_dense_shape,
+    row_tensor_get_indices,
+    row_tensor_get_values,
+)
+from mindjit.frontend.ops.sparse_patterns import coalesce, coo_add, csr_add, sparse_segment_mean
+from mindjit.frontend.ops.sparse_unary import FUNCTIONS as _SPARSE_UNARY
 from mindjit.frontend.ops.special import lgamma
 from mindjit.frontend.ops.special_gamma import digamma, erfinv, mvlgamma, polygamma, zeta
 from mindjit.frontend.ops.special_igamma import igamma, igammac
@@ -774,6 +803,7 @@ multiply = mul
 subtract = sub
 negative = neg
 absolute = abs
+globals().update(_SPARSE_UNARY)  # coo_abs ... csr_tanh, generated (sparse_unary.py)
 concatenate = concat
 slice = slice_  # noqa: A001 - `ops.slice` is MindSpore's name
 arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
