@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("iree.runtime")
 pytest.importorskip("iree.compiler")
 
-from graph_corpus import CELLS, FUNCTIONS  # noqa: E402
+from graph_corpus import CELLS, FUNCTIONS, seeded  # noqa: E402
 from iree_difference import (  # noqa: E402
     FALLBACKS,
     cell_case,
@@ -34,12 +34,14 @@ from test_static_graph_examples import FloatStatusNet  # noqa: E402 - doc 003's 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_corpus_function(name):
     fn, make_inputs = FUNCTIONS[name]
+    seeded(name)
     check_backends(name, function_case(fn, *make_inputs()))
 
 
 @pytest.mark.parametrize("name", sorted(CELLS))
 def test_corpus_cell(name):
     cls, make_inputs = CELLS[name]
+    seeded(name)
     check_backends(name, cell_case(cls, *make_inputs()))
 
 
