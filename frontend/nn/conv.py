@@ -21,6 +21,28 @@ from mindjit.frontend.ops.conv import PAD_MODES, conv2d_padded, four_pads, pair,
 from mindjit.frontend.tensor import Parameter
 
 
+def check_channels(
+    name: str, in_channels: Any, out_channels: Any, group: Any, detailed: bool = True
+) -> None:
+    """MindSpore's checks of a convolution's channel counts and group (`detailed`:
+    the 2-d layers' message naming the three numbers; Conv3d's says less)."""
+    for what, v in (("in_channels", in_channels), ("out_channels", out_channels)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"For '{name}', '{what}' must be a positive int, got {v!r}")
+    if isinstance(group, bool) or not isinstance(group, int) or group < 1:
+        raise TypeError(f"For '{name}', 'group' must be a positive int, got {group!r}")
+    if in_channels % group or out_channels % group:
+        if not detailed:
+            raise ValueError(
+                "The argument 'group' should be divisible by 'in_channels' and 'out_channels'"
+            )
+        raise ValueError(
+            f"For '{name}', the argument 'group' should be divisible by 'in_channels' and "
+            f"'out_channels', but got group {group}, in_channels {in_channels}, "
+            f"out_channels {out_channels}"
+        )
+
+
 class Conv2d(Cell):
     NAME = "Conv2d"
 
@@ -42,17 +64,7 @@ class Conv2d(Cell):
     ):
         super().__init__()
         name = self.NAME
-        for what, v in (("in_channels", in_channels), ("out_channels", out_channels)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"For '{name}', '{what}' must be a positive int, got {v!r}")
-        if isinstance(group, bool) or not isinstance(group, int) or group < 1:
-            raise TypeError(f"For '{name}', 'group' must be a positive int, got {group!r}")
-        if in_channels % group or out_channels % group:
-            raise ValueError(
-                f"For '{name}', the argument 'group' should be divisible by 'in_channels' and "
-                f"'out_channels', but got group {group}, in_channels {in_channels}, "
-                f"out_channels {out_channels}"
-            )
+        check_channels(name, in_channels, out_channels, group)
         if data_format != "NCHW":
             raise ValueError(f"For '{name}', only data_format 'NCHW' is supported on this device")
         if not isinstance(pad_mode, str) or pad_mode not in PAD_MODES:

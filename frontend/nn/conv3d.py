@@ -19,6 +19,7 @@ from typing import Any
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.conv import check_channels
 from mindjit.frontend.nn.init import HeUniform, Uniform, initializer
 from mindjit.frontend.ops.conv import PAD_MODES
 from mindjit.frontend.ops.conv3d import (
@@ -54,15 +55,7 @@ class Conv3d(Cell):
     ):
         super().__init__()
         name = self.NAME
-        for what, v in (("in_channels", in_channels), ("out_channels", out_channels)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"For '{name}', '{what}' must be a positive int, got {v!r}")
-        if isinstance(group, bool) or not isinstance(group, int) or group < 1:
-            raise TypeError(f"For '{name}', 'group' must be a positive int, got {group!r}")
-        if in_channels % group or out_channels % group:
-            raise ValueError(
-                "The argument 'group' should be divisible by 'in_channels' and 'out_channels'"
-            )
+        check_channels(name, in_channels, out_channels, group, detailed=False)
         if data_format != "NCDHW":
             raise ValueError(
                 f"For '{name}', the 'format' must be 'NCDHW' on this device, got '{data_format}'."
