@@ -62,6 +62,10 @@ class Scope:
     kinds: frozenset[str]
     vector: bool = False  # a vmap'd body: 1-D values, no matmul or axis reductions
     frozen: set[str] = field(default_factory=set)  # read, never rebound
+    #: a Parameter read only inside a tensor if's branch (`stmt_if_weight`): the
+    #: gradient of such a weight was once zero in graph mode (mindir-grad's activity
+    #: analysis looked only at what a region used from outside)
+    branch_param: str | None = None
 
     def __post_init__(self) -> None:
         self.args = tuple(self.vars)  # the caller's values: never item-assigned
@@ -175,6 +179,7 @@ class FuzzGenerator(ProgramGenerator):
             "grad": 2 if depth < 2 else 0,
             "vmap": 2 if depth < 2 else 0,
             "call": 1,
+            "if_weight": 3 if self.scope.branch_param else 0,
         }
         if not self.scope.params:
             weights["assign"] = weights["depend"] = weights["assign_add"] = 0
@@ -200,6 +205,28 @@ class FuzzGenerator(ProgramGenerator):
         then = self.block(depth + 1, 2) + [f"{target} = {self.bounded()}"]
         other = self.block(depth + 1, 2) + [f"{target} = {self.bounded()}"]
         return [f"if {cond}:", *indent(then), "else:", *indent(other)]
+
+    def stmt_if_weight(self, depth: int) -> list[str]:
+        """A tensor if whose branch alone reads `scope.branch_param`."""
+        lines: list[str] = []
+        if not self.targets():
+            target = self.new_name()
+            lines.append(f"{target} = {self.bounded()}")
+            self.vars.append(target)
+        else:
+            target = self.rng.choice(self.targets())
+        weight = f"self.{self.scope.branch_param}"
+        if self.rng.random() < 0.5:
+            cond = f"{self.operand()}.sum() > {self.rng.choice(THRESHOLDS[:3])}"
+            then = [f"{target} = ops.tanh({target} * {weight} + {self.bounded()})"]
+            other = [f"{target} = {self.bounded()}"]
+        else:  # nothing the if reads from outside varies: only what its branches yield
+            cond = f"self.{self.scope.params[0]}.sum() > {self.rng.choice(THRESHOLDS[:3])}"
+            then = [f"{target} = ops.tanh({weight} * {self.rng.choice(['0.5', '-1.5', '2.0'])})"]
+            other = [f"{target} = ops.tanh({weight} - {self.rng.choice(['0.25', '1.0'])})"]
+        if self.rng.random() < 0.5:
+            then, other = other, then
+        return [*lines, f"if {cond}:", *indent(then), "else:", *indent(other)]
 
     def stmt_assign_add(self, depth: int) -> list[str]:
         p = self.rng.choice(self.scope.params)
@@ -252,21 +279,22 @@ class FuzzGenerator(ProgramGenerator):
 
     def stmt_grad(self, depth: int) -> list[str]:
         name, g, h = self.new_name(), self.new_name("g"), self.new_name("g")
+        w = self.new_name("g")  # the Head's weights' gradients (hb's is the third)
         form = self.rng.randrange(5)
         if form == 0:
             lines = [
                 f"{g}, {h} = ms.grad(self.head, 0, self.hp)({self.bounded()})",
-                f"{name} = ops.tanh({g} + {h}[0] + ops.matmul({g}, {h}[1]))",
+                f"{name} = ops.tanh({g} + {h}[0] + ops.matmul({g}, {h}[1]) + {h}[2])",
             ]
         elif form == 1:
             lines = [
                 f"({g},), {h} = self.gop(self.head, self.hp)({self.bounded()})",
-                f"{name} = ops.tanh({g} - {h}[0])",
+                f"{name} = ops.tanh({g} - {h}[0] + {h}[2])",
             ]
         elif form == 2:
             lines = [
-                f"{g}, ({h}, _) = ms.value_and_grad(self.head, 0, self.hp)({self.bounded()})",
-                f"{name} = ops.tanh({h} * {g})",
+                f"{g}, ({h}, {w}) = ms.value_and_grad(self.head, 0, self.hp)({self.bounded()})",
+                f"{name} = ops.tanh({h} * {g} + {w}[2])",
             ]
         else:
             fn = self.function_loss()
@@ -336,8 +364,11 @@ class FuzzGenerator(ProgramGenerator):
         extra = tuple(
             k for k in ("assign", "while") if self.rng.random() < (0.15, 0.05)[k == "while"]
         )
-        head_scope = Scope(["a"], ["hw"], "self.hm", PURE_KINDS | set(extra))
-        head = self.body(head_scope, 2, "ops.reduce_sum({} * self.hw)", extra)
+        head_scope = Scope(
+            ["a"], ["hw"], "self.hm", PURE_KINDS | {"if_weight"} | set(extra), branch_param="hb"
+        )
+        first = (*extra, "if_weight") if self.rng.random() < 0.5 else extra
+        head = self.body(head_scope, 2, "ops.reduce_sum({} * self.hw)", first)
         sub_scope = Scope(["v"], ["q"], None, frozenset({"assign", "print"}))
         sub = self.body(sub_scope, 2, "self.q + {}")
         return "\n".join(
@@ -367,6 +398,7 @@ class FuzzGenerator(ProgramGenerator):
                 "        super().__init__()",
                 f'        self.hw = Parameter(ms.Tensor({self.constant(SHAPE)}), name="hw")',
                 f'        self.hm = Parameter(ms.Tensor({self.constant((3, 3))}), name="hm")',
+                f'        self.hb = Parameter(ms.Tensor({self.constant(SHAPE)}), name="hb")',
                 "",
                 "    def construct(self, a):",
                 *indent(indent(head)),
