@@ -78,7 +78,7 @@ from mindjit.frontend.nn.loss_margin import (
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
-from mindjit.frontend.nn.math_cells import MatMul, Moments, Range, ReduceLogSumExp
+from mindjit.frontend.nn.math_cells import IGamma, MatMul, Moments, Range, ReduceLogSumExp
 from mindjit.frontend.nn.matrix_cells import (
     ChannelShuffle,
     L1Regularizer,
@@ -312,6 +312,7 @@ __all__ = [
     "MatMul",
     "Moments",
     "ReduceLogSumExp",
+    "IGamma",
     "MatrixDiag",
     "MatrixDiagPart",
     "MatrixSetDiag",

@@ -9,6 +9,8 @@
   float16 / float32 only (float16 computed in float32).
 - ReduceLogSumExp(axis, keep_dims=False): log(sum(exp(x - max))) + max, the max
   over the whole tensor as in MindSpore.
+- IGamma(): the regularized lower incomplete gamma function P(a, x),
+  `ops.igamma` (frontend/ops/special_igamma.py).
 """
 
 from __future__ import annotations
@@ -117,3 +119,10 @@ class ReduceLogSumExp(Cell):
         x_max = ops.reduce_max(x)
         sumexp = ops.reduce_sum(ops.exp(x - x_max), self.axis, self.keep_dims)
         return ops.log(sumexp) + x_max
+
+
+class IGamma(Cell):
+    """`nn.IGamma()`: construct(a, x) is `ops.igamma(a, x)`, broadcast."""
+
+    def construct(self, a: Any, x: Any) -> Any:
+        return ops.igamma(a, x)
