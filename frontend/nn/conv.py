@@ -43,6 +43,32 @@ def check_channels(
         )
 
 
+def conv_parameters(
+    shape: tuple[int, ...],
+    out_channels: int,
+    has_bias: bool,
+    weight_init: Any,
+    bias_init: Any,
+    dtype: Any,
+) -> tuple[Parameter, Parameter | None]:
+    """A convolution's weight of `shape` (its `weight_shape()`) and bias of
+    `out_channels` (or None), with MindSpore's defaults: HeUniform(sqrt(5)) and
+    Uniform(1 / sqrt(fan_in)), fan_in = shape[1] * the kernel's size."""
+    fan_in = shape[1] * math.prod(shape[2:])
+    weight = Parameter(
+        initializer(HeUniform(math.sqrt(5)) if weight_init is None else weight_init, shape, dtype),
+        name="weight",
+    )
+    if not has_bias:
+        return weight, None
+    default = Uniform(1 / math.sqrt(fan_in)) if fan_in else "zeros"
+    bias = Parameter(
+        initializer(default if bias_init is None else bias_init, (out_channels,), dtype),
+        name="bias",
+    )
+    return weight, bias
+
+
 class Conv2d(Cell):
     NAME = "Conv2d"
 
@@ -84,21 +110,9 @@ class Conv2d(Cell):
             )
         self.group = group
         self.has_bias = bool(has_bias)
-        shape = self.weight_shape()
-        fan_in = shape[1] * math.prod(shape[2:])
-        self.weight = Parameter(
-            initializer(
-                HeUniform(math.sqrt(5)) if weight_init is None else weight_init, shape, dtype
-            ),
-            name="weight",
+        self.weight, self.bias = conv_parameters(
+            self.weight_shape(), out_channels, self.has_bias, weight_init, bias_init, dtype
         )
-        self.bias = None
-        if self.has_bias:
-            default = Uniform(1 / math.sqrt(fan_in)) if fan_in else "zeros"
-            self.bias = Parameter(
-                initializer(default if bias_init is None else bias_init, (out_channels,), dtype),
-                name="bias",
-            )
 
     def weight_shape(self) -> tuple[int, ...]:
         """(out_channels, in_channels / group, kh, kw)."""

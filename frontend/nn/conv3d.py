@@ -13,14 +13,12 @@ computed output, as MindSpore's Conv3DTranspose primitive.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.nn.cell import Cell
-from mindjit.frontend.nn.conv import check_channels
-from mindjit.frontend.nn.init import HeUniform, Uniform, initializer
+from mindjit.frontend.nn.conv import check_channels, conv_parameters
 from mindjit.frontend.ops.conv import PAD_MODES
 from mindjit.frontend.ops.conv3d import (
     conv3d_padded,
@@ -31,7 +29,6 @@ from mindjit.frontend.ops.conv3d import (
     transpose_pads3d,
     triple,
 )
-from mindjit.frontend.tensor import Parameter
 
 
 class Conv3d(Cell):
@@ -77,21 +74,9 @@ class Conv3d(Cell):
             )
         self.group = group
         self.has_bias = bool(has_bias)
-        shape = self.weight_shape()
-        fan_in = shape[1] * math.prod(shape[2:])
-        self.weight = Parameter(
-            initializer(
-                HeUniform(math.sqrt(5)) if weight_init is None else weight_init, shape, dtype
-            ),
-            name="weight",
+        self.weight, self.bias = conv_parameters(
+            self.weight_shape(), out_channels, self.has_bias, weight_init, bias_init, dtype
         )
-        self.bias = None
-        if self.has_bias:
-            default = Uniform(1 / math.sqrt(fan_in)) if fan_in else "zeros"
-            self.bias = Parameter(
-                initializer(default if bias_init is None else bias_init, (out_channels,), dtype),
-                name="bias",
-            )
 
     def weight_shape(self) -> tuple[int, ...]:
         """(out_channels, in_channels / group, kd, kh, kw)."""
