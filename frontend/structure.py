@@ -69,12 +69,20 @@ def is_tensor_like(x: Any) -> bool:
     return isinstance(x, Tensor | GraphValue) and not isinstance(x, ConstantTensor)
 
 
+def is_integer_scalar(value: Any) -> bool:
+    """A 0-d integer Tensor (or graph value): what may bound a slice."""
+    return (
+        isinstance(value, Tensor | GraphValue)
+        and value.shape == ()
+        and value.dtype.numpy.kind in "iu"
+    )
+
+
 def as_constants(value: Any) -> Any:
     """`value` with its 0-d integer Tensors (not Parameters) as ConstantTensors;
     the same object when it has none."""
     if isinstance(value, Tensor):
-        integer = value.shape == () and value.dtype.numpy.kind in "iu"
-        if integer and not isinstance(value, Parameter | ConstantTensor):
+        if is_integer_scalar(value) and not isinstance(value, Parameter | ConstantTensor):
             return ConstantTensor.of(value)
         return value
     if isinstance(value, tuple | list):

@@ -29,6 +29,7 @@ from xdsl.traits import Pure
 from mindjit.driver.eager import compile_op
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph_value import GraphValue
+from mindjit.frontend.structure import is_integer_scalar
 from mindjit.frontend.tensor import Parameter, Tensor
 
 #: the most ops a bound is computed with that `constant_bound` runs (a bound is
@@ -38,14 +39,6 @@ MAX_OPS = 64
 
 class DynamicSliceBound(FrontendError):
     """A slice bound known only when the graph runs (see the module doc)."""
-
-
-def is_integer_scalar(value: Any) -> bool:
-    return (
-        isinstance(value, Tensor | GraphValue)
-        and value.shape == ()
-        and value.dtype.numpy.kind in "iu"
-    )
 
 
 def bound_value(value: Any) -> Any:
