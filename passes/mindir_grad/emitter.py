@@ -10,11 +10,12 @@ elimination copy them).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
@@ -55,6 +56,15 @@ def splat_value(v: SSAValue) -> float | None:
     return float(first) if all(x == first for x in values) else None
 
 
+@dataclass
+class _Constants:
+    """What `GradEmitter.constant` made: (block, stage, key) -> its value, and per
+    block the ops made there, in order (a broadcast follows its scalar)."""
+
+    values: dict[tuple, SSAValue] = field(default_factory=dict)
+    made: dict[Block, list[Operation]] = field(default_factory=dict)
+
+
 class GradEmitter:
     """Builds adjoint ops at one insertion point, each with the location and the
     pipeline stage (`mindir.pipeline_stage`: a backward op runs on its forward
@@ -66,28 +76,31 @@ class GradEmitter:
         location: Any = None,
         created: list[Operation] | None = None,
         stage: Attribute | None = None,
-        constants: dict | None = None,
+        constants: _Constants | None = None,
     ):
         self.builder = Builder(point)
         self.location = location
         self.stage = stage
         #: every op built (shared by the emitters of one expansion), for `erase_unused`
         self.created: list[Operation] = [] if created is None else created
-        #: (block, stage, key) -> a constant made once per block (`constant`), and
-        #: block -> those made there, in order (a broadcast follows its scalar)
-        self.constants: dict = {} if constants is None else constants
+        #: the constants made once per block (`constant`), shared like `created`
+        self.constants = _Constants() if constants is None else constants
 
     def at(self, point: InsertPoint) -> GradEmitter:
         """An emitter at another point that shares this one's list of created ops."""
         return GradEmitter(point, self.location, self.created, self.stage, self.constants)
 
-    def op(self, op: Operation) -> Operation:
+    def _stamp(self, op: Operation) -> None:
+        """Give `op` (and the ops in it) this emitter's location and stage; remember it."""
         if self.location is not None:
             op.location = self.location
         if self.stage is not None:
             for inner in op.walk():
                 inner.attributes.setdefault(PIPELINE_STAGE_ATTR, self.stage)
         self.created.append(op)
+
+    def op(self, op: Operation) -> Operation:
+        self._stamp(op)
         return self.builder.insert(op)
 
     def erase_unused(self) -> None:
@@ -114,15 +127,12 @@ class GradEmitter:
         puts there."""
         block = self.builder.insertion_point.block
         k = (block, self.stage, key)
-        value = self.constants.get(k)
+        value = self.constants.values.get(k)
         if value is not None and value.owner.parent is block:  # type: ignore[union-attr]
             return value
         op = make()
-        if self.location is not None:
-            op.location = self.location
-        if self.stage is not None:
-            op.attributes.setdefault(PIPELINE_STAGE_ATTR, self.stage)
-        made = self.constants.setdefault(block, [])
+        self._stamp(op)
+        made = self.constants.made.setdefault(block, [])
         while made and made[-1].parent is not block:  # erased as unused since
             made.pop()
         if made:
@@ -132,8 +142,7 @@ class GradEmitter:
         else:
             block.insert_op_before(op, block.first_op)
         made.append(op)
-        self.created.append(op)
-        value = self.constants[k] = op.results[0]
+        value = self.constants.values[k] = op.results[0]
         return value
 
     def scalar(self, value: float, element: Attribute) -> SSAValue:
