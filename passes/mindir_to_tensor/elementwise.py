@@ -46,13 +46,15 @@ _FUSE = threading.local()
 def fusing(enabled: bool) -> Iterator[None]:
     """While lowering: fuse pointwise trees into one generic when `enabled`.
 
-    An op left for its user whose user then turned out dead (the walk erases a
-    dead op instead of lowering it) is dead too: it is erased at the end."""
+    `_FUSE.left` holds the ops left for their users (by id, in the walk's order:
+    producers first, so a user's tree finds them there). One whose user turned out
+    dead (the walk erases a dead op instead of lowering it) is dead too: it is
+    erased at the end."""
     saved = getattr(_FUSE, "enabled", False), getattr(_FUSE, "left", None)
-    _FUSE.enabled, _FUSE.left = enabled, []
+    _FUSE.enabled, _FUSE.left = enabled, {}
     try:
         yield
-        for op in reversed(_FUSE.left):  # users first
+        for op in reversed(_FUSE.left.values()):  # users first
             if op.parent is not None and not any(r.uses for r in op.results):
                 op.detach()
                 op.erase()
@@ -98,7 +100,8 @@ def fused_into_user(op: Operation) -> bool:
 
 def _fused_tree(root: Operation) -> tuple[list[SSAValue], list[Operation]]:
     """The values `root`'s generic reads, and the ops it computes (producers first,
-    `root` last). Iterative: a chain can be as long as the program (5,000 adds)."""
+    `root` last): the producers left for it (`_FUSE.left`), transitively.
+    Iterative: a chain can be as long as the program (5,000 adds)."""
     leaves: dict[int, SSAValue] = {}
     nodes: list[Operation] = []
     seen: set[int] = {id(root)}  # `mul(x, x)`: x is computed once
@@ -111,7 +114,7 @@ def _fused_tree(root: Operation) -> tuple[list[SSAValue], list[Operation]]:
         stack.append((op, i + 1))
         v = op.operands[i]
         owner = v.owner
-        if isinstance(owner, Operation) and pointwise(owner) and fused_into_user(owner):
+        if id(owner) in _FUSE.left:
             if id(owner) not in seen:
                 seen.add(id(owner))
                 stack.append((owner, 0))
@@ -126,7 +129,7 @@ def lower_pointwise(op: Operation, rewriter: PatternRewriter) -> None:
         rewriter.replace(op, [], [op.input])  # a cast to its own type is its input
         return
     if fused_into_user(op):
-        _FUSE.left.append(op)  # its user's generic computes it
+        _FUSE.left[id(op)] = op  # its user's generic computes it
         return
     leaves, nodes = _fused_tree(op)
     specs = [pointwise(node) for node in nodes]
