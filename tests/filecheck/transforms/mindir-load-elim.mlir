@@ -289,3 +289,49 @@ func.func @loop(%n: tensor<i32>, %u0: !mindir.u) -> (tensor<i32>, !mindir.u) {
   }
   func.return %r#1, %r#2 : tensor<i32>, !mindir.u
 }
+
+// -----
+
+// Merged Loads leave their update_states attaching the first Load again (an
+// unrolled RNN's weight, once per step): an update_state drops what an earlier one
+// on its chain attached, and one left with nothing is its input state.
+
+// CHECK-LABEL:   func.func @repeated_attachments
+// CHECK:           %u1 = mindir.update_state %u0, %[[W:[^ ]+]] : tensor<f32>
+// CHECK-NEXT:      %m0 = mindir.mul %[[W]], %x : tensor<f32>
+// CHECK-NEXT:      %m1 = mindir.mul %[[W]], %m0 : tensor<f32>
+// CHECK-NEXT:      %u3 = mindir.update_state %u1, %m1 : tensor<f32>
+// CHECK-NEXT:      func.return %m1, %u3 : tensor<f32>, !mindir.u
+mindir.parameter @w = dense<2.0> : tensor<f32>
+
+func.func @repeated_attachments(%x: tensor<f32>, %u0: !mindir.u) -> (tensor<f32>, !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<f32>>
+  %w = mindir.load %pw, %u0 : tensor<f32>
+  %u1 = mindir.update_state %u0, %w : tensor<f32>
+  %m0 = mindir.mul %w, %x : tensor<f32>
+  %w1 = mindir.load %pw, %u1 : tensor<f32>
+  %u2 = mindir.update_state %u1, %w1 : tensor<f32>
+  %m1 = mindir.mul %w1, %m0 : tensor<f32>
+  %u3 = mindir.update_state %u2, %m1, %w1 : tensor<f32>, tensor<f32>
+  %u4 = mindir.update_state %u3, %w : tensor<f32>
+  func.return %m1, %u4 : tensor<f32>, !mindir.u
+}
+
+// -----
+
+// Where the chain forks, each branch starts afresh: both keep their attachment
+// (fewer drops, never a wrong one).
+
+// CHECK-LABEL:   func.func @forked_chain
+// CHECK:           %b1 = mindir.update_state %u1, %[[W:[^ ]+]] : tensor<f32>
+// CHECK-NEXT:      %b2 = mindir.update_state %u1, %[[W]] : tensor<f32>
+mindir.parameter @w = dense<2.0> : tensor<f32>
+
+func.func @forked_chain(%u0: !mindir.u) -> (!mindir.u, !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<f32>>
+  %w = mindir.load %pw, %u0 : tensor<f32>
+  %u1 = mindir.update_state %u0, %w : tensor<f32>
+  %b1 = mindir.update_state %u1, %w : tensor<f32>
+  %b2 = mindir.update_state %u1, %w : tensor<f32>
+  func.return %b1, %b2 : !mindir.u, !mindir.u
+}
