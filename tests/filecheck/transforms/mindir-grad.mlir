@@ -246,3 +246,44 @@ func.func @weight_only_in_a_branch(%c: tensor<i1>, %a: tensor<2xf32>, %u0: !mind
   }
   func.return %g : tensor<2xf32>
 }
+
+// -----
+
+// A tensor cut into slices (an LSTM's gates): each get_item's adjoint is its slice
+// with zeros around it, and their sum is one concat of the slices' adjoints, zeros
+// where no slice is read (as MindSpore's Split bprop), with no add.
+
+// CHECK-LABEL: func.func @split_adjoint
+// CHECK:         %[[Z:.*]] = mindir.broadcast_to %{{.*}} : (tensor<f32>) -> tensor<2x1xf32>
+// CHECK:         %[[G:.*]] = mindir.concat %{{.*}}, %[[Z]], %{{.*}} {axis = 1 : i64} : (tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    func.return %[[G]]
+func.func @split_adjoint(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<2x4xf32>) -> tensor<2x4xf32> {
+    %i = mindir.get_item %x {starts = array<i64: 0, 0>, limits = array<i64: 2, 1>, strides = array<i64: 1, 1>} : (tensor<2x4xf32>) -> tensor<2x1xf32>
+    %o = mindir.get_item %x {starts = array<i64: 0, 2>, limits = array<i64: 2, 4>, strides = array<i64: 1, 1>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+    %ii = mindir.mul %i, %i : tensor<2x1xf32>
+    %s1 = mindir.reduce_sum %ii : (tensor<2x1xf32>) -> tensor<f32>
+    %s2 = mindir.reduce_sum %o : (tensor<2x2xf32>) -> tensor<f32>
+    %s = mindir.add %s1, %s2 : tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %g : tensor<2x4xf32>
+}
+
+// -----
+
+// Overlapping slices are a real sum.
+
+// CHECK-LABEL: func.func @overlapping_slices_adjoint
+// CHECK-COUNT-2: mindir.concat
+// CHECK:         mindir.add
+func.func @overlapping_slices_adjoint(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<4xf32>) -> tensor<4xf32> {
+    %p = mindir.get_item %x {starts = array<i64: 0>, limits = array<i64: 3>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<3xf32>
+    %q = mindir.get_item %x {starts = array<i64: 1>, limits = array<i64: 4>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<3xf32>
+    %pq = mindir.mul %p, %q : tensor<3xf32>
+    %s = mindir.reduce_sum %pq : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %s : tensor<f32>
+  }
+  func.return %g : tensor<4xf32>
+}
