@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.discardable import LAZY_INLINE_ATTR
 from mindjit.dialects.mindir.types import is_monad
+from mindjit.ir.dead_ops import erase_dead_ops
 from mindjit.passes.analysis.effects import is_ref
 from mindjit.passes.mindir_grad.adjoints import materialize
 
@@ -229,15 +229,8 @@ class SharedGrads:
         self.funcs[vjp.sym_name.data] = vjp
         self.vjp[name] = vjp
         expand(grad)  # its call of G_pure is inlined there, once
-        _erase_dead(block)  # forward values the backward does not read
+        erase_dead_ops(block)  # forward values the backward does not read
         return vjp
-
-
-def _erase_dead(block: Block) -> None:
-    for op in reversed(list(block.ops)):
-        if is_trivially_dead(op):
-            op.detach()
-            op.erase()
 
 
 def _discardable(op: Operation) -> dict:

@@ -89,7 +89,8 @@ class Emitter:
         return self.emit(op).results[0]
 
     def shared(self, key: Hashable, make: Callable[[], Operation]) -> SSAValue:
-        """The result of `make()` (an op without operands), made once per block.
+        """The result of `make()` (an op without operands, or reading only shared values
+        made before it), made once per block.
 
         Every pointwise op, reduction and matmul needs a `tensor.empty` of its
         result type and most a scalar constant; made per use they were a quarter of
@@ -109,17 +110,59 @@ class Emitter:
         if value is None or value.owner.parent is None:  # none yet, or erased as dead
             op = make()
             op.location = self.loc  # type: ignore[assignment]
-            last = table.get(block)  # the shared values stay in the order they were made
-            if last is not None and last.parent is block:
+            made: set[Operation] = table.setdefault(("made", block), set())
+            for operand in op.operands:  # shared values made before, or from outside
+                owner = operand.owner
+                assert (
+                    not isinstance(owner, Operation) or owner.parent is not block or (owner in made)
+                ), f"a shared {op.name} reads {operand}, not a shared value"
+            # the shared values stay at the start of the block in the order they were made
+            last = table.get(block)
+            if last is not None and last.parent is not block:  # erased as dead since
+                last = None
+                for first in block.ops:
+                    if first not in made:
+                        break
+                    last = first
+            if last is not None:
                 block.insert_op_after(op, last)
             elif block.first_op is None:
                 block.add_op(op)
             else:
                 block.insert_op_before(op, block.first_op)
             table[block] = op
+            made.add(op)
             value = table[(block, key)] = op.results[0]
         return value
 
+    def derived(self, key: Hashable, x: SSAValue, make: Callable[[Emitter], SSAValue]) -> SSAValue:
+        """`make(self)`, a value computed from `x` alone, made once and reused by the
+        later ops it dominates.
+
+        An unrolled RNN multiplies by the transposed recurrent weight once per step:
+        made per use, the sentiment train step had 200 `linalg.transpose` of four
+        weights, which xDSL's cse cannot merge (it leaves ops with regions alone).
+        The value is made where it is first needed (not where `x` is defined: that
+        would keep every transposed weight alive from the graph's start, a larger
+        device memory peak), and reused when the op being lowered is in its block
+        or nested in it: the lowering walks each block forward, so those ops come
+        after it. Outside a lowering (`hoisting`) it is made each time."""
+        table = getattr(_HOISTED, "table", None)
+        if table is None:
+            return make(self)
+        value = table.get(("derived", x, key))
+        if value is not None and value.owner.parent is not None:
+            home = value.owner.parent
+            block: Block | None = self.builder.insertion_point.block
+            while block is not None and block is not home:
+                parent = block.parent_op()
+                block = parent.parent if parent is not None else None
+            if block is home:
+                return value
+        value = table[("derived", x, key)] = make(self)
+        return value
+
+    # --- scalars ---------------------------------------------------------------------
     # --- scalars ---------------------------------------------------------------------
     def scalar(self, element: Attribute, value: float | int | bool) -> SSAValue:
         """An `arith.constant` of one element (i1 takes a bool). An unsigned type's
@@ -133,9 +176,9 @@ class Emitter:
             if element == i1:
                 value = 1 if value else 0
             if element.signedness.data == Signedness.UNSIGNED:
-                signless = IntegerType(element.width.data)
-                bits = self.value(arith.ConstantOp(IntegerAttr(value, signless)))
-                return self.value(arith.BitcastOp(bits, element))
+                bits = self.scalar(IntegerType(element.width.data), value)
+                key = ("scalar", element, int, repr(value))
+                return self.shared(key, lambda: arith.BitcastOp(bits, element))
             attr = IntegerAttr(value, element)
         else:  # pragma: no cover - mindir's verifiers only allow int and float
             raise TypeError(f"no scalar constant of type {element}")
@@ -150,19 +193,24 @@ class Emitter:
     def filled(
         self, shape: Sequence[int], element: Attribute, value: float | int | bool
     ) -> SSAValue:
-        """`linalg.fill ins(value) outs(tensor.empty)`: an accumulator's initial value."""
+        """`linalg.fill ins(value) outs(tensor.empty)`: an accumulator's initial value,
+        made once per block like `tensor.empty` (`shared`): a matmul or reduction
+        only reads its init, and xDSL's cse leaves ops with regions alone, so the
+        sentiment train step kept 818 fills (and their bodies) of 5 kinds."""
         scalar = self.scalar(element, value)
         init = self.empty(shape, element)
-        block = Block(arg_types=[element, element])  # FillOp's own hidden region, built directly
-        block.add_op(linalg.YieldOp.create(operands=[block.args[0]]))
-        return self.value(
-            linalg.FillOp.create(
+
+        def make() -> Operation:
+            block = Block(arg_types=[element, element])  # FillOp's hidden region, built directly
+            block.add_op(linalg.YieldOp.create(operands=[block.args[0]]))
+            return linalg.FillOp.create(
                 operands=[scalar, init],
                 result_types=[init.type],
                 properties={"operandSegmentSizes": _SEGMENTS_1_1},
                 regions=[Region(block)],
             )
-        )
+
+        return self.shared(("filled", init.type, type(value), repr(value)), make)
 
     def matmul(self, a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
         """`linalg.matmul ins(a, b) outs(acc)` (its hidden region built directly, without

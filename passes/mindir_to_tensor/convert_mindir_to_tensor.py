@@ -56,6 +56,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from mindjit.dialects import mindir
+from mindjit.ir.dead_ops import erase_dead_ops
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its rules
@@ -198,4 +199,5 @@ class ConvertMindirToTensorPass(ModulePass):
             ]:
                 walker.rewrite_region(fn.body)
         erase_dead_state(op)
+        erase_dead_ops(op)  # what the rewrites left unused (ir/dead_ops.py)
         check_no_mindir(op)

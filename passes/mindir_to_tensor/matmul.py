@@ -29,10 +29,17 @@ from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 
 
 def _transposed(e: Emitter, x: SSAValue) -> SSAValue:
-    t = S.tensor_of(x.type)
-    rows, cols = t.get_shape()
-    init = e.empty((cols, rows), t.get_element_type())
-    return e.value(linalg.TransposeOp(x, init, DenseArrayBase.from_list(i64, [1, 0])))
+    """x^T, made once per value where the ops after it can read it
+    (`Emitter.derived`): an unrolled RNN's recurrent weight is transposed once, not
+    once per step."""
+
+    def make(here: Emitter) -> SSAValue:
+        t = S.tensor_of(x.type)
+        rows, cols = t.get_shape()
+        init = here.empty((cols, rows), t.get_element_type())
+        return here.value(linalg.TransposeOp(x, init, DenseArrayBase.from_list(i64, [1, 0])))
+
+    return e.derived("transpose", x, make)
 
 
 def _matmul_2d(e: Emitter, op: mindir.MatMulOp) -> SSAValue:

@@ -8,7 +8,6 @@ from xdsl.transforms.canonicalize import CanonicalizePass as XdslCanonicalize
 from mindjit.dialects.parsing import parse_module
 from mindjit.passes.canonicalize import CanonicalizePass
 from mindjit.passes.pipelines import (
-    LOWER_TO_TENSOR,
     jit_level_pipeline,
     parse_pipeline,
     run_passes,
@@ -51,6 +50,6 @@ def test_a_bad_value_is_a_located_error():
 
 
 def test_the_compile_pipelines_skip_the_region_sweep():
-    for spec in (LOWER_TO_TENSOR, jit_level_pipeline("O1"), jit_level_pipeline("O2")):
+    for spec in (jit_level_pipeline("O1"), jit_level_pipeline("O2")):
         canon = [p for p in parse_pipeline(spec) if p.name == "canonicalize"]
         assert canon and all(getattr(p, "inner", p).region_simplify == "disabled" for p in canon)

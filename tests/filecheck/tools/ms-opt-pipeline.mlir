@@ -23,8 +23,6 @@ func.func @twice(%a: tensor<4xf32>) -> tensor<4xf32> {
 // A named pipeline dumps after each of its passes, no empty extra dump (issue 27).
 // NAMED:      // -----// IR Dump After convert-mindir-to-tensor //----- //
 // NAMED-NEXT: builtin.module {
-// NAMED:      // -----// IR Dump After canonicalize //----- //
-// NAMED-NEXT: builtin.module {
 // NAMED:      // -----// IR Dump After cse //----- //
 // NAMED-NEXT: builtin.module {
 // NAMED-NOT:  IR Dump After

@@ -7,8 +7,8 @@
 // CHECK-LABEL: func.func @check_2d
 // CHECK-NEXT:    %[[T:.*]] = arith.constant true
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<i1>
-// CHECK-NEXT:    %[[L:.*]] = tensor.empty() : tensor<2x3xf32>
 // CHECK-NEXT:    %[[I:.*]] = linalg.fill ins(%[[T]] : i1) outs(%[[E]] : tensor<i1>) -> tensor<i1>
+// CHECK-NEXT:    %[[L:.*]] = tensor.empty() : tensor<2x3xf32>
 // CHECK-NEXT:    %[[ALL:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<2x3xf32>) outs(%[[I]] : tensor<i1>) {
 // CHECK-NEXT:    ^bb0(%[[V:.*]]: f32, %[[ACC:.*]]: i1):
 // CHECK-NEXT:      %[[W:.*]] = arith.extf %[[V]] : f32 to f64

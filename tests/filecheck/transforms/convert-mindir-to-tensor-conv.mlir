@@ -5,7 +5,7 @@
 
 // CHECK-LABEL: func.func @conv
 // CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x7x7xf32>)
-// CHECK-NEXT:    %[[P:.*]] = tensor.insert_slice %x into %[[Z]][0, 0, 1, 2] [1, 2, 5, 4] [1, 1, 1, 1] : tensor<1x2x5x4xf32> into tensor<1x2x7x7xf32>
+// CHECK:         %[[P:.*]] = tensor.insert_slice %x into %[[Z]][0, 0, 1, 2] [1, 2, 5, 4] [1, 1, 1, 1] : tensor<1x2x5x4xf32> into tensor<1x2x7x7xf32>
 // CHECK:         %y = linalg.conv_2d_nchw_fchw {strides = dense<[2, 1]> : tensor<2xi64>, dilations = dense<[1, 2]> : tensor<2xi64>} ins(%[[P]], %w : tensor<1x2x7x7xf32>, tensor<3x2x3x3xf32>) outs(%{{.*}} : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
 func.func @conv(%x: tensor<1x2x5x4xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32> {
   %y = mindir.conv2d %x, %w {stride = array<i64: 2, 1>, dilation = array<i64: 1, 2>, pad = array<i64: 1, 1, 2, 1>} : (tensor<1x2x5x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
@@ -34,7 +34,7 @@ func.func @grouped(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1
 // CHECK:         %[[NEG:.*]] = arith.constant 0xff800000 : f32
 // CHECK:         %[[W:.*]] = tensor.empty() : tensor<2x2xf32>
 // CHECK:         %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x2x2xf32>)
-// CHECK-NEXT:    %p = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%{{.*}}, %[[W]] : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%[[ACC]] : tensor<1x2x2x2xf32>)
+// CHECK:         %p = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%{{.*}}, %[[W]] : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%[[ACC]] : tensor<1x2x2x2xf32>)
 func.func @max_pool(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x2x2xf32> {
   %p = mindir.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad_extra = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>) -> tensor<1x2x2x2xf32>
   func.return %p : tensor<1x2x2x2xf32>
@@ -62,7 +62,7 @@ func.func @avg_pool(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
 
 // CHECK-LABEL: func.func @pad_reverse
 // CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<6x3xf32>)
-// CHECK-NEXT:    %[[I:.*]] = tensor.insert_slice %x into %[[F]][1, 0] [2, 3] [3, 1] : tensor<2x3xf32> into tensor<6x3xf32>
+// CHECK:         %[[I:.*]] = tensor.insert_slice %x into %[[F]][1, 0] [2, 3] [3, 1] : tensor<2x3xf32> into tensor<6x3xf32>
 // CHECK-NEXT:    %p = tensor.extract_slice %[[I]][0, 0] [6, 2] [1, 1] : tensor<6x3xf32> to tensor<6x2xf32>
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%{{.*}} : tensor<6x2xf32>) {
 // CHECK:           %[[I0:.*]] = linalg.index 0 : index

@@ -11,6 +11,9 @@
 
 // CHECK-LABEL: func.func @unsigned
 // CHECK-SAME:    (%a: tensor<3xui8>, %b: tensor<3xui8>)
+// CHECK:         %[[Z0:.*]] = arith.constant 0 : i8
+// CHECK-NEXT:    %[[Z0U:.*]] = arith.bitcast %[[Z0]] : i8 to ui8
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[Z0U]] : ui8)
 // CHECK:         %c = arith.constant dense<255> : tensor<3xui8>
 // CHECK:         ^bb0(%{{.*}}: ui8, %{{.*}}: ui8, %{{.*}}: i1):
 // CHECK-NEXT:      arith.cmpi ugt, %{{.*}}, %{{.*}} : ui8
@@ -22,8 +25,7 @@
 // CHECK:         %[[Z:.*]] = arith.constant 0 : i8
 // CHECK-NEXT:    %[[ZU:.*]] = arith.bitcast %[[Z]] : i8 to ui8
 // CHECK-NEXT:    arith.maxui %{{.*}}, %[[ZU]] : ui8
-// CHECK:         linalg.fill ins(%{{.*}} : ui8)
-// CHECK:         linalg.reduce
+// CHECK:         linalg.reduce ins(%a:tensor<3xui8>) outs(%[[INIT]]:tensor<ui8>)
 // CHECK:           arith.maxui
 // CHECK-NOT:     math.absi
 // CHECK:         func.return
