@@ -73,3 +73,12 @@ def test_first_order_is_the_same_in_both_modes() -> None:
     eager = ms.grad(_lstm_cell)(Tensor(X)).asnumpy()
     graph = _graph(_lstm_cell, 1)(Tensor(X)).asnumpy()
     np.testing.assert_allclose(graph, eager, rtol=1e-12)
+
+
+def test_vmap_of_the_gradient_batches_the_adjoint_ops() -> None:
+    """mindir-vmap runs after mindir-grad: it batches sigmoid_grad / tanh_grad like
+    any elementwise op."""
+    xs = np.stack([X, -X * 0.5])
+    got = ms.jit(ms.vmap(ms.grad(_lstm_cell)))(Tensor(xs)).asnumpy()
+    want = np.stack([ms.grad(_lstm_cell)(Tensor(row)).asnumpy() for row in xs])
+    np.testing.assert_allclose(got, want, rtol=1e-12)
