@@ -26,7 +26,7 @@ from mindjit.dialects.mindir.device import DEVICE_OPS
 from mindjit.dialects.mindir.effects import *  # noqa: F403
 from mindjit.dialects.mindir.effects import EFFECT_OPS, TensorMoveOp, UpdateStateOp
 from mindjit.dialects.mindir.elementwise import *  # noqa: F403
-from mindjit.dialects.mindir.elementwise import ELEMENTWISE_OPS
+from mindjit.dialects.mindir.elementwise import ELEMENTWISE_OPS, SigmoidGradOp, TanhGradOp
 from mindjit.dialects.mindir.gather import *  # noqa: F403
 from mindjit.dialects.mindir.gather import GATHER_OPS
 from mindjit.dialects.mindir.grad import *  # noqa: F403
@@ -86,6 +86,8 @@ INTERNAL_OPS: dict[type, str] = {
     TensorMoveOp: "mindir-load-elim inserts the copies a Load needs",
     SendOp: "mindir-pipeline-split puts one at each cut between pipeline stages",
     ReceiveOp: "mindir-pipeline-split puts one at each cut between pipeline stages",
+    SigmoidGradOp: "mindir-grad's adjoint of sigmoid (MindSpore's bprop emits SigmoidGrad)",
+    TanhGradOp: "mindir-grad's adjoint of tanh (MindSpore's bprop emits TanhGrad)",
     TupleGetItemOp: "graph-mode tuples are Python values in the frontend (make_tuple "
     "only feeds addn); mindir-cf-to-select takes a selected tuple apart with it",
 }

@@ -345,6 +345,28 @@ class Atan2Op(BinaryOp):
     ALLOWED: ClassVar[str] = "float"
 
 
+# the adjoints of sigmoid and tanh, each one op (MindSpore's bprop primitives
+# SigmoidGrad(y, dy) and TanhGrad(y, dy)): mindir-grad emits them instead of the three
+# ops of the formula, a third of the ops an unrolled LSTM's backward had. Binary ops
+# like the others (numpy broadcasting); lhs is the forward result y, rhs its adjoint dy.
+
+
+@irdl_op_definition
+class SigmoidGradOp(BinaryOp):
+    """dy * y * (1 - y): sigmoid's adjoint from its result y (MindSpore's SigmoidGrad(y, dy))"""
+
+    name = "mindir.sigmoid_grad"
+    ALLOWED: ClassVar[str] = "float"
+
+
+@irdl_op_definition
+class TanhGradOp(BinaryOp):
+    """dy * (1 - y * y): tanh's adjoint from its result y (MindSpore's TanhGrad(y, dy))"""
+
+    name = "mindir.tanh_grad"
+    ALLOWED: ClassVar[str] = "float"
+
+
 # bitwise ops (issue 38): integers (and i1 for and/or/xor); the frontend keeps a shift's
 # amount in [0, width) (frontend/ops/bitwise.py), where arith.shli/shrsi are defined
 
@@ -403,6 +425,8 @@ BINARY_OPS = (
     LogicalAndOp,
     LogicalOrOp,
     Atan2Op,
+    SigmoidGradOp,
+    TanhGradOp,
     *BITWISE_OPS,
 )
 

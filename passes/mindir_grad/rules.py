@@ -5,7 +5,11 @@ A rule takes the emitter, the forward op and the adjoint of each of its results
 (None: zero) and returns the adjoint of each operand (None: zero, or not
 differentiable). Binary ops broadcast, so each operand's adjoint is summed back
 to the operand's shape. The formulas are MindSpore's bprops (e.g. `maximum`
-gives ties to x, `abs` has slope 0 at 0, `relu` too).
+gives ties to x, `abs` has slope 0 at 0, `relu` too), down to their primitives:
+sigmoid's and tanh's adjoints are one `sigmoid_grad` / `tanh_grad` each, as
+MindSpore's SigmoidGrad / TanhGrad, not the three ops of their formulas (an
+unrolled LSTM has a thousand of them), and those two differentiate into
+themselves plus a few ops (second order).
 """
 
 from __future__ import annotations
@@ -201,10 +205,17 @@ def _log(e, op, douts):
 
 
 @rule(M.TanhOp)
-def _tanh(e, op, douts):
-    t = op.results[0]
-    one = e.scalar(1, element_of(t))
-    return [e.mul(douts[0], e.sub(one, e.mul(t, t)))]
+def _tanh(e, op, douts):  # dy * (1 - t * t), one op
+    return [e.v(M.TanhGradOp.get(op.results[0], douts[0]))]
+
+
+@rule(M.TanhGradOp)
+def _tanh_grad(e, op, douts):
+    # d/dy dy * (1 - y*y) = -2 * dy * y; d/ddy = 1 - y*y, TanhGrad(y, g) again
+    (g,) = douts
+    y, dy = op.operands
+    gy = e.mul(e.mul(e.mul(g, dy), y), e.scalar(-2, element_of(y)))
+    return _binary_out(e, op, gy, e.v(M.TanhGradOp.get(y, g)))
 
 
 @rule(M.SinOp)
@@ -226,10 +237,18 @@ def _erf(e, op, douts):
 
 
 @rule(M.SigmoidOp)
-def _sigmoid(e, op, douts):
-    s = op.results[0]
-    one = e.scalar(1, element_of(s))
-    return [e.mul(douts[0], e.mul(s, e.sub(one, s)))]
+def _sigmoid(e, op, douts):  # dy * s * (1 - s), one op
+    return [e.v(M.SigmoidGradOp.get(op.results[0], douts[0]))]
+
+
+@rule(M.SigmoidGradOp)
+def _sigmoid_grad(e, op, douts):
+    # d/dy dy * y * (1 - y) = dy * (1 - 2y); d/ddy = y * (1 - y), SigmoidGrad(y, g) again
+    (g,) = douts
+    y, dy = op.operands
+    elt = element_of(y)
+    slope = e.sub(e.scalar(1, elt), e.mul(y, e.scalar(2, elt)))
+    return _binary_out(e, op, e.mul(e.mul(g, dy), slope), e.v(M.SigmoidGradOp.get(y, g)))
 
 
 @rule(M.SqrtOp)

@@ -120,8 +120,31 @@ COMPARES: dict[type[Operation], tuple[str, str, str]] = {
     M.EqualOp: ("oeq", "eq", "eq"),
     M.NotEqualOp: ("une", "ne", "ne"),
 }
-#: every binary op with a scalar semantics here (atan2 is float-only: no int entry)
-BINARY: tuple[type[Operation], ...] = (*dict.fromkeys([*INT_BINARY, *FLOAT_BINARY]), *COMPARES)
+
+
+def _sigmoid_grad(e: Emitter, y: SSAValue, dy: SSAValue) -> SSAValue:  # dy * (y * (1 - y))
+    one = e.scalar(y.type, 1.0)
+    return e.value(arith.MulfOp(dy, e.value(arith.MulfOp(y, e.value(arith.SubfOp(one, y))))))
+
+
+def _tanh_grad(e: Emitter, y: SSAValue, dy: SSAValue) -> SSAValue:  # dy * (1 - y * y)
+    one = e.scalar(y.type, 1.0)
+    return e.value(arith.MulfOp(dy, e.value(arith.SubfOp(one, e.value(arith.MulfOp(y, y))))))
+
+
+#: float-only binary ops that are a few arith ops on one element: the bprop primitives
+#: mindir-grad emits, one mindir op whose formula is one linalg body (the ops in the
+#: order mindir-grad's three-op form computed them, so the values are the same)
+FLOAT_COMPOSITE: dict[type[Operation], Callable[[Emitter, SSAValue, SSAValue], SSAValue]] = {
+    M.SigmoidGradOp: _sigmoid_grad,
+    M.TanhGradOp: _tanh_grad,
+}
+#: every binary op with a scalar semantics here (atan2 and the composites are
+#: float-only: no int entry)
+BINARY: tuple[type[Operation], ...] = (
+    *dict.fromkeys([*INT_BINARY, *FLOAT_BINARY, *FLOAT_COMPOSITE]),
+    *COMPARES,
+)
 
 
 def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
@@ -134,6 +157,9 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
             return e.value(arith.CmpfOp(x, y, predicates[0]))
         unsigned = t == i1 or is_unsigned(t)
         return e.value(arith.CmpiOp(x, y, predicates[2] if unsigned else predicates[1]))
+    composite = FLOAT_COMPOSITE.get(op)
+    if composite is not None:
+        return composite(e, x, y)
     if _is_float(t):
         return e.value(FLOAT_BINARY[op].create(operands=[x, y], result_types=[t]))
     if is_unsigned(t):

@@ -419,6 +419,19 @@ LOWERED_CASES["mindir_math"] = (
     [np.array([[1e-6, -2.0, 0.5], [3.0, -1e-5, -0.7]], np.float32), f32(3)],
 )
 
+# sigmoid's and tanh's adjoint ops (composite bodies: several arith ops in one
+# generic), sigmoid_grad broadcasting its dy
+MINDIR_ACTIVATION_GRADS = """
+func.func @f(%x: tensor<2x3xf32>, %dy: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %s = mindir.sigmoid %x : tensor<2x3xf32>
+  %sg = mindir.sigmoid_grad %s, %dy : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %t = mindir.tanh %x : tensor<2x3xf32>
+  %tg = mindir.tanh_grad %t, %x : tensor<2x3xf32>
+  func.return %sg, %tg : tensor<2x3xf32>, tensor<2x3xf32>
+}
+"""
+LOWERED_CASES["mindir_activation_grads"] = (MINDIR_ACTIVATION_GRADS, "f", [f32(2, 3) * 3, f32(3)])
+
 
 @pytest.mark.parametrize("case", sorted(LOWERED_CASES))
 def test_lowered_mindir_matches_iree(case, tmp_path):

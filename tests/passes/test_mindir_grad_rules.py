@@ -247,6 +247,18 @@ def _cases() -> list[Case]:
     add("minimum_3x1x4_2x4", lambda r: no_ties(r, (3, 1, 4), (2, 4)), binary(M.MinimumOp))
     add("maximum_scalar", lambda r: no_ties(r, (), (2, 3)), binary(M.MaximumOp))
     add("minimum_2x3_3", lambda r: no_ties(r, (2, 3), (3,)), binary(M.MinimumOp))
+    # sigmoid's and tanh's adjoint ops (y, dy): their gradients are sigmoid's and
+    # tanh's second order
+    add(
+        "sigmoid_grad_2x3_3",
+        lambda r: [r.uniform(0.05, 0.95, (2, 3)), normal(r, 3)],
+        binary(M.SigmoidGradOp),
+    )
+    add(
+        "tanh_grad_3_2x3",
+        lambda r: [r.uniform(-0.95, 0.95, 3), normal(r, 2, 3)],
+        binary(M.TanhGradOp),
+    )
 
     # elementwise unary ops
     add("neg", lambda r: [normal(r, 2, 3)], unary(M.NegOp))

@@ -82,6 +82,8 @@ ELEMENTWISE_REFERENCES: dict[type, Callable[..., np.ndarray]] = {
     M.MaximumOp: np.maximum,
     M.MinimumOp: np.minimum,
     M.Atan2Op: lambda a, b: np.arctan2(_f64(a), _f64(b)),
+    M.SigmoidGradOp: lambda y, dy: _f64(dy) * _f64(y) * (1 - _f64(y)),
+    M.TanhGradOp: lambda y, dy: _f64(dy) * (1 - _f64(y) * _f64(y)),
     M.LessOp: np.less,
     M.LessEqualOp: np.less_equal,
     M.GreaterOp: np.greater,

@@ -173,6 +173,20 @@ def test_every_device_kernel_names_a_registered_op() -> None:
     assert not wrong, f"the device's kernel table names unregistered ops: {wrong}"
 
 
+def test_every_composite_body_is_named_on_the_device() -> None:
+    """A mindir op lowered to a composite body (SigmoidGrad's `subf`, `mulf`, `mulf`)
+    runs as MindSpore's kernel of that name, not as its body's ops ("Sub_Mul")."""
+    from mindjit.backend.ascend.passes.kernel_table import COMPOSITE_KERNELS
+    from mindjit.passes.mindir_to_tensor.scalar import FLOAT_COMPOSITE
+
+    unnamed = sorted(c.name for c in FLOAT_COMPOSITE if c not in COMPOSITE_KERNELS)
+    stray = sorted(c.name for c in COMPOSITE_KERNELS if c not in FLOAT_COMPOSITE)
+    assert not unnamed, (
+        f"composite bodies with no device kernel name (COMPOSITE_KERNELS): {unnamed}"
+    )
+    assert not stray, f"COMPOSITE_KERNELS names ops with no composite body: {stray}"
+
+
 def test_a_new_elementwise_op_is_reported_missing_at_every_stage() -> None:
     """What a newcomer sees after adding only the op class (docs/op-registry.md)."""
     from xdsl.irdl import irdl_op_definition

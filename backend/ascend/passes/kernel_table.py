@@ -10,23 +10,29 @@ primitive names so reports read like MindSpore's profiler.
 
 from __future__ import annotations
 
+import functools
+
 from xdsl.dialects import arith, cf, math, scf, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     Float16Type,
     Float32Type,
     IntegerType,
     Signedness,
     TensorType,
+    UnknownLoc,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from mindjit.backend.ascend.model import COMM_UNIT
-from mindjit.dialects import ml_program_ext
+from mindjit.dialects import mindir, ml_program_ext
 from mindjit.dialects.linalg_ext import PoolingNchwSumOp
 from mindjit.ir.locations import op_error
+from mindjit.passes.mindir_to_tensor import scalar
+from mindjit.passes.mindir_to_tensor.builders import Emitter
 from mindjit.passes.mindir_to_tensor.state import CHANNEL_PREFIX
 
 #: Send / Receive run on the communication unit `COMM_UNIT` ("comm"): the link
@@ -271,6 +277,9 @@ def generic_kernel(op: Operation) -> tuple[str, str]:
         return "ReLU", "vector"
     if _uniform_real_body(op):
         return "UniformReal", "vector"
+    composite = _composite_kernel(op)
+    if composite is not None:
+        return composite, "vector"
     return "_".join(names), "vector"
 
 
@@ -296,6 +305,61 @@ def indexed_kernel(op: Operation, reduces: bool) -> tuple[str, str] | None:
         return None
     reads_input = any(isinstance(o, arith.IndexCastOp) for o in block.ops)  # type: ignore[union-attr]
     return ("Gather", "vector") if reads_input else ("ReverseV2", "vector")
+
+
+#: mindir ops whose lowering is one composite body (FLOAT_COMPOSITE in
+#: passes/mindir_to_tensor/scalar.py) -> MindSpore's kernel for them: a generic whose
+#: body is exactly that op's is its kernel, not "Sub_Mul" (the device does not fuse,
+#: so such a body is only ever the op's own)
+COMPOSITE_KERNELS: dict[type[Operation], str] = {
+    mindir.SigmoidGradOp: "SigmoidGrad",
+    mindir.TanhGradOp: "TanhGrad",
+}
+
+
+def _body_signature(block: Block) -> tuple:
+    """What a linalg body computes, independent of its SSA names: each op (constants
+    aside) with its operands as block-argument index, constant value or earlier op."""
+    seen: dict[SSAValue, int] = {}
+    ops = []
+    for inner in block.ops:
+        if isinstance(inner, arith.ConstantOp):
+            continue
+        operands = []
+        for v in inner.operands:
+            if isinstance(v, BlockArgument) and v.block is block:
+                operands.append(("arg", v.index))
+            elif isinstance(v.owner, arith.ConstantOp):
+                operands.append(("const", v.owner.value))
+            else:
+                operands.append(("op", seen.get(v, -1)))
+        ops.append((inner.name, tuple(operands), tuple(inner.properties.items())))
+        for r in inner.results:
+            seen[r] = len(ops) - 1
+    return tuple(ops)
+
+
+@functools.cache
+def _composite_signature(cls: type[Operation], element: Attribute) -> tuple:
+    """The body `cls` lowers to on `element`s (two inputs and the output), built by
+    the lowering's own rule."""
+    block = Block(arg_types=[element, element, element])
+    e = Emitter.at_end(block, UnknownLoc())
+    result = scalar.FLOAT_COMPOSITE[cls](e, block.args[0], block.args[1])
+    block.add_op(linalg.YieldOp(result))
+    return _body_signature(block)
+
+
+def _composite_kernel(op: Operation) -> str | None:
+    """COMPOSITE_KERNELS' name for a generic whose body is one of those ops' bodies."""
+    block = op.regions[0].block
+    if len(block.args) != 3 or not isinstance(block.args[0].type, AnyFloat):
+        return None
+    signature = _body_signature(block)
+    for cls, name in COMPOSITE_KERNELS.items():
+        if signature == _composite_signature(cls, block.args[0].type):
+            return name
+    return None
 
 
 def _relu_body(op: Operation) -> bool:

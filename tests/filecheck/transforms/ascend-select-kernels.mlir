@@ -259,3 +259,41 @@ func.func @uniform_real(%k: tensor<i32>, %o: tensor<i32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   func.return %u : tensor<8xf32>
 }
+
+// mindir.sigmoid_grad's and mindir.tanh_grad's bodies (passes/mindir_to_tensor/scalar.py
+// FLOAT_COMPOSITE) are MindSpore's SigmoidGrad and TanhGrad vector kernels, in any
+// float type; the same ops computing something else keep their body's name.
+
+// CHECK-LABEL: func.func @activation_grads
+// CHECK-NEXT:    %sg = ascend.kernel "SigmoidGrad" vector f32 ND (%{{.*}} = %y, %{{.*}} = %dy) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:         %tg = ascend.kernel "TanhGrad" vector f16 ND (%{{.*}} = %h, %{{.*}} = %dh) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> {
+// CHECK:         %other = ascend.kernel "Sub_Mul" vector f32 ND (%{{.*}} = %y, %{{.*}} = %dy) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+func.func @activation_grads(%y: tensor<4xf32>, %dy: tensor<4xf32>, %h: tensor<4xf16>, %dh: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %sg = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%y, %dy : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %one = arith.constant 1.000000e+00 : f32
+    %s = arith.subf %one, %a : f32
+    %p = arith.mulf %a, %s : f32
+    %r = arith.mulf %b, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %eh = tensor.empty() : tensor<4xf16>
+  %tg = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%h, %dh : tensor<4xf16>, tensor<4xf16>) outs(%eh : tensor<4xf16>) {
+  ^bb0(%a: f16, %b: f16, %out: f16):
+    %one = arith.constant 1.000000e+00 : f16
+    %sq = arith.mulf %a, %a : f16
+    %s = arith.subf %one, %sq : f16
+    %r = arith.mulf %b, %s : f16
+    linalg.yield %r : f16
+  } -> tensor<4xf16>
+  %other = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%y, %dy : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %one = arith.constant 1.000000e+00 : f32
+    %s = arith.subf %one, %b : f32
+    %p = arith.mulf %a, %s : f32
+    %r = arith.mulf %b, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  func.return %sg, %tg, %other : tensor<4xf32>, tensor<4xf16>, tensor<4xf32>
+}

@@ -27,6 +27,43 @@ func.func @chain(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>, %z: tensor<3xf32>) ->
 
 // -----
 
+// An LSTM gate's backward: sigmoid_grad and tanh_grad are pointwise like the ops
+// around them, so the gate's forward sigmoid, both adjoints and their users are
+// one generic (the tanh, read twice, keeps its own).
+
+// CHECK-LABEL: func.func @gate_backward
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%c : tensor<2x3xf32>)
+// CHECK:           math.tanh
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[T]], %g : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK:           %[[S:.*]] = arith.divf
+// CHECK:           %[[SQ:.*]] = arith.mulf %[[TV:.*]], %[[TV]] : f32
+// CHECK-NEXT:      %[[OMT:.*]] = arith.subf %{{.*}}, %[[SQ]] : f32
+// CHECK-NEXT:      %[[DT:.*]] = arith.mulf %[[G:.*]], %[[OMT]] : f32
+// CHECK-NEXT:      %[[D:.*]] = arith.mulf %[[DT]], %[[TV]] : f32
+// CHECK:           %[[OMS:.*]] = arith.subf %{{.*}}, %[[S]] : f32
+// CHECK-NEXT:      %[[SS:.*]] = arith.mulf %[[S]], %[[OMS]] : f32
+// CHECK-NEXT:      %[[DS:.*]] = arith.mulf %[[D]], %[[SS]] : f32
+// CHECK-NEXT:      %[[N:.*]] = arith.negf %[[DS]] : f32
+// CHECK-NEXT:      linalg.yield %[[N]] : f32
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+
+// UNFUSED-LABEL: func.func @gate_backward
+// UNFUSED-COUNT-6: linalg.generic
+// UNFUSED-NOT:     linalg.generic
+// UNFUSED:         func.return
+func.func @gate_backward(%x: tensor<2x3xf32>, %g: tensor<2x3xf32>, %c: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %s = mindir.sigmoid %x : tensor<2x3xf32>
+  %t = mindir.tanh %c : tensor<2x3xf32>
+  %dt = mindir.tanh_grad %t, %g : tensor<2x3xf32>
+  %d = mindir.mul %dt, %t : tensor<2x3xf32>
+  %ds = mindir.sigmoid_grad %s, %d : tensor<2x3xf32>
+  %n = mindir.neg %ds : tensor<2x3xf32>
+  func.return %n : tensor<2x3xf32>
+}
+
+// -----
+
 // A value with two users is computed once, by its own generic; one read twice by
 // the same user (x * x) is computed once in that user's body.
 

@@ -140,6 +140,34 @@ func.func @log1p_expm1_atan2(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> (tensor<
 
 // -----
 
+// sigmoid_grad(y, dy) and tanh_grad(y, dy) (mindir-grad's adjoints of sigmoid and
+// tanh) are one generic each, broadcasting like any binary op, whose body is the
+// formula: dy * (y * (1 - y)) and dy * (1 - y * y).
+// CHECK-LABEL: func.func @activation_grads
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%y, %dy : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK-NEXT:    ^bb0(%[[Y:.*]]: f32, %[[DY:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.subf %[[ONE]], %[[Y]] : f32
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[Y]], %[[S]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.mulf %[[DY]], %[[P]] : f32
+// CHECK-NEXT:      linalg.yield %[[R]] : f32
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%y, %dy2 : tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK-NEXT:    ^bb0(%[[Y2:.*]]: f32, %[[DY2:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[ONE2:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      %[[SQ:.*]] = arith.mulf %[[Y2]], %[[Y2]] : f32
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[ONE2]], %[[SQ]] : f32
+// CHECK-NEXT:      %[[R2:.*]] = arith.mulf %[[DY2]], %[[D]] : f32
+// CHECK-NEXT:      linalg.yield %[[R2]] : f32
+func.func @activation_grads(%y: tensor<2x3xf32>, %dy: tensor<3xf32>, %dy2: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = mindir.sigmoid_grad %y, %dy : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = mindir.tanh_grad %y, %dy2 : tensor<2x3xf32>
+  func.return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
 // stop_gradient has done its work in mindir-grad: lowered, it is its operand.
 // CHECK-LABEL: func.func @stop_gradient
 // CHECK-NEXT:    func.return %a : tensor<2x3xf32>

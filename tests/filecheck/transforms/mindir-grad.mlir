@@ -77,7 +77,7 @@ func.func @weight_at_its_state(%a: tensor<2xf32>, %c: tensor<2xf32>, %u0: !mindi
 // CHECK:         } else {
 // CHECK:           %n = mindir.neg %a
 // CHECK:         %g = mindir.if %c -> (tensor<3xf32>) {
-// CHECK:           mindir.mul %[[T]], %[[T]]
+// CHECK:           mindir.tanh_grad %[[T]], %{{.*}}
 // CHECK:         } else {
 // CHECK:           mindir.neg
 // CHECK:         func.return %g
@@ -114,6 +114,56 @@ func.func @second_order(%a: tensor<f32>) -> tensor<f32> {
     mindir.yield %g1 : tensor<f32>
   }
   func.return %g2 : tensor<f32>
+}
+
+// -----
+
+// sigmoid's and tanh's adjoints are one op each, read from the forward result
+// (MindSpore's SigmoidGrad(y, dy) and TanhGrad(y, dy)).
+
+// CHECK-LABEL: func.func @sigmoid_tanh
+// CHECK:         %s = mindir.sigmoid %a
+// CHECK-NEXT:    %t = mindir.tanh %b
+// CHECK-NEXT:    %m = mindir.mul %s, %t
+// CHECK-NEXT:    %r = mindir.reduce_sum %m
+// CHECK-NEXT:    %[[DB:.*]] = mindir.tanh_grad %t, %s : tensor<3xf32>
+// CHECK-NEXT:    %[[DA:.*]] = mindir.sigmoid_grad %s, %t : tensor<3xf32>
+// CHECK-NEXT:    func.return %[[DA]], %[[DB]]
+func.func @sigmoid_tanh(%a: tensor<3xf32>, %b: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %g:2 = mindir.grad (%x = %a, %y = %b) wrt [0, 1] weights [] : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+    %s = mindir.sigmoid %x : tensor<3xf32>
+    %t = mindir.tanh %y : tensor<3xf32>
+    %m = mindir.mul %s, %t : tensor<3xf32>
+    %r = mindir.reduce_sum %m : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %r : tensor<f32>
+  }
+  func.return %g#0, %g#1 : tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Second order through sigmoid_grad: d/dy of dy * y * (1 - y) is dy * (1 - 2y), so
+// d2/dx2 sum(sigmoid(x)) = sigmoid_grad(s, 1 - 2s) (the ones seeds fold away).
+
+// CHECK-LABEL: func.func @second_order_sigmoid
+// CHECK-NOT:     mindir.grad
+// CHECK:         %s = mindir.sigmoid %a
+// CHECK:         %g1 = mindir.sigmoid_grad %s, %{{.*}}
+// CHECK:         %[[TWO_S:.*]] = mindir.mul %s, %{{.*}} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK-NEXT:    %[[SLOPE:.*]] = mindir.sub %{{.*}}, %[[TWO_S]] : (tensor<f32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:    %g2 = mindir.sigmoid_grad %s, %[[SLOPE]] : tensor<3xf32>
+// CHECK-NEXT:    func.return %g2
+func.func @second_order_sigmoid(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %g2 = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> tensor<3xf32> {
+    %g1 = mindir.grad (%y = %x) wrt [0] weights [] : (tensor<3xf32>) -> tensor<3xf32> {
+      %s = mindir.sigmoid %y : tensor<3xf32>
+      %r = mindir.reduce_sum %s : (tensor<3xf32>) -> tensor<f32>
+      mindir.yield %r : tensor<f32>
+    }
+    %r1 = mindir.reduce_sum %g1 : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %r1 : tensor<f32>
+  }
+  func.return %g2 : tensor<3xf32>
 }
 
 // -----

@@ -775,6 +775,38 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
 
 // -----
 
+func.func @f(%a: tensor<2x3xi32>) {
+  // expected-error @+1 {{mindir.sigmoid_grad needs float elements, got i32}}
+  %0 = mindir.sigmoid_grad %a, %a : tensor<2x3xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf16>) {
+  // expected-error @+1 {{operands of mindir.sigmoid_grad must have one element type, got f32, f16}}
+  %0 = mindir.sigmoid_grad %a, %b : (tensor<2x3xf32>, tensor<2x3xf16>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xi1>) {
+  // expected-error @+1 {{mindir.tanh_grad needs float elements, got i1}}
+  %0 = mindir.tanh_grad %a, %a : tensor<2x3xi1>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{shapes are not broadcastable: 2x3, 4}}
+  %0 = mindir.tanh_grad %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
 func.func @f(%a: tensor<3xi32>) {
   // expected-error @+1 {{mindir.log1p needs float elements, got i32}}
   %0 = mindir.log1p %a : tensor<3xi32>

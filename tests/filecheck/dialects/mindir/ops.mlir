@@ -79,6 +79,12 @@ func.func @values(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x3xi32>, %
   %stop = mindir.stop_gradient %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   %atan2 = mindir.atan2 %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: mindir.sigmoid_grad %a, %a : tensor<2x3xf32>
+  // GENERIC: "mindir.sigmoid_grad"(%a, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %sgrad = mindir.sigmoid_grad %a, %a : tensor<2x3xf32>
+  // CHECK-NEXT: mindir.tanh_grad %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // GENERIC: "mindir.tanh_grad"(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %tgrad = mindir.tanh_grad %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   // CHECK-NEXT: mindir.bitwise_and %i, %i : tensor<2x3xi32>
   %band = mindir.bitwise_and %i, %i : tensor<2x3xi32>
   // CHECK-NEXT: mindir.bitwise_or %k, %k : tensor<2x3xi1>
