@@ -237,13 +237,20 @@ class Emitter:
     def collapse(
         self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]
     ) -> SSAValue:
+        """`value` with its dims merged by `groups` into `shape`, once per value
+        (`derived`: a broadcast operand is collapsed the same way for each user)."""
         t = S.tensor_of(value.type)
-        op = tensor.CollapseShapeOp.create(
-            operands=[value],
-            result_types=[S.tensor_type(shape, t.get_element_type())],
-            properties={"reassociation": reassociation_attr(groups)},
-        )
-        return self.value(op)
+
+        def make(here: Emitter) -> SSAValue:
+            op = tensor.CollapseShapeOp.create(
+                operands=[value],
+                result_types=[S.tensor_type(shape, t.get_element_type())],
+                properties={"reassociation": reassociation_attr(groups)},
+            )
+            return here.value(op)
+
+        key = ("collapse", tuple(map(tuple, groups)), tuple(shape))
+        return self.derived(key, value, make)
 
     def expand(
         self, value: SSAValue, groups: Sequence[Sequence[int]], shape: Sequence[int]
@@ -255,8 +262,12 @@ class Emitter:
             # verifier does not; one element is moved by extract + from_elements.
             element = self.value(tensor.ExtractOp(value, [], t.get_element_type()))
             return self.value(tensor.FromElementsOp(element, result_type=result))
-        return self.value(
-            tensor.ExpandShapeOp(value, [], reassociation_attr(groups), list(shape), result)
+        return self.derived(
+            ("expand", tuple(map(tuple, groups)), tuple(shape)),
+            value,
+            lambda here: here.value(
+                tensor.ExpandShapeOp(value, [], reassociation_attr(groups), list(shape), result)
+            ),
         )
 
     def reshape(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:

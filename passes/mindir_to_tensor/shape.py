@@ -136,12 +136,28 @@ def pad_tensor(
 ) -> SSAValue:
     """`x` with `low`/`high` elements of `value` around each axis and `interior`
     between its elements: a fill, one strided `tensor.insert_slice`, and an
-    `extract_slice` for negative low/high (a crop)."""
+    `extract_slice` for negative low/high (a crop). Made once per value and padding
+    (`Emitter.derived`): a convolution's input is padded the same way for its
+    forward and for its weight's gradient."""
     t = S.tensor_of(x.type)
     shape = t.get_shape()
     interior = list(interior) if interior is not None else [0] * len(shape)
     if not any(low) and not any(high) and not any(interior):
         return x
+    key = ("pad", tuple(low), tuple(high), tuple(interior), type(value), repr(value))
+    return e.derived(key, x, lambda here: _padded(here, x, low, high, interior, value))
+
+
+def _padded(
+    e: Emitter,
+    x: SSAValue,
+    low: Sequence[int],
+    high: Sequence[int],
+    interior: Sequence[int],
+    value: float,
+) -> SSAValue:
+    t = S.tensor_of(x.type)
+    shape = t.get_shape()
     grow_lo = [max(v, 0) for v in low]
     grow_hi = [max(v, 0) for v in high]
     spread = [d + max(d - 1, 0) * it for d, it in zip(shape, interior)]
