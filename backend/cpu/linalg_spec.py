@@ -137,7 +137,10 @@ def loop_shape(spec: Spec) -> Shape:
             )
         for axis, r in enumerate(amap):
             if isinstance(r, int):
-                extents[r] = max(extents.get(r, 1), shape[axis])
+                # a size-1 operand axis broadcasts against the others, also against 0
+                # (an empty tensor's loop is empty: `y[mask] *= 2` with no element set)
+                prev, d = extents.get(r), shape[axis]
+                extents[r] = d if prev is None or prev == 1 else (prev if d == 1 else max(prev, d))
     if set(extents) != set(range(spec.num_dims)):
         raise unsupported(spec.op, "some loop dimension is not used by any operand")
     return tuple(extents[d] for d in range(spec.num_dims))

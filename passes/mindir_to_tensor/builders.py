@@ -191,12 +191,19 @@ class Emitter:
         return self.shared(("empty", t), lambda: tensor.EmptyOp.create(result_types=[t]))
 
     def filled(
-        self, shape: Sequence[int], element: Attribute, value: float | int | bool
+        self,
+        shape: Sequence[int],
+        element: Attribute,
+        value: float | int | bool,
+        shared: bool = True,
     ) -> SSAValue:
         """`linalg.fill ins(value) outs(tensor.empty)`: an accumulator's initial value,
         made once per block like `tensor.empty` (`shared`): a matmul or reduction
         only reads its init, and xDSL's cse leaves ops with regions alone, so the
-        sentiment train step kept 818 fills (and their bodies) of 5 kinds."""
+        sentiment train step kept 818 fills (and their bodies) of 5 kinds. A fill
+        that is written into (padding's destination) is made where it is used
+        (`shared=False`): at the block's start it would hold its memory from there
+        (the device's memory plan: a larger peak)."""
         scalar = self.scalar(element, value)
         init = self.empty(shape, element)
 
@@ -210,6 +217,8 @@ class Emitter:
                 regions=[Region(block)],
             )
 
+        if not shared:
+            return self.value(make())
         return self.shared(("filled", init.type, type(value), repr(value)), make)
 
     def matmul(self, a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
@@ -303,6 +312,30 @@ class Emitter:
         kept = tuple(d for d, k in zip(shape, keep) if k)
         return self.collapse(value, unit_dim_groups(keep), kept)
 
+    def extract_slice(
+        self,
+        source: SSAValue,
+        offsets: Sequence[int],
+        sizes: Sequence[int],
+        strides: Sequence[int],
+        result: Attribute,
+    ) -> SSAValue:
+        """`tensor.extract_slice` with static offsets, sizes and strides, built with
+        `create` and cached index arrays (xDSL's constructor builds and checks three
+        arrays per slice: 60 us; an unrolled LSTM slices its gates 800 times)."""
+        return self.value(
+            tensor.ExtractSliceOp.create(
+                operands=[source],
+                result_types=[result],
+                properties={
+                    "static_offsets": _i64_array(tuple(offsets)),
+                    "static_sizes": _i64_array(tuple(sizes)),
+                    "static_strides": _i64_array(tuple(strides)),
+                    "operandSegmentSizes": _SEGMENTS_SLICE,
+                },
+            )
+        )
+
     # --- linalg ----------------------------------------------------------------------
     def generic(
         self,
@@ -362,6 +395,14 @@ def _segments(*sizes: int) -> DenseArrayBase:
 
 _SEGMENTS_1_1 = _segments(1, 1)
 _SEGMENTS_2_1 = _segments(2, 1)
+_SEGMENTS_SLICE = _segments(1, 0, 0, 0)  # a source, no dynamic offsets, sizes, strides
+
+
+@functools.lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayBase:
+    """A static index list (attributes are immutable: each distinct one built once)."""
+    return DenseArrayBase.from_list(i64, list(values))
+
 
 _ITERATORS = {
     "parallel": IteratorTypeAttr.parallel(),

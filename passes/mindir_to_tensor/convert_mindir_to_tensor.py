@@ -73,7 +73,7 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     shape,
     sort,
 )
-from mindjit.passes.mindir_to_tensor.builders import hoisting
+from mindjit.passes.mindir_to_tensor.builders import Emitter, hoisting
 from mindjit.passes.mindir_to_tensor.effects import (
     erase_dead_state,
     reject_unsupported,
@@ -87,9 +87,12 @@ from mindjit.passes.mindir_to_tensor.tuples import flatten_tuples
 
 @LOWERINGS.register(mindir.ConstantOp)
 def lower_constant(op: mindir.ConstantOp, rewriter: PatternRewriter) -> None:
-    new = arith.ConstantOp(op.value)
-    new.location = op.location
-    rewriter.replace(op, new)
+    """One `arith.constant` per value and block (`Emitter.shared`): the late
+    mindir-inline of cell reuse level 2 copies a reused graph's constants into each
+    call site, and the device stores each copy in its model file."""
+    value = op.value
+    e = Emitter(rewriter, op.location)
+    rewriter.replace(op, [], [e.shared(("constant", value), lambda: arith.ConstantOp(value))])
 
 
 class LowerByRule(RewritePattern):

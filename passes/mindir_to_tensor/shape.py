@@ -105,9 +105,7 @@ def lower_get_item(op: mindir.GetItemOp, rewriter: PatternRewriter) -> None:
     starts, limits, strides = (ints_prop(props, n) for n in ("starts", "limits", "strides"))
     sizes = [(hi - lo + st - 1) // st for lo, hi, st in zip(starts, limits, strides)]
     e = Emitter(rewriter, op.location)
-    out = e.value(
-        tensor.ExtractSliceOp(op.input, list(starts), sizes, list(strides), op.result.type)
-    )
+    out = e.extract_slice(op.input, starts, sizes, strides, op.result.type)
     rewriter.replace(op, [], [out])
 
 
@@ -122,7 +120,7 @@ def lower_unstack(op: mindir.UnstackOp, rewriter: PatternRewriter) -> None:
     pieces = []
     for k, piece in enumerate(op.pieces):
         offsets = [k if i == axis else 0 for i in range(len(shape))]
-        pieces.append(e.value(tensor.ExtractSliceOp(op.input, offsets, sizes, strides, piece.type)))
+        pieces.append(e.extract_slice(op.input, offsets, sizes, strides, piece.type))
     rewriter.replace(op, [], pieces)
 
 
@@ -162,7 +160,7 @@ def _padded(
     grow_hi = [max(v, 0) for v in high]
     spread = [d + max(d - 1, 0) * it for d, it in zip(shape, interior)]
     full = [s + lo + hi for s, lo, hi in zip(spread, grow_lo, grow_hi)]
-    out = e.filled(full, t.get_element_type(), value)
+    out = e.filled(full, t.get_element_type(), value, shared=False)
     strides = [it + 1 for it in interior]
     out = e.value(
         tensor.InsertSliceOp.from_static_parameters(x, out, grow_lo, list(shape), strides)

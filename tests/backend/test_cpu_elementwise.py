@@ -368,3 +368,31 @@ func.func @f(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>, %s: tensor<f32>) -> (tens
     r, q = run(text, "f", a, a, np.array(0.0, np.float32))
     np.testing.assert_array_equal(r, 2 * a)
     assert isinstance(q, np.ndarray) and q.shape == () and q == 1.0
+
+
+def test_an_empty_loop_stays_empty():
+    """A loop dimension of extent 0 (an empty tensor, e.g. `y[mask]` with no element
+    set) is 0, not the 1 of an operand broadcast against it."""
+    text = """
+func.func @f(%a: tensor<0xf32>, %s: tensor<f32>) -> tensor<0xf32> {
+  %e = tensor.empty() : tensor<0xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a, %s : tensor<0xf32>, tensor<f32>) outs(%e : tensor<0xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    linalg.yield %m : f32
+  } -> tensor<0xf32>
+  func.return %r : tensor<0xf32>
+}
+"""
+    (out,) = run(text, "f", np.ones((0,), np.float32), np.array(2.0, np.float32))
+    assert out.shape == (0,) and out.dtype == np.float32
+
+
+def test_an_all_false_mask_assignment_changes_nothing():
+    """`y[y < 0] *= 2` with no negative element (MindSpore 2.10: a no-op)."""
+    import mindjit as ms
+
+    y = ms.Tensor(np.ones((4, 4), np.float32))
+    y[y < 0] *= 2
+    np.testing.assert_array_equal(y.asnumpy(), np.ones((4, 4), np.float32))

@@ -36,7 +36,7 @@ func.func @load_assign_load(%x: tensor<2xf32>, %u0: !mindir.u) -> (tensor<2xf32>
 // CHECK-LABEL: func.func @increment
 // CHECK-SAME:    () -> tensor<i32>
 // CHECK:         %[[ONE:.*]] = arith.constant dense<1> : tensor<i32>
-// CHECK-NEXT:    %[[V:.*]] = ml_program.global_load @step : tensor<i32>
+// CHECK:         %[[V:.*]] = ml_program.global_load @step : tensor<i32>
 // CHECK:         %[[V1:.*]] = linalg.generic
 // CHECK:         ml_program.global_store @step = %[[V1]] : tensor<i32>
 // CHECK-NEXT:    %[[V2:.*]] = ml_program.global_load @step : tensor<i32>

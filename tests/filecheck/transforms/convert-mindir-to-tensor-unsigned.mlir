@@ -11,10 +11,10 @@
 
 // CHECK-LABEL: func.func @unsigned
 // CHECK-SAME:    (%a: tensor<3xui8>, %b: tensor<3xui8>)
+// CHECK:         %c = arith.constant dense<255> : tensor<3xui8>
 // CHECK:         %[[Z0:.*]] = arith.constant 0 : i8
 // CHECK-NEXT:    %[[Z0U:.*]] = arith.bitcast %[[Z0]] : i8 to ui8
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[Z0U]] : ui8)
-// CHECK:         %c = arith.constant dense<255> : tensor<3xui8>
 // CHECK:         ^bb0(%{{.*}}: ui8, %{{.*}}: ui8, %{{.*}}: i1):
 // CHECK-NEXT:      arith.cmpi ugt, %{{.*}}, %{{.*}} : ui8
 // CHECK:         arith.cmpi ult, %{{.*}}, %{{.*}} : ui8
