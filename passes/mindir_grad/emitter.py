@@ -170,7 +170,7 @@ class GradEmitter:
 
     def scalar(self, value: float, element: Attribute) -> SSAValue:
         number = float(value) if S.is_float(element) else int(value)
-        attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [number])
+        attr = DenseIntOrFPElementsAttr.from_list(S.tensor_type((), element), [number])
         key = ("scalar", element, repr(number))  # repr: -0.0 and nan apart
         return self.constant(key, lambda: M.ConstantOp.make([], {"value": attr}))
 
@@ -259,7 +259,7 @@ class GradEmitter:
             if start > at:
                 gap = list(shape_of(a))
                 gap[axis] = start - at
-                pieces.append(self.zeros(TensorType(element_of(a), gap)))
+                pieces.append(self.zeros(S.tensor_type(gap, element_of(a))))
             if value is not None:
                 pieces.append(value)
             at = stop

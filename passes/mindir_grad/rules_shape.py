@@ -7,10 +7,10 @@ A tuple's adjoint is a Python list with one adjoint (or None) per element, so
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from mindjit.dialects import mindir as M
+from mindjit.dialects.mindir import shapes as S
 from mindjit.passes.mindir_grad.emitter import GradEmitter, element_of, shape_of
 from mindjit.passes.mindir_grad.rules import rule
 
@@ -177,7 +177,7 @@ def _with(g: SSAValue, axis: int, size: int):
 
     shape = list(shape_of(g))
     shape[axis] = size
-    return TensorType(element_of(g), shape)
+    return S.tensor_type(shape, element_of(g))
 
 
 @rule(M.MakeTupleOp)
