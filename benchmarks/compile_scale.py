@@ -11,7 +11,8 @@ documentation; a compiler for graphs that big must cost the same per node at
 - pipeline: benchmarks/pipeline.py's train step, 32 Blocks on 4 stages x 8
   micro-batches without lazy inline: the documents' (O/X)*Y graph;
 - sentiment: the RNN tutorial's model (examples/models/sentiment.py), its
-  unrolled 2-layer bidirectional LSTM over 50 time steps, one train step;
+  unrolled 2-layer bidirectional LSTM over 50 time steps, one train step (the
+  median of three fresh processes: a single 3 s compile varies by +-0.1 s);
 - resnet device: the model zoo's ResNet-18 train step compiled for the
   simulated Ascend-like device;
 - ms-opt: the N=368 train step's mindir as MS_DEV_SAVE_GRAPHS dumps it, read
@@ -210,6 +211,18 @@ def print_rows(rows: dict[str, dict]) -> None:
     print()
 
 
+#: fresh processes timed for the sentiment row: one run of its 3 s compile varies by
+#: +-0.1 s on the 2-core machine (the same code measured 2.75 to 2.96 s), so its row
+#: is the run with the median compile time of three
+SENTIMENT_RUNS = 3
+
+
+def median_run(kind: str, runs: int) -> dict:
+    """The result of the run with the median compile time of `runs` fresh ones."""
+    results = sorted((fresh(kind) for _ in range(runs)), key=lambda r: r["wall_s"])
+    return results[len(results) // 2]
+
+
 def only(kind: str) -> int:
     """`--only pipeline|sentiment|resnet`: that workload's row, stages and target."""
     name, worker_kind = {
@@ -217,7 +230,8 @@ def only(kind: str) -> int:
         "sentiment": ("sentiment seq 50", "sentiment"),
         "resnet": ("resnet18 device", "resnet-device"),
     }[kind]
-    rows = {name: fresh(worker_kind)}
+    runs = SENTIMENT_RUNS if kind == "sentiment" else 1
+    rows = {name: median_run(worker_kind, runs)}
     print_rows(rows)
     if kind != "sentiment":
         return 0
@@ -258,7 +272,7 @@ def main() -> int:
         rows[f"gpt N={n} lazy"] = fresh("gpt", n, lazy=True)
     if not args.quick:
         rows["pipeline 4x8"] = fresh("pipeline")
-        rows["sentiment seq 50"] = fresh("sentiment")
+        rows["sentiment seq 50"] = median_run("sentiment", SENTIMENT_RUNS)
         rows["resnet18 device"] = fresh("resnet-device")
     pynative = {} if args.skip_pynative else {n: fresh("pynative", n)["loss"] for n in sizes}
 
