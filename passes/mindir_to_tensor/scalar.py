@@ -195,18 +195,23 @@ def _unary(*ops: type[Operation]) -> Callable[[UnaryRule], UnaryRule]:
     return add
 
 
-_unary(M.ExpOp)(lambda e, x: _same(e, math.ExpOp, x))
-_unary(M.LogOp)(lambda e, x: _same(e, math.LogOp, x))
-_unary(M.TanhOp)(lambda e, x: _same(e, math.TanhOp, x))
-_unary(M.SinOp)(lambda e, x: _same(e, math.SinOp, x))
-_unary(M.CosOp)(lambda e, x: _same(e, math.CosOp, x))
-_unary(M.ErfOp)(lambda e, x: _same(e, math.ErfOp, x))
-_unary(M.FloorOp)(lambda e, x: _same(e, math.FloorOp, x))
-_unary(M.CeilOp)(lambda e, x: _same(e, math.CeilOp, x))
-_unary(M.RoundOp)(lambda e, x: _same(e, math.RoundEvenOp, x))
-_unary(M.SqrtOp)(lambda e, x: _same(e, math.SqrtOp, x))
-_unary(M.Log1pOp)(lambda e, x: _same(e, math.Log1pOp, x))
-_unary(M.Expm1Op)(lambda e, x: _same(e, math.ExpM1Op, x))
+#: the unary float ops that are one math op on elements of their own type
+MATH_UNARY: dict[type[Operation], type[Operation]] = {
+    M.ExpOp: math.ExpOp,
+    M.LogOp: math.LogOp,
+    M.TanhOp: math.TanhOp,
+    M.SinOp: math.SinOp,
+    M.CosOp: math.CosOp,
+    M.ErfOp: math.ErfOp,
+    M.FloorOp: math.FloorOp,
+    M.CeilOp: math.CeilOp,
+    M.RoundOp: math.RoundEvenOp,
+    M.SqrtOp: math.SqrtOp,
+    M.Log1pOp: math.Log1pOp,
+    M.Expm1Op: math.ExpM1Op,
+}
+for _mindir_op, _math_op in MATH_UNARY.items():
+    _unary(_mindir_op)(lambda e, x, _op=_math_op: _same(e, _op, x))
 _unary(M.LogicalNotOp)(lambda e, x: e.value(arith.XOrIOp(x, e.scalar(i1, True))))
 
 
