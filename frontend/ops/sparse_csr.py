@@ -58,15 +58,8 @@ class CSRTensor(SparseBase):
         csr_tensor: Any = None,
     ):
         if csr_tensor is not None:
-            if not isinstance(csr_tensor, CSRTensor):
-                raise TypeError(
-                    f"Expect input `csr_tensor` to be a CSRTensor, but got {type(csr_tensor)}"
-                )
-            if not (indptr is None and indices is None and values is None and shape is None):
-                raise TypeError(
-                    "If input `csr_tensor` is provided, `indptr`, `indices`, `values`, `shapes` should all be `None`"
-                )
-            indptr, indices, values, shape = csr_tensor.to_tuple()
+            given = (indptr, indices, values, shape)
+            indptr, indices, values, shape = self._copied(csr_tensor, "csr_tensor", given)
         else:
             if not tensor_like(indptr):
                 raise TypeError(f"For CSRTensor, 'indptr' must be Tensor, but got {type(indptr)}.")

@@ -65,6 +65,17 @@ class SparseBase:
 
     _fields: tuple[str, ...] = ()
 
+    @classmethod
+    def _copied(cls, source: Any, arg: str, given: tuple) -> tuple:
+        """The fields and shape of `source`, the `<kind>_tensor=` argument `arg`
+        (MindSpore's checks: a tensor of this kind, and no other argument given)."""
+        if not isinstance(source, cls):
+            raise TypeError(f"Expect input `{arg}` to be a {cls.__name__}, but got {type(source)}")
+        if any(g is not None for g in given):
+            names = ", ".join(f"`{f}`" for f in (*cls._fields, "shapes"))
+            raise TypeError(f"If input `{arg}` is provided, {names} should all be `None`")
+        return (*(getattr(source, "_" + f) for f in cls._fields), source._shape)
+
     def __ms_struct__(self) -> tuple[Any, tuple]:
         return self._shape, tuple(getattr(self, "_" + f) for f in self._fields)
 
@@ -116,15 +127,9 @@ class COOTensor(SparseBase):
         self, indices: Any = None, values: Any = None, shape: Any = None, coo_tensor: Any = None
     ):
         if coo_tensor is not None:
-            if not isinstance(coo_tensor, COOTensor):
-                raise TypeError(
-                    f"Expect input `coo_tensor` to be a COOTensor, but got {type(coo_tensor)}"
-                )
-            if not (indices is None and values is None and shape is None):
-                raise TypeError(
-                    "If input `coo_tensor` is provided, `indices`, `values`, `shapes` should all be `None`"
-                )
-            indices, values, shape = coo_tensor._indices, coo_tensor._values, coo_tensor._shape
+            indices, values, shape = self._copied(
+                coo_tensor, "coo_tensor", (indices, values, shape)
+            )
         else:
             check_sparse_input(indices, values, shape)
             _check_coo_shape(tuple(indices.shape), tuple(values.shape), shape)
@@ -267,15 +272,9 @@ class RowTensor(SparseBase):
         self, indices: Any = None, values: Any = None, shape: Any = None, row_tensor: Any = None
     ):
         if row_tensor is not None:
-            if not isinstance(row_tensor, RowTensor):
-                raise TypeError(
-                    f"Expect input `row_tensor` to be a RowTensor, but got {type(row_tensor)}"
-                )
-            if not (indices is None and values is None and shape is None):
-                raise TypeError(
-                    "If input `row_tensor` is provided, `indices`, `values`, `shapes` should all be `None`"
-                )
-            indices, values, shape = row_tensor._indices, row_tensor._values, row_tensor._shape
+            indices, values, shape = self._copied(
+                row_tensor, "row_tensor", (indices, values, shape)
+            )
         else:
             check_sparse_input(indices, values, shape)
         self._indices, self._values, self._shape = indices, values, shape

@@ -292,6 +292,34 @@ def test_constructor_errors():
         COOTensor(IND, coo_tensor=_coo())
 
 
+@pytest.mark.parametrize(
+    ("cls", "arg", "make", "fields"),
+    [
+        (COOTensor, "coo_tensor", _coo, "`indices`, `values`, `shapes`"),
+        (CSRTensor, "csr_tensor", _csr, "`indptr`, `indices`, `values`, `shapes`"),
+        (
+            RowTensor,
+            "row_tensor",
+            lambda: RowTensor(
+                Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), np.float32)), (3, 2)
+            ),
+            "`indices`, `values`, `shapes`",
+        ),
+    ],
+)
+def test_a_copy_takes_the_same_kind_and_nothing_else(cls, arg, make, fields):
+    """`COOTensor(coo_tensor=...)` and its kin (MindSpore 2.10's messages)."""
+    source = make()
+    copy = cls(**{arg: source})
+    assert copy.ndim == source.ndim
+    _eq(copy.indices, source.indices.asnumpy())
+    _eq(copy.values, source.values.asnumpy())
+    with pytest.raises(TypeError, match=f"Expect input `{arg}` to be a {cls.__name__}, but got"):
+        cls(**{arg: Tensor([1.0])})
+    with pytest.raises(TypeError, match=f"If input `{arg}` is provided, {fields} should all be"):
+        cls(shape=(3, 4), **{arg: source})
+
+
 def test_gradients():
     x = RNG.standard_normal(3)
     d = RNG.standard_normal((4, 2))
