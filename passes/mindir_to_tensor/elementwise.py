@@ -48,16 +48,12 @@ def fusing(enabled: bool) -> Iterator[None]:
 
     `_FUSE.left` holds the ops left for their users (by id, in the walk's order:
     producers first, so a user's tree finds them there). One whose user turned out
-    dead (the walk erases a dead op instead of lowering it) is dead too: it is
-    erased at the end."""
+    dead (the walk erases a dead op instead of lowering it) is dead too: the pass's
+    sweep of unused ops (ir/dead_ops.py) erases it at the end."""
     saved = getattr(_FUSE, "enabled", False), getattr(_FUSE, "left", None)
     _FUSE.enabled, _FUSE.left = enabled, {}
     try:
         yield
-        for op in reversed(_FUSE.left.values()):  # users first
-            if op.parent is not None and not any(r.uses for r in op.results):
-                op.detach()
-                op.erase()
     finally:
         _FUSE.enabled, _FUSE.left = saved
 

@@ -168,7 +168,7 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
     if composite is not None:
         return composite(e, x, y)
     if _is_float(t):
-        return e.value(FLOAT_BINARY[op].create(operands=[x, y], result_types=[t]))
+        return _same(e, FLOAT_BINARY[op], x, y)
     if is_unsigned(t):
         if op in UINT_BINARY:
             return e.value(UINT_BINARY[op](x, y))
@@ -176,7 +176,7 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
             signless = IntegerType(_width(t))
             xs, ys = (e.value(arith.BitcastOp(v, signless)) for v in (x, y))
             return e.value(arith.BitcastOp(e.value(math.IPowIOp(xs, ys)), t))
-    return e.value(INT_BINARY[op].create(operands=[x, y], result_types=[t]))
+    return _same(e, INT_BINARY[op], x, y)
 
 
 # --- unary -------------------------------------------------------------------------
