@@ -28,6 +28,7 @@ from mindjit.backend.cpu.pipeline_run import pipeline_plan
 from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
+from mindjit.backend.ray.pipeline_executable import RayPipelineExecutable
 from mindjit.dialects.context import make_context
 from mindjit.driver.dumps import Dumps
 from mindjit.driver.report import StageReport
@@ -120,6 +121,14 @@ class Compiled:
                     self.module, self.entry, dump_dir, options.cell_reuse
                 )
             self.report.add("ascend-compile", None, time.perf_counter() - start)
+        elif (
+            options.distributed == "ray"
+            and (stages := pipeline_plan(self.module, self.entry)) is not None
+        ):
+            self.executable = RayPipelineExecutable(
+                self.module, self.entry, stages, config.distributed_settings(), options.backend
+            )
+            self.report.add("ray-actors", None, time.perf_counter() - start)
         elif options.backend == "iree":
             self.executable = iree_or_fallback(
                 self.module, options.device_target, vmfbs, self.entry

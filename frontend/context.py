@@ -21,9 +21,11 @@ from mindjit.support.config import (
     get_context,
     reset_auto_parallel_context,
     reset_context,
+    reset_distributed,
     set_auto_parallel_context,
 )
 from mindjit.support.config import set_context as _set_context
+from mindjit.support.config import set_distributed as _set_distributed
 
 __all__ = [
     "GRAPH_MODE",
@@ -35,8 +37,10 @@ __all__ = [
     "get_context",
     "reset_auto_parallel_context",
     "reset_context",
+    "reset_distributed",
     "set_auto_parallel_context",
     "set_context",
+    "set_distributed",
 ]
 
 
@@ -46,6 +50,20 @@ def set_context(**kwargs: Any) -> None:
     if kwargs.get("device_target") == "GPU":
         check_device_available("GPU")
     _set_context(**kwargs)
+
+
+def set_distributed(
+    engine: str | None = None,
+    address: str | None = None,
+    cpus_per_actor: float | None = None,
+    start_timeout: float | None = None,
+) -> None:
+    """What runs pipeline stages and data-parallel replicas: "local" (threads of this
+    process, the default) or "ray" (Ray actors; `pip install 'mindjit[ray]'`). The
+    environment's `MINDJIT_DISTRIBUTED=ray` does the same for an unchanged script.
+    See `mindjit.support.config.set_distributed` for the other arguments; "ray"
+    without Ray installed is an error naming the extra."""
+    _set_distributed(engine, address, cpus_per_actor, start_timeout)
 
 
 # --- JitConfig --------------------------------------------------------------------

@@ -19,8 +19,10 @@ from mindjit.frontend.context import (
     get_auto_parallel_context,
     get_context,
     reset_auto_parallel_context,
+    reset_distributed,
     set_auto_parallel_context,
     set_context,
+    set_distributed,
 )
 from mindjit.frontend.dtype import (
     bool_,
@@ -137,8 +139,10 @@ __all__ = [
     "nn",
     "ops",
     "reset_auto_parallel_context",
+    "reset_distributed",
     "save_checkpoint",
     "set_auto_parallel_context",
+    "set_distributed",
     "set_context",
     "set_seed",
     "single",

@@ -30,6 +30,9 @@ A switch is set, from the strongest to the weakest:
 | pipeline_config | `set_auto_parallel_context(pipeline_config=)` | | 1f1b | `{"pipeline_scheduler": "1f1b" or "gpipe"}` the simulated devices' stage schedule |
 | device_num, global_rank | `set_auto_parallel_context(...)` | | 1, 0 | the simulated devices and this one's rank |
 | gradients_mean, full_batch | `set_auto_parallel_context(...)` | | False, False | kept for MindSpore scripts; nothing reads them yet |
+| distributed | `set_distributed(engine=)` | `MINDJIT_DISTRIBUTED` | local | what runs pipeline stages and replicas: threads of this process (local) or Ray actors (ray) |
+| distributed_address | `set_distributed(address=)` | `RAY_ADDRESS` (Ray's) | | the Ray cluster to join; none: a running local one, else a new one on this machine |
+| distributed_cpus, distributed_timeout | `set_distributed(cpus_per_actor=, start_timeout=)` | | 0.5, 60 | each actor's CPU request (fractions share cores); the bounded wait for the actors to start |
 
 The auto-parallel keys are MindSpore's second context (`set_auto_parallel_context`,
 `get_auto_parallel_context`, `reset_auto_parallel_context`): separate keys and
@@ -46,6 +49,7 @@ what ran.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -75,6 +79,13 @@ LOAD_ELIM_ENV = "MS_DEV_SIDE_EFFECT_LOAD_ELIM"
 CF_TO_SELECT_ENV = "MINDJIT_CF_TO_SELECT"
 VERIFY_EACH_ENV = "MINDJIT_VERIFY_EACH"
 BACKEND_ENV = "MINDJIT_BACKEND"
+DISTRIBUTED_ENV = "MINDJIT_DISTRIBUTED"
+#: what runs pipeline stages and data-parallel replicas, the default first
+DISTRIBUTED_ENGINES = ("local", "ray")
+RAY_MISSING = (
+    "the distributed engine 'ray' needs Ray, which is not installed: pip install "
+    "'mindjit[ray]' (or keep the default engine 'local': MINDJIT_DISTRIBUTED unset)"
+)
 IREE_DRIVER_ENV = "MINDJIT_IREE_DRIVER"
 
 
@@ -554,6 +565,85 @@ def iree_driver() -> str:
     return raw or IREE_DRIVERS[0]
 
 
+# --- the distributed engine (set_distributed) ---------------------------------------------
+
+_distributed: dict[str, Any] = {
+    "engine": None,  # None: MINDJIT_DISTRIBUTED decides
+    "address": None,  # None: RAY_ADDRESS, else a local cluster
+    "cpus_per_actor": 0.5,
+    "start_timeout": 60.0,
+}
+
+
+def set_distributed(
+    engine: str | None = None,
+    address: str | None = None,
+    cpus_per_actor: float | None = None,
+    start_timeout: float | None = None,
+) -> None:
+    """Choose what runs pipeline stages and data-parallel replicas: "local" (threads of
+    this process, the default, needs nothing) or "ray" (one Ray actor each, on the
+    cluster at `address` or `RAY_ADDRESS`, else a running local one, else a new one
+    on this machine's cores). `cpus_per_actor` is each actor's CPU request (0.5 lets
+    four stages share two cores); `start_timeout` bounds the wait for the actors to
+    be placed and started (Ray would leave unplaceable ones pending forever).
+    Arguments left None keep their current value."""
+    if engine is not None:
+        if engine not in DISTRIBUTED_ENGINES:
+            raise ConfigError(
+                f"For 'set_distributed', 'engine' must be {choices(DISTRIBUTED_ENGINES)}, "
+                f"but got {engine!r}."
+            )
+        if engine == "ray" and importlib.util.find_spec("ray") is None:
+            raise ConfigError(RAY_MISSING)
+        _distributed["engine"] = engine
+    if address is not None:
+        if not isinstance(address, str) or not address.strip():
+            raise ConfigError(
+                f"For 'set_distributed', 'address' must be a non-empty str, but got {address!r}."
+            )
+        _distributed["address"] = address.strip()
+    for key, value in (("cpus_per_actor", cpus_per_actor), ("start_timeout", start_timeout)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ConfigError(
+                f"For 'set_distributed', {key!r} must be a positive number, but got {value!r}."
+            )
+        _distributed[key] = float(value)
+
+
+def reset_distributed() -> None:
+    """Back to the defaults (the environment decides the engine)."""
+    _distributed.update(engine=None, address=None, cpus_per_actor=0.5, start_timeout=60.0)
+
+
+def distributed_engine() -> str:
+    """set_distributed(engine=) wins over MINDJIT_DISTRIBUTED; default "local"."""
+    if _distributed["engine"] is not None:
+        return _distributed["engine"]
+    raw = os.environ.get(DISTRIBUTED_ENV, "").strip()
+    if raw and raw not in DISTRIBUTED_ENGINES:
+        raise ConfigError(f"{DISTRIBUTED_ENV} must be {choices(DISTRIBUTED_ENGINES)}, got '{raw}'")
+    return raw or DISTRIBUTED_ENGINES[0]
+
+
+@dataclass(frozen=True)
+class DistributedSettings:
+    """The Ray engine's settings in force when an executable is built."""
+
+    address: str | None
+    cpus_per_actor: float
+    start_timeout: float
+
+
+def distributed_settings() -> DistributedSettings:
+    address = _distributed["address"] or os.environ.get("RAY_ADDRESS", "").strip() or None
+    return DistributedSettings(
+        address, _distributed["cpus_per_actor"], _distributed["start_timeout"]
+    )
+
+
 @dataclass(frozen=True)
 class CompileOptions:
     """Everything outside the program that changes how it is compiled, resolved."""
@@ -566,6 +656,8 @@ class CompileOptions:
     backend: str = DEFAULT_BACKEND
     #: X when the graph is split into pipeline stages (mindir-pipeline-split), else 1
     pipeline_stages: int = 1
+    #: what runs the stages (and replicas): "local" threads or "ray" actors
+    distributed: str = DISTRIBUTED_ENGINES[0]
 
     def pass_options(self) -> dict[str, dict[str, int]]:
         """The values the pipelines write as explicit pass options."""
@@ -593,6 +685,7 @@ def compile_options(
         # a GPU graph always runs on IREE (its CUDA target); the device has its own
         backend="iree" if target == "GPU" else ("numpy" if target == "Ascend" else chosen),
         pipeline_stages=pipeline_stages() if parallel_mode() in PIPELINE_MODES else 1,
+        distributed=distributed_engine(),
     )
 
 
