@@ -28,7 +28,7 @@ run: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 test: $(TEST_STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/pytest -q -n auto tests
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/pytest -q -n auto --dist loadgroup tests
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv tests/filecheck
 
 fuzz: $(STAMP)

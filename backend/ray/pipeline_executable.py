@@ -44,7 +44,7 @@ from mindjit.backend.ascend.stage_modules import stage_module
 from mindjit.backend.cache.module_codec import encode
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.pipeline_run import ChannelAborted, PipelinePlan
-from mindjit.backend.ray.cluster import cause_of, connect, kill_all, start_actors
+from mindjit.backend.ray.cluster import GROUPS, cause_of, connect, kill_all, start_actors
 from mindjit.backend.ray.errors import DistributedError
 from mindjit.backend.ray.stage_actor import ACTOR_THREADS, StageWorker
 from mindjit.passes.mindir_to_tensor.state import CHANNEL_PREFIX
@@ -120,6 +120,8 @@ class RayPipelineExecutable:
             num_cpus=cpus, max_concurrency=ACTOR_THREADS, max_restarts=0
         )
 
+        GROUPS.make_room(ray, cpus * len(self.stages), keep=self)
+
         def make() -> list[Any]:
             return [
                 remote.remote(k, s.graph, s.encoded, self.stage_backend, s.stores)
@@ -140,7 +142,7 @@ class RayPipelineExecutable:
         ray.get([a.connect.remote(actors, self.receiver_of) for a in actors])
         self._actors = actors
         self._finalizer = weakref.finalize(self, kill_all, ray, list(actors))
-        self._held.clear()  # new actors hold only their modules' initial values
+        GROUPS.touch(self)
         self.start_s = time.perf_counter() - begin
 
     def close(self) -> None:
@@ -148,6 +150,8 @@ class RayPipelineExecutable:
         if self._finalizer is not None:
             self._finalizer()
         self._actors = None
+        self._held.clear()  # new actors will hold only their modules' initial values
+        GROUPS.forget(self)
 
     # -- the executable interface -----------------------------------------------------
 
@@ -185,6 +189,7 @@ class RayPipelineExecutable:
         self._check_entry(name)
         if self._actors is None:
             self._start()
+        GROUPS.touch(self)
         ray, actors = self.ray, self._actors
         assert actors is not None
         arg_refs = [ray.put(np.asarray(a)) for a in args]

@@ -1,0 +1,208 @@
+"""Pipeline stages on Ray actors (backend/ray): the same training as one process,
+and every fault case of issue 39 a bounded, clear error. One local Ray cluster
+(2 CPUs) serves the whole module (xdist keeps the module on one worker: group
+"ray")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ray = pytest.importorskip("ray")
+
+import mindjit as ms  # noqa: E402
+from mindjit.backend.ray import cluster  # noqa: E402
+from mindjit.backend.ray.errors import DistributedError  # noqa: E402
+from mindjit.backend.ray.pipeline_executable import RayPipelineExecutable  # noqa: E402
+from mindjit.frontend.graph import api  # noqa: E402
+from mindjit.support import config  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import distributed_programs as dp  # noqa: E402
+
+pytestmark = pytest.mark.xdist_group("ray")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _engine():
+    """Each test resets the engine; none may hang the suite (a bounded time is
+    what these tests are about): SIGALRM fails a test still running after 120 s."""
+
+    def hung(signum, frame):
+        raise TimeoutError("a Ray test ran over 120 s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+    config.reset_distributed()
+    ms.reset_auto_parallel_context()
+
+
+def _local(stages: int, micro: int, scheduler: str = "1f1b"):
+    ms.set_distributed(engine="local")
+    return dp.train(stages, micro, scheduler=scheduler)
+
+
+def _on_ray(stages: int, micro: int, scheduler: str = "1f1b"):
+    ms.set_distributed(engine="ray")
+    return dp.train(stages, micro, scheduler=scheduler)
+
+
+def _executable(step) -> RayPipelineExecutable:
+    found = [
+        p.executable
+        for p in api.cached_programs()
+        if isinstance(p.executable, RayPipelineExecutable)
+    ]
+    assert found, "no program runs on Ray actors"
+    return found[-1]
+
+
+@pytest.mark.parametrize(("stages", "micro"), [(2, 1), (2, 4), (4, 8)])
+def test_stages_on_actors_train_like_one_process(stages: int, micro: int) -> None:
+    want = _local(stages, micro)
+    got = _on_ray(stages, micro)
+    dp.assert_same_training(got, want)
+    exe = _executable(got[2])
+    assert len(exe.pids) == stages and os.getpid() not in exe.pids
+
+
+def test_parameters_changed_between_steps_reach_the_actors() -> None:
+    ms.set_distributed(engine="ray")
+    net, step = dp.train_step(2, 2)
+    x, y = dp.data()
+    step(x, y)
+    head = net.head.weight
+    head.set_data(ms.Tensor(np.zeros(head.shape, np.float32)))
+    ray_loss = float(step(x, y).asnumpy())
+    ms.set_distributed(engine="local")
+    net2, step2 = dp.train_step(2, 2)
+    step2(x, y)
+    net2.head.weight.set_data(ms.Tensor(np.zeros(head.shape, np.float32)))
+    assert ray_loss == pytest.approx(float(step2(x, y).asnumpy()), rel=1e-6)
+
+
+def test_an_unchanged_training_loop_ships_no_parameters() -> None:
+    ms.set_distributed(engine="ray")
+    net, step = dp.train_step(2, 2)
+    x, y = dp.data()
+    step(x, y)
+    exe = _executable(step)
+    shipped = []
+    original = exe.set_global
+
+    def spy(name, value):
+        original(name, value)
+        shipped.extend(exe._updates)  # noqa: SLF001 - what the next step would send
+
+    exe.set_global = spy
+    step(x, y)
+    assert shipped == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_stage_killed_mid_step_fails_the_step_and_the_next_step_recovers() -> None:
+    ms.set_distributed(engine="ray")
+    net, step = dp.train_step(4, 8)
+    x, y = dp.data()
+    step(x, y)
+    exe = _executable(step)
+    before = {n: p.asnumpy().copy() for n, p in step.parameters_and_names()}
+    pids = list(exe.pids)
+    victim = pids[2]
+    killer = threading.Timer(0.05, os.kill, (victim, signal.SIGKILL))
+    started = time.perf_counter()
+    killer.start()
+    with pytest.raises(DistributedError, match=r"pipeline stage 2 .* died mid-step"):
+        for _ in range(50):  # the kill lands in one of these steps
+            before = {n: p.asnumpy().copy() for n, p in step.parameters_and_names()}
+            step(x, y)
+    assert time.perf_counter() - started < 30
+    after = {n: p.asnumpy() for n, p in step.parameters_and_names()}
+    for name in before:  # the failed step changed nothing the user reads
+        np.testing.assert_array_equal(after[name], before[name], err_msg=name)
+    deadline = time.time() + 15
+    while any(map(_alive, pids)) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not any(map(_alive, pids)), "orphan stage processes"
+    # the next step starts new actors from the Parameters of the last completed step
+    got = float(step(x, y).asnumpy())
+    ms.set_distributed(engine="local")
+    net2, step2 = dp.train_step(4, 8)
+    for (_, p2), (name, _) in zip(step2.parameters_and_names(), step.parameters_and_names()):
+        p2.set_data(ms.Tensor(before[name]))
+    assert got == pytest.approx(float(step2(x, y).asnumpy()), rel=1e-5)
+    assert not set(_executable(step).pids) & set(pids)
+
+
+def test_actors_the_cluster_cannot_place_are_a_bounded_clear_error() -> None:
+    ms.set_distributed(engine="ray", cpus_per_actor=3, start_timeout=2)
+    started = time.perf_counter()
+    with pytest.raises(DistributedError, match=r"did not start the 2 pipeline stage actors"):
+        dp.train(2, 2, steps=1)
+    assert time.perf_counter() - started < 30
+
+
+def test_four_stages_share_two_cores() -> None:
+    ms.set_distributed(engine="ray", cpus_per_actor=0.5)
+    losses, _, step = dp.train(4, 4, steps=1)
+    assert np.isfinite(losses).all()
+
+
+def test_a_cluster_address_that_does_not_answer_is_refused_in_seconds() -> None:
+    started = time.perf_counter()
+    with pytest.raises(DistributedError, match=r"does not answer"):
+        cluster.probe("127.0.0.1:9")
+    assert time.perf_counter() - started < 5
+    with pytest.raises(DistributedError, match=r"is not host:port"):
+        cluster.probe("somewhere:port")
+
+
+def test_ray_missing_is_an_error_naming_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(ValueError, match=r"pip install 'mindjit\[ray\]'"):
+        ms.set_distributed(engine="ray")
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(DistributedError, match=r"mindjit\[ray\]"):
+        cluster.import_ray()
+
+
+def test_the_engine_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert config.compile_options().distributed == "local"
+    monkeypatch.setenv("MINDJIT_DISTRIBUTED", "ray")
+    assert config.compile_options().distributed == "ray"
+    ms.set_distributed(engine="local")
+    assert config.compile_options().distributed == "local"
+    config.reset_distributed()
+    monkeypatch.setenv("MINDJIT_DISTRIBUTED", "spark")
+    with pytest.raises(ValueError, match="MINDJIT_DISTRIBUTED must be local or ray"):
+        config.compile_options()
+    with pytest.raises(ValueError, match="'engine' must be local or ray"):
+        ms.set_distributed(engine="mpi")
+    with pytest.raises(ValueError, match="'cpus_per_actor' must be a positive number"):
+        ms.set_distributed(cpus_per_actor=0)
