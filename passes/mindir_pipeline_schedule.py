@@ -353,13 +353,21 @@ class _Pipeline:
     def _apply(self, k: int, order: list[Operation]) -> None:
         block, ret = self.blocks[k], self.returns[k]
         assert ret is not None
+        chain = self.chains.get(k)
+        placed: set[Operation] = set()
         for o in order:
+            assert all(
+                (q := self.producer(v, k)) is None
+                or q in placed
+                or (chain is not None and state_kind(v.type) == "io")
+                for v in self.inputs[o]
+            ), "an op placed before what it uses"
+            placed.add(o)
             block.detach_op(o)
             block.insert_op_before(o, ret)
             w = self.work(o)
             if w is not None:
                 o.attributes[PIPELINE_MICRO_ATTR] = StringAttr(f"{w[0]}{w[1]}")
-        chain = self.chains.get(k)
         if chain is None:
             return
         io: SSAValue = next(a for a in block.args if state_kind(a.type) == "io")
@@ -460,6 +468,9 @@ def _reassociate_sums(p: _Pipeline, k: int, rank: dict[tuple[str, int], int]) ->
             p.label[add] = p.label.get(root, frozenset())
             acc = add.results[0]
         root.results[0].replace_all_uses_with(acc)
+        for use in acc.uses:  # they read the new sum now
+            if use.operation in p.inputs:
+                p.inputs[use.operation] = values_from_outside(use.operation)
         for o in adds:  # users first: the root, then its operands' adds
             block.detach_op(o)
             p.ops[k].remove(o)

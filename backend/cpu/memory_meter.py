@@ -193,3 +193,20 @@ def probe_steps(
 
         after.append(step)
     return counter.start, after
+
+
+def stage_peaks(exe: CpuExecutable, graph: str, args: Sequence[Any]) -> list[Peak]:
+    """Run `graph` (split into pipeline stages, backend/cpu/pipeline_run.py) once on
+    `exe` with a fresh meter: each stage's peaks, in stage order. The meter is
+    removed afterwards (plans are rebuilt on each change). A process running one
+    stage (a Ray actor) sets `exe.memory_meter` itself and reads `peak(stage)`."""
+    plan = exe.pipeline(graph)
+    if plan is None:
+        raise ValueError(f"@{graph} is not split into pipeline stages")
+    meter = MemoryMeter()
+    exe.memory_meter = meter
+    try:
+        exe.run(graph, *args)
+    finally:
+        exe.memory_meter = None
+    return [meter.peak(name) for name, _ in plan.stages]
