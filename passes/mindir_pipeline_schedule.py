@@ -325,12 +325,21 @@ class _Pipeline:
                     previous_effect = o
             deps[o] = ds
         key: dict[Operation, int] = {}
-        for o in ops:  # the original order is topological
-            w = self.work(o)
-            if w is not None and w in rank:
-                key[o] = rank[w]
-            else:
-                key[o] = max((key[d] for d in deps[o]), default=-1)
+        for root in ops:  # depth first, what an op uses before it
+            stack = [(root, False)]
+            while stack:
+                o, done = stack.pop()
+                if o in key:
+                    continue
+                if not done:
+                    stack.append((o, True))
+                    stack += [(d, False) for d in deps[o] if d not in key]
+                    continue
+                w = self.work(o)
+                if w is not None and w in rank:
+                    key[o] = rank[w]
+                else:
+                    key[o] = max((key[d] for d in deps[o]), default=-1)
         users: dict[Operation, list[Operation]] = defaultdict(list)
         waiting = {o: len(ds) for o, ds in deps.items()}
         for o, ds in deps.items():
@@ -462,7 +471,11 @@ def _reassociate_sums(p: _Pipeline, k: int, rank: dict[tuple[str, int], int]) ->
             add = mindir.AddOp.get(acc, t)
             add.attributes.update(root.attributes)
             block.insert_op_before(add, root)
-            p.ops[k].insert(p.ops[k].index(root), add)
+            # right after its new term in the list the order's ties break by, so
+            # each sum runs as soon as its term is made (a Block's gradients are
+            # added as its backward call returns, not after the whole backward)
+            q = p.producer(t, k)
+            p.ops[k].insert(p.ops[k].index(q) + 1 if q is not None else 0, add)
             p.inputs[add] = [acc, t]
             p.stage[add] = k
             p.label[add] = p.label.get(root, frozenset())
