@@ -413,7 +413,8 @@ def parallel_mode() -> str:
 
 
 def pipeline_scheduler() -> str:
-    """The devices' pipeline schedule: "1f1b" (MindSpore's default) or "gpipe"."""
+    """The pipeline schedule: "1f1b" (MindSpore's default) or "gpipe": the order of each
+    stage graph (mindir-pipeline-schedule) and of the simulated devices."""
     return _auto_parallel["pipeline_config"]["pipeline_scheduler"]
 
 

@@ -78,9 +78,10 @@ def test_lazy_inline_blocks_schedule_and_train_the_same(monkeypatch, stages, mic
     T.assert_same(one, other)
 
 
-def gpt_peaks(stages: int, micro: int, schedule: str, lazy: bool) -> list[Peak]:
-    """Each stage's measured peaks for one train step of the GPT-like model (two
-    Blocks a stage, hidden 16, sequence 8, one sequence a micro-batch)."""
+def gpt_peaks(stages: int, micro: int, schedule: str, lazy: bool) -> tuple[list[Peak], list]:
+    """Each stage's measured peaks for the second train step of the GPT-like model
+    (two Blocks a stage, hidden 16, sequence 8, one sequence a micro-batch), and the
+    two steps' losses and the Parameters after them."""
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_auto_parallel_context(
         parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL,
@@ -88,6 +89,7 @@ def gpt_peaks(stages: int, micro: int, schedule: str, lazy: bool) -> list[Peak]:
         pipeline_config={"pipeline_scheduler": schedule},
     )
     layers = 2 * stages
+    ms.set_seed(1)  # the same initial weights under both schedules
     net = GPT(GPTConfig(layers, hidden=16, seq=8, batch=micro), lazy=lazy)
     for i, block in enumerate(net.blocks):
         block.pipeline_stage = i * stages // layers
@@ -96,15 +98,16 @@ def gpt_peaks(stages: int, micro: int, schedule: str, lazy: bool) -> list[Peak]:
     rng = np.random.default_rng(0)
     x = ms.Tensor(rng.standard_normal((micro, 8, 16)).astype(np.float32))
     y = ms.Tensor(rng.standard_normal((micro, 8, 16)).astype(np.float32))
-    step(x, y)
+    losses = [float(step(x, y).asnumpy())]
     (program,) = api.cached_programs()
     exe = program.executable
     meter = MemoryMeter()
     exe.memory_meter = meter
-    step(x, y)
+    losses.append(float(step(x, y).asnumpy()))
     exe.memory_meter = None
     names = [f.sym_name.data for f in pipeline_stage_graphs(program.module, program.entry_name)]
-    return [meter.peak(n) for n in names]
+    trained = (losses, {n: p.asnumpy().copy() for n, p in net.parameters_and_names()})
+    return [meter.peak(n) for n in names], trained
 
 
 @pytest.mark.parametrize(
@@ -116,9 +119,10 @@ def test_1f1b_holds_at_most_x_minus_s_micro_batches_activations(monkeypatch, sta
     the micro-batches' losses (an f32 each), which the loss sum, not a backward,
     holds a little longer under 1F1B."""
     monkeypatch.setenv("MS_DEV_CELL_REUSE", "1" if lazy else "0")
-    one = gpt_peaks(stages, micro, "1f1b", lazy)
+    one, trained = gpt_peaks(stages, micro, "1f1b", lazy)
     api.clear_cache()
-    gpipe = gpt_peaks(stages, micro, "gpipe", lazy)
+    gpipe, trained_gpipe = gpt_peaks(stages, micro, "gpipe", lazy)
+    T.assert_same(trained, trained_gpipe)  # the GPT-like model trains the same too
     for s, (a, b) in enumerate(zip(one, gpipe)):
         assert a.calls == b.calls == 1
         assert 0 < a.held_activation_bytes <= a.activation_bytes <= a.intermediate_bytes
@@ -126,6 +130,7 @@ def test_1f1b_holds_at_most_x_minus_s_micro_batches_activations(monkeypatch, sta
         assert a.held_activation_bytes <= bound, (s, a, b)
         if stages - s < micro:  # GPipe holds all Y: strictly more than 1F1B's X - s
             assert b.held_activation_bytes > a.held_activation_bytes
+        assert a.intermediate_bytes <= b.intermediate_bytes
 
 
 def test_stage_peaks_runs_a_split_graph_once_with_a_meter():
