@@ -27,6 +27,12 @@ only inside one op (a kernel's temporaries, a called graph's own values) is not
 seen: the counter samples between the ops of the block, where one schedule's
 order differs from another's.
 
+The marks are those of the mindir ops: what a forward's op computes counts
+as that forward's, whatever it is. At MS_DEV_CELL_REUSE=2 the Block calls are
+inlined after the schedule, and the Parameter copies (TensorMoves) their bodies
+make count as the forward's activations too: compare schedules there by the
+difference, or measure at levels 0 and 1, where a Block call is one op.
+
 One `MemoryMeter` serves every thread of a process (one stage per thread, or one
 per Ray actor: each reads its own stage's `peak(name)`); a function's counter is
 its plan's, so one function must not run in two threads at once while measured.
