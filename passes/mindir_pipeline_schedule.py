@@ -13,28 +13,13 @@ min(X - s - 1, Y) warm-up forwards, then one forward and one backward in turn,
 then the remaining backwards, so it holds at most X - s micro-batches'
 activations.
 
-**Which work an op is** (its micro-batch m and F or B) is found by dataflow over
-all the stage graphs of one pipeline together, not by attributes the frontend
-would set. Why: the facts are already in the IR, and dataflow survives every
-pass before (inline, grad, cse, the split) without each having to carry a new
-attribute; an attribute put on the PipelineCell loop's ops would be lost or
-wrong on the adjoints mindir-grad makes and on what cse merges across
-micro-batches. The rules:
-
-- micro-batch: `nn.PipelineCell` slices each input along axis 0 with static
-  bounds, `x[m*b:(m+1)*b]`: a `mindir.get_item` of a graph argument taking the
-  m-th of Y equal slices of axis 0 seeds m (Y = the argument's rows / b; with no
-  such slice, Y = 1 and the tensor arguments seed micro-batch 0). Labels flow
-  from operands to results (state operands, `update_state` and a `depend`'s
-  attaches carry none) and from a send to its receive (the same `sr_tag`), to a
-  fixpoint over the stages. A lazy-inline call (of a shared Block graph) is one op
-  and so one unit of work. An op with one label belongs to that micro-batch; one
-  with several (gradient accumulation, the loss sum, the optimizer update) or
-  none (Parameter loads, constants, the learning rate) to no group.
-- forward or backward: the forward of a micro-batch is what its loss is made
-  from: the ops the graph's results depend on (through operands, a depend's
-  value, and from a receive to its send on another stage); the other ops of the
-  micro-batch are its backward.
+**Which work an op is** (its micro-batch m, and forward or backward) is found by
+dataflow over all the stage graphs of one pipeline together
+(passes/analysis/pipeline_work.py says how and why not by attributes):
+`nn.PipelineCell`'s slices of the inputs seed each micro-batch, labels flow
+through operands and from a send to its receive, and a micro-batch's forward is
+what its loss is made from. A lazy-inline call (of a shared Block graph) is one
+op, one unit of work.
 
 **The order**: a list scheduling of each stage graph's dependence graph (every
 operand, including states and values used inside regions, so SSA and the
@@ -49,8 +34,9 @@ themselves, so when it is a simple chain the pass drops it as a dependence
 between channel ops (a print keeps its order among prints) and threads it again
 in the new order. Gradient accumulation `add` chains (one Parameter's
 per-micro-batch gradients summed in the original backward order) are summed
-again in the new order of their micro-batches, so 1F1B keeps one accumulator per
-Parameter instead of Y gradients (the sum's rounding changes by an ulp or so).
+again in the new order of their micro-batches, each sum right after the op that
+makes its new term, so 1F1B keeps one accumulator per Parameter instead of Y
+gradients (the sum's rounding changes by an ulp or so).
 Each F/B op is marked `mindir.pipeline_micro = "F<m>"` / `"B<m>"`, and the
 lowering copies the mark onto the ops it makes (backend/cpu/memory_meter.py
 measures activations by it).
@@ -81,8 +67,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i64
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 
@@ -97,6 +83,7 @@ from mindjit.dialects.mindir.discardable import (
 from mindjit.ir.locations import loc_of_op
 from mindjit.passes.analysis.effects import state_kind, values_from_outside
 from mindjit.passes.analysis.pipeline_order import SCHEDULES, device_order
+from mindjit.passes.analysis.pipeline_work import PipelineWork
 from mindjit.support.errors import MindjitError
 
 
@@ -136,164 +123,18 @@ def schedule_pipelines(module: ModuleOp, schedule: str = "1f1b") -> dict[str, in
     return done
 
 
-# -- which work each op is ------------------------------------------------------------------
+class _Pipeline(PipelineWork):
+    """The stage graphs of one pipeline, ordered by a schedule (module doc)."""
 
-
-def _micro_slice(op: Operation) -> tuple[int, int] | None:
-    """(m, Y) when `op` takes the m-th of Y equal slices of axis 0 of a tensor."""
-    if not isinstance(op, mindir.GetItemOp):
-        return None
-    t = op.operands[0].type
-    if not isinstance(t, TensorType) or not t.get_shape() or list(op.squeeze.get_values()):
-        return None
-    shape = list(t.get_shape())
-    starts = list(op.starts.get_values())
-    limits = list(op.limits.get_values())
-    strides = list(op.strides.get_values())
-    if any(s != 1 for s in strides) or len(starts) != len(shape):
-        return None
-    if any(starts[i] != 0 or limits[i] != shape[i] for i in range(1, len(shape))):
-        return None
-    size = limits[0] - starts[0]
-    if size <= 0 or shape[0] % size or starts[0] % size:
-        return None
-    return starts[0] // size, shape[0] // size
-
-
-def _producer(v: SSAValue, block: Block) -> Operation | None:
-    if isinstance(v, OpResult) and v.op.parent is block:
-        return v.op
-    return None
-
-
-def _data_inputs(op: Operation, inputs: list[SSAValue]) -> list[SSAValue]:
-    """The values an op computes from (no states, no update_state/depend attaches)."""
-    if isinstance(op, mindir.UpdateStateOp):
-        return []
-    if isinstance(op, mindir.DependOp):
-        return [op.operands[0]]
-    return [v for v in inputs if state_kind(v.type) is None]
-
-
-class _Pipeline:
     def __init__(self, fns: list[func.FuncOp]):
-        self.fns = fns
-        self.blocks = [f.body.block for f in fns]
-        self.ops = [[o for o in b.ops if not o.has_trait(IsTerminator)] for b in self.blocks]
-        self.returns = [b.last_op for b in self.blocks]
-        self.inputs = {o: values_from_outside(o) for ops in self.ops for o in ops}
-        self.stage = {o: k for k, ops in enumerate(self.ops) for o in ops}
-        self.send: dict[int, mindir.SendOp] = {}
-        self.recv: dict[int, mindir.ReceiveOp] = {}
-        for ops in self.ops:
-            for o in ops:
-                if isinstance(o, mindir.SendOp):
-                    self.send[o.sr_tag.value.data] = o
-                elif isinstance(o, mindir.ReceiveOp):
-                    self.recv[o.sr_tag.value.data] = o
-        self.label: dict[Operation, frozenset[int]] = {}
-        self.forward: set[Operation] = set()
+        super().__init__(fns)
         #: per stage: the io chain `_order` dropped and `_apply` threads again
         self.chains: dict[int, dict[Operation, SSAValue] | None] = {}
 
-    def producer(self, v: SSAValue, k: int) -> Operation | None:
-        return _producer(v, self.blocks[k])
-
-    # labels ------------------------------------------------------------------------------
-
-    def micro_batches(self) -> tuple[int, dict[Operation, int], bool] | None:
-        """(Y, the slices seeding each micro-batch, whether arguments seed 0), or None."""
-        seeds: dict[Operation, int] = {}
-        ys: set[int] = set()
-        for k, ops in enumerate(self.ops):
-            for o in ops:
-                if isinstance(o.operands[0] if o.operands else None, BlockArgument):
-                    got = _micro_slice(o)
-                    if got is not None and o.operands[0].owner is self.blocks[k]:
-                        seeds[o] = got[0]
-                        ys.add(got[1])
-        given = self.fns[0].attributes.get(MICRO_BATCHES_ATTR)
-        y_attr = given.value.data if isinstance(given, IntegerAttr) else None
-        if len(ys) > 1:
-            return None
-        if not ys:
-            return (1, {}, True) if y_attr in (None, 1) else None
-        y = ys.pop()
-        if y_attr is not None and y_attr != y:
-            return None
-        return y, seeds, False
-
-    def find_labels(self, seeds: dict[Operation, int], args_seed: bool) -> None:
-        changed = True
-        order = list(range(len(self.ops)))
-        sweep = 0
-        while changed:
-            changed = False
-            for k in order if sweep % 2 == 0 else reversed(order):
-                for o in self.ops[k]:
-                    new = self._label_of(o, k, seeds, args_seed)
-                    if new != self.label.get(o, frozenset()):
-                        self.label[o] = new
-                        changed = True
-            sweep += 1
-
-    def _label_of(
-        self, o: Operation, k: int, seeds: dict[Operation, int], args_seed: bool
-    ) -> frozenset[int]:
-        if o in seeds:
-            return frozenset({seeds[o]})
-        if isinstance(o, mindir.ReceiveOp):
-            send = self.send.get(o.sr_tag.value.data)
-            return self.label.get(send, frozenset()) if send is not None else frozenset()
-        found: set[int] = set()
-        for v in _data_inputs(o, self.inputs[o]):
-            p = self.producer(v, k)
-            if p is not None:
-                found |= self.label.get(p, frozenset())
-            elif args_seed and isinstance(v, BlockArgument) and v.owner is self.blocks[k]:
-                found.add(0)
-        return frozenset(found)
-
-    def find_forward(self) -> None:
-        """The ops the graph's results are made from (module doc)."""
-        stack: list[Operation] = []
-        for k, ret in enumerate(self.returns):
-            assert ret is not None
-            stack += [
-                p
-                for v in ret.operands
-                if state_kind(v.type) is None and (p := self.producer(v, k)) is not None
-            ]
-        while stack:
-            o = stack.pop()
-            if o in self.forward:
-                continue
-            self.forward.add(o)
-            k = self.stage[o]
-            if isinstance(o, mindir.ReceiveOp):
-                send = self.send.get(o.sr_tag.value.data)
-                if send is not None:
-                    stack.append(send)
-                continue
-            for v in _data_inputs(o, self.inputs[o]):
-                if (p := self.producer(v, k)) is not None:
-                    stack.append(p)
-
-    def work(self, o: Operation) -> tuple[str, int] | None:
-        lab = self.label.get(o, frozenset())
-        if len(lab) != 1 or isinstance(o, mindir.UpdateStateOp):
-            return None
-        return ("F" if o in self.forward else "B", next(iter(lab)))
-
-    # the order ---------------------------------------------------------------------------
-
     def schedule(self, schedule: str) -> int | None:
-        found = self.micro_batches()
-        if found is None:
+        y = self.find()
+        if y is None:
             return None
-        y, seeds, args_seed = found
-        self.find_labels(seeds, args_seed)
-        self.find_forward()
         x = len(self.fns)
         orders = []
         for k in range(x):
