@@ -1,5 +1,6 @@
 """mindir-pipeline-schedule: pipelined training under 1F1B and GPipe equals the
-unpipelined run; each stage graph, after lowering, runs its micro-batches' forwards
+unpipelined run (and the split's random programs scheduled equal them unsplit); each
+stage graph, after lowering, runs its micro-batches' forwards
 and backwards in `device_order`; and the measured activation memory of stage s
 under 1F1B is at most (X - s)/Y of GPipe's (backend/cpu/memory_meter.py)."""
 
@@ -16,13 +17,16 @@ import mindjit as ms
 from mindjit import nn
 from mindjit.backend.cpu.memory_meter import MemoryMeter, Peak, stage_peaks, work_of
 from mindjit.dialects.mindir.discardable import pipeline_stage_graphs
+from mindjit.dialects.parsing import parse_module
 from mindjit.frontend import context as C
 from mindjit.frontend.graph import api
 from mindjit.passes.analysis.pipeline_order import device_order
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "frontend"))
+sys.path.insert(0, str(ROOT / "tests" / "passes"))
 sys.path.insert(0, str(ROOT / "examples"))
+import test_mindir_pipeline_split as S  # noqa: E402
 import test_pipeline_api as T  # noqa: E402
 from gpt import GPT, GPTConfig  # noqa: E402
 
@@ -144,3 +148,20 @@ def test_stage_peaks_runs_a_split_graph_once_with_a_meter():
     assert exe.memory_meter is None
     with pytest.raises(ValueError, match="is not split into pipeline stages"):
         stage_peaks(exe, "nope", args)
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 3))
+def test_random_split_programs_scheduled_equal_unsplit(seed: int) -> None:
+    """The split's random programs (loads, assigns, prints on random stages; one
+    micro-batch): scheduled after the split, outputs, Parameters and prints are the
+    unsplit program's."""
+    stages = 2 + seed % 3
+    text, params = S.random_program(seed, stages)
+    rng = np.random.default_rng(seed)
+    args = [rng.standard_normal(4).astype(np.float32) for _ in range(2)]
+    base = S.run(parse_module(text), "mindir-auto-monad")
+    for schedule in ("1f1b", "gpipe"):
+        spec = f"mindir-pipeline-split{{stages={stages}}},mindir-pipeline-schedule{{schedule={schedule}}}"
+        got = S.run(base.clone(), spec)
+        want = S.execute(S.run(base.clone(), S.after(1)), "f", args, params)
+        S.assert_same(S.execute(S.run(got, S.after(1)), "f", args, params), want)
