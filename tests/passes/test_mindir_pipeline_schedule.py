@@ -1,8 +1,8 @@
 """mindir-pipeline-schedule: pipelined training under 1F1B and GPipe equals the
-unpipelined run (and the split's random programs scheduled equal them unsplit); each
-stage graph, after lowering, runs its micro-batches' forwards
-and backwards in `device_order`; and the measured activation memory of stage s
-under 1F1B is at most (X - s)/Y of GPipe's (backend/cpu/memory_meter.py)."""
+unpipelined run (and the split's random programs scheduled equal them unsplit);
+each stage graph, after lowering, runs its micro-batches' forwards and backwards
+in `device_order`; and the measured activation memory of stage s under 1F1B is
+at most (X - s)/Y of GPipe's (backend/cpu/memory_meter.py)."""
 
 from __future__ import annotations
 
