@@ -19,6 +19,10 @@ Columns:
 - compile s: the first call of the train step in graph mode (trace, passes,
   split, lowering, the numpy executor's plans), fresh process each.
 
+Then each stage's activations, measured on the numpy executor
+(backend/cpu/memory_meter.py) under 1F1B and under GPipe, against the (X - s)/Y
+that 1F1B's order promises (mindir-pipeline-schedule).
+
 Then the same train step (lazy inline) on the simulated Ascend-like device:
 X devices, one per stage, under MindSpore's 1F1B (step time, bubble fraction
 against (X-1)/(Y+X-1), each device's peak memory), against one device running
@@ -141,13 +145,48 @@ def on_device(args: argparse.Namespace, stages: int, micro: int, lazy: bool) -> 
     }
 
 
+def activations(args: argparse.Namespace, stages: int, micro: int, lazy: bool) -> dict:
+    """One train step on the numpy executor (threads, one per stage) with the memory
+    meter (backend/cpu/memory_meter.py): each stage's measured peaks."""
+    import mindjit as ms
+    from mindjit.backend.cpu.memory_meter import MemoryMeter
+    from mindjit.dialects.mindir.discardable import pipeline_stage_graphs
+    from mindjit.frontend.graph import api
+
+    ms.set_auto_parallel_context(pipeline_config={"pipeline_scheduler": args.schedule})
+    step, x, y = build(args.layers, args.hidden, args.seq, stages, micro, lazy)
+    step(x, y)
+    program = api.cached_programs()[-1]
+    meter = MemoryMeter()
+    program.executable.memory_meter = meter
+    step(x, y)
+    names = [f.sym_name.data for f in pipeline_stage_graphs(program.module, program.entry_name)]
+    peaks = [meter.peak(n) for n in names]
+    return {
+        "held": [p.held_activation_bytes for p in peaks],
+        "activations": [p.activation_bytes for p in peaks],
+        "intermediates": [p.intermediate_bytes for p in peaks],
+    }
+
+
 def worker(args: argparse.Namespace) -> None:
-    what = {"nodes": count_nodes, "compile": compile_seconds, "device": on_device}[args.worker]
+    what = {
+        "nodes": count_nodes,
+        "compile": compile_seconds,
+        "device": on_device,
+        "memory": activations,
+    }[args.worker]
     print(json.dumps(what(args, args.stages, args.micro, args.lazy)))
 
 
 def fresh(
-    args: argparse.Namespace, what: str, stages: int, micro: int, lazy: bool, cell: bool = True
+    args: argparse.Namespace,
+    what: str,
+    stages: int,
+    micro: int,
+    lazy: bool,
+    cell: bool = True,
+    schedule: str = "1f1b",
 ) -> dict:
     cmd = (
         [
@@ -165,6 +204,8 @@ def fresh(
             str(stages),
             "--micro",
             str(micro),
+            "--schedule",
+            schedule,
         ]
         + (["--lazy"] if lazy else [])
         + (["--cell"] if cell else [])
@@ -184,9 +225,12 @@ def main() -> None:
     p.add_argument("--seq", type=int, default=8)
     p.add_argument("--stages", type=int, default=4)
     p.add_argument("--micro", type=int, default=8)
+    p.add_argument("--schedule", default="1f1b", help=argparse.SUPPRESS)
     p.add_argument("--lazy", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--cell", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--worker", choices=("nodes", "compile", "device"), help=argparse.SUPPRESS)
+    p.add_argument(
+        "--worker", choices=("nodes", "compile", "device", "memory"), help=argparse.SUPPRESS
+    )
     args = p.parse_args()
     if args.worker:
         worker(args)
@@ -238,6 +282,26 @@ def main() -> None:
         f"{whole_one['step_us'] / micro_one['step_us']:.2f} | | {whole_one['peak'][0]} | "
         f"{whole_one['compile_s']:.2f} |"
     )
+    # measured on the numpy executor: each stage's activations under 1F1B and GPipe
+    mem = {sched: fresh(args, "memory", X, Y, True, schedule=sched) for sched in ("1f1b", "gpipe")}
+    print()
+    print(
+        "Measured activations per stage (numpy executor, lazy inline; held between two "
+        "works, backend/cpu/memory_meter.py):\n"
+    )
+    print(
+        "| stage s | 1F1B held B | GPipe held B | 1F1B / GPipe | (X-s)/Y | all values 1F1B / GPipe B |"
+    )
+    print("|---|---|---|---|---|---|")
+    memory_met = True
+    for s in range(X):
+        a, b = mem["1f1b"]["held"][s], mem["gpipe"]["held"][s]
+        bound = (X - s) / Y
+        memory_met &= a <= bound * b + 4 * Y  # + the micro-batches' f32 losses
+        print(
+            f"| {s} | {a} | {b} | {a / b:.3f} | {bound:.3f} | "
+            f"{mem['1f1b']['intermediates'][s]} / {mem['gpipe']['intermediates'][s]} |"
+        )
     step_ratio = piped["step_us"] / micro_one["step_us"]
     bubble_gap = abs(piped["bubble"] - piped["theory"])
     same_device = abs(piped["loss"] - micro_one["loss"]) <= 1e-4 * abs(micro_one["loss"])
@@ -261,6 +325,9 @@ def main() -> None:
     )
     print(
         f"| same loss on {X} devices and on one | {piped['loss']:.6f} / {micro_one['loss']:.6f} | {'yes' if same_device else 'no'} |"
+    )
+    print(
+        f"| each stage's activations under 1F1B <= (X-s)/Y of GPipe's | measured above | {'yes' if memory_met else 'no'} |"
     )
 
 

@@ -32,7 +32,9 @@ MindSpore does without the decorator.
   a Cell's `pipeline_stage` on its call) gives that stage to every inlined op
   that has none of its own, so after inlining each op of a staged Cell says its
   stage (an inner Cell's own stage wins: graphs are flattened bottom-up) for
-  mindir-pipeline-split (issue 26).
+  mindir-pipeline-split (issue 26). A call mindir-pipeline-schedule marked
+  with its work (`mindir.pipeline_micro`, inlined late at MS_DEV_CELL_REUSE=2)
+  gives the mark to the ops it becomes.
 - Graphs: a graph whose calls were all inlined and that nothing else refers to
   any more (no call, no other symbol reference) is erased, whatever its
   visibility: it was a sub-graph. A graph never called (an entry, public or
@@ -60,7 +62,11 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRef
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from mindjit.dialects.mindir.discardable import LAZY_INLINE_ATTR, PIPELINE_STAGE_ATTR
+from mindjit.dialects.mindir.discardable import (
+    LAZY_INLINE_ATTR,
+    PIPELINE_MICRO_ATTR,
+    PIPELINE_STAGE_ATTR,
+)
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.support.config import CELL_REUSE_LEVELS, parse_level
@@ -212,6 +218,7 @@ def inline_call(call: func.CallOp, callee: func.FuncOp, move: bool = False) -> i
     mapper: dict[SSAValue, SSAValue] = dict(zip(args, call.arguments))
     loc = call.location
     stage = call.attributes.get(PIPELINE_STAGE_ATTR)
+    work = call.attributes.get(PIPELINE_MICRO_ATTR)  # a scheduled stage's call (level 2)
     new_ops: list[Operation] = []
     created: set[SSAValue] = set()
     ret = block.last_op
@@ -231,6 +238,8 @@ def inline_call(call: func.CallOp, callee: func.FuncOp, move: bool = False) -> i
             inner.location = loc
             if stage is not None and PIPELINE_STAGE_ATTR not in inner.attributes:
                 inner.attributes[PIPELINE_STAGE_ATTR] = stage
+            if work is not None and inner is new:
+                inner.attributes[PIPELINE_MICRO_ATTR] = work
             created_ops += 1
         created.update(new.results)
         new_ops.append(new)

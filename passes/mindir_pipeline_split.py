@@ -41,7 +41,8 @@ Why this cannot deadlock when every stage runs at once (one thread or device
 per stage, a receive blocking until its send): each stage runs a subsequence of
 the original graph's order, and every receive comes after its send in that
 order; the earliest op not yet run anywhere is always at the head of its stage
-and runnable.
+and runnable. mindir-pipeline-schedule then orders each stage graph by the
+pipeline's schedule (1F1B or GPipe) and proves that order too.
 
 Results: each stage returns the graph's results it computes (the last stage
 those computed by no stage: arguments, constants), then its states.

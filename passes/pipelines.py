@@ -121,14 +121,20 @@ def jit_level_pipeline(jit_level: str, options: CompileOptions | None = None) ->
 
 
 def pipeline_split(options: CompileOptions) -> str:
-    """`mindir-pipeline-split{stages=X}` when the graph runs as X pipeline stages.
+    """`mindir-pipeline-split{stages=X},mindir-pipeline-schedule{schedule=S}` when the
+    graph runs as X pipeline stages.
 
     After the cleanups, so a forward computed twice (a loss, then a gradient that
     does not reuse it) is merged by cse and crosses each stage boundary once.
-    On the simulated device each stage graph is a device of its own."""
+    On the simulated device each stage graph is a device of its own. The schedule
+    (`pipeline_config`'s pipeline_scheduler) orders each stage graph's work, before
+    depend-order, whose stable sort keeps that order."""
     if options.pipeline_stages <= 1:
         return ""
-    return f"mindir-pipeline-split{{stages={options.pipeline_stages}}}"
+    return (
+        f"mindir-pipeline-split{{stages={options.pipeline_stages}}},"
+        f"mindir-pipeline-schedule{{schedule={options.pipeline_schedule}}}"
+    )
 
 
 @functools.cache

@@ -26,6 +26,10 @@ MINDIR_PASSES: dict[str, tuple[str, str]] = {
     "mindir-grad": ("mindjit.passes.mindir_grad.mindir_grad", "MindirGradPass"),
     "mindir-inline": ("mindjit.passes.mindir_inline", "MindirInlinePass"),
     "mindir-load-elim": ("mindjit.passes.mindir_load_elim", "MindirLoadElimPass"),
+    "mindir-pipeline-schedule": (
+        "mindjit.passes.mindir_pipeline_schedule",
+        "MindirPipelineSchedulePass",
+    ),
     "mindir-pipeline-split": (
         "mindjit.passes.mindir_pipeline_split",
         "MindirPipelineSplitPass",

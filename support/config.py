@@ -27,7 +27,7 @@ A switch is set, from the strongest to the weakest:
 | debug | | `MINDJIT_DEBUG` | 0 | tools show tracebacks of internal errors |
 | parallel_mode | `set_auto_parallel_context(parallel_mode=)` | | stand_alone | `ParallelMode`: pipeline stages need semi_auto_parallel or auto_parallel |
 | pipeline_stages | `set_auto_parallel_context(pipeline_stages=)` | | 1 | X, the stages `Cell.pipeline_stage` numbers 0..X-1 |
-| pipeline_config | `set_auto_parallel_context(pipeline_config=)` | | 1f1b | `{"pipeline_scheduler": "1f1b" or "gpipe"}` the simulated devices' stage schedule |
+| pipeline_config | `set_auto_parallel_context(pipeline_config=)` | | 1f1b | `{"pipeline_scheduler": "1f1b" or "gpipe"}` the stage graphs' order (mindir-pipeline-schedule) and the simulated devices' schedule |
 | device_num, global_rank | `set_auto_parallel_context(...)` | | 1, 0 | the simulated devices and this one's rank |
 | gradients_mean, full_batch | `set_auto_parallel_context(...)` | | False, False | kept for MindSpore scripts; nothing reads them yet |
 | distributed | `set_distributed(engine=)` | `MINDJIT_DISTRIBUTED` | local | what runs pipeline stages and replicas: threads of this process (local) or Ray actors (ray) |
@@ -424,7 +424,8 @@ def parallel_mode() -> str:
 
 
 def pipeline_scheduler() -> str:
-    """The devices' pipeline schedule: "1f1b" (MindSpore's default) or "gpipe"."""
+    """The pipeline schedule: "1f1b" (MindSpore's default) or "gpipe": the order of each
+    stage graph (mindir-pipeline-schedule) and of the simulated devices."""
     return _auto_parallel["pipeline_config"]["pipeline_scheduler"]
 
 
@@ -658,6 +659,8 @@ class CompileOptions:
     pipeline_stages: int = 1
     #: what runs the stages (and replicas): "local" threads or "ray" actors
     distributed: str = DISTRIBUTED_ENGINES[0]
+    #: the order of each stage graph's micro-batches (mindir-pipeline-schedule)
+    pipeline_schedule: str = "1f1b"
 
     def pass_options(self) -> dict[str, dict[str, int]]:
         """The values the pipelines write as explicit pass options."""
@@ -686,6 +689,7 @@ def compile_options(
         backend="iree" if target == "GPU" else ("numpy" if target == "Ascend" else chosen),
         pipeline_stages=pipeline_stages() if parallel_mode() in PIPELINE_MODES else 1,
         distributed=distributed_engine(),
+        pipeline_schedule=pipeline_scheduler(),
     )
 
 

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SCHEDULES = ("1f1b", "gpipe")
+from mindjit.passes.analysis.pipeline_order import SCHEDULES, device_order
+
+__all__ = ["SCHEDULES", "device_order", "simulate", "Link", "StageCost", "Slot", "Timeline"]
 
 
 @dataclass(frozen=True)
@@ -93,22 +95,6 @@ class Timeline:
             held += 1 if slot.kind == "F" else -1
             peak = max(peak, held)
         return peak
-
-
-def device_order(stage: int, stages: int, micro: int, schedule: str) -> list[tuple[str, int]]:
-    """The (kind, micro-batch) operations of `stage`, in the order it runs them."""
-    if schedule == "gpipe":
-        return [("F", m) for m in range(micro)] + [("B", m) for m in reversed(range(micro))]
-    warmup = min(stages - stage - 1, micro)
-    order = [("F", m) for m in range(warmup)]
-    forward, backward = warmup, 0
-    while forward < micro:  # steady state: one forward, one backward
-        order.append(("F", forward))
-        forward += 1
-        order.append(("B", backward))
-        backward += 1
-    order += [("B", m) for m in range(backward, micro)]
-    return order
 
 
 def simulate(

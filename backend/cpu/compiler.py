@@ -13,10 +13,11 @@ constant, a read-only view, a global's buffer (`ml_program.global_load` gives
 the buffer itself, see kernels_state), memory a builder marked as escaped, or
 another result.  The copy is made when the call returns, after all its steps.
 
-Two plan-time options of the executable add steps: `trace_enabled` (each kept
-node first appends its op's name to `exe.trace`) and `checks_float_status`
+Three plan-time options of the executable add steps: `trace_enabled` (each kept
+node first appends its op's name to `exe.trace`), `checks_float_status`
 (after each arithmetic node with f16/f32 results, an inf/nan check that sets
-`exe.float_status.overflow`); without them plans are unchanged.
+`exe.float_status.overflow`) and `memory_meter` (after each node of a function's
+block, its live bytes, memory_meter.py); without them plans are unchanged.
 
 Side effects (global stores, prints, calls of functions that have them) mark
 their node impure: it is never dropped, and like every kept node it runs in
@@ -38,6 +39,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.traits import IsTerminator
 
 from mindjit.backend.cpu.errors import ExecutionError, op_failure, unsupported
+from mindjit.backend.cpu.memory_meter import probe_steps
 from mindjit.backend.cpu.plan import Plan, result_getter
 from mindjit.backend.cpu.registry import BUILDERS
 from mindjit.backend.cpu.steps import Step, StepBlock, call_release_step
@@ -172,12 +174,26 @@ class FunctionCompiler:
         origin: dict[Step, Operation] = {}
         steps: list[Step] = []
         tracing = self.exe.trace_enabled
+        meter = self.exe.memory_meter if outer is not None and outer.op is self.func else None
+        if meter is not None:  # the block's live bytes after each op (memory_meter.py)
+            start, probes = probe_steps(
+                meter,
+                self.exe,
+                self.func.sym_name.data,
+                len(block.args),
+                [node.op for node in kept],
+                self._slots.get,
+                releases,
+            )
+            steps.append(start)
         for pos, node in enumerate(kept):
             node_steps = list(node.steps)
             if tracing and node_steps:
                 node_steps.insert(0, _trace_step(self.exe, trace_name(node.op)))
             if pos in releases:
                 node_steps = _with_release(node_steps, releases[pos])
+            if meter is not None:
+                node_steps.append(probes[pos])
             for step in node_steps:
                 origin[step] = node.op
                 steps.append(step)

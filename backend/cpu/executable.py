@@ -32,6 +32,8 @@ Also on the executable:
 - `trace_enabled` / `trace`: when enabled (plans are rebuilt), every executed
   op appends its name to `trace` (`func.call @callee` for calls,
   `linalg.generic[arith.subf]` with the body's ops for a generic);
+- `memory_meter`: when set (plans are rebuilt), each function's peak live bytes
+  of activations and of all its values (backend/cpu/memory_meter.py);
 - `float_status`: the emulated Ascend overflow register of the float-status
   runtime (see `kernels_float_status`); only modules that call it pay for the
   overflow checks.
@@ -54,6 +56,7 @@ from xdsl.ir import Attribute, Operation
 
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
+from mindjit.backend.cpu.memory_meter import MemoryMeter
 from mindjit.backend.cpu.pipeline_run import ChannelHub, PipelinePlan, pipeline_plan, run_pipeline
 from mindjit.backend.cpu.plan import Plan
 from mindjit.backend.cpu.types import (
@@ -303,6 +306,7 @@ class CpuExecutable:
         #: Executed op names, appended to while `trace_enabled`.
         self.trace: list[str] = []
         self._trace_enabled = False
+        self._memory_meter: MemoryMeter | None = None
         #: The float-status runtime's overflow register.
         self.float_status = FloatStatus()
         #: Plan-time flag: f16/f32 results are checked for inf/nan only when the
@@ -326,6 +330,19 @@ class CpuExecutable:
         value = bool(value)
         if value != self._trace_enabled:
             self._trace_enabled = value
+            self._plans.clear()
+            self._entries.clear()
+
+    @property
+    def memory_meter(self) -> MemoryMeter | None:
+        """The meter the plans count live bytes into (backend/cpu/memory_meter.py), or
+        None. Changing it drops the plans built so far (they are rebuilt on next use)."""
+        return self._memory_meter
+
+    @memory_meter.setter
+    def memory_meter(self, meter: MemoryMeter | None) -> None:
+        if meter is not self._memory_meter:
+            self._memory_meter = meter
             self._plans.clear()
             self._entries.clear()
 

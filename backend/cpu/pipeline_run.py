@@ -4,9 +4,10 @@ A call of the split graph runs every stage graph at once, one thread per stage,
 as X devices would, and gathers the graph's results from the stages that return
 them (`mindir.pipeline_results`). Sends and receives meet in a `ChannelHub`: a
 send puts a copy of its tensor under its tag, a receive waits until the tag's
-value is there and takes it. The split keeps every stage in the original
-graph's order, and each receive after its send in that order, so the stages
-finish; a receive no stage will ever satisfy (a hand-written module whose tags
+value is there and takes it. Each stage graph runs in its schedule's order
+(mindir-pipeline-schedule: 1F1B or GPipe, replayed at compile time to prove the
+stages finish; unscheduled, the split's original order, where each receive comes
+after its send); a receive no stage will ever satisfy (a hand-written module whose tags
 do not pair up) is found the moment every stage still running waits, and is an
 error naming the tag, never a hang.
 

@@ -25,6 +25,15 @@ PIPELINE_OF_ATTR = "mindir.pipeline_of"
 #: On a stage graph: which of the split graph's results it returns, in its order (i64s).
 PIPELINE_RESULTS_ATTR = "mindir.pipeline_results"
 
+#: On an op of a stage graph `mindir-pipeline-schedule` ordered: the work it belongs to,
+#: "F<m>" (forward of micro-batch m) or "B<m>" (its backward); ops of several
+#: micro-batches or of none (accumulation, optimizer, Parameter loads) have none.
+#: The lowering copies it onto the ops it makes, so an executor can tell activations.
+PIPELINE_MICRO_ATTR = "mindir.pipeline_micro"
+
+#: On a stage graph: the schedule `mindir-pipeline-schedule` ordered it by ("1f1b", "gpipe").
+PIPELINE_SCHEDULE_ATTR = "mindir.pipeline_schedule"
+
 
 def stage_of_attr(op: Operation) -> int | None:
     """An op's (or a stage graph's) `mindir.pipeline_stage`, or None."""

@@ -56,6 +56,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from mindjit.dialects import mindir
+from mindjit.dialects.mindir.discardable import PIPELINE_MICRO_ATTR
 from mindjit.ir.dead_ops import erase_dead_ops
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
@@ -96,12 +97,24 @@ def lower_constant(op: mindir.ConstantOp, rewriter: PatternRewriter) -> None:
 
 
 class LowerByRule(RewritePattern):
-    """The rule `LOWERINGS` has for the op's class, if any."""
+    """The rule `LOWERINGS` has for the op's class, if any. The ops it makes in the
+    op's place inherit its `mindir.pipeline_micro` mark (an executor measures a
+    pipeline stage's activations by it, backend/cpu/memory_meter.py)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         rule = LOWERINGS.get(type(op))
-        if rule is not None:
+        if rule is None:
+            return
+        mark = op.attributes.get(PIPELINE_MICRO_ATTR)
+        if mark is None:
             rule(op, rewriter)
+            return
+        block, before, after = op.parent, op.prev_op, op.next_op
+        rule(op, rewriter)
+        new = before.next_op if before is not None else (block.first_op if block else None)
+        while new is not None and new is not after:
+            new.attributes.setdefault(PIPELINE_MICRO_ATTR, mark)
+            new = new.next_op
 
 
 def _bad_type(t: Attribute) -> bool:

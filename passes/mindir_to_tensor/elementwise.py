@@ -26,11 +26,12 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
+from mindjit.dialects.mindir.discardable import PIPELINE_MICRO_ATTR
 from mindjit.passes.mindir_to_tensor import scalar
 from mindjit.passes.mindir_to_tensor.builders import Emitter
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
@@ -91,7 +92,23 @@ def fused_into_user(op: Operation) -> bool:
     user = next(iter(uses)).operation
     if any(u.operation is not user for u in uses) or user.parent is not op.parent:
         return False
+    if not _same_work(op, user):
+        return False
     return pointwise(user) is not None and _shape(user) == _shape(op)
+
+
+def _same_work(op: Operation, user: Operation) -> bool:
+    """Fusion stays inside one work of a scheduled pipeline stage (their
+    `mindir.pipeline_micro` marks): fused into a later micro-batch's op, or into the
+    next sum of a gradient accumulation (an unmarked op reading marked work), a
+    producer would be computed late and hold its operands (every micro-batch's
+    gradients) until then."""
+    mark = op.attributes.get(PIPELINE_MICRO_ATTR)
+    if mark != user.attributes.get(PIPELINE_MICRO_ATTR):
+        return False
+    return mark is not None or not any(
+        isinstance(v, OpResult) and PIPELINE_MICRO_ATTR in v.op.attributes for v in op.operands
+    )
 
 
 def _fused_tree(root: Operation) -> tuple[list[SSAValue], list[Operation]]:

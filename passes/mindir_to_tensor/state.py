@@ -58,6 +58,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mindjit.dialects import mindir
+from mindjit.dialects.mindir.discardable import PIPELINE_MICRO_ATTR
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.ir.compat.leaf_ops import leaf_op
 from mindjit.ir.locations import op_error
@@ -194,6 +195,8 @@ class _Channels:
 def _replace(op: Operation, new: Operation | None, results: list[SSAValue]) -> None:
     if new is not None:
         new.location = op.location  # type: ignore[assignment]
+        if (mark := op.attributes.get(PIPELINE_MICRO_ATTR)) is not None:
+            new.attributes[PIPELINE_MICRO_ATTR] = mark  # the pipeline work it is
         Rewriter.insert_op(new, InsertPoint.before(op))
     for old, value in zip(op.results, results):
         old.replace_all_uses_with(value)
