@@ -147,6 +147,7 @@ from mindjit.frontend.nn.transformer import (
 )
 from mindjit.frontend.nn.unfold import Unfold
 from mindjit.frontend.nn.upsample import ResizeBilinear, Upsample
+from mindjit.frontend.nn.grad_reducer import DistributedGradReducer
 from mindjit.frontend.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 
 __all__ = [
