@@ -48,7 +48,7 @@ def _tensor_input(name: str, x: Any) -> Any:
 
 
 class _Collective(Primitive):
-    def __init__(self, group: Any):
+    def __init__(self, group: Any = GlobalComm.WORLD_COMM_GROUP):
         super().__init__()
         if not isinstance(group, str):
             raise TypeError(
