@@ -37,7 +37,11 @@ NCCL_WORLD_COMM_GROUP = "nccl_world_group"
 MCCL_WORLD_COMM_GROUP = "mccl_world_group"
 WORLD_GROUPS = (HCCL_WORLD_COMM_GROUP, NCCL_WORLD_COMM_GROUP, MCCL_WORLD_COMM_GROUP)
 _BACKENDS = {"Ascend": "hccl", "GPU": "nccl", "CPU": "mccl"}
-_WORLD_OF = {"hccl": HCCL_WORLD_COMM_GROUP, "nccl": NCCL_WORLD_COMM_GROUP, "mccl": MCCL_WORLD_COMM_GROUP}
+_WORLD_OF = {
+    "hccl": HCCL_WORLD_COMM_GROUP,
+    "nccl": NCCL_WORLD_COMM_GROUP,
+    "mccl": MCCL_WORLD_COMM_GROUP,
+}
 
 
 class GlobalComm:

@@ -414,7 +414,9 @@ def _collective(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
         rank = len(x.type.get_shape())  # type: ignore[attr-defined]
         swap = [1, 0, *range(2, rank)]
         moved = batcher._emit(V.TransposeOp.get(x, swap), op)
-        out = batcher._emit(V.TransposeOp.get(batcher._emit(type(op).make([moved], props), op), swap), op)
+        out = batcher._emit(
+            V.TransposeOp.get(batcher._emit(type(op).make([moved], props), op), swap), op
+        )
     out.name_hint = op.results[0].name_hint
     batcher.env[op.results[0]] = _Value(out, args[0].batched)
 

@@ -95,7 +95,9 @@ class ReplicaHub:
             ):
                 self._failed = True
                 self._cond.notify_all()
-                theirs = f"{r.key} of {first.dtype}{list(first.shape)}" if first is not None else r.key
+                theirs = (
+                    f"{r.key} of {first.dtype}{list(first.shape)}" if first is not None else r.key
+                )
                 raise ExecutionError(
                     f"data-parallel replicas disagree at collective {number} of the step: rank "
                     f"{rank} calls {key} of {mine.dtype}{list(mine.shape)}, another rank {theirs}"

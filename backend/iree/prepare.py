@@ -243,7 +243,11 @@ def _reject_unsupported(module: ModuleOp) -> None:
                 "the float-status ops (npu_*_float_status) read the emulated Ascend overflow "
                 "register, which only the numpy executor has"
             )
-        elif isinstance(kind, StringAttr) and kind.data.split("_")[0] in ("all", "reduce", "broadcast"):
+        elif isinstance(kind, StringAttr) and kind.data.split("_")[0] in (
+            "all",
+            "reduce",
+            "broadcast",
+        ):
             reason = (
                 f"the collective '{kind.data}' needs the replicas' communication object, "
                 "which only the numpy executor has (IREE would need a host function for it)"

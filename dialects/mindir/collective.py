@@ -33,6 +33,7 @@ with `rank_size = 1`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def
