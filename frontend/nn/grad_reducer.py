@@ -11,6 +11,10 @@ is a mean over the batch, N replicas on N equal slices then apply exactly the
 gradient one process computes on the whole batch. `mean=None` takes the
 context's `gradients_mean`, `degree=None` `communication.get_group_size()`.
 `TrainOneStepCell` makes one itself in DATA_PARALLEL mode (frontend/nn/wrappers.py).
+In a group of one (PyNative, where one process runs the whole batch, or the
+simulated Ascend device's one replica) the all-reduce is the identity and the
+mean is not taken: the gradient is already the whole batch's (MindSpore would
+divide a stand-alone process's gradient by `degree`).
 MindSpore's fusion buckets (`fusion_type`) only change how its HCCL batches the
 all-reduces; every gradient here is its own all-reduce (the argument is checked
 and kept).
@@ -22,10 +26,25 @@ from typing import Any
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
-from mindjit.frontend.communication import GlobalComm, get_group_size
+from mindjit.frontend.communication import GlobalComm, get_group_size, graph_group_size
 from mindjit.frontend.nn.cell import Cell
 from mindjit.frontend.ops.collective import AllReduce, ReduceOp
+from mindjit.frontend.ops.primitives import Primitive
 from mindjit.support import config
+
+
+class _ReplicaMean(Primitive):
+    """`grad * (1 / degree)` in a call that runs replicas; in a group of one (PyNative,
+    one replica) `grad` itself: there one process computes the whole batch's
+    gradient, which is what the replicas' mean equals. A primitive, so graph mode
+    calls it while tracing (graph/calls.py), when the group is known."""
+
+    def __init__(self, degree: int):
+        super().__init__("ReplicaMean")
+        self.scale = 1.0 / degree
+
+    def __call__(self, grad: Any) -> Any:
+        return grad if graph_group_size() == 1 else grad * self.scale
 
 
 class DistributedGradReducer(Cell):
@@ -58,7 +77,7 @@ class DistributedGradReducer(Cell):
                 f"For 'DistributedGradReducer', 'fusion_type' must be an int, got {fusion_type!r}."
             )
         self.degree = degree
-        self.scale = 1.0 / degree
+        self.replica_mean = _ReplicaMean(degree)
         self.fusion_type = fusion_type
         self.count = len(tuple(parameters))
         self.allreduce = AllReduce(ReduceOp.SUM, group)
@@ -69,6 +88,6 @@ class DistributedGradReducer(Cell):
             dtype = grad.dtype
             g = self.allreduce(ops.cast(grad, D.float32))
             if self.mean:
-                g = g * self.scale
+                g = self.replica_mean(g)
             reduced = reduced + (ops.cast(g, dtype),)
         return reduced

@@ -249,3 +249,24 @@ def test_bad_input():
         init("gloo")
     with pytest.raises(ValueError, match="'root_rank' 2 is not a rank of the group of 2"):
         ms.jit(lambda x: ops.Broadcast(2)((x,)))(Tensor(np.ones((2, 2), np.float32)))
+
+
+def test_pynative_with_data_parallel_set_trains_like_one_process():
+    """PyNative runs no replicas: one process on the whole batch, the reducer's
+    all-reduce the identity and its mean not taken."""
+    want, want_params, _ = train("mlp", 1)
+    ms.set_auto_parallel_context(
+        parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True, device_num=2
+    )
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.set_seed(3)
+    net = mlp()
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    step = nn.TrainOneStepCell(
+        nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")), opt
+    )
+    x, y = batch("mlp")
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for _ in range(3)]
+    np.testing.assert_allclose(losses, want, rtol=1e-5, atol=1e-6)
+    for p in net.trainable_params():
+        np.testing.assert_allclose(p.asnumpy(), want_params[p.name], rtol=1e-5, atol=1e-6)
