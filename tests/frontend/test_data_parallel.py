@@ -270,3 +270,44 @@ def test_pynative_with_data_parallel_set_trains_like_one_process():
     np.testing.assert_allclose(losses, want, rtol=1e-5, atol=1e-6)
     for p in net.trainable_params():
         np.testing.assert_allclose(p.asnumpy(), want_params[p.name], rtol=1e-5, atol=1e-6)
+
+
+class ReduceLoss(nn.Cell):
+    def __init__(self, op):
+        super().__init__()
+        self.reduce = ops.AllReduce(op)
+
+    def construct(self, x, c):
+        return (self.reduce(x) * c).sum()
+
+
+@pytest.mark.parametrize("op", ["max", "prod", "sum"])
+def test_all_reduce_gradients_with_two_replicas(op):
+    """MindSpore's bprops, with each replica's output gradient c: max gives
+    AllReduce_sum(c) where x is the maximum, prod AllReduce_sum(c * out) / x."""
+    data_parallel(2)
+    rng = np.random.default_rng(1)
+    x = rng.uniform(0.5, 1.5, (4, 3)).astype(np.float32)
+    c = rng.uniform(-1, 1, (4, 3)).astype(np.float32)
+    grad = ms.jit(ops.grad(ReduceLoss(op)))(Tensor(x), Tensor(c)).asnumpy()
+    halves, cs = [x[:2], x[2:]], [c[:2], c[2:]]
+    c_sum = cs[0] + cs[1]
+    want = []
+    for h in halves:
+        if op == "max":
+            out = np.maximum(*halves)
+            want.append(c_sum * (h == out))
+        elif op == "prod":
+            out = halves[0] * halves[1]
+            want.append((cs[0] * out + cs[1] * out) / h)
+        else:
+            want.append(c_sum)
+    np.testing.assert_allclose(grad, np.concatenate(want), rtol=1e-5)
+
+
+def test_collective_gradients_in_pynative_are_the_identity_rules():
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    x = Tensor(np.array([[1.0, 2.0]], np.float32))
+    c = Tensor(np.array([[3.0, -1.0]], np.float32))
+    for op in ("sum", "max", "prod"):
+        np.testing.assert_allclose(ops.grad(ReduceLoss(op))(x, c).asnumpy(), [[3.0, -1.0]])
