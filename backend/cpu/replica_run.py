@@ -19,7 +19,8 @@ fed its own slice by the dataset; here one call gets the whole batch):
   write one buffer); `get_global` is replica 0's. With gradients all-reduced
   every replica applies the same update, so after a step they hold equal
   Parameters (the tests check it with `replica_globals`).
-- Anything else (`print_hook`, `stats`, ...) is replica 0's.
+- `print_hook` is every replica's (each prints its own values, as N processes
+  would); anything else (`stats`, `trace`, ...) is replica 0's.
 
 Failures: a replica that raises ends the step for all (the others stop waiting
 in their collective, `ReplicaAborted`); the first real error is raised again
@@ -100,6 +101,16 @@ class ReplicaExecutable:
     @property
     def backend(self) -> str:
         return self.replicas[0].backend
+
+    @property
+    def print_hook(self) -> Any:
+        return self.replicas[0].print_hook
+
+    @print_hook.setter
+    def print_hook(self, hook: Any) -> None:
+        """Every replica prints through `hook` (each its own values, as N processes)."""
+        for r in self.replicas:
+            r.print_hook = hook
 
     def plan_for(self, name: str) -> Any:
         plans = [r.plan_for(name) for r in self.replicas]

@@ -199,3 +199,19 @@ def test_globals_are_per_replica():
     assert w0 is not w1  # the caller's array is replica 0's buffer, replica 1 has a copy
     assert exe.get_global("w") is w0 is mine
     np.testing.assert_array_equal(w1, [5, 8])
+
+
+def test_every_replica_prints_through_the_hook():
+    text = """
+    func.func @f(%x: tensor<2xf32>, %io0: !mindir.io) -> tensor<2xf32> {
+      %s = mindir.all_reduce %x {op = "min"} : tensor<2xf32>
+      %io1 = mindir.print %s, %io0 : tensor<2xf32>
+      func.return %s : tensor<2xf32>
+    }
+    """
+    exe = ReplicaExecutable(lambda: CpuExecutable(lowered(text)), 2)
+    seen: list = []
+    exe.print_hook = lambda items: seen.append(np.array(items[0]))
+    out = exe.run("f", np.array([4.0, 1.0, 2.0, 3.0], np.float32))
+    np.testing.assert_array_equal(out[0], [2, 1, 2, 1])
+    assert len(seen) == 2 and all(list(v) == [2.0, 1.0] for v in seen)
