@@ -40,7 +40,7 @@ import numpy as np
 from mindjit.backend.cpu.errors import ExecutionError
 
 #: MindSpore's ReduceOp values -> how two ranks' values combine.
-REDUCTIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+REDUCTIONS: dict[str, np.ufunc] = {
     "sum": np.add,
     "max": np.maximum,
     "min": np.minimum,
@@ -81,8 +81,10 @@ class ReplicaHub:
         value: Any,
         combine: Callable[[list[np.ndarray]], np.ndarray],
     ) -> np.ndarray:
-        """Give `value` to collective `number`; returns the combined result."""
-        mine = np.array(value, copy=True)
+        """Give `value` to collective `number`; returns the combined result. `value`
+        is read only while every rank waits here (the last to arrive combines), so
+        it is not copied."""
+        mine = np.asarray(value)
         with self._cond:
             if self._failed:
                 raise ReplicaAborted("another data-parallel replica failed")
@@ -139,9 +141,9 @@ def _reduce(op: str) -> Callable[[list[np.ndarray]], np.ndarray]:
     combine = REDUCTIONS[op]
 
     def reduce(values: list[np.ndarray]) -> np.ndarray:
-        out = values[0].copy()
+        out = np.array(values[0], copy=True)
         for v in values[1:]:
-            out = combine(out, v)
+            combine(out, v, out=out)
         return out
 
     return reduce
