@@ -311,3 +311,27 @@ def test_collective_gradients_in_pynative_are_the_identity_rules():
     c = Tensor(np.array([[3.0, -1.0]], np.float32))
     for op in ("sum", "max", "prod"):
         np.testing.assert_allclose(ops.grad(ReduceLoss(op))(x, c).asnumpy(), [[3.0, -1.0]])
+
+
+class Diverging(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.reduce = ops.AllReduce()
+
+    def construct(self, x):
+        if x.sum() > 0:
+            x = self.reduce(x)
+        return x * 2
+
+
+def test_replicas_whose_collectives_diverge_fail_located_never_hang():
+    data_parallel(2)
+    net = Diverging()
+    np.testing.assert_array_equal(
+        net(Tensor(np.array([[1.0], [2.0]], np.float32))).asnumpy(), [[6], [6]]
+    )
+    with pytest.raises(
+        Exception,
+        match=r"test_data_parallel.py:\d+:\d+: error: data-parallel replica 1 ended its step without reaching collective 0 \(all_reduce_sum\)",
+    ):
+        net(Tensor(np.array([[1.0], [-1.0]], np.float32)))
