@@ -335,3 +335,26 @@ def test_replicas_whose_collectives_diverge_fail_located_never_hang():
         match=r"test_data_parallel.py:\d+:\d+: error: data-parallel replica 1 ended its step without reaching collective 0 \(all_reduce_sum\)",
     ):
         net(Tensor(np.array([[1.0], [-1.0]], np.float32)))
+
+
+class GatherTwice(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.reduce = ops.AllReduce()
+        self.gather = ops.AllGather()
+
+    def construct(self, x):
+        return self.gather(self.reduce(x) * 2.0)
+
+
+def test_the_simulated_device_runs_one_replica_with_hccl_kernels():
+    """On the Ascend target DATA_PARALLEL runs no replicas: the device is a group of
+    one, its collectives HCCL's kernels (on the AI CPU unit: a cost by bytes)."""
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, device_num=2)
+    net = GatherTwice()
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(net(x).asnumpy(), x.asnumpy() * 2)
+    exe = api.compile_cell(net, (x,)).executable
+    kernels = [op.kernel_name for op in exe.device_module.walk() if hasattr(op, "kernel_name")]
+    assert kernels == ["HcomAllReduce", "Mul", "HcomAllGather"]
