@@ -358,3 +358,33 @@ def test_the_simulated_device_runs_one_replica_with_hccl_kernels():
     exe = api.compile_cell(net, (x,)).executable
     kernels = [op.kernel_name for op in exe.device_module.walk() if hasattr(op, "kernel_name")]
     assert kernels == ["HcomAllReduce", "Mul", "HcomAllGather"]
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_loss_scaled_steps_reduce_the_gradients_too(n):
+    """TrainOneStepWithLossScaleCell all-reduces the unscaled gradients before its
+    overflow check, as MindSpore's, so N replicas train like one process."""
+
+    def run(replicas):
+        data_parallel(replicas)
+        ms.set_seed(3)
+        net = mlp()
+        loss = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
+        manager = nn.DynamicLossScaleUpdateCell(
+            loss_scale_value=2.0**10, scale_factor=2, scale_window=2
+        )
+        step = nn.TrainOneStepWithLossScaleCell(
+            loss, nn.Momentum(net.trainable_params(), 0.1, 0.9), manager
+        )
+        x, y = batch("mlp")
+        out = [step(Tensor(x), Tensor(y)) for _ in range(3)]
+        return [float(o[0].asnumpy()) for o in out], [
+            p.asnumpy().copy() for p in net.trainable_params()
+        ]
+
+    want_losses, want_params = run(1)
+    ms.reset_auto_parallel_context()
+    losses, params = run(2 * n)
+    np.testing.assert_allclose(losses, want_losses, rtol=1e-5, atol=1e-6)
+    for got, want in zip(params, want_params):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
