@@ -33,7 +33,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -46,6 +46,19 @@ REDUCTIONS: dict[str, np.ufunc] = {
     "min": np.minimum,
     "prod": np.multiply,
 }
+
+
+class Communicator(Protocol):
+    """What `exe.comm` must be (the module doc); `ReplicaComm` is the in-process one."""
+
+    rank: int
+    group_size: int
+
+    def all_reduce(self, key: str, array: Any, op: str) -> np.ndarray: ...
+
+    def all_gather(self, key: str, array: Any) -> np.ndarray: ...
+
+    def broadcast(self, key: str, array: Any, root: int) -> np.ndarray: ...
 
 
 class ReplicaAborted(ExecutionError):
