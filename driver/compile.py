@@ -25,6 +25,7 @@ from mindjit.backend.ascend.executable import AscendExecutable
 from mindjit.backend.ascend.pipeline_executable import AscendPipelineExecutable
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.cpu.pipeline_run import pipeline_plan
+from mindjit.backend.cpu.replica_run import ReplicaExecutable, split_batch
 from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
@@ -44,7 +45,15 @@ from mindjit.passes.pipelines import (
 from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
-Executable = CpuExecutable | IreeExecutable | AscendExecutable | AscendPipelineExecutable
+Executable = (
+    CpuExecutable | IreeExecutable | AscendExecutable | AscendPipelineExecutable | ReplicaExecutable
+)
+
+
+def replica_batch(arrays: list[Any], replicas: int) -> list[Any]:
+    """One replica's slice of a call's inputs (what a data-parallel graph is traced
+    with; backend/cpu/replica_run.py's `split_batch`, whose ValueError it raises)."""
+    return split_batch(arrays, replicas)[0] if replicas > 1 else list(arrays)
 
 
 def load_compiler() -> None:
@@ -130,16 +139,38 @@ class Compiled:
             )
             self.report.add("ray-actors", None, time.perf_counter() - start)
         elif options.backend == "iree":
-            self.executable = iree_or_fallback(
-                self.module, options.device_target, vmfbs, self.entry
-            )
-            stage = "iree-load" if vmfbs is not None else f"{self.executable.backend}-compile"
+            first = iree_or_fallback(self.module, options.device_target, vmfbs, self.entry)
+            self.executable = self._replicated(first, options.replicas)
+            stage = "iree-load" if vmfbs is not None else f"{first.backend}-compile"
             self.report.add(stage, None, time.perf_counter() - start)
             self.executable.plan_for(self.entry)
         else:
-            self.executable = CpuExecutable(self.module)
+            self.executable = self._replicated(CpuExecutable(self.module), options.replicas)
             self.executable.plan_for(self.entry)
             self.report.add("cpu-plan", None, time.perf_counter() - start)
+
+    def _replicated(self, first: Any, replicas: int) -> Any:
+        """`first`, or with N > 1 data-parallel replicas N executables of its kind
+        run together (backend/cpu/replica_run.py; the Ray engine swaps this class)."""
+        if replicas <= 1:
+            return first
+        made = iter([first])
+
+        def make() -> Any:
+            exe = next(made, None)
+            if exe is not None:
+                return exe
+            if isinstance(first, IreeExecutable):
+                return IreeExecutable(
+                    self.module,
+                    target=first.target,
+                    driver=first.driver,
+                    vmfbs=first.vmfbs,
+                    entries=[self.entry],
+                )
+            return CpuExecutable(self.module)
+
+        return ReplicaExecutable(make, replicas)
 
     def adopt_executable(self, make: Callable[[Callable[[], ModuleOp]], Any]) -> None:
         """An executable made from a captured plan (given how to read the module)."""

@@ -7,7 +7,7 @@ frontend; the compiler itself is in the layers below it (docs/architecture.md).
 import sys as _sys
 
 from mindjit import mindspore_paths as _mindspore_paths
-from mindjit.frontend import amp, context, dataset, dtype, nn, ops, train
+from mindjit.frontend import amp, communication, context, dataset, dtype, nn, ops, train
 from mindjit.frontend import dtype as mstype
 from mindjit.frontend.checkpoint import load_checkpoint, save_checkpoint
 from mindjit.frontend.checkpoint_net import load_param_into_net
@@ -71,6 +71,7 @@ for _name, _module in (
     ("dtype", dtype),
     ("context", context),
     ("amp", amp),
+    ("communication", communication),
 ):
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 # MindSpore's paths: mindjit.ops.operations, mindjit.nn.wrap.cell_wrapper ... (mindspore_paths.py)
@@ -98,6 +99,7 @@ __all__ = [
     "PYNATIVE_MODE",
     "JitConfig",
     "amp",
+    "communication",
     "Model",
     "ParallelMode",
     "Parameter",

@@ -37,6 +37,7 @@ _ALIASES = {
     "nn.optim": "mindjit.frontend.nn.optim",
     "nn.learning_rate_schedule": "mindjit.frontend.nn.learning_rate_schedule",
     "nn.dynamic_lr": "mindjit.frontend.nn.dynamic_lr",
+    "communication.management": "mindjit.frontend.communication",
 }
 
 _LAYER_MODULES = (

@@ -400,6 +400,29 @@ BATCHING.register(mindir.TupleGetItemOp)(_Batcher._tuple_get_item)
 BATCHING.register(mindir.AddNOp)(_Batcher._add_n)
 BATCHING.register(mindir.UnstackOp)(_Batcher._unstack)
 
+
+def _collective(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
+    """A shared input: one collective, shared result. all_reduce and broadcast
+    combine replicas elementwise: the batched tensor goes through as it is.
+    all_gather and reduce_scatter work on axis 0, so the batch axis is moved
+    behind it and back ([B, A, ...] -> [A, B, ...])."""
+    x = batcher._tensor(args[0], op)
+    props = dict(op.properties)
+    if not args[0].batched or isinstance(op, mindir.AllReduceOp | mindir.BroadcastOp):
+        out = batcher._emit(type(op).make([x], props), op)
+    else:
+        rank = len(x.type.get_shape())  # type: ignore[attr-defined]
+        swap = [1, 0, *range(2, rank)]
+        moved = batcher._emit(V.TransposeOp.get(x, swap), op)
+        out = batcher._emit(
+            V.TransposeOp.get(batcher._emit(type(op).make([moved], props), op), swap), op
+        )
+    out.name_hint = op.results[0].name_hint
+    batcher.env[op.results[0]] = _Value(out, args[0].batched)
+
+
+BATCHING.register(*mindir.COLLECTIVE_OPS)(_collective)
+
 BATCHING.exclude(
     "the same for every example: copied as it is",
     mindir.ConstantOp,

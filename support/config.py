@@ -28,8 +28,9 @@ A switch is set, from the strongest to the weakest:
 | parallel_mode | `set_auto_parallel_context(parallel_mode=)` | | stand_alone | `ParallelMode`: pipeline stages need semi_auto_parallel or auto_parallel |
 | pipeline_stages | `set_auto_parallel_context(pipeline_stages=)` | | 1 | X, the stages `Cell.pipeline_stage` numbers 0..X-1 |
 | pipeline_config | `set_auto_parallel_context(pipeline_config=)` | | 1f1b | `{"pipeline_scheduler": "1f1b" or "gpipe"}` the stage graphs' order (mindir-pipeline-schedule) and the simulated devices' schedule |
-| device_num, global_rank | `set_auto_parallel_context(...)` | | 1, 0 | the simulated devices and this one's rank |
-| gradients_mean, full_batch | `set_auto_parallel_context(...)` | | False, False | kept for MindSpore scripts; nothing reads them yet |
+| device_num, global_rank | `set_auto_parallel_context(...)` | | 1, 0 | the simulated devices and this one's rank; with parallel_mode data_parallel on the CPU, N replicas (`data_parallel_replicas`) |
+| gradients_mean | `set_auto_parallel_context(...)` | | False | data parallel: TrainOneStepCell's grad reducer divides the summed gradients by N |
+| full_batch | `set_auto_parallel_context(...)` | | False | kept for MindSpore scripts; nothing reads it yet |
 | distributed | `set_distributed(engine=)` | `MINDJIT_DISTRIBUTED` | local | what runs pipeline stages and replicas: threads of this process (local) or Ray actors (ray) |
 | distributed_address | `set_distributed(address=)` | `RAY_ADDRESS` (Ray's) | | the Ray cluster to join; none: a running local one, else a new one on this machine |
 | distributed_cpus, distributed_timeout | `set_distributed(cpus_per_actor=, start_timeout=)` | | 0.5, 60 | each actor's CPU request (fractions share cores); the bounded wait for the actors to start |
@@ -423,6 +424,24 @@ def parallel_mode() -> str:
     return _auto_parallel["parallel_mode"]
 
 
+def device_num() -> int:
+    """N, the devices (the data-parallel group's size: `communication.get_group_size()`)."""
+    return _auto_parallel["device_num"]
+
+
+def data_parallel_replicas() -> int:
+    """How many replicas a graph-mode call runs: `device_num` in DATA_PARALLEL mode on
+    the CPU target (backend/cpu/replica_run.py; each replica gets 1/N of the batch),
+    else 1 (the simulated Ascend device and IREE's GPU run one replica)."""
+    if parallel_mode() != ParallelMode.DATA_PARALLEL or _context["device_target"] != "CPU":
+        return 1
+    return _auto_parallel["device_num"]
+
+
+def gradients_mean() -> bool:
+    return _auto_parallel["gradients_mean"]
+
+
 def pipeline_scheduler() -> str:
     """The pipeline schedule: "1f1b" (MindSpore's default) or "gpipe": the order of each
     stage graph (mindir-pipeline-schedule) and of the simulated devices."""
@@ -661,6 +680,8 @@ class CompileOptions:
     distributed: str = DISTRIBUTED_ENGINES[0]
     #: the order of each stage graph's micro-batches (mindir-pipeline-schedule)
     pipeline_schedule: str = "1f1b"
+    #: N when a call runs N data-parallel replicas (backend/cpu/replica_run.py), else 1
+    replicas: int = 1
 
     def pass_options(self) -> dict[str, dict[str, int]]:
         """The values the pipelines write as explicit pass options."""
@@ -690,6 +711,7 @@ def compile_options(
         pipeline_stages=pipeline_stages() if parallel_mode() in PIPELINE_MODES else 1,
         distributed=distributed_engine(),
         pipeline_schedule=pipeline_scheduler(),
+        replicas=data_parallel_replicas(),
     )
 
 

@@ -137,6 +137,7 @@ def test_function_level_imports_say_why() -> None:
 FRONTEND_SUBLAYERS: dict[str, tuple[str, ...]] = {
     "core": (
         "frontend.cell_base",
+        "frontend.communication",
         "frontend.context",
         "frontend.dispatch",
         "frontend.dtype",

@@ -32,6 +32,7 @@ Shapes must be static.  Anything else raises
 from mindjit.backend.cpu import (  # noqa: F401
     kernels_arith,
     kernels_check,
+    kernels_collective,
     kernels_control,
     kernels_conv,
     kernels_float_status,

@@ -298,6 +298,10 @@ class CpuExecutable:
         self._pipelines: dict[str, PipelinePlan | None] = {}
         #: The channels of the pipelined call running now (None: channels are globals).
         self.channels: ChannelHub | None = None
+        #: The communication object of the data-parallel step running now (None:
+        #: one process, collectives are the identity; a `Communicator` of
+        #: backend/cpu/collectives.py).
+        self.comm: Any = None
         self._load_module: Callable[[], ModuleOp] | None = None
         #: Called by every print with its items (str, or np.ndarray for values).
         self.print_hook: PrintHook = default_print_hook

@@ -243,6 +243,15 @@ def _reject_unsupported(module: ModuleOp) -> None:
                 "the float-status ops (npu_*_float_status) read the emulated Ascend overflow "
                 "register, which only the numpy executor has"
             )
+        elif isinstance(kind, StringAttr) and kind.data.split("_")[0] in (
+            "all",
+            "reduce",
+            "broadcast",
+        ):
+            reason = (
+                f"the collective '{kind.data}' needs the replicas' communication object, "
+                "which only the numpy executor has (IREE would need a host function for it)"
+            )
         else:
             reason = f"@{op.sym_name.data} is an external function IREE has no implementation of"
         raise IreeUnsupported(reason, loc_of_op(op))

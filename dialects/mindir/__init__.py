@@ -12,6 +12,8 @@ from xdsl.ir import Dialect
 
 from mindjit.dialects.mindir.check import *  # noqa: F403
 from mindjit.dialects.mindir.check import CHECK_OPS
+from mindjit.dialects.mindir.collective import *  # noqa: F403
+from mindjit.dialects.mindir.collective import COLLECTIVE_OPS
 from mindjit.dialects.mindir.comm import *  # noqa: F403
 from mindjit.dialects.mindir.comm import COMM_OPS, ReceiveOp, SendOp
 from mindjit.dialects.mindir.constant import ConstantOp
@@ -68,6 +70,7 @@ ALL_OPS = (
     *VALUE_OPS,
     *EFFECT_OPS,
     *COMM_OPS,
+    *COLLECTIVE_OPS,
     *CONTROL_OPS,
     *VMAP_OPS,
     *GRAD_OPS,

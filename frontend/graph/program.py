@@ -1,6 +1,10 @@
 """A compiled graph-mode program: the frontend's mindir compiled by the driver, and
 running it from Python.
 
+With N data-parallel replicas (`CompileOptions.replicas`) the graph is traced for
+one replica's slice of the batch and the executable runs N of them on one call's
+whole batch (backend/cpu/replica_run.py).
+
 Parameters live in the executable as globals; before each run each Parameter's
 current array is handed to it (PyNative code may have changed it), after the
 run the ones the graph assigned take the executor's new buffer (no copy). One
@@ -19,7 +23,7 @@ from typing import Any
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 
 from mindjit.dialects.mindir.discardable import MICRO_BATCHES_ATTR
-from mindjit.driver.compile import Compiled, compile_graph
+from mindjit.driver.compile import Compiled, compile_graph, replica_batch
 from mindjit.driver.report import StageReport
 from mindjit.frontend.cell_base import CellBase
 from mindjit.frontend.graph import too_deep
@@ -48,6 +52,16 @@ def mark_micro_batches(fn: Any, self_obj: Any) -> None:
         fn.attributes[MICRO_BATCHES_ATTR] = IntegerAttr(max(found), i64)
 
 
+def replica_arguments(args: tuple, kwargs: dict, replicas: int) -> tuple[tuple, dict]:
+    """The call's arguments with every input Tensor of rank >= 1 cut to one of N equal
+    slices of its batch (axis 0): what each data-parallel replica runs (the runner
+    cuts the arrays the same way; a batch N does not divide is a ValueError)."""
+    template, leaves = flatten((args, kwargs), _is_runtime_tensor)
+    arrays = replica_batch([x.asnumpy() for x in leaves], replicas)
+    sliced = [x if x.ndim == 0 else Tensor._wrap(a) for x, a in zip(leaves, arrays)]
+    return unflatten(template, sliced)
+
+
 class CompiledProgram:
     """A graph compiled for the device in the context: traced from Python and
     compiled (`__init__`), or restored from a compile-cache entry (`restored`),
@@ -65,6 +79,8 @@ class CompiledProgram:
         report = StageReport()
         start = time.perf_counter()
         compiler = new_compiler(options.cell_reuse)
+        if options.replicas > 1:  # traced for one replica's slice of the batch
+            args, kwargs = replica_arguments(args, kwargs, options.replicas)
         graph, _ = compiler.entry(fn, self_obj, args, kwargs, name)
         self.result_template = graph.result_template
         self.entry_name = graph.fn.sym_name.data

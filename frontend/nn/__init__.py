@@ -10,6 +10,7 @@ from mindjit.frontend.nn.conv_variants import Conv1d, Conv2dTranspose
 from mindjit.frontend.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from mindjit.frontend.nn.embedding import Embedding
 from mindjit.frontend.nn.forward_value_and_grad import ForwardValueAndGrad
+from mindjit.frontend.nn.grad_reducer import DistributedGradReducer
 from mindjit.frontend.nn.layers import (
     GELU,
     Dense,
@@ -173,6 +174,7 @@ __all__ = [
     "Cell",
     "CellList",
     "Dense",
+    "DistributedGradReducer",
     "GELU",
     "HSwish",
     "Identity",

@@ -141,6 +141,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         )
         grads = self.grad(self.network, weights)(*inputs, scaling_sens_filled)
         grads = self.unscale(grads, scaling_sens)
+        if self.reducer_flag:  # MindSpore's: reduced before the overflow check, so every
+            grads = self.grad_reducer(grads)  # replica sees the same overflow
         cond = self.get_overflow_status(status, grads)
         overflow = cond
         if self.loss_scaling_manager is not None:  # process_loss_scale, traced here

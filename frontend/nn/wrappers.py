@@ -17,7 +17,10 @@ from mindjit.frontend import dtype as D
 from mindjit.frontend import ops
 from mindjit.frontend.grad import GradOperation
 from mindjit.frontend.nn.cell import Cell
+from mindjit.frontend.nn.grad_reducer import DistributedGradReducer
 from mindjit.frontend.nn.optim.optimizer import Optimizer
+from mindjit.support import config
+from mindjit.support.config import ParallelMode
 
 
 def _cell(value: Any, owner: str, arg: str) -> Cell:
@@ -96,11 +99,24 @@ class TrainOneStepCell(Cell):
                 f"For 'TrainOneStepCell', 'return_grad' must be a bool, got {return_grad!r}"
             )
         self.return_grad = return_grad
+        # MindSpore's: in data-parallel mode the gradients are all-reduced (mean by
+        # gradients_mean, degree device_num) before the optimizer
+        self.reducer_flag = config.parallel_mode() in (
+            ParallelMode.DATA_PARALLEL,
+            ParallelMode.HYBRID_PARALLEL,
+        )
+        self.grad_reducer = None
+        if self.reducer_flag:
+            self.mean = config.gradients_mean()
+            self.degree = config.device_num()
+            self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree)
 
     def construct(self, *inputs):
         loss = self.network(*inputs)
         sens = ops.fill(loss.dtype, loss.shape, self.sens)
         grads = self.grad(self.network, self.weights)(*inputs, sens)
+        if self.reducer_flag:
+            grads = self.grad_reducer(grads)
         loss = ops.depend(loss, self.optimizer(grads))
         if self.return_grad:
             return loss, grads

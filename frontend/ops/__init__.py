@@ -144,6 +144,13 @@ from mindjit.frontend.ops.categorical import multinomial
 from mindjit.frontend.ops.choice_with_mask import choice_with_mask
 from mindjit.frontend.ops.clip import clamp, clip, clip_by_value, masked_fill
 from mindjit.frontend.ops.clip_global import clip_by_global_norm
+from mindjit.frontend.ops.collective import (
+    AllGather,
+    AllReduce,
+    Broadcast,
+    ReduceOp,
+    ReduceScatter,
+)
 from mindjit.frontend.ops.constexpr import constexpr
 from mindjit.frontend.ops.contract import all, any, einsum, outer, prod
 from mindjit.frontend.ops.conv import avg_pool2d, conv2d, flip, pad

@@ -52,6 +52,7 @@ from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.effects import parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_grad import (  # noqa: F401  (register their rules)
+    rules_collective,
     rules_conv,
     rules_gather,
     rules_index,

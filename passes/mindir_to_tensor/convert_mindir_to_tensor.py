@@ -62,6 +62,7 @@ from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its rules
     check,
+    collective,
     control,
     conv,
     elementwise,

@@ -524,6 +524,28 @@ def _cases() -> list[Case]:
 
     add("addn_three_shared", lambda r: [normal(r, 3, 2), normal(r, 3, 2)], addn_three)
 
+    # the collectives in a group of one (one process; N replicas' gradients are
+    # checked in tests/frontend/test_data_parallel.py)
+    for op in ("sum", "max", "min", "prod"):
+        add(
+            f"all_reduce_{op}",
+            lambda r: [r.uniform(0.5, 1.5, (2, 3))],
+            lambda b, xs, op=op: b.v(M.TanhOp.get(b.v(M.AllReduceOp.get(xs[0], op)))),
+        )
+    add(
+        "all_gather_reduce_scatter_broadcast",
+        lambda r: [normal(r, 2, 3)],
+        lambda b, xs: b.v(
+            M.TanhOp.get(
+                b.v(
+                    M.ReduceScatterOp.get(
+                        b.v(M.AllGatherOp.get(b.v(M.BroadcastOp.get(xs[0], 0)), 1)), 1
+                    )
+                )
+            )
+        ),
+    )
+
     # effect ops that hand the value through
     def depend(b: Body, xs):
         t = b.v(M.TanhOp.get(xs[0]))

@@ -389,6 +389,17 @@ def _check_uniform(outputs, run, k, o):
 _IMG = "tensor<2x3x6x6xf32>"
 
 EXAMPLES: dict[str, Example] = {
+    # the collectives in a group of one (one process: MindSpore's stand-alone mode), where
+    # each is the identity; N replicas are tested in tests/backend/test_replica_run.py
+    "mindir.all_reduce": _one(f'mindir.all_reduce %a {{op = "max"}} : {_F}', lambda a: a),
+    "mindir.all_gather": _one(
+        f"mindir.all_gather %a {{rank_size = 1 : i64}} : ({_F}) -> {_F}", lambda a: a
+    ),
+    "mindir.reduce_scatter": _one(
+        f'mindir.reduce_scatter %a {{op = "sum", rank_size = 1 : i64}} : ({_F}) -> {_F}',
+        lambda a: a,
+    ),
+    "mindir.broadcast": _one(f"mindir.broadcast %a {{root_rank = 0 : i64}} : {_F}", lambda a: a),
     "mindir.conv2d": _one(
         f"mindir.conv2d %a, %w {{stride = array<i64: 2, 1>, pad = array<i64: 1, 0, 1, 1>, "
         f"group = 3}} : ({_IMG}, tensor<6x1x3x3xf32>) -> tensor<2x6x3x6xf32>",

@@ -190,6 +190,13 @@ RUNTIME_KERNELS = {
     "float_status_clear": ("NPUClearFloatStatus", "vector"),
     "float_status_get": ("NPUGetFloatStatus", "vector"),
     "print": ("Print", "aicpu"),
+    # the collectives (HCCL's kernels): on the AI CPU unit, so a kernel's time is
+    # its bytes over the AI CPU's bandwidth, a transfer's cost; the simulated
+    # device runs one replica, where each is the identity (group of one)
+    **{f"all_reduce_{r}": ("HcomAllReduce", "aicpu") for r in ("sum", "max", "min", "prod")},
+    "all_gather": ("HcomAllGather", "aicpu"),
+    "reduce_scatter_sum": ("HcomReduceScatter", "aicpu"),
+    "broadcast": ("HcomBroadcast", "aicpu"),
 }
 
 
