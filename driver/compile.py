@@ -30,6 +30,7 @@ from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
 from mindjit.backend.ray.pipeline_executable import RayPipelineExecutable
+from mindjit.backend.ray.replica_executable import RayReplicaExecutable
 from mindjit.dialects.context import make_context
 from mindjit.driver.dumps import Dumps
 from mindjit.driver.report import StageReport
@@ -138,6 +139,15 @@ class Compiled:
                 self.module, self.entry, stages, config.distributed_settings(), options.backend
             )
             self.report.add("ray-actors", None, time.perf_counter() - start)
+        elif options.distributed == "ray" and options.replicas > 1:
+            self.executable = RayReplicaExecutable(
+                self.module,
+                self.entry,
+                options.replicas,
+                config.distributed_settings(),
+                options.backend,
+            )
+            self.report.add("ray-actors", None, time.perf_counter() - start)
         elif options.backend == "iree":
             first = iree_or_fallback(self.module, options.device_target, vmfbs, self.entry)
             self.executable = self._replicated(first, options.replicas)
@@ -151,7 +161,8 @@ class Compiled:
 
     def _replicated(self, first: Any, replicas: int) -> Any:
         """`first`, or with N > 1 data-parallel replicas N executables of its kind
-        run together (backend/cpu/replica_run.py; the Ray engine swaps this class)."""
+        run together in this process (backend/cpu/replica_run.py; on the Ray engine
+        backend/ray/replica_executable.py runs them instead)."""
         if replicas <= 1:
             return first
         made = iter([first])

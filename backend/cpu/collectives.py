@@ -150,7 +150,7 @@ class ReplicaHub:
         return ReplicaComm(self, rank)
 
 
-def _reduce(op: str) -> Callable[[list[np.ndarray]], np.ndarray]:
+def reduce_in_rank_order(op: str) -> Callable[[list[np.ndarray]], np.ndarray]:
     combine = REDUCTIONS[op]
 
     def reduce(values: list[np.ndarray]) -> np.ndarray:
@@ -162,7 +162,7 @@ def _reduce(op: str) -> Callable[[list[np.ndarray]], np.ndarray]:
     return reduce
 
 
-def _gather(values: list[np.ndarray]) -> np.ndarray:
+def gather_in_rank_order(values: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(values, axis=0)
 
 
@@ -186,10 +186,10 @@ class ReplicaComm:
     def all_reduce(self, key: str, array: Any, op: str) -> np.ndarray:
         if op not in REDUCTIONS:
             raise ExecutionError(f"unknown reduction '{op}' (sum, max, min, prod)")
-        return self.hub.exchange(self.rank, self._number(), key, array, _reduce(op))
+        return self.hub.exchange(self.rank, self._number(), key, array, reduce_in_rank_order(op))
 
     def all_gather(self, key: str, array: Any) -> np.ndarray:
-        return self.hub.exchange(self.rank, self._number(), key, array, _gather)
+        return self.hub.exchange(self.rank, self._number(), key, array, gather_in_rank_order)
 
     def broadcast(self, key: str, array: Any, root: int) -> np.ndarray:
         if not 0 <= root < self.group_size:

@@ -120,8 +120,8 @@ class ReplicaExecutable:
         """The whole batch's input types (a replica's, N times as long on axis 0)
         and the combined outputs' types."""
         inputs, outputs = self.replicas[0].signature(name)
-        return [_scaled(t, self.group_size) for t in inputs], [
-            _scaled(t, self.group_size) for t in outputs
+        return [batch_scaled(t, self.group_size) for t in inputs], [
+            batch_scaled(t, self.group_size) for t in outputs
         ]
 
     def set_global(self, name: str, value: Any) -> None:
@@ -175,7 +175,7 @@ class ReplicaExecutable:
         return combine_outputs(outputs)
 
 
-def _scaled(t: Any, n: int) -> Any:
+def batch_scaled(t: Any, n: int) -> Any:
     if not isinstance(t, TensorType) or not t.get_shape():
         return t
     shape = list(t.get_shape())

@@ -5,7 +5,10 @@ actor's send calls `deliver` on this actor: Ray runs that call on another
 thread of the actor while the stage graph runs). A receive must never wait
 forever: when a peer fails, the driver calls `abort` on every survivor, and a
 waiting receive raises `ChannelAborted` (with the driver's reason) at once.
-Each step starts with `reset`: nothing of a failed step leaks into the next.
+A failed step's actors are killed, never reused, so nothing of it leaks into
+the next step; a step must not clear the mailbox when it starts, since a peer
+that started first may already have delivered to it (a lost activation would
+hang the pipeline).
 """
 
 from __future__ import annotations
@@ -23,11 +26,6 @@ class Mailbox:
         self._cond = threading.Condition()
         self._values: dict[str, Any] = {}
         self._aborted: str | None = None
-
-    def reset(self) -> None:
-        with self._cond:
-            self._values.clear()
-            self._aborted = None
 
     def deliver(self, tag: str, value: Any) -> None:
         with self._cond:

@@ -1,5 +1,5 @@
-"""Pipeline stages on Ray actors (backend/ray): the same training as one process,
-and every fault case of issue 39 a bounded, clear error. One local Ray cluster
+"""Pipeline stages and data-parallel replicas on Ray actors (backend/ray): the same
+training as one process, and every fault case of issue 39 a bounded, clear error. One local Ray cluster
 (2 CPUs) serves the whole module (xdist keeps the module on one worker: group
 "ray")."""
 
@@ -18,9 +18,11 @@ import pytest
 ray = pytest.importorskip("ray")
 
 import mindjit as ms  # noqa: E402
+from mindjit import nn  # noqa: E402
 from mindjit.backend.ray import cluster  # noqa: E402
 from mindjit.backend.ray.errors import DistributedError  # noqa: E402
 from mindjit.backend.ray.pipeline_executable import RayPipelineExecutable  # noqa: E402
+from mindjit.backend.ray.replica_executable import RayReplicaExecutable  # noqa: E402
 from mindjit.frontend.graph import api  # noqa: E402
 from mindjit.support import config  # noqa: E402
 
@@ -136,7 +138,7 @@ def test_a_stage_killed_mid_step_fails_the_step_and_the_next_step_recovers() -> 
     killer = threading.Timer(0.05, os.kill, (victim, signal.SIGKILL))
     started = time.perf_counter()
     killer.start()
-    with pytest.raises(DistributedError, match=r"pipeline stage 2 .* died mid-step"):
+    with pytest.raises(DistributedError, match=r"pipeline stage 2 \(@\w+\), .* died mid-step"):
         for _ in range(50):  # the kill lands in one of these steps
             before = {n: p.asnumpy().copy() for n, p in step.parameters_and_names()}
             step(x, y)
@@ -206,3 +208,89 @@ def test_the_engine_switch(monkeypatch: pytest.MonkeyPatch) -> None:
         ms.set_distributed(engine="mpi")
     with pytest.raises(ValueError, match="'cpus_per_actor' must be a positive number"):
         ms.set_distributed(cpus_per_actor=0)
+
+
+# -- data-parallel replicas on actors ---------------------------------------------------------
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+import test_data_parallel as dpt  # noqa: E402
+
+
+def _replicas_exe():
+    found = [
+        p.executable
+        for p in api.cached_programs()
+        if isinstance(p.executable, RayReplicaExecutable)
+    ]
+    assert found, "no program runs on Ray replica actors"
+    return found[-1]
+
+
+@pytest.mark.parametrize(("kind", "n", "step_kind"), [("mlp", 2, "auto"), ("lenet", 4, "user")])
+def test_replicas_on_actors_train_like_one_process(kind: str, n: int, step_kind: str) -> None:
+    from mindjit.communication import release
+
+    want = dpt.train(kind, 1, step_kind)
+    release()
+    ms.set_distributed(engine="ray")
+    got = dpt.train(kind, n, step_kind)
+    release()
+    exe = _replicas_exe()
+    assert len(exe.pids) == n
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+    for name, value in want[1].items():
+        np.testing.assert_allclose(got[1][name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_collectives_on_actors_equal_the_in_process_ones() -> None:
+    from mindjit.communication import release
+
+    ms.set_distributed(engine="ray")
+    dpt.data_parallel(2)
+    x = np.arange(24, dtype=np.float32).reshape(4, 6) * np.float32(0.5) - 3
+    s, m, g, r, b = dpt.Collectives()(ms.Tensor(x))
+    release()
+    halves = [x[:2], x[2:]]
+    np.testing.assert_array_equal(s.asnumpy(), np.concatenate([halves[0] + halves[1]] * 2))
+    np.testing.assert_array_equal(m.asnumpy(), np.concatenate([np.maximum(*halves)] * 2))
+    np.testing.assert_array_equal(g.asnumpy(), np.concatenate([x, x]))
+    np.testing.assert_array_equal(r.asnumpy(), halves[0] + halves[1])
+    np.testing.assert_array_equal(b.asnumpy(), np.concatenate([halves[1], halves[1]]))
+
+
+def test_a_replica_killed_mid_step_names_its_rank() -> None:
+    from mindjit.communication import release
+
+    ms.set_distributed(engine="ray")
+    dpt.data_parallel(2)
+    net = dpt.mlp()
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+    x, y = (ms.Tensor(a) for a in dpt.batch("mlp"))
+    step(x, y)
+    exe = _replicas_exe()
+    os.kill(exe.pids[1], signal.SIGKILL)
+    started = time.perf_counter()
+    with pytest.raises(DistributedError, match=r"data-parallel replica 1, .* died mid-step"):
+        step(x, y)
+    assert time.perf_counter() - started < 30
+    step(x, y)  # new actors
+    release()
+
+
+def test_a_batch_replicas_cannot_split_is_a_value_error_before_any_actor_runs() -> None:
+    from mindjit.communication import release
+
+    ms.set_distributed(engine="ray")
+    dpt.data_parallel(4)
+    net = dpt.mlp()
+    step = nn.TrainOneStepCell(
+        nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
+        nn.Momentum(net.trainable_params(), 0.1, 0.9),
+    )
+    x, y = dpt.batch("mlp")
+    step(ms.Tensor(x), ms.Tensor(y))
+    with pytest.raises(ValueError, match="device_num=4"):
+        step(ms.Tensor(x[:6]), ms.Tensor(y[:6]))
+    release()

@@ -1,23 +1,25 @@
-"""One pipeline stage in a Ray actor: its graph compiled once, its Parameters and
-optimizer state kept between steps, its channels carried by Ray.
+"""One graph in a Ray actor: a pipeline stage, or a data-parallel replica.
 
-The driver (pipeline_executable.py) creates one `StageWorker` per stage graph
-with the stage's own module (backend/ascend/stage_modules.py: the graph, its
-callees and its globals only), encoded by the compile cache's module codec
-(tens of microseconds per op to read, where MLIR text costs hundreds). The
-actor decodes it and plans it on the numpy executor (or compiles it for IREE)
-once, in `__init__`.
+The driver (group.py and its two kinds) creates one `GraphActor` per stage
+graph or replica, with the module it runs (a stage: its graph, callees and
+globals alone, backend/ascend/stage_modules.py; a replica: the whole program)
+encoded by the compile cache's module codec (tens of microseconds per op to
+read, where MLIR text costs hundreds). The actor decodes it and plans it on the
+numpy executor, or compiles it for IREE (falling back to numpy with the
+reason, as one process does), once, in `__init__`. Its Parameters and
+optimizer state stay in it between steps.
 
-A step (`step`) runs the stage graph as the in-process pipeline runs it on a
-thread (backend/cpu/pipeline_run.py), with the executor's `channels` on Ray: a
-send calls `deliver` on the actor that receives the tag (a Ray actor call: the
-tensor goes through the object store, zero-copy for the receiver), a receive
-takes it from this actor's mailbox. The actor runs methods on several threads
-(`max_concurrency`), so deliveries and an `abort` arrive while the graph runs.
-The step returns the stage's results, the globals its graph stores to (its
-Parameters and optimizer state, for the user's Parameters), and its measured
-spans (when each channel was sent or received, the step's start and end: the
-measured timeline).
+A step (`step`) runs the graph with the executor's communication on Ray:
+- a stage's `channels` (the kernels' put/get, backend/cpu/pipeline_run.py): a
+  send calls `deliver` on the actor that receives the tag (through the object
+  store; zero-copy for the receiver), a receive takes it from this actor's
+  mailbox;
+- a replica's `comm` (backend/cpu/collectives.py's interface): comm.py.
+The actor runs methods on several threads (`max_concurrency`), so deliveries
+and an `abort` arrive while the graph runs. A step returns the graph's results,
+the globals its graph stores to (for the user's Parameters) and its measured
+spans: when it started and ended, and when each channel was waited for,
+received and sent (the measured timeline).
 """
 
 from __future__ import annotations
@@ -33,40 +35,50 @@ from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import IreeCompileError
+from mindjit.backend.ray.comm import RayComm
 from mindjit.backend.ray.mailbox import Mailbox
 from mindjit.dialects.context import make_context
 
-#: threads of a stage actor: the step, deliveries from peers, abort
+#: threads of an actor: the step, deliveries from peers, abort
 ACTOR_THREADS = 4
 
 
 class _RayChannels:
     """The `channels` object the channel kernels call (put / get)."""
 
-    def __init__(self, worker: StageWorker):
-        self.worker = worker
+    def __init__(self, actor: GraphActor):
+        self.actor = actor
         self.sent: list[Any] = []
 
     def put(self, name: str, value: Any) -> None:
-        w = self.worker
-        peer = w.peers[w.receiver_of[name]]
-        w.events.append(("send", name, time.time()))
+        a = self.actor
+        a.events.append(("send", name, time.time()))
+        peer = a.peers[a.receiver_of[name]]
         self.sent.append(peer.deliver.remote(name, np.asarray(value)))
 
     def get(self, name: str) -> np.ndarray:
-        w = self.worker
-        w.events.append(("wait", name, time.time()))
-        value = w.mailbox.take(name)
-        w.events.append(("recv", name, time.time()))
+        a = self.actor
+        a.events.append(("wait", name, time.time()))
+        value = a.mailbox.take(name)
+        a.events.append(("recv", name, time.time()))
         return value
 
 
-class StageWorker:
+class GraphActor:
     """The actor class (wrapped by `ray.remote` in the driver)."""
 
-    def __init__(self, stage: int, graph: str, encoded: Any, backend: str, stores: list[str]):
+    def __init__(
+        self,
+        index: int,
+        graph: str,
+        encoded: Any,
+        backend: str,
+        stores: list[str],
+        group_size: int = 1,
+    ):
         start = time.perf_counter()
-        self.stage, self.graph, self.stores = stage, graph, stores
+        self.index, self.graph, self.stores = index, graph, stores
+        self.group_size = group_size
         module = decode(encoded, make_context())
         self.fallback: str | None = None
         self.exe: Any = None
@@ -97,22 +109,27 @@ class StageWorker:
         self.mailbox.abort(reason)
 
     def step(self, updates: dict[str, Any], *args: Any) -> dict[str, Any]:
-        """One call of the stage graph; `updates`: globals the user changed."""
+        """One call of the graph; `updates`: globals the user changed."""
         import ray  # the optional extra: only an actor (which Ray started) runs this
 
         for name, value in updates.items():
             self.exe.set_global(name, np.array(value))  # writable, ours
-        self.mailbox.reset()
+        # no mailbox reset here: a peer that started first may already have delivered
+        # this step's tensors (a failed step's actors are never reused: group.py)
         self.events = []
         channels = _RayChannels(self)
+        comm = RayComm(self.index, self.group_size, self.peers, self.mailbox.take)
         self.exe.channels = channels
+        if self.group_size > 1:
+            self.exe.comm = comm
         begin = time.time()
         try:
             outputs = self.exe.run(self.graph, *args)
         finally:
             self.exe.channels = None
+            self.exe.comm = None
         end = time.time()
-        ray.get(channels.sent)  # every delivery made (a dead receiver fails here)
+        ray.get(channels.sent + comm.sent)  # every delivery made (a dead receiver fails here)
         return {
             "outputs": list(outputs),
             "globals": {name: self.exe.get_global(name) for name in self.stores},
