@@ -41,8 +41,9 @@ its plan's, so one function must not run in two threads at once while measured.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -65,6 +66,9 @@ class Peak:
     held_activation_bytes: int = 0
     intermediate_bytes: int = 0
     calls: int = 0
+    #: the last call's works in the order they ran: (mark or None, wall-clock end):
+    #: the measured timeline of a stage (backend/ray/measured.py)
+    work_ends: list[tuple[str | None, float]] = field(default_factory=list)
 
 
 class MemoryMeter:
@@ -143,9 +147,15 @@ class _Counter:
         held = [*s, *self.exe.live_globals.values()]
         self.outside = {id(b) for v in held if (b := _base(v)) is not None}
         self.peak.calls += 1
+        self.peak.work_ends = []
 
     def after(
-        self, s: Slots, made: Sequence[tuple[int, bool]], freed: Sequence[int], boundary: bool
+        self,
+        s: Slots,
+        made: Sequence[tuple[int, bool]],
+        freed: Sequence[int],
+        boundary: bool,
+        work: str | None = None,
     ) -> None:
         for slot in freed:
             self.activations.drop(slot)
@@ -162,6 +172,7 @@ class _Counter:
         peak.intermediate_bytes = max(peak.intermediate_bytes, self.all.total)
         if boundary:
             peak.held_activation_bytes = max(peak.held_activation_bytes, self.activations.total)
+            peak.work_ends.append((work, time.time()))
 
 
 def work_of(op: Operation) -> str | None:
@@ -194,8 +205,8 @@ def probe_steps(
         freed = tuple(releases.get(pos, ()))
         boundary = pos + 1 == len(ops) or works[pos + 1] != works[pos]
 
-        def step(s: Slots, made=made, freed=freed, boundary=boundary) -> None:
-            counter.after(s, made, freed, boundary)
+        def step(s: Slots, made=made, freed=freed, boundary=boundary, work=works[pos]) -> None:
+            counter.after(s, made, freed, boundary, work)
 
         after.append(step)
     return counter.start, after

@@ -32,6 +32,7 @@ import numpy as np
 
 from mindjit.backend.cache.module_codec import decode
 from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.cpu.memory_meter import MemoryMeter
 from mindjit.backend.iree.executable import IreeExecutable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import IreeCompileError
@@ -102,6 +103,20 @@ class GraphActor:
     def connect(self, peers: list[Any], receiver_of: dict[str, int]) -> None:
         self.peers, self.receiver_of = peers, receiver_of
 
+    def meter_memory(self) -> None:
+        """Count live bytes from the next step on (backend/cpu/memory_meter.py; the
+        numpy executor's plans are rebuilt with the counters)."""
+        self.exe.memory_meter = MemoryMeter()
+
+    def memory(self) -> dict[str, int]:
+        """The metered peaks of this actor's graph (bytes), after a metered step."""
+        peak = self.exe.memory_meter.peak(self.graph)
+        return {
+            "held_activation_bytes": peak.held_activation_bytes,
+            "activation_bytes": peak.activation_bytes,
+            "intermediate_bytes": peak.intermediate_bytes,
+        }
+
     def deliver(self, tag: str, value: Any) -> None:
         self.mailbox.deliver(tag, value)
 
@@ -130,7 +145,9 @@ class GraphActor:
             self.exe.comm = None
         end = time.time()
         ray.get(channels.sent + comm.sent)  # every delivery made (a dead receiver fails here)
+        meter = getattr(self.exe, "memory_meter", None)
         return {
+            "works": list(meter.peak(self.graph).work_ends) if meter is not None else [],
             "outputs": list(outputs),
             "globals": {name: self.exe.get_global(name) for name in self.stores},
             "begin": begin,

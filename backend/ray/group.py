@@ -120,6 +120,16 @@ class ActorGroup:
         GROUPS.touch(self)
         self.start_s = time.perf_counter() - begin
 
+    def meter_memory(self) -> None:
+        """Each actor counts its graph's live bytes from the next step on (`memory`)."""
+        if self._actors is None:
+            self._start()
+        self.ray.get([a.meter_memory.remote() for a in self._actors or []])
+
+    def memory(self) -> list[dict[str, int]]:
+        """Each actor's measured peaks (bytes) of the steps since `meter_memory`."""
+        return self.ray.get([a.memory.remote() for a in self._actors or []])
+
     def _group(self) -> int:
         """The size of the actors' collective group (1: they only exchange channels)."""
         return 1
@@ -171,7 +181,8 @@ class ActorGroup:
         for result in results:
             self._held.update(result["globals"])
         self.last_step = [
-            {"begin": r["begin"], "end": r["end"], "events": r["events"]} for r in results
+            {"begin": r["begin"], "end": r["end"], "events": r["events"], "works": r["works"]}
+            for r in results
         ]
         return self._outputs([r["outputs"] for r in results])
 

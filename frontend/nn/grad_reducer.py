@@ -15,9 +15,14 @@ In a group of one (PyNative, where one process runs the whole batch, or the
 simulated Ascend device's one replica) the all-reduce is the identity and the
 mean is not taken: the gradient is already the whole batch's (MindSpore would
 divide a stand-alone process's gradient by `degree`).
-MindSpore's fusion buckets (`fusion_type`) only change how its HCCL batches the
-all-reduces; every gradient here is its own all-reduce (the argument is checked
-and kept).
+Fusion (`fusion_type`, MindSpore's AllReduce `fusion` attribute; default 1):
+gradients of one fusion id are all-reduced as one buffer, as MindSpore's
+all-reduce fusion does: each is flattened, they are concatenated, one
+all-reduce sums them, and the pieces are cut back out. An element's sum is the
+same either way; what changes is the number of collectives per step, one
+instead of one per Parameter (GPT-like, 8 Blocks, N=2 on Ray actors: ~100
+all-reduces of a few ms each, 0.4 s of a 1.1 s step). `fusion_type=0` keeps
+one all-reduce per gradient.
 """
 
 from __future__ import annotations
@@ -83,6 +88,8 @@ class DistributedGradReducer(Cell):
         self.allreduce = AllReduce(ReduceOp.SUM, group)
 
     def construct(self, grads):
+        if self.fusion_type != 0 and len(grads) > 1:
+            return self._fused(grads)
         reduced = ()
         for grad in grads:
             dtype = grad.dtype
@@ -90,4 +97,21 @@ class DistributedGradReducer(Cell):
             if self.mean:
                 g = self.replica_mean(g)
             reduced = reduced + (ops.cast(g, dtype),)
+        return reduced
+
+    def _fused(self, grads):
+        """One all-reduce of every gradient, flattened and concatenated (module doc)."""
+        flat = ()
+        for grad in grads:
+            flat = flat + (ops.reshape(ops.cast(grad, D.float32), (-1,)),)
+        summed = self.allreduce(ops.concat(flat))
+        if self.mean:
+            summed = self.replica_mean(summed)
+        reduced = ()
+        offset = 0
+        for grad in grads:
+            size = grad.size
+            piece = ops.reshape(summed[offset : offset + size], grad.shape)
+            reduced = reduced + (ops.cast(piece, grad.dtype),)
+            offset = offset + size
         return reduced

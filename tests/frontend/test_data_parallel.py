@@ -102,6 +102,21 @@ def train(kind: str, n: int, step_kind: str = "auto", steps: int = 3):
     return losses, params, api.compile_cell(step, (Tensor(x), Tensor(y)))
 
 
+def all_reduce_calls(program) -> int:
+    """The calls of the all-reduce runtime in a compiled program."""
+    decls = {
+        op.sym_name.data
+        for op in program.module.ops
+        if op.attributes.get("mindjit.runtime") is not None
+        and op.attributes["mindjit.runtime"].data == "all_reduce_sum"
+    }
+    return sum(
+        1
+        for op in program.module.walk()
+        if op.name == "func.call" and op.callee.root_reference.data in decls
+    )
+
+
 @pytest.mark.parametrize(
     ("kind", "n", "step_kind"),
     [("mlp", 2, "auto"), ("mlp", 4, "user"), ("lenet", 2, "user"), ("lenet", 4, "auto")],
@@ -112,13 +127,9 @@ def test_replicas_train_like_one_process_on_the_whole_batch(kind, n, step_kind):
     losses, params, program = train(kind, n, step_kind)
     exe = program.executable
     assert isinstance(exe, ReplicaExecutable) and exe.group_size == n
-    # each replica ran 1/N of the batch, with its gradients all-reduced
-    assert program.op_counts()["func.call"] >= len(params)
-    assert any(
-        op.attributes.get("mindjit.runtime") is not None
-        and op.attributes["mindjit.runtime"].data == "all_reduce_sum"
-        for op in program.module.ops
-    )
+    # each replica ran 1/N of the batch, with its gradients all-reduced in one fused
+    # buffer (fusion_type=1, the default)
+    assert all_reduce_calls(program) == 1
     np.testing.assert_allclose(losses, want_losses, rtol=1e-5, atol=1e-6)
     for name, value in want_params.items():
         np.testing.assert_allclose(params[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
@@ -388,3 +399,26 @@ def test_loss_scaled_steps_reduce_the_gradients_too(n):
     np.testing.assert_allclose(losses, want_losses, rtol=1e-5, atol=1e-6)
     for got, want in zip(params, want_params):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+class UnfusedReducerStep(UserReducerStep):
+    def __init__(self, network, optimizer):
+        super().__init__(network, optimizer)
+        self.grad_reducer = nn.DistributedGradReducer(self.weights, fusion_type=0)
+
+
+def test_fusion_type_0_reduces_each_gradient_alone_with_the_same_result():
+    fused_losses, fused_params, fused = train("mlp", 2, "user")
+    data_parallel(2)
+    ms.set_seed(3)
+    net = mlp()
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = UnfusedReducerStep(nn.WithLossCell(net, loss_fn), opt)
+    x, y = batch("mlp")
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for _ in range(3)]
+    program = api.compile_cell(step, (Tensor(x), Tensor(y)))
+    assert all_reduce_calls(program) == len(fused_params) and all_reduce_calls(fused) == 1
+    np.testing.assert_array_equal(losses, fused_losses)
+    for p in net.trainable_params():
+        np.testing.assert_array_equal(p.asnumpy(), fused_params[p.name])
