@@ -7,12 +7,15 @@ lazy inline, trained with SGD; Block i on stage i * X // layers.
    training in one process without stages (max abs difference; 1e-5 to pass):
    pipelines X = 2, 4 with Y = 1, 4, 8 under 1F1B and GPipe, and data parallel
    N = 2, 4 (gradients_mean, whole batch against N slices), on the numpy
-   executor and on IREE (small model, `--small-*`).
+   executor and on IREE (small models, `--small-*`). Data parallel trains an
+   MLP: the GPT-like model attends over all batch x sequence rows, so a slice of
+   its batch is other math (its pipeline runs are compared with one process
+   running the same micro-batches).
 2. Speed (every process single-threaded, OMP_NUM_THREADS=1, the baseline too;
    a model whose step takes about a second in one process, `--layers`/`--hidden`/
    `--seq`): X=2, Y=8 on Ray against one process running the whole batch without
    pipelining (target 1.6x); data parallel N=2 on Ray against one process
-   (samples per second, target 1.6x). Medians of `--steps` steps after a warm-up.
+   (samples per second, target 1.6x; the MLP, `--mlp-*`). Medians of `--steps` steps after a warm-up.
 3. The measured step against the simulated schedule (backend/ascend/
    pipeline_schedule.py) fed with the measured per-stage costs (backend/ray/
    measured.py): within 25%. Its timeline (measured above simulated) is written
@@ -43,8 +46,30 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 
 
-def build(layers: int, hidden: int, seq: int, batch: int, stages: int, micro: int, cell: bool):
-    """The train step, its inputs and its net, with the parallel context set."""
+def mlp(layers: int, hidden: int):
+    """Data parallel's model: Dense + tanh layers, every sample on its own. (The
+    GPT-like model attends over all batch x sequence rows, so a replica's slice of
+    the batch changes its math: one process on the whole batch is not the
+    reference there, as it is not for its micro-batches.)"""
+    from mindjit import nn
+
+    cells = []
+    for _ in range(layers):
+        cells += [nn.Dense(hidden, hidden), nn.Tanh()]
+    return nn.SequentialCell(cells)
+
+
+def build(
+    layers: int,
+    hidden: int,
+    seq: int,
+    batch: int,
+    stages: int,
+    micro: int,
+    cell: bool,
+    model: str = "gpt",
+):
+    """The train step and its inputs, with the parallel context set."""
     from gpt import GPT, GPTConfig
 
     import mindjit as ms
@@ -52,6 +77,17 @@ def build(layers: int, hidden: int, seq: int, batch: int, stages: int, micro: in
 
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(11)
+    if model == "mlp":
+        net = mlp(layers, hidden)
+        step = nn.TrainOneStepCell(
+            nn.WithLossCell(net, nn.MSELoss()),
+            nn.SGD(net.trainable_params(), learning_rate=0.01),
+        )
+        step.set_train()
+        rng = np.random.default_rng(0)
+        x = ms.Tensor(rng.standard_normal((batch, hidden)).astype(np.float32))
+        y = ms.Tensor(rng.standard_normal((batch, hidden)).astype(np.float32))
+        return step, x, y
     net = GPT(GPTConfig(layers, hidden, seq, batch=batch // max(micro, 1)), lazy=True)
     if stages > 1:
         for i, block in enumerate(net.blocks):
@@ -94,18 +130,21 @@ def _executable():
     return api.cached_programs()[-1].executable
 
 
+def _build(cfg: dict):
+    return build(
+        cfg["layers"], cfg["hidden"], cfg["seq"], cfg["batch"], cfg["stages"], cfg["micro"],
+        cell=cfg["micro"] > 0, model=cfg.get("model", "gpt"),
+    )  # fmt: skip
+
+
 def work_equal(cfg: dict) -> dict:
     """3 steps of one configuration: losses, and the Parameters written to cfg['out']."""
-    configure(cfg["engine"], cfg["backend"], cfg["stages"], cfg["schedule"], cfg["replicas"])
-    micro = cfg["micro"]
-    step, x, y = build(
-        cfg["layers"], cfg["hidden"], cfg["seq"], cfg["batch"], cfg["stages"], micro, cell=micro > 0
-    )
-    losses = [float(step(x, y).asnumpy()) for _ in range(3)]
-    params = {n: p.asnumpy() for n, p in step.parameters_and_names()}
-    np.savez(cfg["out"], **params)
     from mindjit.communication import release
 
+    configure(cfg["engine"], cfg["backend"], cfg["stages"], cfg["schedule"], cfg["replicas"])
+    step, x, y = _build(cfg)
+    losses = [float(step(x, y).asnumpy()) for _ in range(3)]
+    np.savez(cfg["out"], **{n: p.asnumpy() for n, p in step.parameters_and_names()})
     release()
     return {"losses": losses}
 
@@ -113,11 +152,10 @@ def work_equal(cfg: dict) -> dict:
 def work_speed(cfg: dict) -> dict:
     """Step times (after a warm-up) of one configuration; with `meter`, one metered
     step more: each stage's memory peaks and the measured-vs-simulated step."""
+    from mindjit.backend.ray.measured import measure, timeline_html
+
     configure(cfg["engine"], "numpy", cfg["stages"], cfg["schedule"], cfg["replicas"])
-    micro = cfg["micro"]
-    step, x, y = build(
-        cfg["layers"], cfg["hidden"], cfg["seq"], cfg["batch"], cfg["stages"], micro, cell=micro > 0
-    )
+    step, x, y = _build(cfg)
     start = time.perf_counter()
     step(x, y).asnumpy()
     first = time.perf_counter() - start
@@ -128,47 +166,43 @@ def work_speed(cfg: dict) -> dict:
         times.append(time.perf_counter() - start)
     out = {"first_s": first, "step_s": statistics.median(times), "times": times}
     if cfg.get("meter"):
-        from mindjit.backend.ray.measured import measure, timeline_html
-
         exe = _executable()
         exe.meter_memory()
         step(x, y).asnumpy()  # plans rebuilt with the meter
-        start = time.perf_counter()
         step(x, y).asnumpy()
-        out["metered_step_s"] = time.perf_counter() - start
         out["memory"] = exe.memory()
-        m = measure(exe.last_step, micro, cfg["schedule"])
+        m = measure(exe.last_step, cfg["micro"], cfg["schedule"])
         out["measured_us"], out["predicted_us"] = m.measured.step_us, m.predicted.step_us
         out["costs"] = [(c.forward_us, c.backward_us) for c in m.costs]
         out["link_us"] = m.link.latency_us
         if cfg.get("timeline"):
-            title = f"GPT-like X={cfg['stages']} Y={micro} {cfg['schedule']}"
+            title = f"GPT-like X={cfg['stages']} Y={cfg['micro']} {cfg['schedule']}"
             Path(cfg["timeline"]).write_text(timeline_html(m, title))
     return out
 
 
 def worker(spec: str) -> None:
-    cfgs = json.loads(spec)
     results = []
-    for cfg in cfgs:
-        what = work_equal if cfg["what"] == "equal" else work_speed
-        results.append(what(cfg))
+    for cfg in json.loads(spec):
+        results.append((work_equal if cfg["what"] == "equal" else work_speed)(cfg))
     print(json.dumps(results))
 
 
 def fresh(cfgs: list[dict]) -> list[dict]:
-    env = {
-        **os.environ,
-        "OMP_NUM_THREADS": "1",
-        "OPENBLAS_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-        "MS_DEV_CELL_REUSE": "1",
-    }
+    """Run configurations in a new single-threaded process (one Ray cluster for them)."""
+    env = {**os.environ, "MS_DEV_CELL_REUSE": "1"}
+    env.update({k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")})
     cmd = [sys.executable, __file__, "--worker", json.dumps(cfgs)]
     out = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
     if out.returncode != 0:
         raise SystemExit(f"worker failed: {cfgs}\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cfg(what: str, engine: str, stages: int = 1, micro: int = 0, schedule: str = "1f1b",
+        replicas: int = 1, **more) -> dict:  # fmt: skip
+    return dict(what=what, engine=engine, stages=stages, micro=micro, schedule=schedule,
+                replicas=replicas, **more)  # fmt: skip
 
 
 def max_diff(a: Path, b: Path) -> float:
@@ -178,66 +212,37 @@ def max_diff(a: Path, b: Path) -> float:
 
 
 def equality(args: argparse.Namespace, tmp: Path) -> bool:
-    size = {
-        "layers": args.small_layers,
-        "hidden": args.small_hidden,
-        "seq": args.small_seq,
-        "batch": 8,
-    }
+    size = dict(layers=args.small_layers, hidden=args.small_hidden, seq=args.small_seq, batch=8)
     rows, ok = [], True
-    backends = ["numpy"] if args.quick else ["numpy", "iree"]
-    for backend in backends:
-        runs = []
-        for stages in (2, 4):
-            for micro in (1, 4, 8):
-                for schedule in ("1f1b", "gpipe"):
-                    if micro == 1 and schedule == "gpipe":
-                        continue  # one micro-batch: the two orders are one
-                    runs.append(("pipeline", stages, micro, schedule, 1))
-        runs += [("data parallel", 1, 0, "1f1b", n) for n in (2, 4)]
+    for backend in ["numpy"] if args.quick else ["numpy", "iree"]:
+        runs = [
+            ("pipeline", stages, micro, schedule, 1)
+            for stages in (2, 4)
+            for micro in (1, 4, 8)
+            for schedule in ("1f1b", "gpipe")
+            if not (micro == 1 and schedule == "gpipe")  # one micro-batch: one order
+        ] + [("data parallel", 1, 0, "1f1b", n) for n in (2, 4)]
         cfgs, refs = [], {}
-        for kind, stages, micro, schedule, n in runs:
-            out = tmp / f"{backend}-{kind[0]}-{stages}-{micro}-{schedule}-{n}.npz"
-            cfgs.append(
-                {
-                    "what": "equal",
-                    "engine": "ray",
-                    "backend": backend,
-                    "stages": stages,
-                    "micro": micro,
-                    "schedule": schedule,
-                    "replicas": n,
-                    "out": str(out),
-                    **size,
-                }
-            )
-            ref = tmp / f"ref-{backend}-{micro}.npz"
+        for _, stages, micro, schedule, n in runs:
+            model = "mlp" if n > 1 else "gpt"
+            out = tmp / f"{backend}-{model}-{stages}-{micro}-{schedule}-{n}.npz"
+            cfgs.append(cfg("equal", "ray", stages, micro, schedule, n, backend=backend,
+                            model=model, out=str(out), **size))  # fmt: skip
             if micro not in refs:  # one process, no stages, the same micro-batches
-                refs[micro] = {
-                    "what": "equal",
-                    "engine": "local",
-                    "backend": backend,
-                    "stages": 1,
-                    "micro": micro,
-                    "schedule": "1f1b",
-                    "replicas": 1,
-                    "out": str(ref),
-                    **size,
-                }
+                ref = tmp / f"ref-{backend}-{micro}.npz"
+                refs[micro] = cfg("equal", "local", 1, micro, backend=backend, model=model,
+                                  out=str(ref), **size)  # fmt: skip
         want = dict(zip(refs, fresh(list(refs.values()))))
-        got = fresh(cfgs)
-        for (kind, stages, micro, schedule, n), cfg, result in zip(runs, cfgs, got):
-            ref = want[micro]
-            loss_d = max(abs(a - b) for a, b in zip(result["losses"], ref["losses"]))
-            param_d = max_diff(Path(cfg["out"]), Path(refs[micro]["out"]))
+        for (kind, stages, micro, schedule, n), c, got in zip(runs, cfgs, fresh(cfgs)):
+            loss_d = max(abs(a - b) for a, b in zip(got["losses"], want[micro]["losses"]))
+            param_d = max_diff(Path(c["out"]), Path(refs[micro]["out"]))
             good = loss_d <= 1e-5 and param_d <= 1e-5
             ok &= good
-            what = f"X={stages} Y={micro} {schedule}" if kind == "pipeline" else f"N={n}"
-            rows.append(
-                f"| {backend} | {kind} | {what} | {loss_d:.1e} | {param_d:.1e} | "
-                f"{'yes' if good else 'no'} |"
-            )
-    print("Losses and Parameters after 3 steps on Ray against one process (max abs difference):\n")
+            run = f"X={stages} Y={micro} {schedule}" if n == 1 else f"N={n}"
+            rows.append(f"| {backend} | {kind} | {run} | {loss_d:.1e} | {param_d:.1e} | "
+                        f"{'yes' if good else 'no'} |")  # fmt: skip
+    print("Losses and Parameters after 3 steps on Ray against one process (max abs difference;")
+    print(f"GPT-like {args.small_layers} Blocks for pipelines, an MLP for data parallel):\n")
     print("| backend | kind | run | losses | Parameters | <= 1e-5 |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
@@ -251,11 +256,14 @@ def main() -> None:
     p.add_argument("--seq", type=int, default=64)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--mlp-layers", type=int, default=8)
+    p.add_argument("--mlp-hidden", type=int, default=1024)
+    p.add_argument("--mlp-batch", type=int, default=512)
     p.add_argument("--small-layers", type=int, default=4)
     p.add_argument("--small-hidden", type=int, default=32)
     p.add_argument("--small-seq", type=int, default=8)
     p.add_argument("--timeline", default="ray_timeline.html")
-    p.add_argument("--quick", action="store_true", help="numpy only, fewer steps")
+    p.add_argument("--quick", action="store_true", help="numpy only")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
@@ -263,128 +271,67 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         equal_ok = equality(args, Path(tmp))
-    size = {
-        "layers": args.layers,
-        "hidden": args.hidden,
-        "seq": args.seq,
-        "batch": args.batch,
-        "steps": args.steps,
-        "what": "speed",
-    }
-    base = fresh(
-        [{**size, "engine": "local", "stages": 1, "micro": 0, "schedule": "1f1b", "replicas": 1}]
-    )[0]
-    piped = fresh(
-        [
-            {
-                **size,
-                "engine": "ray",
-                "stages": 2,
-                "micro": 8,
-                "schedule": "1f1b",
-                "replicas": 1,
-                "meter": True,
-                "timeline": args.timeline,
-            }
-        ]
-    )[0]
-    dp = fresh(
-        [{**size, "engine": "ray", "stages": 1, "micro": 0, "schedule": "1f1b", "replicas": 2}]
-    )[0]
-    gpipe = {
-        X: fresh(
-            [
-                {
-                    **size,
-                    "steps": 1,
-                    "engine": "ray",
-                    "stages": X,
-                    "micro": 8,
-                    "schedule": "gpipe",
-                    "replicas": 1,
-                    "meter": True,
-                }
-            ]
-        )[0]
+    gpt = dict(layers=args.layers, hidden=args.hidden, seq=args.seq, batch=args.batch,
+               steps=args.steps)  # fmt: skip
+    mlp_ = dict(model="mlp", layers=args.mlp_layers, hidden=args.mlp_hidden, seq=1,
+                batch=args.mlp_batch, steps=args.steps)  # fmt: skip
+    base = fresh([cfg("speed", "local", **gpt)])[0]
+    piped = fresh([cfg("speed", "ray", 2, 8, meter=True, timeline=args.timeline, **gpt)])[0]
+    dp_base = fresh([cfg("speed", "local", **mlp_)])[0]
+    dp = fresh([cfg("speed", "ray", replicas=2, **mlp_)])[0]
+    one = {**gpt, "steps": 1}
+    memory = {
+        (X, sched): (piped if (X, sched) == (2, "1f1b") else
+                     fresh([cfg("speed", "ray", X, 8, sched, meter=True, **one)])[0])["memory"]
         for X in (2, 4)
-    }
-    f1b = {
-        2: piped,
-        4: fresh(
-            [
-                {
-                    **size,
-                    "steps": 1,
-                    "engine": "ray",
-                    "stages": 4,
-                    "micro": 8,
-                    "schedule": "1f1b",
-                    "replicas": 1,
-                    "meter": True,
-                }
-            ]
-        )[0],
-    }
-    print(
-        f"\nGPT-like, {args.layers} lazy Blocks, hidden {args.hidden}, sequence {args.seq}, "
-        f"batch {args.batch}; OMP_NUM_THREADS=1 everywhere; median of {args.steps} steps:\n"
+        for sched in ("1f1b", "gpipe")
+    }  # fmt: skip
+    print(f"\nSpeed, OMP_NUM_THREADS=1 in every process, median of {args.steps} steps:\n")
+    print("| workload | run | processes | step s | samples/s | vs one process |")
+    print("|---|---|---|---|---|---|")
+    gname = (
+        f"GPT-like {args.layers} Blocks, hidden {args.hidden}, seq {args.seq}, batch {args.batch}"
     )
-    print("| run | processes | step s | samples/s | vs one process |")
-    print("|---|---|---|---|---|")
-    b = base["step_s"]
-    for name, r, procs in (
-        ("one process, whole batch", base, 1),
-        ("Ray pipeline X=2 Y=8 (1F1B)", piped, 2),
-        ("Ray data parallel N=2", dp, 2),
+    mname = f"MLP {args.mlp_layers} x Dense({args.mlp_hidden}), batch {args.mlp_batch}"
+    for name, run, r, ref, procs, batch in (
+        (gname, "one process, whole batch", base, base, 1, args.batch),
+        (gname, "Ray pipeline X=2 Y=8 (1F1B)", piped, base, 2, args.batch),
+        (mname, "one process", dp_base, dp_base, 1, args.mlp_batch),
+        (mname, "Ray data parallel N=2", dp, dp_base, 2, args.mlp_batch),
     ):
-        print(
-            f"| {name} | {procs} | {r['step_s']:.3f} | {args.batch / r['step_s']:.1f} | "
-            f"{b / r['step_s']:.2f}x |"
-        )
+        print(f"| {name} | {run} | {procs} | {r['step_s']:.3f} | {batch / r['step_s']:.1f} | "
+              f"{ref['step_s'] / r['step_s']:.2f}x |")  # fmt: skip
     ratio = piped["measured_us"] / piped["predicted_us"]
-    print(
-        f"\nMeasured against simulated (X=2, Y=8, 1F1B, metered step; per-stage forward/"
-        f"backward us per micro-batch {[(round(f), round(bk)) for f, bk in piped['costs']]}, "
-        f"link {piped['link_us']:.0f} us): measured {piped['measured_us'] / 1e6:.3f} s, "
-        f"simulated {piped['predicted_us'] / 1e6:.3f} s, ratio {ratio:.2f}; timeline: "
-        f"{args.timeline}\n"
-    )
-    print("Held activations per stage, measured in each actor (bytes), Y=8:\n")
+    costs = ", ".join(f"({f / 1e3:.1f}, {b / 1e3:.1f})" for f, b in piped["costs"])
+    print(f"\nMeasured against simulated (X=2, Y=8, 1F1B, a metered step): stages' (forward, "
+          f"backward) ms per micro-batch {costs}, link {piped['link_us'] / 1e3:.1f} ms; "
+          f"measured {piped['measured_us'] / 1e6:.3f} s, simulated "
+          f"{piped['predicted_us'] / 1e6:.3f} s, ratio {ratio:.2f}; timeline: {args.timeline}\n")  # fmt: skip
+    print("Held activations per stage, measured in each stage's actor (bytes), Y=8:\n")
     print("| X | stage | 1F1B | GPipe | ratio | (X-s)/Y | met |")
     print("|---|---|---|---|---|---|---|")
     memory_ok = True
     for X in (2, 4):
-        for s, (a, g) in enumerate(zip(f1b[X]["memory"], gpipe[X]["memory"])):
+        for s, (a, g) in enumerate(zip(memory[(X, "1f1b")], memory[(X, "gpipe")])):
             a, g = a["held_activation_bytes"], g["held_activation_bytes"]
             bound = (X - s) / 8
             good = a <= bound * g + 4 * 8  # + the micro-batches' f32 losses
             memory_ok &= good
-            print(
-                f"| {X} | {s} | {a} | {g} | {a / g:.3f} | {bound:.3f} | {'yes' if good else 'no'} |"
-            )
-    pipe_speed, dp_speed = b / piped["step_s"], b / dp["step_s"]
+            print(f"| {X} | {s} | {a} | {g} | {a / g:.3f} | {bound:.3f} | "
+                  f"{'yes' if good else 'no'} |")  # fmt: skip
+    pipe_speed, dp_speed = base["step_s"] / piped["step_s"], dp_base["step_s"] / dp["step_s"]
+    yes = {True: "yes", False: "no"}
     print("\n| target | measured | met |")
     print("|---|---|---|")
+    print(f"| losses and Parameters equal one process (<= 1e-5) | table above | {yes[equal_ok]} |")
     print(
-        f"| losses and Parameters equal one process (<= 1e-5) | table above | "
-        f"{'yes' if equal_ok else 'no'} |"
+        f"| Ray pipeline X=2 Y=8 >= 1.6x one process | {pipe_speed:.2f}x | {yes[pipe_speed >= 1.6]} |"
     )
+    print(f"| Ray data parallel N=2 >= 1.6x samples/s | {dp_speed:.2f}x | {yes[dp_speed >= 1.6]} |")
     print(
-        f"| Ray pipeline X=2 Y=8 >= 1.6x one process | {pipe_speed:.2f}x | "
-        f"{'yes' if pipe_speed >= 1.6 else 'no'} |"
+        f"| measured step within 25% of the simulated schedule | {ratio:.2f} | {yes[abs(ratio - 1) <= 0.25]} |"
     )
-    print(
-        f"| Ray data parallel N=2 >= 1.6x samples/s | {dp_speed:.2f}x | "
-        f"{'yes' if dp_speed >= 1.6 else 'no'} |"
-    )
-    print(
-        f"| measured step within 25% of the simulated schedule | {ratio:.2f} | "
-        f"{'yes' if abs(ratio - 1) <= 0.25 else 'no'} |"
-    )
-    print(
-        f"| 1F1B held activations <= (X-s)/Y of GPipe's | table above | "
-        f"{'yes' if memory_ok else 'no'} |"
-    )
+    print(f"| 1F1B held activations <= (X-s)/Y of GPipe's | table above | {yes[memory_ok]} |")
 
 
 if __name__ == "__main__":
