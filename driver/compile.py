@@ -27,6 +27,7 @@ from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.cpu.pipeline_run import pipeline_plan
 from mindjit.backend.cpu.replica_run import ReplicaExecutable, split_batch
 from mindjit.backend.iree.executable import IreeExecutable
+from mindjit.backend.iree.pipeline_executable import IreePipelineExecutable, iree_executable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
 from mindjit.backend.ray.pipeline_executable import RayPipelineExecutable
@@ -46,7 +47,12 @@ from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
 Executable = (
-    CpuExecutable | IreeExecutable | AscendExecutable | AscendPipelineExecutable | ReplicaExecutable
+    CpuExecutable
+    | IreeExecutable
+    | IreePipelineExecutable
+    | AscendExecutable
+    | AscendPipelineExecutable
+    | ReplicaExecutable
 )
 
 
@@ -185,17 +191,18 @@ def iree_or_fallback(
     device_target: str,
     vmfbs: list[bytes] | None = None,
     entry: str | None = None,
-) -> CpuExecutable | IreeExecutable:
-    """IREE's executable for `module`, or the numpy executor when the program uses
+) -> CpuExecutable | IreeExecutable | IreePipelineExecutable:
+    """IREE's executable for `module` (one per stage for a graph split into
+    pipeline stages, backend/iree/pipeline_executable.py), or the numpy executor when the program uses
     something IREE cannot run or IREE fails to compile it (said in one line on
     stderr, with the reason; never silently wrong). A GPU graph has no fallback."""
     try:
-        return IreeExecutable(
+        return iree_executable(
             module,
+            entry,
             target=TARGETS[device_target],
             driver=config.iree_driver() if device_target == "CPU" else "cuda",
             vmfbs=vmfbs,
-            entries=None if entry is None else [entry],
         )
     except (IreeUnsupported, IreeCompileError) as exc:
         if device_target != "CPU":

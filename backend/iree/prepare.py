@@ -19,7 +19,9 @@ said in IREE's terms before `iree-compile` can build a program users call:
   Python module `mindjit` the executable registers (IREE rejects unscoped
   imports); each site has its own import, so the format stays Python-side. A
   `cf.assert` message gets a `[mindjit-check-<k>]` tag: IREE's failure text is
-  mapped back to the check's message and source location.
+  mapped back to the check's message and source location. A pipeline stage's
+  sends and receives call `@mindjit.send_<tag>` / `@mindjit.receive_<tag>`
+  (channels.py): the stages of a split graph meet in the executable's hub.
 - **Unsigned types become signless** (signless.py): arith takes no `ui8`; the
   ops already read the bits as unsigned, so this is a type rewrite only.
 - **What has no IREE form** raises `IreeUnsupported` with the reason, and the
@@ -50,9 +52,15 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
+from mindjit.backend.iree.channels import (
+    HOST_MODULE,
+    Channel,
+    channels_of,
+    channels_to_imports,
+    is_channel,
+)
 from mindjit.backend.iree.signless import make_signless
 from mindjit.backend.iree.split_graphs import split_shared_graphs
-from mindjit.dialects.mindir.discardable import PIPELINE_OF_ATTR
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.ir.locations import loc_of_op
@@ -60,7 +68,7 @@ from mindjit.ir.walk import walk_ops
 from mindjit.support.errors import MindjitError, SourceLoc
 
 RUNTIME_ATTR = "mindjit.runtime"
-PRINT_MODULE = "mindjit"
+PRINT_MODULE = HOST_MODULE
 CHECK_TAG = re.compile(r"\[mindjit-check-(\d+)\]")
 
 
@@ -98,6 +106,8 @@ class Prepared:
     entries: dict[str, EntryInfo]
     prints: list[PrintSite] = field(default_factory=list)
     checks: dict[int, tuple[str, SourceLoc | None]] = field(default_factory=dict)
+    #: pipeline channels (channels.py): host imports, not globals
+    channels: dict[str, Channel] = field(default_factory=dict)
     #: reused lazy-inline graphs as modules of their own (split_graphs.py), callees first
     parts: list[tuple[str, str]] = field(default_factory=list)
 
@@ -114,7 +124,11 @@ def prepare(
     and printing the text was most of a warm hit's time (GPT N=64: 1.15 s)."""
     _reject_unsupported(module)
     body = module.body.block
-    globals_ = {op.sym_name.data: op for op in body.ops if isinstance(op, GlobalOp)}
+    globals_ = {
+        op.sym_name.data: op
+        for op in body.ops
+        if isinstance(op, GlobalOp) and not is_channel(op.sym_name.data)
+    }
     functions = {
         op.sym_name.data: op
         for op in body.ops
@@ -147,7 +161,9 @@ def prepare(
         )
         for name in public
     }
-    prepared = Prepared("", globals_, infos, [site for _, site in prints], checks)
+    prepared = Prepared(
+        "", globals_, infos, [site for _, site in prints], checks, channels_of(module)
+    )
     if rewrite:
         prepared.text, prepared.parts = _rewritten(module, set(public), state, written)
     return prepared
@@ -161,6 +177,7 @@ def _rewritten(
     body = work.body.block
     types = {op.sym_name.data: op.type for op in body.ops if isinstance(op, GlobalOp)}
     _rename_prints(work)
+    channels_to_imports(work)
     for k, op in enumerate(op for op in walk_ops(work) if isinstance(op, cf.AssertOp)):
         op.properties["msg"] = StringAttr(f"[mindjit-check-{k}] {op.msg.data}")
     functions = {
@@ -227,12 +244,6 @@ def _reject_unsupported(module: ModuleOp) -> None:
                 f"IREE's CPU code has no float64 '{op.name}' (it would need libm)", loc_of_op(op)
             )
     for op in module.body.block.ops:
-        if isinstance(op, func.FuncOp) and PIPELINE_OF_ATTR in op.attributes:
-            raise IreeUnsupported(
-                "the graph is split into pipeline stages, which run at once and exchange "
-                "tensors mid-call; IREE runs one function at a time",
-                loc_of_op(op),
-            )
         if not isinstance(op, func.FuncOp) or not op.is_declaration:
             continue
         kind = op.attributes.get(RUNTIME_ATTR)
@@ -335,6 +346,10 @@ def _state_sets(
         touched[name] = set(bound_symbols(fn, GLOBAL_ARG_ATTR).values())  # read on entry
         written[name], calls[name] = set(), set()
         for op in walk_ops(fn):
+            if isinstance(op, (GlobalLoadOp, GlobalStoreOp)) and is_channel(
+                op.global_.root_reference.data
+            ):
+                continue  # a host import (channels.py), not state
             if isinstance(op, GlobalLoadOp):
                 touched[name].add(op.global_.root_reference.data)
             elif isinstance(op, GlobalStoreOp):
