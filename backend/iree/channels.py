@@ -177,6 +177,8 @@ def channel_exports(exe: Any, channel: Channel) -> list[tuple[str, str, Callable
 
     def receive(_state: Any) -> Any:
         exe = owner()
+        if exe is None:
+            raise ChannelFailed(f"receive of channel @{name} after its executable was freed")
         try:
             hub = exe.channels
             if hub is None:

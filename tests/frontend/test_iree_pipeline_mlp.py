@@ -1,0 +1,62 @@
+"""Pipeline stages on the IREE backend (backend/iree/pipeline_executable.py):
+training a small MLP (Dense + tanh blocks, tests/frontend/test_pipeline_api.py)
+through `nn.PipelineCell` with X stages and Y micro-batches, each stage its own
+IREE module, gives the single-process numpy run's losses and Parameters after 3
+steps (issue 39). The GPT-like network: test_iree_pipeline_gpt.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("iree.runtime")
+pytest.importorskip("iree.compiler")
+
+import test_pipeline_api as P  # noqa: E402
+
+import mindjit as ms  # noqa: E402
+from mindjit.backend.iree.pipeline_executable import IreePipelineExecutable  # noqa: E402
+from mindjit.frontend import context as C  # noqa: E402
+from mindjit.frontend.graph import api  # noqa: E402
+
+STEPS = 3
+
+
+@pytest.fixture(autouse=True)
+def _fresh_context():
+    C.reset_context()
+    yield
+    C.reset_context()
+
+
+def _on(backend: str) -> None:
+    C.reset_context()
+    ms.set_context(jit_config={"backend": backend})
+
+
+def _assert_same(got, expected) -> None:
+    np.testing.assert_allclose(got[0], expected[0], rtol=1e-5, atol=1e-5)
+    assert got[1].keys() == expected[1].keys()
+    for name, value in expected[1].items():
+        np.testing.assert_allclose(got[1][name], value, rtol=1e-5, atol=1e-5, err_msg=name)
+
+
+@pytest.fixture(scope="module")
+def mlp_reference():
+    C.reset_context()
+    return P.reference(ms.GRAPH_MODE, lr=0.01, steps=STEPS)
+
+
+@pytest.mark.parametrize("micro", [1, 4])
+@pytest.mark.parametrize("stages", [2, 4])
+def test_mlp_trains_as_the_single_process_run(stages, micro, mlp_reference, capfd):
+    _on("iree")
+    api.clear_cache()
+    got = P.pipelined(stages, micro, ms.GRAPH_MODE, lr=0.01, steps=STEPS)
+    (program,) = api.cached_programs()
+    exe = program.executable
+    assert isinstance(exe, IreePipelineExecutable)  # on IREE, not the numpy fallback
+    assert len(exe.stages) == stages
+    assert "numpy executor" not in capfd.readouterr().err
+    _assert_same(got, mlp_reference)
+    assert got[0][0] != got[0][-1]  # the steps changed the Parameters
