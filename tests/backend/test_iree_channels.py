@@ -13,6 +13,8 @@ import pytest
 
 pytest.importorskip("iree.runtime")
 
+from conftest import run_tool  # noqa: E402
+
 from mindjit.backend.cpu import CpuExecutable  # noqa: E402
 from mindjit.backend.cpu.errors import ExecutionError  # noqa: E402
 from mindjit.backend.cpu.pipeline_run import ChannelHub  # noqa: E402
@@ -264,3 +266,18 @@ def test_iree_releases_the_gil_while_it_runs() -> None:
     spinner.join()
     # with the GIL held the spinner would only run between calls (a few switches)
     assert during > 0.2 * after, (during, after)
+
+
+def test_ms_run_runs_a_split_module_by_the_graphs_name_on_iree(tmp_path) -> None:
+    path = tmp_path / "ordered.mlir"
+    path.write_text(ORDERED)
+    outputs = {}
+    for backend in ("numpy", "iree"):
+        result = run_tool(
+            "ms-run", str(path), "--entry", "g", "--backend", backend, "--input",
+            f"{T}=[0.5,-1,2]",
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        outputs[backend] = result.stdout
+    assert outputs["iree"] == outputs["numpy"]
+    assert outputs["iree"].strip() == repr(_expected(np.array([1, 2, 3], np.float32))[0])
