@@ -115,7 +115,7 @@ class Compiled:
         self,
         options: config.CompileOptions,
         dump_dir: str | None,
-        vmfbs: list[bytes] | None = None,
+        vmfbs: list[Any] | None = None,
     ) -> None:
         """The executable of the options' device target and backend for the module
         (`vmfbs`: IREE's modules from a compile-cache entry, compiled if None)."""
@@ -189,7 +189,7 @@ class Compiled:
 def iree_or_fallback(
     module: ModuleOp,
     device_target: str,
-    vmfbs: list[bytes] | None = None,
+    vmfbs: list[Any] | None = None,
     entry: str | None = None,
 ) -> CpuExecutable | IreeExecutable | IreePipelineExecutable:
     """IREE's executable for `module` (one per stage for a graph split into
@@ -258,10 +258,15 @@ def compile_graph(
         report.add(f"verify-{stage}", module, time.perf_counter() - start)
     compiled = Compiled(report, entry, module)
     compiled.build_backend(options, directory)
-    if directory is not None and isinstance(compiled.executable, IreeExecutable):
+    exe = compiled.executable
+    if directory is not None and isinstance(exe, (IreeExecutable, IreePipelineExecutable)):
         # what iree-compile was given: `iree-run-module --function=<entry>` runs it
-        prepared = compiled.executable.prepared
-        for name, text in prepared.parts:  # the reused graphs' modules, then the entry's
-            dumps.backend_text(f"iree-input-{name}", text + "\n")
-        dumps.backend_text("iree-input", prepared.text + "\n")
+        # (a split graph's: each stage's, named by the stage)
+        stages = exe.stages if isinstance(exe, IreePipelineExecutable) else {"": exe}
+        for stage, part in stages.items():
+            suffix = f"-{stage}" if stage else ""
+            prepared = part.prepared
+            for name, text in prepared.parts:  # the reused graphs' modules, then the entry's
+                dumps.backend_text(f"iree-input{suffix}-{name}", text + "\n")
+            dumps.backend_text(f"iree-input{suffix}", prepared.text + "\n")
     return compiled

@@ -74,13 +74,18 @@ def iree_executable(
     *,
     target: str = "llvm-cpu",
     driver: str = "local-sync",
-    vmfbs: Sequence[bytes] | None = None,
+    vmfbs: Sequence[Any] | None = None,
 ) -> IreeExecutable | IreePipelineExecutable:
     """The IREE executable of `module` for `entry` (None: every public function):
-    one per stage when `entry` is a graph split into pipeline stages."""
+    one per stage when `entry` is a graph split into pipeline stages. `vmfbs`
+    (a compile-cache entry's) are the modules of `IreeExecutable.vmfbs`, or for a
+    split graph one such list per stage (`IreePipelineExecutable.vmfbs`)."""
     plan = pipeline_plan(module, entry) if entry is not None else None
-    if plan is not None:  # (a compile-cache entry keeps no stage modules: compiled again)
-        return IreePipelineExecutable(module, plan, target=target, driver=driver)
+    if plan is not None:
+        staged = vmfbs if vmfbs is not None and len(vmfbs) == len(plan.stages) else None
+        if staged is not None and not all(isinstance(v, list) for v in staged):
+            staged = None  # not a split graph's modules: compiled again
+        return IreePipelineExecutable(module, plan, target=target, driver=driver, vmfbs=staged)
     return IreeExecutable(
         module,
         target=target,
@@ -103,11 +108,18 @@ class IreePipelineExecutable:
         *,
         target: str = "llvm-cpu",
         driver: str = "local-sync",
+        vmfbs: Sequence[Sequence[bytes]] | None = None,
     ):
         self.module, self.plan, self.target, self.driver = module, plan, target, driver
         self.stages: dict[str, IreeExecutable] = {
-            name: stage_executable(module, name, target=target, driver=driver)
-            for name, _ in plan.stages
+            name: stage_executable(
+                module,
+                name,
+                target=target,
+                driver=driver,
+                vmfbs=None if vmfbs is None else vmfbs[k],
+            )
+            for k, (name, _) in enumerate(plan.stages)
         }
         self._print_hook = default_print_hook
         self._channels: Any = None
@@ -125,6 +137,11 @@ class IreePipelineExecutable:
                 holders.insert(0 if g in written else len(holders), exe)
         self._shared = [g for g, holders in self._holders.items() if len(holders) > 1]
         self._loose: dict[str, np.ndarray] = {}  # globals no stage uses
+
+    @property
+    def vmfbs(self) -> list[list[bytes]]:
+        """Each stage's compiled modules (what the compile cache keeps)."""
+        return [exe.vmfbs for exe in self.stages.values()]
 
     # -- what the stages share ---------------------------------------------------------
 

@@ -60,3 +60,17 @@ def test_mlp_trains_as_the_single_process_run(stages, micro, mlp_reference, capf
     assert "numpy executor" not in capfd.readouterr().err
     _assert_same(got, mlp_reference)
     assert got[0][0] != got[0][-1]  # the steps changed the Parameters
+
+
+def test_the_compile_cache_keeps_every_stages_modules(tmp_path, mlp_reference, capfd):
+    for _ in range(2):
+        _on("iree")
+        ms.set_context(enable_compile_cache=True, compile_cache_path=str(tmp_path))
+        api.clear_cache()
+        got = P.pipelined(2, 4, ms.GRAPH_MODE, lr=0.01, steps=STEPS)
+        _assert_same(got, mlp_reference)
+    (program,) = api.cached_programs()
+    # the hit loads the stages' IREE modules, compiling nothing
+    assert [s.name for s in program.report.stages] == ["cache-load", "iree-load"]
+    assert isinstance(program.executable, IreePipelineExecutable)
+    assert "Use the compilation cache" in capfd.readouterr().err
