@@ -13,9 +13,11 @@ Why one module and one context per stage, not one module with every stage
 function: a stage is what one device (one Ray actor) compiles and runs, so the
 in-process engine builds exactly what an actor builds, `stage_executable`, and
 sets its `channels` to another hub; a stage's vmfb holds its graph only. Threads
-calling functions of one context at once also work (measured: a receive
+calling functions of one VM context at once also work (measured: a receive
 blocking in one thread while another thread's call of the same context sends),
-but nothing here needs it.
+but `IreeExecutable.run` takes one call at a time (its lock guards the
+Parameter buffers), so two stages of one executable would wait for each other:
+one executable per stage.
 
 Why threads suffice: IREE releases the GIL while it runs a call (measured: a
 spinning Python thread kept ~80% of its rate during a 55 ms IREE call, and two

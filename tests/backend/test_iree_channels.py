@@ -281,3 +281,23 @@ def test_ms_run_runs_a_split_module_by_the_graphs_name_on_iree(tmp_path) -> None
         outputs[backend] = result.stdout
     assert outputs["iree"] == outputs["numpy"]
     assert outputs["iree"].strip() == repr(_expected(np.array([1, 2, 3], np.float32))[0])
+
+
+class BrokenHub(QueueHub):
+    """A hub whose transport fails (a Ray actor gone, say)."""
+
+    def get(self, name):
+        raise ConnectionError(f"peer of {name} is gone")
+
+
+def test_a_hubs_own_error_comes_out_of_run_unchanged() -> None:
+    exe = stage_executable(parse_module(ORDERED, "<ordered>"), "g_stage1")
+    exe.channels = BrokenHub()
+    with pytest.raises(ConnectionError, match="peer of __mindjit_channel_1 is gone"):
+        exe.run("g_stage1", X)
+    exe.channels = QueueHub()  # the executable is still usable
+    exe.channels.values.update(
+        __mindjit_channel_1=np.ones(3, np.float32), __mindjit_channel_3=np.ones(3, np.float32)
+    )
+    (got,) = exe.run("g_stage1", X)
+    np.testing.assert_allclose(got, 1 - X)
