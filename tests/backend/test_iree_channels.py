@@ -15,7 +15,7 @@ pytest.importorskip("iree.runtime")
 
 from conftest import run_tool  # noqa: E402
 
-from mindjit.backend.cpu import CpuExecutable  # noqa: E402
+from mindjit.backend.cpu import CpuExecutable, RuntimeCheckError  # noqa: E402
 from mindjit.backend.cpu.errors import ExecutionError  # noqa: E402
 from mindjit.backend.cpu.pipeline_run import ChannelHub  # noqa: E402
 from mindjit.backend.iree.channels import HOST_MODULE  # noqa: E402
@@ -301,3 +301,23 @@ def test_a_hubs_own_error_comes_out_of_run_unchanged() -> None:
     )
     (got,) = exe.run("g_stage1", X)
     np.testing.assert_allclose(got, 1 - X)
+
+
+def test_a_stage_that_fails_stops_the_stage_waiting_for_it() -> None:
+    """Stage 1's check fails before it sends; stage 0, blocked in a receive inside
+    its IREE call, is stopped, and the call raises stage 1's error."""
+    check = f"""
+  %i0 = arith.constant 0 : index
+  %x0 = tensor.extract %x[%i0] : {T}
+  %big = arith.constant 100.0 : f32
+  %ok = arith.cmpf ogt, %x0, %big : f32
+  cf.assert %ok, "x[0] must be large"
+  ml_program.global_store @__mindjit_channel_2"""
+    failing = ORDERED.replace("\n  ml_program.global_store @__mindjit_channel_2", check)
+    exe = iree_executable(parse_module(failing, "<failing>"), "g")
+    with pytest.raises(RuntimeCheckError, match="x\\[0\\] must be large"):
+        exe.run("g", X)
+    # it runs again, from the Parameter the failed call left unchanged
+    x, w = np.full(3, 200.0, np.float32), np.array([1, 2, 3], np.float32)
+    (got,) = exe.run("g", x)
+    np.testing.assert_allclose(got, (w + x) * (w + w) - x, rtol=1e-6)
