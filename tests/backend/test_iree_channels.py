@@ -321,3 +321,41 @@ def test_a_stage_that_fails_stops_the_stage_waiting_for_it() -> None:
     x, w = np.full(3, 200.0, np.float32), np.array([1, 2, 3], np.float32)
     (got,) = exe.run("g", x)
     np.testing.assert_allclose(got, (w + x) * (w + w) - x, rtol=1e-6)
+
+
+# @w written by stage 0 and read by stage 1 (each stage module holds a copy);
+# @unused used by no stage (no stage module holds it)
+SHARED = f"""
+ml_program.global private mutable @w(dense<[1.0, 2.0, 3.0]> : {T}) : {T}
+ml_program.global private mutable @unused(dense<7.0> : {T}) : {T}
+func.func @g_stage0(%x: {T}) attributes {{{_stage(0, "")}}} {{
+  %w0 = ml_program.global_load @w : {T}
+  {_binary("w1", "w0", "x", "addf")}
+  ml_program.global_store @w = %w1 : {T}
+  func.return
+}}
+func.func @g_stage1(%x: {T}) -> {T} attributes {{{_stage(1, ": 0")}}} {{
+  %r = ml_program.global_load @w : {T}
+  func.return %r : {T}
+}}
+"""
+
+
+def test_a_global_of_two_stages_gets_the_writers_value_after_each_call() -> None:
+    exe = iree_executable(parse_module(SHARED, "<shared>"), "g")
+    assert exe.entry_names() == ["g", "g_stage0", "g_stage1"]
+    assert [[str(t) for t in types] for types in exe.signature("g")] == [[T], [T]]
+    w = np.array([1, 2, 3], np.float32)
+    (first,) = exe.run("g", X)  # stage 1 reads @w as the call starts
+    np.testing.assert_allclose(first, w)
+    (second,) = exe.run("g", X)
+    np.testing.assert_allclose(second, w + X)
+    np.testing.assert_allclose(exe.get_global("w"), w + 2 * X)
+    exe.set_global("w", np.zeros(3, np.float32))  # set in both stages
+    (third,) = exe.run("g", X)
+    np.testing.assert_allclose(third, 0)
+    np.testing.assert_allclose(exe.get_global("unused"), 7)
+    exe.set_global("unused", np.ones(3, np.float32))
+    np.testing.assert_allclose(exe.get_global("unused"), 1)
+    with pytest.raises(ExecutionError, match="no global @nope"):
+        exe.get_global("nope")
