@@ -13,8 +13,6 @@ import pytest
 
 pytest.importorskip("iree.runtime")
 
-from conftest import run_tool  # noqa: E402
-
 from mindjit.backend.cpu import CpuExecutable, RuntimeCheckError  # noqa: E402
 from mindjit.backend.cpu.errors import ExecutionError  # noqa: E402
 from mindjit.backend.cpu.pipeline_run import ChannelHub  # noqa: E402
@@ -268,12 +266,12 @@ def test_iree_releases_the_gil_while_it_runs() -> None:
     assert during > 0.2 * after, (during, after)
 
 
-def test_ms_run_runs_a_split_module_by_the_graphs_name_on_iree(tmp_path) -> None:
+def test_ms_run_runs_a_split_module_by_the_graphs_name_on_iree(tmp_path, tool) -> None:
     path = tmp_path / "ordered.mlir"
     path.write_text(ORDERED)
     outputs = {}
     for backend in ("numpy", "iree"):
-        result = run_tool(
+        result = tool(
             "ms-run", str(path), "--entry", "g", "--backend", backend, "--input",
             f"{T}=[0.5,-1,2]",
         )  # fmt: skip
