@@ -8,22 +8,27 @@ globals and one function per call, so the stage functions cannot meet in a
 global: instead each channel op becomes a call of a function of the Python
 module `mindjit` the executable registers, as prints are,
 
-    ml_program.global_store @__mindjit_channel_3 = %x  ->  func.call @mindjit.send_3(%x)
-    %y = ml_program.global_load @__mindjit_channel_3   ->  %y = func.call @mindjit.receive_3()
+    ml_program.global_store @__mindjit_channel_3 = %x  ->  %t2 = func.call @mindjit.send_3(%x, %t1)
+    %y = ml_program.global_load @__mindjit_channel_3   ->  %y, %t3 = func.call @mindjit.receive_3(%t2)
 
 and the channel globals leave the module (they are not Parameters: no argument,
 no result). The executable implements the imports with the hub of the call
 (`put` / `get`, which may block until the other stage sends).
 
-Why the order holds: IREE treats a call of an import as having side effects,
-so it keeps the calls in block order relative to each other (a stage's sends
-and receives stay the subsequence of the graph's order that makes the
-pipeline deadlock-free, mindir_pipeline_split.py), never drops one, and
-waits for a sent tensor's value before the call (the import gets a buffer,
-i.e. IREE exports the tensor at that point). Parameters are SSA values by then
-(prepare.py), so a value sent before an update is the value before the update
-by construction. tests/backend/test_iree_channels.py checks each of these on
-programs where a wrong order gives a different value or a deadlock.
+Why the order token (an i32 each call takes and gives, starting at 0 in each
+function): the deadlock freedom of the stages rests on each stage making its
+sends and receives in the order mindir-pipeline-split / mindir-pipeline-schedule
+gave them, and IREE does not keep calls of imports in block order. Measured
+(IREE 3.13, a 1F1B-scheduled stage: receive 0, send 7, receive 1, send 6, ...):
+without the token its VM code called receive 0, 1, 2, 3 and then the sends, and
+the two stages waited for each other. IREE never drops an import call, so only
+the order needed saying; the token is a data dependency it must keep. IREE
+waits for a sent tensor's value before the call (the import gets a buffer, i.e.
+IREE exports the tensor there). Parameters are SSA values by then (prepare.py),
+so a value sent before an update is the value before the update by
+construction. tests/backend/test_iree_channels.py checks each of these on
+programs where a wrong order gives a different value or a deadlock, and
+tests/frontend/test_iree_pipeline_*.py train under both schedules.
 """
 
 from __future__ import annotations
@@ -35,10 +40,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, i32
 from xdsl.dialects.ml_program import GlobalOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.errors import ExecutionError
 from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
@@ -84,41 +89,70 @@ def channels_of(module: ModuleOp) -> dict[str, Channel]:
     }
 
 
+def _channel_ops(module: ModuleOp, channels: dict[str, Channel]) -> list[Operation]:
+    return [
+        op
+        for op in walk_ops(module)
+        if isinstance(op, (GlobalLoadOp, GlobalStoreOp))
+        and op.global_.root_reference.data in channels
+    ]
+
+
+def nested_channel(module: ModuleOp) -> Operation | None:
+    """A send or receive inside a region op (an `scf.if`, ...), which the order
+    token cannot reach; mindir-pipeline-split makes none (its sends and receives
+    are ops of the stage graph's body), prepare.py rejects a module with one."""
+    for op in _channel_ops(module, channels_of(module)):
+        parent = op.parent_op()
+        if not isinstance(parent, func.FuncOp):
+            return op
+    return None
+
+
 def channels_to_imports(module: ModuleOp) -> None:
     """Every channel store becomes a call of `@mindjit.send_<tag>`, every load a call
-    of `@mindjit.receive_<tag>` (declared once each); the channel globals go."""
+    of `@mindjit.receive_<tag>` (declared once each), chained by an order token
+    (see the module doc); the channel globals go."""
     channels = channels_of(module)
     if not channels:
         return
     body = module.body.block
     used: set[str] = set()
-    for op in list(walk_ops(module)):
-        if isinstance(op, (GlobalLoadOp, GlobalStoreOp)):
-            name = op.global_.root_reference.data
-            if name not in channels:
-                continue
-            block = op.parent_block()
-            assert block is not None
-            if isinstance(op, GlobalStoreOp):
-                callee = channels[name].send
-                call = func.CallOp(SymbolRefAttr(f"{HOST_MODULE}.{callee}"), [op.value], [])
-            else:
-                callee = channels[name].receive
-                call = func.CallOp(
-                    SymbolRefAttr(f"{HOST_MODULE}.{callee}"), [], [op.results[0].type]
-                )
-                op.results[0].replace_all_uses_with(call.results[0])
-            call.location = op.location  # type: ignore[assignment]
-            block.insert_op_before(call, op)
-            block.erase_op(op)
-            used.add(callee)
+    token: dict[Block, SSAValue] = {}  # function body -> the last call's token
+    for op in _channel_ops(module, channels):
+        name = op.global_.root_reference.data  # type: ignore[attr-defined]
+        block = op.parent_block()
+        assert block is not None
+        if block not in token:
+            start = arith.ConstantOp(IntegerAttr(0, i32))
+            block.insert_op_before(start, block.first_op)  # type: ignore[arg-type]
+            token[block] = start.result
+        if isinstance(op, GlobalStoreOp):
+            callee = channels[name].send
+            call = func.CallOp(
+                SymbolRefAttr(f"{HOST_MODULE}.{callee}"), [op.value, token[block]], [i32]
+            )
+            token[block] = call.results[0]
+        else:
+            callee = channels[name].receive
+            call = func.CallOp(
+                SymbolRefAttr(f"{HOST_MODULE}.{callee}"), [token[block]], [op.results[0].type, i32]
+            )
+            op.results[0].replace_all_uses_with(call.results[0])
+            token[block] = call.results[1]
+        call.location = op.location  # type: ignore[assignment]
+        block.insert_op_before(call, op)
+        block.erase_op(op)
+        used.add(callee)
     first = next(iter(body.ops))
     for channel in channels.values():
         if channel.send in used:
-            decl = func.FuncOp.external(f"{HOST_MODULE}.{channel.send}", [channel.type], [])
+            decl = func.FuncOp.external(f"{HOST_MODULE}.{channel.send}", [channel.type, i32], [i32])
             body.insert_op_before(decl, first)
         if channel.receive in used:
-            decl = func.FuncOp.external(f"{HOST_MODULE}.{channel.receive}", [], [channel.type])
+            decl = func.FuncOp.external(
+                f"{HOST_MODULE}.{channel.receive}", [i32], [channel.type, i32]
+            )
             body.insert_op_before(decl, first)
     for op in list(body.ops):
         if isinstance(op, GlobalOp) and op.sym_name.data in channels:
@@ -160,10 +194,10 @@ def channel_exports(exe: Any, channel: Channel) -> list[tuple[str, str, Callable
     name, t = channel.name, channel.type
     dtype, shape = dtype_of(t), static_shape(t)
 
-    def send(_state: Any, ref: Any) -> None:
+    def send(_state: Any, ref: Any, token: int) -> int:
         exe = owner()
         if exe is None:
-            return
+            raise ChannelFailed(f"send of channel @{name} after its executable was freed")
         try:
             value = exe.to_numpy(ref.deref(rt.HalBufferView), t).copy()  # IREE reuses its memory
             hub = exe.channels
@@ -171,11 +205,12 @@ def channel_exports(exe: Any, channel: Channel) -> list[tuple[str, str, Callable
                 exe.channel_values[name] = value
             else:
                 hub.put(name, value)
+            return token + 1
         except BaseException as exc:  # noqa: BLE001 - raised by the executable after IREE
             exe.errors.keep(exc)
             raise ChannelFailed(f"send of channel @{name} failed") from None
 
-    def receive(_state: Any) -> Any:
+    def receive(_state: Any, token: int) -> tuple[Any, int]:
         exe = owner()
         if exe is None:
             raise ChannelFailed(f"receive of channel @{name} after its executable was freed")
@@ -193,9 +228,9 @@ def channel_exports(exe: Any, channel: Channel) -> list[tuple[str, str, Callable
                     f"channel @{name} received a {array.dtype}{list(array.shape)} tensor, "
                     f"the stage expects {t}"
                 )
-            return exe.buffer_view(array).ref
+            return exe.buffer_view(array).ref, token + 1
         except BaseException as exc:  # noqa: BLE001 - raised by the executable after IREE
             exe.errors.keep(exc)
             raise ChannelFailed(f"receive of channel @{name} failed") from None
 
-    return [(channel.send, "0r_v", send), (channel.receive, "0v_r", receive)]
+    return [(channel.send, "0ri_i", send), (channel.receive, "0i_ri", receive)]

@@ -58,6 +58,7 @@ from mindjit.backend.iree.channels import (
     channels_of,
     channels_to_imports,
     is_channel,
+    nested_channel,
 )
 from mindjit.backend.iree.signless import make_signless
 from mindjit.backend.iree.split_graphs import split_shared_graphs
@@ -238,6 +239,12 @@ NO_F64 = frozenset(
 
 
 def _reject_unsupported(module: ModuleOp) -> None:
+    if (nested := nested_channel(module)) is not None:
+        raise IreeUnsupported(
+            f"a pipeline send/receive inside '{nested.parent_op().name}' (the iree backend "
+            "orders a stage's channels in its function's body only)",
+            loc_of_op(nested),
+        )
     for op in walk_ops(module):
         if op.name in NO_F64 and any(r.type == f64 for r in op.results):
             raise IreeUnsupported(

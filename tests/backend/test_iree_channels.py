@@ -5,6 +5,7 @@ hang), and a stage compiled alone runs against a hub of the caller's."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -108,12 +109,15 @@ def test_channels_become_host_imports_and_leave_the_state() -> None:
     assert prepared.entries["g_stage1"].state == ()
     assert prepared.entries["g_stage0"].written == ("w",)
     text = prepared.text
-    assert f"func.func private @{HOST_MODULE}.send_1({T})" in text
-    assert f"func.func private @{HOST_MODULE}.receive_2() -> {T}" in text
+    assert f"func.func private @{HOST_MODULE}.send_1({T}, i32) -> i32" in text
+    assert f"func.func private @{HOST_MODULE}.receive_2(i32) -> ({T}, i32)" in text
     assert "__mindjit_channel" not in text
-    # in block order: send 1, receive 2, send 3
-    calls = [line.split("@")[1].split("(")[0] for line in text.splitlines() if "call @" in line]
-    assert calls[:3] == [f"{HOST_MODULE}.send_1", f"{HOST_MODULE}.receive_2", "mindjit.send_3"]
+    # in block order, each call taking the token the one before gave
+    # (token out, callee, token in); a receive's first result is its tensor
+    calls = re.findall(r"(%\w+) = func.call @mindjit\.(\w+)\((?:%\w+, )?(%\w+)\)", text)
+    assert [c[1] for c in calls[:3]] == ["send_1", "receive_2", "send_3"]
+    for before, after in zip(calls[:2], calls[1:3]):
+        assert after[2] == before[0], (before, after)
 
 
 def test_sends_receives_and_parameter_updates_keep_their_order(monkeypatch) -> None:

@@ -2,7 +2,7 @@
 GPT-like network of examples/gpt.py (4 Blocks, as benchmarks/pipeline.py builds
 it) trained through `nn.PipelineCell` with X stages and Y micro-batches, each
 stage its own IREE module, gives the numpy executor's losses and Parameters
-after 3 steps (issue 39); lazy inline's shared Block is an IREE module of its
+after 3 steps (issue 39), under 1F1B and GPipe; lazy inline's shared Block is an IREE module of its
 own that the stages import."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _fresh_context():
     C.reset_context()
 
 
-def _gpt(backend: str, stages: int, micro: int, lazy: bool):
+def _gpt(backend: str, stages: int, micro: int, lazy: bool, scheduler: str):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     sys.path.insert(0, str(ROOT / "examples"))
     from pipeline import build  # benchmarks/pipeline.py
@@ -40,15 +40,19 @@ def _gpt(backend: str, stages: int, micro: int, lazy: bool):
     C.reset_context()
     ms.set_context(jit_config={"backend": backend})
     ms.set_seed(0)
+    ms.set_auto_parallel_context(pipeline_config={"pipeline_scheduler": scheduler})
     step, x, y = build(4, 16, 4, stages, micro, lazy)
     losses = [float(step(x, y).asnumpy()) for _ in range(STEPS)]
     return losses, {n: p.asnumpy().copy() for n, p in step.parameters_and_names()}
 
 
-@pytest.mark.parametrize(("stages", "micro", "lazy"), [(2, 1, False), (2, 4, True), (4, 4, True)])
-def test_gpt_trains_as_on_the_numpy_executor(stages, micro, lazy):
-    expected = _gpt("numpy", stages, micro, lazy)
-    got = _gpt("iree", stages, micro, lazy)
+@pytest.mark.parametrize(
+    ("stages", "micro", "lazy", "scheduler"),
+    [(2, 1, False, "1f1b"), (2, 4, True, "gpipe"), (4, 4, True, "1f1b")],
+)
+def test_gpt_trains_as_on_the_numpy_executor(stages, micro, lazy, scheduler):
+    expected = _gpt("numpy", stages, micro, lazy, scheduler)
+    got = _gpt("iree", stages, micro, lazy, scheduler)
     exe = api.cached_programs()[-1].executable
     assert isinstance(exe, IreePipelineExecutable) and len(exe.stages) == stages
     # lazy inline: the stages call the shared Block, an IREE module of its own

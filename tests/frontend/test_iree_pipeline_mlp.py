@@ -2,7 +2,8 @@
 training a small MLP (Dense + tanh blocks, tests/frontend/test_pipeline_api.py)
 through `nn.PipelineCell` with X stages and Y micro-batches, each stage its own
 IREE module, gives the single-process numpy run's losses and Parameters after 3
-steps (issue 39). The GPT-like network: test_iree_pipeline_gpt.py."""
+steps (issue 39), under 1F1B and GPipe. The GPT-like network:
+test_iree_pipeline_gpt.py."""
 
 from __future__ import annotations
 
@@ -47,10 +48,15 @@ def mlp_reference():
     return P.reference(ms.GRAPH_MODE, lr=0.01, steps=STEPS)
 
 
-@pytest.mark.parametrize("micro", [1, 4])
-@pytest.mark.parametrize("stages", [2, 4])
-def test_mlp_trains_as_the_single_process_run(stages, micro, mlp_reference, capfd):
+# both schedules (mindir-pipeline-schedule): each orders a stage's sends and
+# receives differently, and IREE must keep that order (backend/iree/channels.py)
+@pytest.mark.parametrize(
+    ("stages", "micro", "scheduler"),
+    [(2, 1, "1f1b"), (2, 4, "gpipe"), (4, 1, "gpipe"), (4, 4, "1f1b")],
+)
+def test_mlp_trains_as_the_single_process_run(stages, micro, scheduler, mlp_reference, capfd):
     _on("iree")
+    ms.set_auto_parallel_context(pipeline_config={"pipeline_scheduler": scheduler})
     api.clear_cache()
     got = P.pipelined(stages, micro, ms.GRAPH_MODE, lr=0.01, steps=STEPS)
     (program,) = api.cached_programs()

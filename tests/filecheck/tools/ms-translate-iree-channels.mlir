@@ -3,29 +3,33 @@
 
 // Pipeline channels on IREE (backend/iree/channels.py): a store to a channel
 // global is a call of the host import @mindjit.send_<tag>, a load one of
-// @mindjit.receive_<tag>, in the stage's block order; channels are no state
-// (no argument, no result), the Parameter @w is (read and written by stage 0).
+// @mindjit.receive_<tag>, in the stage's block order, chained by an i32 order
+// token (IREE does not keep import calls in block order by itself); channels
+// are no state (no argument, no result), the Parameter @w is (stage 0's).
 
 // CHECK-NOT: ml_program
-// CHECK: func.func private @mindjit.send_1(tensor<3xf32>) -> ()
-// CHECK: func.func private @mindjit.receive_1() -> tensor<3xf32>
-// CHECK: func.func private @mindjit.send_2(tensor<3xf32>) -> ()
-// CHECK: func.func private @mindjit.receive_2() -> tensor<3xf32>
-// CHECK: func.func private @mindjit.send_3(tensor<3xf32>) -> ()
-// CHECK: func.func private @mindjit.receive_3() -> tensor<3xf32>
+// CHECK: func.func private @mindjit.send_1(tensor<3xf32>, i32) -> i32
+// CHECK: func.func private @mindjit.receive_1(i32) -> (tensor<3xf32>, i32)
+// CHECK: func.func private @mindjit.send_2(tensor<3xf32>, i32) -> i32
+// CHECK: func.func private @mindjit.receive_2(i32) -> (tensor<3xf32>, i32)
+// CHECK: func.func private @mindjit.send_3(tensor<3xf32>, i32) -> i32
+// CHECK: func.func private @mindjit.receive_3(i32) -> (tensor<3xf32>, i32)
 // CHECK: func.func @g_stage0(%[[X:.*]]: tensor<3xf32>, %[[W0:.*]]: tensor<3xf32>) -> tensor<3xf32>
-// CHECK:   func.call @mindjit.send_1(%[[W0]]) : (tensor<3xf32>) -> ()
+// CHECK:   %[[T0:.*]] = arith.constant 0 : i32
+// CHECK:   %[[T1:.*]] = func.call @mindjit.send_1(%[[W0]], %[[T0]]) : (tensor<3xf32>, i32) -> i32
 // CHECK:   %[[W1:.*]] = linalg.generic {{.*}} ins(%[[W0]], %[[X]] :
-// CHECK:   %[[GOT:.*]] = func.call @mindjit.receive_2() : () -> tensor<3xf32>
+// CHECK:   %[[GOT:.*]], %[[T2:.*]] = func.call @mindjit.receive_2(%[[T1]]) : (i32) -> (tensor<3xf32>, i32)
 // CHECK:   %[[S:.*]] = linalg.generic {{.*}} ins(%[[W1]], %[[GOT]] :
-// CHECK:   func.call @mindjit.send_3(%[[S]]) : (tensor<3xf32>) -> ()
+// CHECK:   func.call @mindjit.send_3(%[[S]], %[[T2]]) : (tensor<3xf32>, i32) -> i32
 // CHECK:   func.return %[[S]] : tensor<3xf32>
 // CHECK: func.func @g_stage1(%[[X1:.*]]: tensor<3xf32>) -> tensor<3xf32>
-// CHECK:   %[[A:.*]] = func.call @mindjit.receive_1() : () -> tensor<3xf32>
+// CHECK:   %[[U0:.*]] = arith.constant 0 : i32
+// CHECK:   %[[A:.*]], %[[U1:.*]] = func.call @mindjit.receive_1(%[[U0]]) : (i32) -> (tensor<3xf32>, i32)
 // CHECK:   %[[B:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[A]] :
-// CHECK:   func.call @mindjit.send_2(%[[B]]) : (tensor<3xf32>) -> ()
-// CHECK:   %[[C:.*]] = func.call @mindjit.receive_3() : () -> tensor<3xf32>
+// CHECK:   %[[U2:.*]] = func.call @mindjit.send_2(%[[B]], %[[U1]]) : (tensor<3xf32>, i32) -> i32
+// CHECK:   %[[C:.*]], %{{.*}} = func.call @mindjit.receive_3(%[[U2]]) : (i32) -> (tensor<3xf32>, i32)
 // CHECK:   linalg.generic {{.*}} ins(%[[C]], %[[X1]] :
+
 ml_program.global private mutable @w(dense<[1.0, 2.0, 3.0]> : tensor<3xf32>) : tensor<3xf32>
 ml_program.global private mutable @__mindjit_channel_1(dense<0.0> : tensor<3xf32>) : tensor<3xf32>
 ml_program.global private mutable @__mindjit_channel_2(dense<0.0> : tensor<3xf32>) : tensor<3xf32>
