@@ -162,9 +162,9 @@ def channels_to_imports(module: ModuleOp) -> None:
 # -- the host side -------------------------------------------------------------------------
 
 
-class ChannelFailed(Exception):
-    """What IREE is told when a channel's host function fails (the executable
-    raises the real error, kept by `HostErrors`, once IREE returns)."""
+class HostCallFailed(Exception):
+    """What IREE is told when a host function (a channel's, a collective's) fails
+    (the executable raises the real error, kept by `HostErrors`, once IREE returns)."""
 
 
 class HostErrors:
@@ -197,7 +197,7 @@ def channel_exports(exe: Any, channel: Channel) -> list[tuple[str, str, Callable
     def send(_state: Any, ref: Any, token: int) -> int:
         exe = owner()
         if exe is None:
-            raise ChannelFailed(f"send of channel @{name} after its executable was freed")
+            raise HostCallFailed(f"send of channel @{name} after its executable was freed")
         try:
             value = exe.to_numpy(ref.deref(rt.HalBufferView), t).copy()  # IREE reuses its memory
             hub = exe.channels
@@ -208,12 +208,12 @@ def channel_exports(exe: Any, channel: Channel) -> list[tuple[str, str, Callable
             return token + 1
         except BaseException as exc:  # noqa: BLE001 - raised by the executable after IREE
             exe.errors.keep(exc)
-            raise ChannelFailed(f"send of channel @{name} failed") from None
+            raise HostCallFailed(f"send of channel @{name} failed") from None
 
     def receive(_state: Any, token: int) -> tuple[Any, int]:
         exe = owner()
         if exe is None:
-            raise ChannelFailed(f"receive of channel @{name} after its executable was freed")
+            raise HostCallFailed(f"receive of channel @{name} after its executable was freed")
         try:
             hub = exe.channels
             if hub is None:
@@ -231,6 +231,6 @@ def channel_exports(exe: Any, channel: Channel) -> list[tuple[str, str, Callable
             return exe.buffer_view(array).ref, token + 1
         except BaseException as exc:  # noqa: BLE001 - raised by the executable after IREE
             exe.errors.keep(exc)
-            raise ChannelFailed(f"receive of channel @{name} failed") from None
+            raise HostCallFailed(f"receive of channel @{name} failed") from None
 
     return [(channel.send, "0ri_i", send), (channel.receive, "0i_ri", receive)]

@@ -51,6 +51,7 @@ from mindjit.backend.cpu.types import (
 )
 from mindjit.backend.iree import toolchain
 from mindjit.backend.iree.channels import HostErrors, channel_exports
+from mindjit.backend.iree.collectives import collective_export
 from mindjit.backend.iree.prepare import CHECK_TAG, PRINT_MODULE, EntryInfo, Prepared, prepare
 from mindjit.ir.locations import loc_of_op
 from mindjit.support.tensor_text import default_print_hook
@@ -97,6 +98,9 @@ class IreeExecutable:
         #: backend/cpu/pipeline_run.py); None: a channel is a value kept here.
         self.channels: Any = None
         self.channel_values: dict[str, np.ndarray] = {}
+        #: The communication object of a replicated call (backend/cpu/collectives.py),
+        #: which the collectives' host functions use; None: a group of one.
+        self.comm: Any = None
         self.errors = HostErrors()
         self._context = self._load()
 
@@ -108,7 +112,8 @@ class IreeExecutable:
         try:
             *parts, program = [rt.VmModule.copy_buffer(instance, v) for v in self.vmfbs]
             modules = [rt.create_hal_module(instance, self._config.device)]
-            if self.prepared.prints or self.prepared.channels:
+            prepared = self.prepared
+            if prepared.prints or prepared.channels or prepared.collectives:
                 modules.append(self._host_module())
             context = rt.VmContext(instance, [*modules, *parts, program])
         except (RuntimeError, ValueError) as exc:
@@ -117,8 +122,8 @@ class IreeExecutable:
         return context
 
     def _host_module(self) -> Any:
-        """The Python module `mindjit` whose functions the print sites and the
-        pipeline channels (channels.py) import."""
+        """The Python module `mindjit` whose functions the print sites, the
+        pipeline channels (channels.py) and the collectives (collectives.py) import."""
         rt = self._rt
         iface = rt.PyModuleInterface(PRINT_MODULE, _PrintState)
         for site in self.prepared.prints:
@@ -127,6 +132,8 @@ class IreeExecutable:
         for channel in self.prepared.channels.values():
             for name, cconv, function in channel_exports(self, channel):
                 iface.export(name, cconv, function)
+        for site in self.prepared.collectives:
+            iface.export(*collective_export(self, site))
         return iface.create()
 
     # -- the executor's contract -------------------------------------------------------

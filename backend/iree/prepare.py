@@ -21,7 +21,9 @@ said in IREE's terms before `iree-compile` can build a program users call:
   `cf.assert` message gets a `[mindjit-check-<k>]` tag: IREE's failure text is
   mapped back to the check's message and source location. A pipeline stage's
   sends and receives call `@mindjit.send_<tag>` / `@mindjit.receive_<tag>`
-  (channels.py): the stages of a split graph meet in the executable's hub.
+  (channels.py): the stages of a split graph meet in the executable's hub; a
+  collective site calls `@mindjit.<kind>_<n>` (collectives.py), run with the
+  executable's communication object.
 - **Unsigned types become signless** (signless.py): arith takes no `ui8`; the
   ops already read the bits as unsigned, so this is a type rewrite only.
 - **What has no IREE form** raises `IreeUnsupported` with the reason, and the
@@ -59,6 +61,12 @@ from mindjit.backend.iree.channels import (
     channels_to_imports,
     is_channel,
     nested_channel,
+)
+from mindjit.backend.iree.collectives import KINDS as COLLECTIVE_KINDS
+from mindjit.backend.iree.collectives import (
+    CollectiveSite,
+    collective_sites,
+    collectives_to_imports,
 )
 from mindjit.backend.iree.signless import make_signless
 from mindjit.backend.iree.split_graphs import split_shared_graphs
@@ -109,6 +117,8 @@ class Prepared:
     checks: dict[int, tuple[str, SourceLoc | None]] = field(default_factory=dict)
     #: pipeline channels (channels.py): host imports, not globals
     channels: dict[str, Channel] = field(default_factory=dict)
+    #: collective call sites (collectives.py): host imports, one per site
+    collectives: list[CollectiveSite] = field(default_factory=list)
     #: reused lazy-inline graphs as modules of their own (split_graphs.py), callees first
     parts: list[tuple[str, str]] = field(default_factory=list)
 
@@ -163,7 +173,13 @@ def prepare(
         for name in public
     }
     prepared = Prepared(
-        "", globals_, infos, [site for _, site in prints], checks, channels_of(module)
+        "",
+        globals_,
+        infos,
+        [site for _, site in prints],
+        checks,
+        channels_of(module),
+        [site for _, site in collective_sites(module)],
     )
     if rewrite:
         prepared.text, prepared.parts = _rewritten(module, set(public), state, written)
@@ -178,6 +194,7 @@ def _rewritten(
     body = work.body.block
     types = {op.sym_name.data: op.type for op in body.ops if isinstance(op, GlobalOp)}
     _rename_prints(work)
+    collectives_to_imports(work)
     channels_to_imports(work)
     for k, op in enumerate(op for op in walk_ops(work) if isinstance(op, cf.AssertOp)):
         op.properties["msg"] = StringAttr(f"[mindjit-check-{k}] {op.msg.data}")
@@ -254,21 +271,12 @@ def _reject_unsupported(module: ModuleOp) -> None:
         if not isinstance(op, func.FuncOp) or not op.is_declaration:
             continue
         kind = op.attributes.get(RUNTIME_ATTR)
-        if isinstance(kind, StringAttr) and kind.data == "print":
+        if isinstance(kind, StringAttr) and (kind.data == "print" or kind.data in COLLECTIVE_KINDS):
             continue
         if isinstance(kind, StringAttr) and kind.data.startswith("float_status_"):
             reason = (
                 "the float-status ops (npu_*_float_status) read the emulated Ascend overflow "
                 "register, which only the numpy executor has"
-            )
-        elif isinstance(kind, StringAttr) and kind.data.split("_")[0] in (
-            "all",
-            "reduce",
-            "broadcast",
-        ):
-            reason = (
-                f"the collective '{kind.data}' needs the replicas' communication object, "
-                "which only the numpy executor has (IREE would need a host function for it)"
             )
         else:
             reason = f"@{op.sym_name.data} is an external function IREE has no implementation of"
