@@ -47,6 +47,7 @@ from mindjit.backend.cache.plan_codec import capture, declaring, rebuild
 from mindjit.backend.cache.store import CacheEntryError, CompileCache
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.iree.executable import IreeExecutable
+from mindjit.backend.iree.pipeline_executable import IreePipelineExecutable
 from mindjit.backend.iree.toolchain import TARGETS, target_fingerprint
 from mindjit.dialects.context import make_context
 from mindjit.driver.compile import Compiled
@@ -212,6 +213,11 @@ def _describe_vmfb(compiled: Compiled, blob: io.BytesIO) -> dict[str, Any] | Non
     """IREE's compiled program and what it was built for (a hit on another CPU or
     IREE version compiles again)."""
     exe = compiled.executable
+    if isinstance(exe, IreePipelineExecutable):  # a split graph: each stage's modules
+        return {
+            "target": target_fingerprint(exe.target),
+            "stages": [[append_chunk(blob, v) for v in vmfbs] for vmfbs in exe.vmfbs],
+        }
     if not isinstance(exe, IreeExecutable):
         return None
     return {
@@ -222,13 +228,19 @@ def _describe_vmfb(compiled: Compiled, blob: io.BytesIO) -> dict[str, Any] | Non
 
 def _stored_vmfbs(
     entry: dict[str, Any], blob: bytes, options: config.CompileOptions
-) -> list[bytes] | None:
-    """The entry's IREE modules when they fit this machine and the options' target."""
+) -> list[Any] | None:
+    """The entry's IREE modules when they fit this machine and the options' target
+    (for a split graph, a list of modules per stage)."""
     vmfb = entry.get("vmfb")
     if not isinstance(vmfb, dict) or options.backend != "iree":
         return None
     if vmfb.get("target") != target_fingerprint(TARGETS[options.device_target]):
         return None
+    stages = vmfb.get("stages")
+    if stages is not None:
+        if not isinstance(stages, list) or not all(isinstance(s, list) for s in stages):
+            raise ModuleFormatError("bad IREE stage module lists")
+        return [[bytes(read_chunk(blob, chunk)) for chunk in s] for s in stages]
     modules = vmfb.get("modules")
     if not isinstance(modules, list):
         raise ModuleFormatError("bad IREE module list")

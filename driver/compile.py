@@ -27,6 +27,7 @@ from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.cpu.pipeline_run import pipeline_plan
 from mindjit.backend.cpu.replica_run import ReplicaExecutable, split_batch
 from mindjit.backend.iree.executable import IreeExecutable
+from mindjit.backend.iree.pipeline_executable import IreePipelineExecutable, iree_executable
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.backend.iree.toolchain import TARGETS, IreeCompileError
 from mindjit.backend.ray.pipeline_executable import RayPipelineExecutable
@@ -47,7 +48,12 @@ from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
 Executable = (
-    CpuExecutable | IreeExecutable | AscendExecutable | AscendPipelineExecutable | ReplicaExecutable
+    CpuExecutable
+    | IreeExecutable
+    | IreePipelineExecutable
+    | AscendExecutable
+    | AscendPipelineExecutable
+    | ReplicaExecutable
 )
 
 
@@ -110,7 +116,7 @@ class Compiled:
         self,
         options: config.CompileOptions,
         dump_dir: str | None,
-        vmfbs: list[bytes] | None = None,
+        vmfbs: list[Any] | None = None,
     ) -> None:
         """The executable of the options' device target and backend for the module
         (`vmfbs`: IREE's modules from a compile-cache entry, compiled if None)."""
@@ -194,19 +200,20 @@ class Compiled:
 def iree_or_fallback(
     module: ModuleOp,
     device_target: str,
-    vmfbs: list[bytes] | None = None,
+    vmfbs: list[Any] | None = None,
     entry: str | None = None,
-) -> CpuExecutable | IreeExecutable:
-    """IREE's executable for `module`, or the numpy executor when the program uses
+) -> CpuExecutable | IreeExecutable | IreePipelineExecutable:
+    """IREE's executable for `module` (one per stage for a graph split into
+    pipeline stages, backend/iree/pipeline_executable.py), or the numpy executor when the program uses
     something IREE cannot run or IREE fails to compile it (said in one line on
     stderr, with the reason; never silently wrong). A GPU graph has no fallback."""
     try:
-        return IreeExecutable(
+        return iree_executable(
             module,
+            entry,
             target=TARGETS[device_target],
             driver=config.iree_driver() if device_target == "CPU" else "cuda",
             vmfbs=vmfbs,
-            entries=None if entry is None else [entry],
         )
     except (IreeUnsupported, IreeCompileError) as exc:
         if device_target != "CPU":
@@ -262,10 +269,15 @@ def compile_graph(
         report.add(f"verify-{stage}", module, time.perf_counter() - start)
     compiled = Compiled(report, entry, module)
     compiled.build_backend(options, directory)
-    if directory is not None and isinstance(compiled.executable, IreeExecutable):
+    exe = compiled.executable
+    if directory is not None and isinstance(exe, (IreeExecutable, IreePipelineExecutable)):
         # what iree-compile was given: `iree-run-module --function=<entry>` runs it
-        prepared = compiled.executable.prepared
-        for name, text in prepared.parts:  # the reused graphs' modules, then the entry's
-            dumps.backend_text(f"iree-input-{name}", text + "\n")
-        dumps.backend_text("iree-input", prepared.text + "\n")
+        # (a split graph's: each stage's, named by the stage)
+        stages = exe.stages if isinstance(exe, IreePipelineExecutable) else {"": exe}
+        for stage, part in stages.items():
+            suffix = f"-{stage}" if stage else ""
+            prepared = part.prepared
+            for name, text in prepared.parts:  # the reused graphs' modules, then the entry's
+                dumps.backend_text(f"iree-input{suffix}-{name}", text + "\n")
+            dumps.backend_text(f"iree-input{suffix}", prepared.text + "\n")
     return compiled

@@ -33,8 +33,11 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
 from mindjit.backend.cpu import CpuExecutable
+from mindjit.backend.cpu.pipeline_run import pipeline_plan
 from mindjit.backend.cpu.types import dense_array
 from mindjit.backend.iree.executable import IreeExecutable
+from mindjit.backend.iree.pipeline_executable import IreePipelineExecutable
+from mindjit.backend.iree.pipeline_executable import iree_executable as build_iree
 from mindjit.backend.iree.prepare import IreeUnsupported
 from mindjit.dialects.context import make_context
 from mindjit.dialects.parsing import at_end, parse_file
@@ -138,13 +141,13 @@ def run(args: argparse.Namespace) -> None:
         )
 
 
-def iree_executable(module: ModuleOp, entry: str) -> IreeExecutable:
-    """IREE's executable for `entry`; a missing entry is checked by `run` first."""
+def iree_executable(module: ModuleOp, entry: str) -> IreeExecutable | IreePipelineExecutable:
+    """IREE's executable for `entry` (one module per stage for a graph split into
+    pipeline stages); a missing entry is checked by `run` first."""
     names = [op.sym_name.data for op in module.body.block.ops if isinstance(op, func.FuncOp)]
+    known = entry in names or pipeline_plan(module, entry) is not None
     try:
-        return IreeExecutable(
-            module, driver=config.iree_driver(), entries=[entry] if entry in names else None
-        )
+        return build_iree(module, entry if known else None, driver=config.iree_driver())
     except IreeUnsupported as exc:
         raise MindjitError(
             f"the iree backend cannot run this program: {exc.message} (use --backend numpy)",

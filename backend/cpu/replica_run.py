@@ -27,8 +27,8 @@ in their collective, `ReplicaAborted`); the first real error is raised again
 with a note naming its rank.
 
 The executables come from `make()` (the driver's factory): the CPU executor,
-or IREE's, which falls back to the CPU executor for a program with collectives
-(IREE has no host functions for them yet). A Ray engine replaces this class by
+or IREE's (its collectives are host functions using the same `comm`,
+backend/iree/collectives.py). A Ray engine replaces this class by
 one with the same interface: `run`, `set_global`, `get_global`, `plan_for`,
 `signature`.
 """

@@ -50,6 +50,8 @@ from mindjit.backend.cpu.types import (
     static_shape,
 )
 from mindjit.backend.iree import toolchain
+from mindjit.backend.iree.channels import HostErrors, channel_exports
+from mindjit.backend.iree.collectives import collective_export
 from mindjit.backend.iree.prepare import CHECK_TAG, PRINT_MODULE, EntryInfo, Prepared, prepare
 from mindjit.ir.locations import loc_of_op
 from mindjit.support.tensor_text import default_print_hook
@@ -92,6 +94,14 @@ class IreeExecutable:
         self._views: dict[str, tuple[np.ndarray, Any]] = {}  # global -> (array, its buffer view)
         self._spans: dict[str, tuple[int, int]] = {}  # global -> its array's memory [start, end)
         self._entries: dict[str, _IreeEntry] = {}
+        #: The hub of the pipelined call running now (`put(tag, value)`, `get(tag)`,
+        #: backend/cpu/pipeline_run.py); None: a channel is a value kept here.
+        self.channels: Any = None
+        self.channel_values: dict[str, np.ndarray] = {}
+        #: The communication object of a replicated call (backend/cpu/collectives.py),
+        #: which the collectives' host functions use; None: a group of one.
+        self.comm: Any = None
+        self.errors = HostErrors()
         self._context = self._load()
 
     # -- loading ---------------------------------------------------------------------
@@ -102,21 +112,28 @@ class IreeExecutable:
         try:
             *parts, program = [rt.VmModule.copy_buffer(instance, v) for v in self.vmfbs]
             modules = [rt.create_hal_module(instance, self._config.device)]
-            if self.prepared.prints:
-                modules.append(self._print_module())
+            prepared = self.prepared
+            if prepared.prints or prepared.channels or prepared.collectives:
+                modules.append(self._host_module())
             context = rt.VmContext(instance, [*modules, *parts, program])
         except (RuntimeError, ValueError) as exc:
             raise ExecutionError(f"IREE cannot load the compiled module: {exc}") from None
         self._program = program
         return context
 
-    def _print_module(self) -> Any:
-        """The Python module `mindjit` whose functions the print sites import."""
+    def _host_module(self) -> Any:
+        """The Python module `mindjit` whose functions the print sites, the
+        pipeline channels (channels.py) and the collectives (collectives.py) import."""
         rt = self._rt
         iface = rt.PyModuleInterface(PRINT_MODULE, _PrintState)
         for site in self.prepared.prints:
             cconv = "0" + ("".join(_cconv(t) for t in site.types) or "v") + "_v"  # 0v_v: none
             iface.export(site.name, cconv, _print_function(self, site.items, site.types))
+        for channel in self.prepared.channels.values():
+            for name, cconv, function in channel_exports(self, channel):
+                iface.export(name, cconv, function)
+        for site in self.prepared.collectives:
+            iface.export(*collective_export(self, site))
         return iface.create()
 
     # -- the executor's contract -------------------------------------------------------
@@ -246,6 +263,9 @@ class IreeExecutable:
 
     def check_failure(self, exc: Exception, info: EntryInfo) -> Exception:
         """IREE's failure as mindjit's error: a tagged check becomes its RuntimeCheckError."""
+        kept = self.errors.take()
+        if kept is not None:  # a host function's own error (a channel's)
+            return kept
         text = str(exc)
         found = CHECK_TAG.search(text)
         if found and int(found.group(1)) in self.prepared.checks:

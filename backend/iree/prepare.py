@@ -19,7 +19,11 @@ said in IREE's terms before `iree-compile` can build a program users call:
   Python module `mindjit` the executable registers (IREE rejects unscoped
   imports); each site has its own import, so the format stays Python-side. A
   `cf.assert` message gets a `[mindjit-check-<k>]` tag: IREE's failure text is
-  mapped back to the check's message and source location.
+  mapped back to the check's message and source location. A pipeline stage's
+  sends and receives call `@mindjit.send_<tag>` / `@mindjit.receive_<tag>`
+  (channels.py): the stages of a split graph meet in the executable's hub; a
+  collective site calls `@mindjit.<kind>_<n>` (collectives.py), run with the
+  executable's communication object.
 - **Unsigned types become signless** (signless.py): arith takes no `ui8`; the
   ops already read the bits as unsigned, so this is a type rewrite only.
 - **What has no IREE form** raises `IreeUnsupported` with the reason, and the
@@ -50,9 +54,22 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
+from mindjit.backend.iree.channels import (
+    HOST_MODULE,
+    Channel,
+    channels_of,
+    channels_to_imports,
+    is_channel,
+    nested_channel,
+)
+from mindjit.backend.iree.collectives import KINDS as COLLECTIVE_KINDS
+from mindjit.backend.iree.collectives import (
+    CollectiveSite,
+    collective_sites,
+    collectives_to_imports,
+)
 from mindjit.backend.iree.signless import make_signless
 from mindjit.backend.iree.split_graphs import split_shared_graphs
-from mindjit.dialects.mindir.discardable import PIPELINE_OF_ATTR
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
 from mindjit.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from mindjit.ir.locations import loc_of_op
@@ -60,7 +77,7 @@ from mindjit.ir.walk import walk_ops
 from mindjit.support.errors import MindjitError, SourceLoc
 
 RUNTIME_ATTR = "mindjit.runtime"
-PRINT_MODULE = "mindjit"
+PRINT_MODULE = HOST_MODULE
 CHECK_TAG = re.compile(r"\[mindjit-check-(\d+)\]")
 
 
@@ -98,6 +115,10 @@ class Prepared:
     entries: dict[str, EntryInfo]
     prints: list[PrintSite] = field(default_factory=list)
     checks: dict[int, tuple[str, SourceLoc | None]] = field(default_factory=dict)
+    #: pipeline channels (channels.py): host imports, not globals
+    channels: dict[str, Channel] = field(default_factory=dict)
+    #: collective call sites (collectives.py): host imports, one per site
+    collectives: list[CollectiveSite] = field(default_factory=list)
     #: reused lazy-inline graphs as modules of their own (split_graphs.py), callees first
     parts: list[tuple[str, str]] = field(default_factory=list)
 
@@ -114,7 +135,11 @@ def prepare(
     and printing the text was most of a warm hit's time (GPT N=64: 1.15 s)."""
     _reject_unsupported(module)
     body = module.body.block
-    globals_ = {op.sym_name.data: op for op in body.ops if isinstance(op, GlobalOp)}
+    globals_ = {
+        op.sym_name.data: op
+        for op in body.ops
+        if isinstance(op, GlobalOp) and not is_channel(op.sym_name.data)
+    }
     functions = {
         op.sym_name.data: op
         for op in body.ops
@@ -147,7 +172,15 @@ def prepare(
         )
         for name in public
     }
-    prepared = Prepared("", globals_, infos, [site for _, site in prints], checks)
+    prepared = Prepared(
+        "",
+        globals_,
+        infos,
+        [site for _, site in prints],
+        checks,
+        channels_of(module),
+        [site for _, site in collective_sites(module)],
+    )
     if rewrite:
         prepared.text, prepared.parts = _rewritten(module, set(public), state, written)
     return prepared
@@ -161,6 +194,8 @@ def _rewritten(
     body = work.body.block
     types = {op.sym_name.data: op.type for op in body.ops if isinstance(op, GlobalOp)}
     _rename_prints(work)
+    collectives_to_imports(work)
+    channels_to_imports(work)
     for k, op in enumerate(op for op in walk_ops(work) if isinstance(op, cf.AssertOp)):
         op.properties["msg"] = StringAttr(f"[mindjit-check-{k}] {op.msg.data}")
     functions = {
@@ -221,36 +256,27 @@ NO_F64 = frozenset(
 
 
 def _reject_unsupported(module: ModuleOp) -> None:
+    if (nested := nested_channel(module)) is not None:
+        raise IreeUnsupported(
+            f"a pipeline send/receive inside '{nested.parent_op().name}' (the iree backend "
+            "orders a stage's channels in its function's body only)",
+            loc_of_op(nested),
+        )
     for op in walk_ops(module):
         if op.name in NO_F64 and any(r.type == f64 for r in op.results):
             raise IreeUnsupported(
                 f"IREE's CPU code has no float64 '{op.name}' (it would need libm)", loc_of_op(op)
             )
     for op in module.body.block.ops:
-        if isinstance(op, func.FuncOp) and PIPELINE_OF_ATTR in op.attributes:
-            raise IreeUnsupported(
-                "the graph is split into pipeline stages, which run at once and exchange "
-                "tensors mid-call; IREE runs one function at a time",
-                loc_of_op(op),
-            )
         if not isinstance(op, func.FuncOp) or not op.is_declaration:
             continue
         kind = op.attributes.get(RUNTIME_ATTR)
-        if isinstance(kind, StringAttr) and kind.data == "print":
+        if isinstance(kind, StringAttr) and (kind.data == "print" or kind.data in COLLECTIVE_KINDS):
             continue
         if isinstance(kind, StringAttr) and kind.data.startswith("float_status_"):
             reason = (
                 "the float-status ops (npu_*_float_status) read the emulated Ascend overflow "
                 "register, which only the numpy executor has"
-            )
-        elif isinstance(kind, StringAttr) and kind.data.split("_")[0] in (
-            "all",
-            "reduce",
-            "broadcast",
-        ):
-            reason = (
-                f"the collective '{kind.data}' needs the replicas' communication object, "
-                "which only the numpy executor has (IREE would need a host function for it)"
             )
         else:
             reason = f"@{op.sym_name.data} is an external function IREE has no implementation of"
@@ -335,6 +361,10 @@ def _state_sets(
         touched[name] = set(bound_symbols(fn, GLOBAL_ARG_ATTR).values())  # read on entry
         written[name], calls[name] = set(), set()
         for op in walk_ops(fn):
+            if isinstance(op, (GlobalLoadOp, GlobalStoreOp)) and is_channel(
+                op.global_.root_reference.data
+            ):
+                continue  # a host import (channels.py), not state
             if isinstance(op, GlobalLoadOp):
                 touched[name].add(op.global_.root_reference.data)
             elif isinstance(op, GlobalStoreOp):

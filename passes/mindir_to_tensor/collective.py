@@ -12,8 +12,8 @@ kinds being `all_reduce_<op>` (op: sum, max, min, prod), `all_gather`,
 the call (`mindjit.root_rank`), as print's format is. Upstream MLIR has no
 collective on tensors, so a call is what IREE and the CPU executor can both be
 given: the CPU executor runs it with the executor's communication object
-(backend/cpu/kernels_collective.py); IREE would need host functions of these
-names. Calls are not pure: nothing drops or merges them, and they run in
+(backend/cpu/kernels_collective.py), IREE as a host function of each call site
+(backend/iree/collectives.py). Calls are not pure: nothing drops or merges them, and they run in
 block order, which is the same order on every replica (one compiled program).
 """
 
