@@ -294,3 +294,30 @@ def test_a_batch_replicas_cannot_split_is_a_value_error_before_any_actor_runs() 
     with pytest.raises(ValueError, match="device_num=4"):
         step(ms.Tensor(x[:6]), ms.Tensor(y[:6]))
     release()
+
+
+# -- what a user sees: measured spans, memory, the simulated schedule --------------------------
+
+
+def test_a_metered_step_gives_the_measured_timeline_and_each_stages_memory(tmp_path) -> None:
+    from mindjit.backend.ray.measured import measure, timeline_html
+
+    ms.set_distributed(engine="ray")
+    net, step = dp.train_step(2, 4)
+    x, y = dp.data()
+    step(x, y)
+    exe = _executable(step)
+    with pytest.raises(ValueError, match="not metered"):
+        measure(exe.last_step, 4, "1f1b")
+    exe.meter_memory()
+    step(x, y)
+    memory = exe.memory()
+    assert len(memory) == 2 and all(m["held_activation_bytes"] > 0 for m in memory)
+    # 1F1B: stage 0 holds at most X - 0 = 2 of the 4 micro-batches, stage 1 one
+    m = measure(exe.last_step, 4, "1f1b")
+    slots = {(s.device, s.kind, s.micro) for s in m.measured.slots}
+    assert slots == {(d, k, i) for d in range(2) for k in "FB" for i in range(4)}
+    assert m.measured.max_in_flight(0) <= 2 and m.measured.max_in_flight(1) <= 1
+    assert m.predicted.step_us > 0 and m.ratio > 0
+    page = timeline_html(m, "two stages")
+    assert page.count("<svg") == 2 and "measured on Ray actors" in page
