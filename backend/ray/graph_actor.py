@@ -58,11 +58,7 @@ class _RayChannels:
         self.sent.append(peer.deliver.remote(name, np.asarray(value)))
 
     def get(self, name: str) -> np.ndarray:
-        a = self.actor
-        a.events.append(("wait", name, time.time()))
-        value = a.mailbox.take(name)
-        a.events.append(("recv", name, time.time()))
-        return value
+        return self.actor.take(name)
 
 
 class GraphActor:
@@ -117,6 +113,13 @@ class GraphActor:
             "intermediate_bytes": peak.intermediate_bytes,
         }
 
+    def take(self, tag: str) -> Any:
+        """A delivered value (waiting for it), with its wait in the step's events."""
+        self.events.append(("wait", tag, time.time()))
+        value = self.mailbox.take(tag)
+        self.events.append(("recv", tag, time.time()))
+        return value
+
     def deliver(self, tag: str, value: Any) -> None:
         self.mailbox.deliver(tag, value)
 
@@ -133,7 +136,7 @@ class GraphActor:
         # this step's tensors (a failed step's actors are never reused: group.py)
         self.events = []
         channels = _RayChannels(self)
-        comm = RayComm(self.index, self.group_size, self.peers, self.mailbox.take)
+        comm = RayComm(self.index, self.group_size, self.peers, self.take)
         self.exe.channels = channels
         if self.group_size > 1:
             self.exe.comm = comm

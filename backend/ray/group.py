@@ -110,6 +110,8 @@ class ActorGroup:
         infos = ray.get([a.ready.remote() for a in actors])
         self.pids = [info["pid"] for info in infos]
         self.compile_s = [info["compile_s"] for info in infos]
+        #: per actor, why its graph runs on numpy although the backend is IREE (or None)
+        self.fallbacks = [info["fallback"] for info in infos]
         for reason in dict.fromkeys(info["fallback"] for info in infos if info["fallback"]):
             print(  # as iree_or_fallback says it in one process
                 f"mindjit: {reason}: running this graph on the numpy executor", file=sys.stderr
@@ -119,6 +121,27 @@ class ActorGroup:
         self._finalizer = weakref.finalize(self, kill_all, ray, list(actors))
         GROUPS.touch(self)
         self.start_s = time.perf_counter() - begin
+
+    def report(self) -> dict[str, Any]:
+        """The last step: its wall time, and per actor its pid, busy and waiting
+        seconds (waiting: blocked in a receive or a collective's mailbox)."""
+        if not self.last_step:
+            return {}
+        begin = min(a["begin"] for a in self.last_step)
+        end = max(a["end"] for a in self.last_step)
+        actors = []
+        for k, a in enumerate(self.last_step):
+            waited, since = 0.0, None
+            for kind, _, t in a["events"]:
+                if kind == "wait":
+                    since = t
+                elif kind == "recv" and since is not None:
+                    waited, since = waited + t - since, None
+            span = a["end"] - a["begin"]
+            actors.append(
+                {"pid": self.pids[k], "busy_s": span - waited, "wait_s": waited, "span_s": span}
+            )
+        return {"step_s": end - begin, self.what.split()[-1] + "s": actors}
 
     def meter_memory(self) -> None:
         """Each actor counts its graph's live bytes from the next step on (`memory`)."""

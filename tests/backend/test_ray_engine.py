@@ -321,3 +321,30 @@ def test_a_metered_step_gives_the_measured_timeline_and_each_stages_memory(tmp_p
     assert m.predicted.step_us > 0 and m.ratio > 0
     page = timeline_html(m, "two stages")
     assert page.count("<svg") == 2 and "measured on Ray actors" in page
+
+
+def test_the_report_of_a_step() -> None:
+    ms.set_distributed(engine="ray")
+    net, step = dp.train_step(2, 4)
+    x, y = dp.data()
+    step(x, y)
+    report = _executable(step).report()
+    assert report["step_s"] > 0 and len(report["stages"]) == 2
+    for stage in report["stages"]:
+        assert stage["busy_s"] >= 0 and stage["wait_s"] >= 0
+        assert stage["busy_s"] + stage["wait_s"] == pytest.approx(stage["span_s"])
+
+
+def test_stages_on_actors_run_on_iree_when_the_backend_says_so() -> None:
+    ms.set_distributed(engine="local")
+    want = dp.train(2, 2)
+    ms.set_distributed(engine="ray")
+    ms.set_context(jit_config={"backend": "iree"})
+    try:
+        got = dp.train(2, 2)
+    finally:
+        ms.set_context(jit_config={})
+    exe = _executable(got[2])
+    assert exe.stage_backend == "iree"
+    assert all(f is None for f in exe.fallbacks), exe.fallbacks  # no numpy fallback
+    dp.assert_same_training(got, want)
