@@ -348,3 +348,20 @@ def test_stages_on_actors_run_on_iree_when_the_backend_says_so() -> None:
     assert exe.stage_backend == "iree"
     assert all(f is None for f in exe.fallbacks), exe.fallbacks  # no numpy fallback
     dp.assert_same_training(got, want)
+
+
+def test_a_compile_cache_hit_runs_the_stages_on_actors(tmp_path) -> None:
+    ms.set_context(enable_compile_cache=True, compile_cache_path=str(tmp_path / "cache"))
+    try:
+        ms.set_distributed(engine="ray")
+        api.clear_cache()
+        cold = dp.train(2, 4)
+        api.clear_cache()  # as a new process would: nothing compiled in memory
+        warm = dp.train(2, 4)
+        program = [
+            p for p in api.cached_programs() if isinstance(p.executable, RayPipelineExecutable)
+        ]
+        assert program and program[-1].from_cache
+        dp.assert_same_training(warm, cold)
+    finally:
+        api.clear_cache()
