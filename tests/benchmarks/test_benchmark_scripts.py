@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -196,3 +199,19 @@ def test_compile_scale_prints_rows_stages_and_targets():
     targets = {r[0]: r[-1] for r in rows if r[-1] in ("yes", "NO")}
     assert targets["N=2 loss = PyNative's"] == "yes"
     assert targets["N=4 loss = PyNative's"] == "yes"
+
+
+@pytest.mark.xdist_group("ray")
+def test_distributed_worker_measures_a_metered_pipeline_step(tmp_path):
+    """One configuration of benchmarks/distributed.py (a tiny GPT-like model on two
+    Ray actors): step times, each stage's memory, the measured-vs-simulated step and
+    the timeline page. (The full script starts a dozen Ray clusters: not in CI.)"""
+    pytest.importorskip("ray")
+    page = tmp_path / "timeline.html"
+    cfg = {"what": "speed", "layers": 2, "hidden": 16, "seq": 4, "batch": 8, "steps": 1,
+           "engine": "ray", "stages": 2, "micro": 4, "schedule": "1f1b", "replicas": 1,
+           "meter": True, "timeline": str(page)}  # fmt: skip
+    (out,) = json.loads(run_benchmark("distributed.py", "--worker", json.dumps([cfg])))
+    assert out["step_s"] > 0 and len(out["memory"]) == 2
+    assert out["measured_us"] > 0 and out["predicted_us"] > 0
+    assert page.read_text().count("<svg") == 2
