@@ -29,9 +29,10 @@ Grad of vmap (the option `vmap=true`, which the jit pipelines set): the batching
 rules and the adjoint rules compose, so a grad whose region holds a vmap is
 differentiated after that vmap is batched (mindir-vmap's rewrite, which leaves
 only value ops with adjoint rules). The pass alternates rounds, innermost
-first: each round expands every grad with no `mindir.vmap` left inside it, then
-batches every vmap that sits inside a remaining grad and has no `mindir.grad`
-left inside it. The deepest grad or vmap always qualifies, so every round makes
+first: each round expands every grad with no `mindir.vmap` left in its forward
+(its region, and the ops before it whose outputs it reuses), then batches every
+vmap that sits in a remaining grad's forward and has no `mindir.grad` left
+inside it. The deepest grad or vmap always qualifies, so every round makes
 progress until no grad is left (a round that makes none is a located error on
 the first grad left, and the rounds are bounded by the number of grads and
 vmaps). vmaps outside every grad stay for mindir-vmap, which then finds no grad
@@ -85,7 +86,11 @@ from mindjit.passes.mindir_grad.adjoints import (
 from mindjit.passes.mindir_grad.calls import SharedGrads
 from mindjit.passes.mindir_grad.control import grad_if
 from mindjit.passes.mindir_grad.emitter import GradEmitter
-from mindjit.passes.mindir_grad.reused_forward import outer_outputs, prepare_slice
+from mindjit.passes.mindir_grad.reused_forward import (
+    forward_slice,
+    outer_outputs,
+    prepare_slice,
+)
 from mindjit.passes.mindir_grad.rules import RULES
 from mindjit.passes.mindir_inline import inline_call
 
@@ -360,7 +365,16 @@ def _grad_with_vmaps(module: ModuleOp) -> int:
         grads = [op for op in module.walk() if isinstance(op, M.GradOp)]
         if not grads:
             return done
-        ready = [g for g in grads if not _holds(g, M.VmapOp)]
+        # a grad's forward: its region, and the ops before it computing the outputs it
+        # reuses (reused_forward.py)
+        slices = {g: forward_slice(g, outer_outputs(g)) if outer_outputs(g) else [] for g in grads}
+        in_slices = {v for ops in slices.values() for o in ops for v in walk_ops(o)}
+        ready = [
+            g
+            for g in grads
+            if not _holds(g, M.VmapOp)
+            and not any(isinstance(v, M.VmapOp) for o in slices[g] for v in walk_ops(o))
+        ]
         if ready:
             expander = _Expander(module)
             for op in reversed(ready):  # nested grads before their parents
@@ -369,7 +383,9 @@ def _grad_with_vmaps(module: ModuleOp) -> int:
         vmaps = [
             v
             for v in module.walk()
-            if isinstance(v, M.VmapOp) and _inside(v, M.GradOp) and not _holds(v, M.GradOp)
+            if isinstance(v, M.VmapOp)
+            and (_inside(v, M.GradOp) or v in in_slices)
+            and not _holds(v, M.GradOp)
         ]
         vmap_ops(module, list(reversed(vmaps)))  # inner vmaps first
         if not ready and not vmaps:

@@ -89,3 +89,25 @@ func.func @vmap_of_grad(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   func.return %v : tensor<4xf32>
 }
+
+// -----
+
+// A grad reusing a forward that ran before it (reused_forward.py) whose slice holds
+// a vmap: the vmap is batched first, then the slice is differentiated where it is.
+
+// CHECK-LABEL: func.func @reused_forward
+// CHECK-NEXT:    %s = mindir.sin %a : tensor<4x3xf32>
+// CHECK-NEXT:    %t = mindir.reduce_sum %s
+// CHECK-NEXT:    %g = mindir.cos %a : tensor<4x3xf32>
+// CHECK-NEXT:    func.return %t, %g
+func.func @reused_forward(%a: tensor<4x3xf32>) -> (tensor<f32>, tensor<4x3xf32>) {
+  %v = mindir.vmap (%c = %a) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
+    %s = mindir.sin %c : tensor<3xf32>
+    mindir.yield %s : tensor<3xf32>
+  }
+  %t = mindir.reduce_sum %v : (tensor<4x3xf32>) -> tensor<f32>
+  %g:2 = mindir.grad (%x = %a) wrt [0] weights [] value : (tensor<4x3xf32>) -> (tensor<f32>, tensor<4x3xf32>) {
+    mindir.yield %t : tensor<f32>
+  }
+  func.return %g#0, %g#1 : tensor<f32>, tensor<4x3xf32>
+}
