@@ -11,7 +11,8 @@ are shared. Calls nest: `ms.vmap(ms.vmap(f))` maps over two axes.
 In graph mode the call becomes a `mindir.vmap` op whose region is one example
 (a call of `fn`'s graph, inlined by mindir-inline), which `mindir-vmap`
 rewrites into batched ops. In PyNative mode `fn` runs once per example and the
-results are stacked: the same numbers, computed one example at a time.
+results are stacked: the same numbers, computed one example at a time, by ops
+(unstack, stack) that a PyNative gradient differentiates through.
 """
 
 from __future__ import annotations
@@ -104,34 +105,37 @@ class VmapFunction:
     # --- PyNative ------------------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
 
+        from mindjit.frontend.ops.array import stack, unstack  # ops import this module
+
         template, leaves, size = self.batched_leaves(args)
-        results: list[list[np.ndarray]] = []
+        # slices and stacks are ops (not numpy), so that a gradient taped around the
+        # call flows through them: ms.grad of a vmap in PyNative mode
+        pieces = [None if axis is None else unstack(x, axis) for x, axis in leaves]
+        results: list[list[Tensor]] = []
         out_template: Any = None
         for b in range(size):
-            sliced = [
-                x if axis is None else Tensor(np.take(x.asnumpy(), b, axis=axis))
-                for x, axis in leaves
-            ]
+            sliced = [x if p is None else p[b] for (x, _), p in zip(leaves, pieces)]
             out = self.fn(*unflatten(template, sliced))
             out_template, outs = flatten(out)
             if not outs:
                 raise TypeError("vmap: fn must return tensors")
-            results.append([np.asarray(o.asnumpy()) for o in outs])
+            results.append(list(outs))
         axes = self.output_axes(out, len(results[0]))
         stacked = []
         for k, axis in enumerate(axes):
+            first = np.asarray(results[0][k].asnumpy())
             if axis is None:
-                if any(not np.array_equal(r[k], results[0][k]) for r in results):
+                if any(not np.array_equal(r[k].asnumpy(), first) for r in results):
                     raise ValueError(
                         "vmap: an output with out_axes None must be the same for every "
                         "example, but it differs"
                     )
-                stacked.append(Tensor(results[0][k]))
+                stacked.append(results[0][k])
                 continue
-            rank = results[0][k].ndim
+            rank = first.ndim
             if not -(rank + 1) <= axis <= rank:
                 raise ValueError(f"vmap: out_axes {axis} is out of range for a rank-{rank} output")
-            stacked.append(Tensor(np.stack([r[k] for r in results], axis=axis)))
+            stacked.append(stack([r[k] for r in results], axis=axis))
         return unflatten(out_template, stacked)
 
 

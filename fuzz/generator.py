@@ -6,7 +6,8 @@ print, depend, tensor if, for, counter while, sub-Cell calls) with what issue 29
 lists: elementwise and matmul ops, reductions, indexing and slicing, item
 assignment, `ops.assign_add`, a data-dependent `while`, `@ms.lazy_inline`
 Blocks reused several times, `ms.grad` / `ms.value_and_grad` /
-`ops.GradOperation` with respect to inputs and weights, and `ms.vmap`.
+`ops.GradOperation` with respect to inputs and weights, and `ms.vmap` (also
+inside a differentiated function: grad of vmap, `function_loss`).
 
 Shapes: every value of `construct` is a float32 (2, 3) tensor, as are its
 Parameters but the matmul weight (3, 3). An op that changes the shape is written
@@ -345,6 +346,13 @@ class FuzzGenerator(ProgramGenerator):
         return name
 
     def function_loss(self) -> str:
+        if self.rng.random() < 0.3:  # grad of vmap: columns in, columns out
+            name = f"vloss{len(self.functions)}"
+            fn = self.function_mapped()
+            call = f"ms.vmap({fn}, in_axes=1, out_axes=1)(a, b)"
+            lines = [f"def {name}(a, b):", f"    return ops.reduce_sum(ops.tanh({call}) * b)"]
+            self.functions.append("\n".join([*lines, "", ""]))
+            return name
         scope = Scope(["a", "b"], [], None, PURE_KINDS)
         return self.function("loss", "a, b", scope, 2, "ops.reduce_sum({})")
 

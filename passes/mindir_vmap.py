@@ -77,6 +77,12 @@ def vmap_module(module: ModuleOp) -> int:
     # graphs only (not the declarations), inner vmaps first
     ops = [op for fn in top_level_graphs(module) for op in walk_ops(fn)]
     vmaps = [o for o in reversed(ops) if isinstance(o, VmapOp)]
+    return vmap_ops(module, vmaps)
+
+
+def vmap_ops(module: ModuleOp, vmaps: list[VmapOp]) -> int:
+    """Rewrite `vmaps` of `module` in place, in the given order (inner ones first);
+    mindir-grad{vmap=true} batches the vmaps inside grads with it."""
     if not vmaps:
         return 0
     effects = Effects(module)

@@ -71,13 +71,12 @@ def lower_to_tensor_pipeline(device_target: str) -> str:
 # Loads need a real copy (load-elim, its level from MS_DEV_SIDE_EFFECT_LOAD_ELIM).
 # mindir-inline (after auto-monad, as in MindSpore) inlines every sub-graph call
 # except graphs lazy inline keeps (MS_DEV_CELL_REUSE); mindir-grad expands each
-# `mindir.grad` into its forward and adjoints; mindir-vmap then batches the
-# inlined per-example bodies of `ms.vmap` (nothing lowers a mindir.vmap).
+# `mindir.grad` into its forward and adjoints (with vmap=true, batching the vmaps
+# inside grads in between: grad of vmap, in any nesting); mindir-vmap then batches
+# the other inlined per-example bodies of `ms.vmap` (nothing lowers a mindir.vmap).
 # The optional part: mindir-cf-to-select (small side-effect-free ifs become selects,
 # which MindSpore's docs leave to the user) then the cleanups.
-SIDE_EFFECTS_FIRST = (
-    "mindir-auto-monad,mindir-inline{{cell-reuse={cell_reuse}}},mindir-grad,mindir-vmap"
-)
+SIDE_EFFECTS_FIRST = "mindir-auto-monad,mindir-inline{{cell-reuse={cell_reuse}}},mindir-grad{{vmap=true}},mindir-vmap"
 SIDE_EFFECTS_LAST = "mindir-depend-order,mindir-load-elim{{level={load_elim}}}"
 JIT_LEVEL_PIPELINES: dict[str, str] = {
     "O0": "",

@@ -21,8 +21,25 @@ MindSpore's GradOperation expands a forward graph into forward + bprop:
   control.py).
 - Calls left in the region (graphs kept by lazy inline) are inlined first;
   nested `mindir.grad` ops are expanded innermost first (higher-order
-  gradients). A `mindir.while` (a loop the frontend could not unroll) or
-  `mindir.vmap` in the region is a located error.
+  gradients). A `mindir.while` (a loop the frontend could not unroll) in the
+  region is a located error; so is a `mindir.vmap`, unless the option `vmap`
+  is on (below).
+
+Grad of vmap (the option `vmap=true`, which the jit pipelines set): the batching
+rules and the adjoint rules compose, so a grad whose region holds a vmap is
+differentiated after that vmap is batched (mindir-vmap's rewrite, which leaves
+only value ops with adjoint rules). The pass alternates rounds, innermost
+first: each round expands every grad with no `mindir.vmap` left in its forward
+(its region, and the ops before it whose outputs it reuses), then batches every
+vmap that sits in a remaining grad's forward and has no `mindir.grad` left
+inside it. The deepest grad or vmap always qualifies, so every round makes
+progress until no grad is left (a round that makes none is a located error on
+the first grad left, and the rounds are bounded by the number of grads and
+vmaps). vmaps outside every grad stay for mindir-vmap, which then finds no grad
+inside any vmap (vmap of grad: the grad was expanded here). So any nesting,
+grad(vmap(f)), vmap(grad(f)), grad(vmap(grad(f))), vmap(grad(vmap(f))), needs
+no more than mindir-grad{vmap=true} then mindir-vmap. Without the option the
+pass behaves as before: a vmap inside a grad is refused.
 
 A region yielding outputs computed before the op (a forward that already
 ran: reused_forward.py) differentiates those ops where they are.
@@ -69,7 +86,11 @@ from mindjit.passes.mindir_grad.adjoints import (
 from mindjit.passes.mindir_grad.calls import SharedGrads
 from mindjit.passes.mindir_grad.control import grad_if
 from mindjit.passes.mindir_grad.emitter import GradEmitter
-from mindjit.passes.mindir_grad.reused_forward import outer_outputs, prepare_slice
+from mindjit.passes.mindir_grad.reused_forward import (
+    forward_slice,
+    outer_outputs,
+    prepare_slice,
+)
 from mindjit.passes.mindir_grad.rules import RULES
 from mindjit.passes.mindir_inline import inline_call
 
@@ -211,7 +232,9 @@ class _Expander:
                 )
             if isinstance(op, M.VmapOp):
                 raise op_error(
-                    op, "mindir-grad cannot differentiate 'mindir.vmap' (take the vmap of the grad)"
+                    op,
+                    "mindir-grad cannot differentiate 'mindir.vmap' without the option "
+                    "vmap=true (which batches it first; the jit pipelines set it)",
                 )
 
     def _expand_nested(self, op: M.GradOp, share: bool) -> None:
@@ -303,15 +326,75 @@ class _Expander:
         e.erase_unused()
 
 
-def grad_module(module: ModuleOp) -> int:
-    """Expand every `mindir.grad` of `module`, innermost first; returns how many."""
+def grad_module(module: ModuleOp, vmap: bool = False) -> int:
+    """Expand every `mindir.grad` of `module`, innermost first; returns how many.
+    With `vmap`, the vmaps inside grads are batched in between (module doc)."""
     ops = [op for op in module.walk() if isinstance(op, M.GradOp)]
     if not ops:
         return 0
+    if vmap:
+        return _grad_with_vmaps(module)
     expander = _Expander(module)
     for op in reversed(ops):  # pre-order reversed: nested grads before their parents
         expander.expand(op)
     return len(ops)
+
+
+def _holds(op: Operation, kind: type[Operation]) -> bool:
+    """Whether an op of `kind` is nested in `op` (`op` itself excluded)."""
+    return any(isinstance(o, kind) for o in walk_ops(op) if o is not op)
+
+
+def _inside(op: Operation, kind: type[Operation]) -> bool:
+    """Whether `op` is nested in an op of `kind`."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, kind):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _grad_with_vmaps(module: ModuleOp) -> int:
+    """Alternate rounds of grad expansion and vmap batching until no grad is left."""
+    from mindjit.passes.mindir_vmap import vmap_ops  # mindir-vmap imports nothing of ours
+
+    done = 0
+    bound = sum(1 for o in module.walk() if isinstance(o, M.GradOp | M.VmapOp))
+    for _ in range(bound + 1):
+        grads = [op for op in module.walk() if isinstance(op, M.GradOp)]
+        if not grads:
+            return done
+        # a grad's forward: its region, and the ops before it computing the outputs it
+        # reuses (reused_forward.py)
+        slices = {g: forward_slice(g, outer_outputs(g)) if outer_outputs(g) else [] for g in grads}
+        in_slices = {v for ops in slices.values() for o in ops for v in walk_ops(o)}
+        ready = [
+            g
+            for g in grads
+            if not _holds(g, M.VmapOp)
+            and not any(isinstance(v, M.VmapOp) for o in slices[g] for v in walk_ops(o))
+        ]
+        if ready:
+            expander = _Expander(module)
+            for op in reversed(ready):  # nested grads before their parents
+                expander.expand(op)
+            done += len(ready)
+        vmaps = [
+            v
+            for v in module.walk()
+            if isinstance(v, M.VmapOp)
+            and (_inside(v, M.GradOp) or v in in_slices)
+            and not _holds(v, M.GradOp)
+        ]
+        vmap_ops(module, list(reversed(vmaps)))  # inner vmaps first
+        if not ready and not vmaps:
+            break
+    left = next(op for op in module.walk() if isinstance(op, M.GradOp))
+    raise op_error(
+        left,
+        "mindir-grad: no progress differentiating this grad and batching the vmaps in it",
+    )
 
 
 @dataclass(frozen=True)
@@ -320,5 +403,8 @@ class MindirGradPass(ModulePass):
 
     name = "mindir-grad"
 
+    #: batch the vmaps inside grads in between rounds (grad of vmap; module doc)
+    vmap: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        grad_module(op)
+        grad_module(op, self.vmap)

@@ -96,7 +96,7 @@ RULES.exclude(
     refused=True,
 )
 RULES.exclude(
-    "mindir-vmap runs after mindir-grad: take the grad inside the vmapped function",
+    "batched before its grad is expanded, by mindir-grad{vmap=true} (the jit pipelines' setting)",
     M.VmapOp,
     refused=True,
 )

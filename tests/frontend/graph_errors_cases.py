@@ -123,19 +123,7 @@ def grad_position_at_top_level(x, y):
     return ms.grad(product, grad_position=2)(x, y)  # LINE: grad_position_top
 
 
-def square(x):
-    return x * x
-
-
 @ms.jit
-def grad_of_vmap(x):
-    return ms.grad(ms.vmap(square))(x)  # LINE: grad_vmap
-
-
-def grad_of_vmap_at_top_level(x):
-    return ms.grad(ms.vmap(square))(x)  # LINE: grad_vmap_top
-
-
 class RecursiveConstruct(nn.Cell):
     def construct(self, x):
         return self.construct(x) + 1  # LINE: recursive

@@ -15,7 +15,6 @@ import pytest
 import mindjit as ms
 import mindjit.frontend
 from mindjit.frontend.graph.errors import FrontendError
-from mindjit.support.errors import MindjitError
 
 #: a frame in mindjit's own code
 LIBRARY = str(Path(mindjit.frontend.__file__).resolve().parent) + "/"
@@ -109,14 +108,6 @@ LIBRARY_CASES = [
         ValueError,
         "grad_position 2 is out of range",
         "grad.py",
-    ),
-    ("grad_vmap", lambda: cases.grad_of_vmap(f32(2)), MindjitError, "'mindir.vmap'", None),
-    (
-        "grad_vmap_top",
-        lambda: cases.grad_of_vmap_at_top_level(f32(2)),
-        MindjitError,
-        "'mindir.vmap'",
-        None,
     ),
     (
         "recursive",

@@ -70,3 +70,21 @@ func.func @reused_forward_same_input(%a: tensor<3xf32>) -> (tensor<3xf32>, tenso
   }
   func.return %g#0, %g#1 : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// By default a vmap inside a grad is refused: the option vmap=true (the jit
+// pipelines' setting, mindir-grad-vmap.mlir) batches it first.
+
+func.func @grad_of_vmap(%a: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3x5xf32>) -> tensor<3x5xf32> {
+    // expected-error @+1 {{mindir-grad cannot differentiate 'mindir.vmap' without the option vmap=true}}
+    %v = mindir.vmap (%c = %x) in_axes [1] out_axes [0] : (tensor<3x5xf32>) -> tensor<5x3xf32> {
+      %s = mindir.sin %c : tensor<3xf32>
+      mindir.yield %s : tensor<3xf32>
+    }
+    %t = mindir.reduce_sum %v : (tensor<5x3xf32>) -> tensor<f32>
+    mindir.yield %t : tensor<f32>
+  }
+  func.return %g : tensor<3x5xf32>
+}
