@@ -13,6 +13,7 @@ FUZZ = Path(__file__).resolve().parents[2] / "fuzz"
 sys.path.insert(0, str(FUZZ))
 
 import faults  # noqa: E402
+from fault_edges import in_python_start_up  # noqa: E402
 from fault_kit import Ctx  # noqa: E402
 
 
@@ -35,3 +36,11 @@ def test_the_table_names_each_failure(capsys, monkeypatch):
     assert faults.main(["--quick"]) == 1
     out = capsys.readouterr().out
     assert "fine  ok" in out and "FAILED: why" in out and "2 cases, 1 failed" in out
+
+
+def test_a_sigint_in_python_start_up_is_told_from_the_tools_own_handling() -> None:
+    site = 'Traceback:\n  File "<frozen site>", line 186, in addpackage\nKeyboardInterrupt\n'
+    assert in_python_start_up(-2, "") and in_python_start_up(1, site)
+    ours = site.replace("<frozen site>", "mindjit_entry.py")
+    assert not in_python_start_up(1, ours) and not in_python_start_up(130, "")
+    assert not in_python_start_up(1, "error: something else\n")
