@@ -31,15 +31,19 @@ import sys
 import time
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.ml_program import GlobalOp
 
+from mindjit.backend.cache.module_codec import encode
 from mindjit.backend.cpu.pipeline_run import ChannelAborted
 from mindjit.backend.ray.cluster import GROUPS, cause_of, connect, kill_all, start_actors
 from mindjit.backend.ray.errors import DistributedError
 from mindjit.backend.ray.graph_actor import ACTOR_THREADS, GraphActor
+from mindjit.passes.mindir_to_tensor.state import CHANNEL_PREFIX
 from mindjit.support.config import DistributedSettings
 from mindjit.support.errors import MindjitError
 
@@ -55,7 +59,23 @@ class Member:
     encoded: Any  # its module, encoded (backend/cache/module_codec.py)
     declares: frozenset[str]  # every (non-channel) global its module has
     stores: list[str]  # the globals its graph writes, returned after each step
-    receives: list[str] = None  # type: ignore[assignment]  # channels it receives
+    receives: list[str] = field(default_factory=list)  # channels it receives
+
+
+def module_member(module: ModuleOp, graph: str) -> Member:
+    """`graph` with what its module declares, stores and receives."""
+    declares, stores, receives = set(), set(), set()
+    for op in module.walk():
+        if isinstance(op, GlobalOp) and not op.sym_name.data.startswith(CHANNEL_PREFIX):
+            declares.add(op.sym_name.data)
+        elif op.name in ("ml_program.global_store", "ml_program.global_load"):
+            name = op.properties["global"].root_reference.data  # type: ignore[union-attr]
+            if name.startswith(CHANNEL_PREFIX):
+                if op.name == "ml_program.global_load":
+                    receives.add(name)
+            elif op.name == "ml_program.global_store":
+                stores.add(name)
+    return Member(graph, encode(module), frozenset(declares), sorted(stores), sorted(receives))
 
 
 class ActorGroup:

@@ -19,31 +19,12 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.ml_program import GlobalOp
 
 from mindjit.backend.ascend.stage_modules import stage_module
-from mindjit.backend.cache.module_codec import encode
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.pipeline_run import PipelinePlan
-from mindjit.backend.ray.group import ActorGroup, Member
-from mindjit.passes.mindir_to_tensor.state import CHANNEL_PREFIX
+from mindjit.backend.ray.group import ActorGroup, module_member
 from mindjit.support.config import DistributedSettings
-
-
-def module_member(module: ModuleOp, graph: str) -> Member:
-    """`graph` with what its module declares, stores and receives."""
-    declares, stores, receives = set(), set(), set()
-    for op in module.walk():
-        if isinstance(op, GlobalOp) and not op.sym_name.data.startswith(CHANNEL_PREFIX):
-            declares.add(op.sym_name.data)
-        elif op.name in ("ml_program.global_store", "ml_program.global_load"):
-            name = op.properties["global"].root_reference.data  # type: ignore[union-attr]
-            if name.startswith(CHANNEL_PREFIX):
-                if op.name == "ml_program.global_load":
-                    receives.add(name)
-            elif op.name == "ml_program.global_store":
-                stores.add(name)
-    return Member(graph, encode(module), frozenset(declares), sorted(stores), sorted(receives))
 
 
 class RayPipelineExecutable(ActorGroup):

@@ -23,8 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.replica_run import batch_scaled, combine_outputs, split_batch
-from mindjit.backend.ray.group import ActorGroup
-from mindjit.backend.ray.pipeline_executable import module_member
+from mindjit.backend.ray.group import ActorGroup, module_member
 from mindjit.support.config import DistributedSettings
 
 

@@ -66,13 +66,10 @@ def _on_ray(stages: int, micro: int, scheduler: str = "1f1b"):
     return dp.train(stages, micro, scheduler=scheduler)
 
 
-def _executable(step) -> RayPipelineExecutable:
-    found = [
-        p.executable
-        for p in api.cached_programs()
-        if isinstance(p.executable, RayPipelineExecutable)
-    ]
-    assert found, "no program runs on Ray actors"
+def _executable(step, kind: type = RayPipelineExecutable):
+    """The newest compiled program's actor group of `kind`."""
+    found = [p.executable for p in api.cached_programs() if isinstance(p.executable, kind)]
+    assert found, f"no program runs on Ray actors as {kind.__name__}"
     return found[-1]
 
 
@@ -216,16 +213,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
 import test_data_parallel as dpt  # noqa: E402
 
 
-def _replicas_exe():
-    found = [
-        p.executable
-        for p in api.cached_programs()
-        if isinstance(p.executable, RayReplicaExecutable)
-    ]
-    assert found, "no program runs on Ray replica actors"
-    return found[-1]
-
-
 @pytest.mark.parametrize(("kind", "n", "step_kind"), [("mlp", 2, "auto"), ("lenet", 4, "user")])
 def test_replicas_on_actors_train_like_one_process(kind: str, n: int, step_kind: str) -> None:
     from mindjit.communication import release
@@ -235,7 +222,7 @@ def test_replicas_on_actors_train_like_one_process(kind: str, n: int, step_kind:
     ms.set_distributed(engine="ray")
     got = dpt.train(kind, n, step_kind)
     release()
-    exe = _replicas_exe()
+    exe = _executable(None, RayReplicaExecutable)
     assert len(exe.pids) == n
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
     for name, value in want[1].items():
@@ -269,7 +256,7 @@ def test_a_replica_killed_mid_step_names_its_rank() -> None:
     step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
     x, y = (ms.Tensor(a) for a in dpt.batch("mlp"))
     step(x, y)
-    exe = _replicas_exe()
+    exe = _executable(None, RayReplicaExecutable)
     os.kill(exe.pids[1], signal.SIGKILL)
     started = time.perf_counter()
     with pytest.raises(DistributedError, match=r"data-parallel replica 1, .* died mid-step"):
