@@ -6,6 +6,7 @@ PyNative mode, GRAPH_MODE and under @ms.jit; what mindjit lacks is an error nami
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 import warnings
 
@@ -64,6 +65,15 @@ IMPORTS = [
 @pytest.mark.parametrize("statement", IMPORTS)
 def test_mindspore_import_path(statement):
     exec(statement, {})
+
+
+def test_attribute_paths_need_no_earlier_import():
+    """`ms.common.parameter` and the like are reachable right after `import mindjit`:
+    in this process another test may have imported them first (it once hid a miss)."""
+    statements = [s for s in IMPORTS if s.startswith("import mindjit as ms;")]
+    for statement in statements:
+        run = subprocess.run([sys.executable, "-c", statement], capture_output=True, text=True)
+        assert run.returncode == 0, (statement, run.stderr[-500:])
 
 
 def test_paths_are_mindjit_own_objects():
