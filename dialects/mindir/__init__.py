@@ -44,6 +44,8 @@ from mindjit.dialects.mindir.scan import *  # noqa: F403
 from mindjit.dialects.mindir.scan import SCAN_OPS
 from mindjit.dialects.mindir.sort import *  # noqa: F403
 from mindjit.dialects.mindir.sort import SORT_OPS
+from mindjit.dialects.mindir.stack import *  # noqa: F403
+from mindjit.dialects.mindir.stack import STACK_OPS
 from mindjit.dialects.mindir.tuples import *  # noqa: F403
 from mindjit.dialects.mindir.tuples import TUPLE_OPS, TupleGetItemOp
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401
@@ -64,6 +66,7 @@ VALUE_OPS = (
     *SCAN_OPS,
     *GATHER_OPS,
     *RANDOM_OPS,
+    *STACK_OPS,
 )
 
 ALL_OPS = (
@@ -91,6 +94,9 @@ INTERNAL_OPS: dict[type, str] = {
     ReceiveOp: "mindir-pipeline-split puts one at each cut between pipeline stages",
     SigmoidGradOp: "mindir-grad's adjoint of sigmoid (MindSpore's bprop emits SigmoidGrad)",
     TanhGradOp: "mindir-grad's adjoint of tanh (MindSpore's bprop emits TanhGrad)",
+    StackNewOp: "mindir-grad records a while's iterations for its backward loop",
+    StackPushOp: "mindir-grad records a while's iterations for its backward loop",
+    StackReadOp: "mindir-grad's backward loop reads a while's record",
     TupleGetItemOp: "graph-mode tuples are Python values in the frontend (make_tuple "
     "only feeds addn); mindir-cf-to-select takes a selected tuple apart with it",
 }
