@@ -17,8 +17,9 @@ one dynamic dimension, which every engine below runs like any other tensor:
             %next = arith.addi %i, %c1 : index
             %n0 = arith.maxui %twice, %next : index
             %n = arith.maxui %n0, %c4 : index                   (max(2 cap, i + 1, 4))
-            %e = tensor.empty(%n) : tensor<?x3xf32>
-            %c = tensor.insert_slice %s into %e[0, 0] [%cap, 3] [1, 1]
+            %more = arith.subi %n, %cap : index
+            %e = tensor.empty(%more) : tensor<?x3xf32>
+            %c = tensor.concat dim(0) %s, %e : (...) -> tensor<?x3xf32>
             scf.yield %c : tensor<?x3xf32>
           } else {
             scf.yield %s : tensor<?x3xf32>
@@ -33,6 +34,13 @@ one dynamic dimension, which every engine below runs like any other tensor:
 A 0-d item is the same with the stack `tensor<?xf32>` and slices `[%i] [1] [1]`
 from / into a `tensor<f32>` (iree-opt verifies the rank-reducing form to 0-d, so
 one form serves every rank).
+
+Why the growth is a `tensor.concat` of the stack and an empty tail, not an
+`insert_slice` of the stack into a `tensor.empty` of the new capacity: IREE
+3.13 sizes the copy the latter becomes by the loop-carried stack's initial
+capacity (its stream IR copies through a 0-byte temporary and fails with
+OUT_OF_RANGE at the second growth when the slot comes from a tensor counter);
+the concat compiles right, and is the same copy.
 
 Why the growth is an `scf.if` in the IR rather than a run-time helper: the
 lowered module must stay upstream MLIR that IREE compiles, and IREE handles a
@@ -90,7 +98,6 @@ def _grown(e: Emitter, stack: SSAValue, slot: SSAValue) -> SSAValue:
     """`stack`, or a copy with room for `slot` when `slot` is past its end."""
     t = stack.type
     assert isinstance(t, TensorType)
-    item = list(t.get_shape())[1:]
     zero, one, two, four = (_const(e, v) for v in (0, 1, 2, 4))
     cap = e.value(tensor.DimOp(stack, zero))
     full = e.value(arith.CmpiOp(slot, cap, "uge"))
@@ -100,16 +107,8 @@ def _grown(e: Emitter, stack: SSAValue, slot: SSAValue) -> SSAValue:
     twice = g.value(arith.MuliOp(cap, two))
     past = g.value(arith.AddiOp(slot, one))
     size = g.value(arith.MaxUIOp(g.value(arith.MaxUIOp(twice, past)), four))
-    fresh = g.value(tensor.EmptyOp([size], t))
-    copied = g.value(
-        tensor.InsertSliceOp.get(
-            stack,
-            fresh,
-            [DYNAMIC_INDEX, *item],
-            static_offsets=[0] * (len(item) + 1),
-            sizes=[cap],
-        )
-    )
+    tail = g.value(tensor.EmptyOp([g.value(arith.SubiOp(size, cap))], t))
+    copied = g.value(tensor.ConcatOp([stack, tail], 0, t))
     g.emit(scf.YieldOp(copied))
     keep = Block()
     Emitter.at_end(keep, e.loc).emit(scf.YieldOp(stack))
