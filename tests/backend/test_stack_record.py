@@ -212,3 +212,46 @@ def test_the_in_place_push_needs_the_only_reference() -> None:
     steal_release_step(push, [0], 1, 0, [])(view)  # a view: its base is another array
     assert base[0, 0] == 0
     assert sys.getrefcount(kept) >= 2
+
+
+IF_RECORD = """
+func.func @f(%x: tensor<3xf32>, %c: tensor<i1>) -> tensor<3xf32> {
+  %k0 = mindir.constant dense<0> : tensor<i64>
+  %k1 = mindir.constant dense<1> : tensor<i64>
+  %s0 = mindir.stack_new : tensor<?x3xf32>
+  %s1 = mindir.stack_push %s0, %k0, %x : (tensor<?x3xf32>, tensor<i64>, tensor<3xf32>) -> tensor<?x3xf32>
+  %s2 = mindir.if %c -> (tensor<?x3xf32>) {
+    %y = mindir.add %x, %x : tensor<3xf32>
+    %p = mindir.stack_push %s1, %k1, %y : (tensor<?x3xf32>, tensor<i64>, tensor<3xf32>) -> tensor<?x3xf32>
+    mindir.yield %p : tensor<?x3xf32>
+  } else {
+    %p = mindir.stack_push %s1, %k1, %x : (tensor<?x3xf32>, tensor<i64>, tensor<3xf32>) -> tensor<?x3xf32>
+    mindir.yield %p : tensor<?x3xf32>
+  }
+  %a = mindir.stack_read %s2, %k1 : (tensor<?x3xf32>, tensor<i64>) -> tensor<3xf32>
+  %b = mindir.stack_read %s2, %k0 : (tensor<?x3xf32>, tensor<i64>) -> tensor<3xf32>
+  %r = mindir.sub %a, %b : tensor<3xf32>
+  func.return %r : tensor<3xf32>
+}
+"""
+
+
+def test_a_record_flows_out_of_an_if_on_every_engine() -> None:
+    """An `if` yielding a record stays an `if` (mindir-cf-to-select leaves it) and
+    lowers to an `scf.if` with a `tensor<?x3xf32>` result."""
+    lowered = compile_to_tensor(parse_module(IF_RECORD, "<if record>"))
+    assert any(op.name == "scf.if" and "?" in str(op.results[0].type) for op in lowered.walk())
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    engines = [lambda *a: CpuExecutable(lowered).run("f", *a)[0]]
+    sim = Simulator(compile_for_device(lowered.clone()))
+    engines.append(lambda *a: sim.run(list(a))[0])
+    try:
+        from mindjit.backend.iree.executable import IreeExecutable
+
+        iree = IreeExecutable(lowered)
+        engines.append(lambda *a: iree.run("f", *a)[0])
+    except ImportError:
+        pass
+    for c, want in ((True, x), (False, 0 * x)):
+        for run in engines:
+            np.testing.assert_array_equal(run(x, np.array(c)), want)
