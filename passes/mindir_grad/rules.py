@@ -70,6 +70,12 @@ RULES.exclude(
     M.PrintOp,
 )
 RULES.exclude(
+    "a loop's record, made by mindir-grad for its backward loop: second order through "
+    "a recorded loop (differentiating the record itself) is not supported yet",
+    *M.STACK_OPS,
+    refused=True,
+)
+RULES.exclude(
     "mindir-pipeline-split runs after mindir-grad: a send/receive never reaches the grad pass",
     *M.COMM_OPS,
     refused=True,
