@@ -196,7 +196,7 @@ def build_for(c: FunctionCompiler, op: Operation) -> None:
     body_blk, term = c.compile_block(block)
     yields = _yield_slots(c, term, len(carried), op)
     outs = [c.define(r) for r in op.results]
-    body = _then(body_blk, mover(yields, carried)) or _noop
+    body = _then(body_blk, mover(yields, carried, c.dead_after(term.operands, block))) or _noop
     enter = mover(inits, carried) or _noop
     leave = mover(carried, outs) or _noop
 

@@ -255,3 +255,49 @@ def test_a_record_flows_out_of_an_if_on_every_engine() -> None:
     for c, want in ((True, x), (False, 0 * x)):
         for run in engines:
             np.testing.assert_array_equal(run(x, np.array(c)), want)
+
+
+def _count_copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from mindjit.backend.cpu import kernels_tensor as K
+
+    copies: list[int] = []
+    real = K._copied
+
+    def counted(d: np.ndarray) -> np.ndarray:
+        copies.append(d.shape[0])
+        return real(d)
+
+    monkeypatch.setattr(K, "_copied", counted)
+    return copies
+
+
+def test_a_loop_of_pushes_copies_no_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each push writes its item into the stack in place (the loop-carried stack has
+    one holder when the push runs), so n pushes cost n items plus the growth's
+    O(n) copies, not O(n^2): the time per push does not grow with n."""
+    copies = _count_copies(monkeypatch)
+    exe = CpuExecutable(_lowered((256,), "f32"))
+    x = _input((256,), np.float32)
+    np.testing.assert_allclose(exe.run("f", x, np.array(300, np.int64))[0], reference(x, 300))
+    assert copies == []
+    exe.run("f", x, np.array(300, np.int64))  # a second run reuses nothing stale
+    assert copies == []
+
+
+def test_a_push_onto_a_stack_read_later_copies_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    copies = _count_copies(monkeypatch)
+    exe = CpuExecutable(compile_to_tensor(parse_module(PUSH_TWICE, "<push twice>")))
+    exe.run("f", np.ones(3, np.float32), np.full(3, 2.0, np.float32))
+    assert copies == [4]  # %s1 is read after %s2's push: that push copies it
+
+
+def test_reading_past_the_capacity_is_a_located_error() -> None:
+    from mindjit.backend.cpu.errors import ExecutionError
+
+    text = PUSH_TWICE.replace(
+        "%x1 = mindir.stack_read %s1, %k0",
+        "%k9 = mindir.constant dense<9> : tensor<i64>\n  %x1 = mindir.stack_read %s1, %k9",
+    )
+    exe = CpuExecutable(compile_to_tensor(parse_module(text, "push.mlir")))
+    with pytest.raises(ExecutionError, match=r"push.mlir:\d+:\d+: .*offset 9, size 1, .* size 4"):
+        exe.run("f", np.ones(3, np.float32), np.ones(3, np.float32))
