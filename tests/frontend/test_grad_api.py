@@ -190,12 +190,13 @@ def test_bad_arguments_are_clear():
 
 
 def test_gradient_through_a_runtime_loop():
-    """x doubles until its sum reaches n: from 3 below 10, two doublings, d/dx = 4."""
-    got = P.through_runtime_loop(f32(3), Tensor(np.float32(10)))
-    np.testing.assert_allclose(got.asnumpy(), np.float32(4))
-    # from 30 the loop never runs: the gradient is the identity's
-    got = P.through_runtime_loop(f32(30), Tensor(np.float32(10)))
-    np.testing.assert_allclose(got.asnumpy(), np.float32(1))
+    """x doubles until its sum reaches n: from a sum of 3 below 10, two doublings."""
+    x = Tensor(np.ones(3, np.float32))
+    got = P.through_runtime_loop(x, Tensor(np.float32(10)))
+    np.testing.assert_allclose(got.asnumpy(), np.full(3, 4, np.float32))
+    # past n, the loop never runs: the gradient is the identity's
+    got = P.through_runtime_loop(x * 5, Tensor(np.float32(10)))
+    np.testing.assert_allclose(got.asnumpy(), np.ones(3, np.float32))
 
 
 def test_pynative_second_order_and_return_ids_are_clear_errors():

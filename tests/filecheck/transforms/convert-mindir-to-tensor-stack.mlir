@@ -3,23 +3,23 @@
 
 // A loop's record (passes/mindir_to_tensor/stack.py): a push reads its slot as an
 // index, grows the stack in an scf.if when the slot is past its capacity (to
-// max(2 cap, slot + 1, 4): the old items and an empty tail), then writes the item
+// max(cap + cap/16 + 4, slot + 1): the old items and an empty tail), then writes the item
 // with a rank-reducing insert_slice; a read is a rank-reducing extract_slice.
 
 // CHECK-LABEL: func.func @push_read
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[K:.*]] = tensor.extract %k[] : tensor<i64>
 // CHECK-NEXT:    %[[I:.*]] = arith.index_cast %[[K]] : i64 to index
 // CHECK-NEXT:    %[[CAP:.*]] = tensor.dim %s, %[[C0]] : tensor<?x3xf32>
 // CHECK-NEXT:    %[[FULL:.*]] = arith.cmpi uge, %[[I]], %[[CAP]] : index
 // CHECK-NEXT:    %[[G:.*]] = scf.if %[[FULL]] -> (tensor<?x3xf32>) {
-// CHECK-NEXT:      %[[TWICE:.*]] = arith.muli %[[CAP]], %[[C2]] : index
+// CHECK-NEXT:      %[[SIXTEENTH:.*]] = arith.shrui %[[CAP]], %[[C4]] : index
+// CHECK-NEXT:      %[[M0:.*]] = arith.addi %[[CAP]], %[[SIXTEENTH]] : index
+// CHECK-NEXT:      %[[M:.*]] = arith.addi %[[M0]], %[[C4]] : index
 // CHECK-NEXT:      %[[PAST:.*]] = arith.addi %[[I]], %[[C1]] : index
-// CHECK-NEXT:      %[[M:.*]] = arith.maxui %[[TWICE]], %[[PAST]] : index
-// CHECK-NEXT:      %[[N:.*]] = arith.maxui %[[M]], %[[C4]] : index
+// CHECK-NEXT:      %[[N:.*]] = arith.maxui %[[M]], %[[PAST]] : index
 // CHECK-NEXT:      %[[MORE:.*]] = arith.subi %[[N]], %[[CAP]] : index
 // CHECK-NEXT:      %[[TAIL:.*]] = tensor.empty(%[[MORE]]) : tensor<?x3xf32>
 // CHECK-NEXT:      %[[NEW:.*]] = tensor.concat dim(0) %s, %[[TAIL]] : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
