@@ -11,7 +11,6 @@ import pytest
 
 import mindjit as ms
 from mindjit import Tensor, ops
-from mindjit.support.errors import MindjitError
 
 
 def f32(*shape, seed=0):
