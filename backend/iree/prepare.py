@@ -214,6 +214,7 @@ def _rewritten(
         if isinstance(op, GlobalOp):
             body.erase_op(op)
     _keep_while_values(work)
+    _one_record_per_loop_value(work)
     _opaque_record_capacities(work)
     make_signless(work)
     parts = split_shared_graphs(work, public)
@@ -245,6 +246,26 @@ def _keep_while_values(module: ModuleOp) -> None:
                 if not arg.uses:
                     barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
                     inner.insert_op_before(barrier, inner.first_op)
+
+
+def _one_record_per_loop_value(module: ModuleOp) -> None:
+    """Work around an IREE 3.13 bug: two loop values starting from one empty record
+    (CSE makes two `mindir.stack_new` of one type one value) share one buffer in
+    IREE's code, so the pushes of one overwrite the other's items and a gradient
+    through the loop is silently wrong (tests/frontend/test_grad_while.py, two
+    records of one type). Each use of an empty record by a loop gets its own
+    `tensor.empty` (which `_opaque_record_capacities` then puts behind its own
+    barrier, so IREE does not merge them again)."""
+    for op in walk_ops(module):
+        if not isinstance(op, scf.WhileOp):
+            continue
+        for k, init in enumerate(op.operands):
+            owner = init.owner
+            if not isinstance(owner, tensor.EmptyOp) or sum(1 for _ in init.uses) < 2:
+                continue
+            fresh = owner.clone()
+            op.parent_block().insert_op_before(fresh, op)  # type: ignore[union-attr]
+            op.operands[k] = fresh.results[0]
 
 
 def _opaque_record_capacities(module: ModuleOp) -> None:
