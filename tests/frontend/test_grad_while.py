@@ -1,0 +1,735 @@
+"""Gradients through a `while` on a tensor (issue 40): 40+ programs, each checked three ways.
+
+Every program has a `while` whose condition is a tensor, the loop the frontend
+cannot unroll (frontend/graph/control_flow.py `tensor_while`: a `mindir.while`,
+which `mindir-grad` must differentiate), written the way MindSpore users write
+them: `nn.Cell` + `construct`, `@ms.jit` functions, `ms.grad`,
+`ms.value_and_grad`, `ops.GradOperation(get_all / get_by_list / sens_param)`,
+`nn.TrainOneStepCell` with an optimizer.
+
+`check` runs a program in PyNative (the tape differentiates the loop iteration
+by iteration: the oracle), checks those gradients against central finite
+differences of the forward in float64, then runs the same program in graph
+mode (`set_context(mode=GRAPH_MODE)`; an `@ms.jit` function is always a graph,
+its PyNative twin is the undecorated function) and compares it with PyNative.
+The order matters while `mindir-grad` refuses `mindir.while`: a graph-mode
+failure is then the refusal, after the oracle itself has been checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit import Parameter, Tensor, nn, ops
+from mindjit.frontend import context as C
+
+F64 = ms.float64
+EPS = 1e-6
+
+
+@pytest.fixture(autouse=True)
+def _context():
+    C.reset_context()
+    yield
+    C.reset_context()
+
+
+def leaves(value: Any) -> list[Any]:
+    if isinstance(value, tuple | list):
+        return [x for v in value for x in leaves(v)]
+    return [value]
+
+
+def as_array(value: Any) -> np.ndarray:
+    return value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
+
+
+def check(
+    program: Callable[..., Any],
+    *inputs: Tensor,
+    wrt: Sequence[Any],
+    loss: Callable[..., Any] | None = None,
+    weights: Sequence[Parameter] = (),
+    eager: Callable[..., Any] | None = None,
+    rtol: float = 1e-5,
+    atol: float = 1e-7,
+    fd_rtol: float = 1e-4,
+    fd_atol: float = 1e-6,
+    eps: float = EPS,
+) -> list[np.ndarray]:
+    """Run `program(*inputs)` in PyNative and graph mode and check each leaf of its
+    result (nested tuples flattened) against what `wrt` says it is:
+
+    - an int k: d loss / d inputs[k], checked against central differences;
+    - a Parameter: d loss / d that Parameter, the same way;
+    - "loss": the value of `loss(*inputs)`;
+    - None: compared between the two modes only.
+
+    `loss(*inputs)` is the objective (a scalar Tensor or number), run in PyNative.
+    Every Parameter in `weights` and `wrt` is set back to its initial value before
+    each run, so a program that assigns one starts from the same state each time
+    (finite differences perturb that initial value). `eager` is the PyNative
+    twin of the program (default: the function under an `@ms.jit`). Returns the
+    PyNative leaves."""
+    params: list[Parameter] = []
+    for w in [*weights, *wrt]:
+        if isinstance(w, Parameter) and all(w is not p for p in params):
+            params.append(w)
+    initial = [p.asnumpy().copy() for p in params]
+    arrays = [as_array(t).copy() for t in inputs]
+
+    def reset() -> None:
+        for p, value in zip(params, initial):
+            p.set_data(Tensor(value.copy()))
+
+    def run(fn: Callable[..., Any], args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        reset()
+        tensors = [Tensor(a.copy()) if isinstance(t, Tensor) else t for a, t in zip(args, inputs)]
+        return [as_array(v) for v in leaves(fn(*tensors))]
+
+    def objective(args: Sequence[np.ndarray]) -> float:
+        assert loss is not None
+        return float(run(loss, args)[0])
+
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager_fn = eager if eager is not None else getattr(program, "__wrapped__", program)
+    want = run(eager_fn, arrays)
+    assert len(want) == len(wrt), f"{len(want)} results, {len(wrt)} wrt entries"
+
+    for got, what in zip(want, wrt):
+        if what is None:
+            continue
+        if isinstance(what, str):
+            assert what == "loss"
+            np.testing.assert_allclose(got, objective(arrays), rtol=rtol, atol=atol)
+            continue
+        fd = np.zeros(got.shape)
+        if isinstance(what, Parameter):
+            k_param = next(k for k, p in enumerate(params) if p is what)
+            base = initial[k_param]
+            assert got.shape == base.shape
+            for k in np.ndindex(*base.shape):
+                values = []
+                for step in (eps, -eps):
+                    initial[k_param] = base.copy()
+                    initial[k_param][k] += step
+                    values.append(objective(arrays))
+                fd[k] = (values[0] - values[1]) / (2 * eps)
+            initial[k_param] = base
+        else:
+            assert got.shape == arrays[what].shape
+            for k in np.ndindex(*arrays[what].shape):
+                values = []
+                for step in (eps, -eps):
+                    moved = [a.copy() for a in arrays]
+                    moved[what][k] += step
+                    values.append(objective(moved))
+                fd[k] = (values[0] - values[1]) / (2 * eps)
+        np.testing.assert_allclose(got, fd, rtol=fd_rtol, atol=fd_atol, err_msg=f"wrt {what!r}")
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        graph = run(program, arrays)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        reset()
+    assert len(graph) == len(want)
+    for g, e in zip(graph, want):
+        assert g.shape == e.shape and g.dtype == e.dtype, (g, e)
+        np.testing.assert_allclose(g, e, rtol=rtol, atol=atol)
+    return want
+
+
+def t64(*values: Any) -> Tensor:
+    return Tensor(np.array(values if len(values) != 1 else values[0], np.float64))
+
+
+def rand64(*shape: int, seed: int = 0, scale: float = 1.0, shift: float = 0.0) -> Tensor:
+    rng = np.random.default_rng(seed)
+    return Tensor(rng.standard_normal(shape) * scale + shift)
+
+
+def i64(value: int) -> Tensor:
+    return Tensor(np.array(value, np.int64))
+
+
+# -- Newton's method -------------------------------------------------------------------------
+
+
+def newton_sqrt(a):
+    x = a
+    while ops.reduce_max(ops.abs(x * x - a)) > 1e-10:
+        x = 0.5 * (x + a / x)
+    return x
+
+
+def test_newton_sqrt_grad_wrt_input():
+    def loss(a):
+        return newton_sqrt(a).sum()
+
+    a = t64([2.0, 5.0, 0.7])
+    (g,) = check(ms.grad(loss), a, wrt=[0], loss=loss)
+    np.testing.assert_allclose(g, 0.5 / np.sqrt([2.0, 5.0, 0.7]), rtol=1e-6)
+
+
+class NewtonSqrtScaled(nn.Cell):
+    """sqrt(w * a) by Newton, at most 30 steps; the weight is a Parameter."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(t64([1.5, 0.5]), name="w")
+
+    def construct(self, a):
+        target = self.w * a
+        x = ops.ones_like(a)
+        i = Tensor(0)
+        while (ops.reduce_max(ops.abs(x * x - target)) > 1e-10) & (i < 30):
+            x = x - (x * x - target) / (2 * x)
+            i = i + 1
+        return (x * x * x).sum()
+
+
+class GradByList(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.weights = ms.ParameterTuple(net.trainable_params())
+        self.grad = ops.GradOperation(get_by_list=True)
+
+    def construct(self, *inputs):
+        return self.grad(self.net, self.weights)(*inputs)
+
+
+def test_newton_sqrt_grad_wrt_parameter():
+    net = NewtonSqrtScaled()
+    check(GradByList(net), t64([2.0, 3.0]), wrt=[net.w], loss=net)
+
+
+def newton_cbrt(a):
+    x = a / 3 + 1
+    i = Tensor(0)
+    while i < 25:
+        x = x - (x * x * x - a) / (3 * x * x)
+        i = i + 1
+    return x
+
+
+def test_newton_cube_root_grad_wrt_input():
+    def loss(a):
+        return (newton_cbrt(a) * t64([1.0, -2.0])).sum()
+
+    a = t64([8.0, 3.0])
+    (g,) = check(ms.grad(loss), a, wrt=[0], loss=loss)
+    np.testing.assert_allclose(g, np.array([1, -2]) / (3 * np.cbrt([8.0, 3.0]) ** 2), rtol=1e-6)
+
+
+class CubeRoot(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.k = Parameter(t64(2.0), name="k")
+
+    def construct(self, a):
+        x = ops.ones_like(a)
+        step = ops.abs(a) + 1
+        while ops.reduce_max(ops.abs(step)) > 1e-9:
+            step = (x * x * x - self.k * a) / (3 * x * x)
+            x = x - step
+        return x.sum()
+
+
+def test_newton_cube_root_value_and_grad_wrt_parameter():
+    net = CubeRoot()
+    a = t64([4.0, 1.5])
+    fn = ms.value_and_grad(net, 0, net.trainable_params())
+    check(fn, a, wrt=["loss", 0, net.k], loss=net)
+
+
+# -- power iteration, bisection, fixed points --------------------------------------------------
+
+
+def power_iteration(a, tol):
+    v = ops.ones((a.shape[0],), F64) / np.sqrt(a.shape[0])
+    delta = Tensor(1.0, F64)
+    i = Tensor(0)
+    while (delta > tol) & (i < 200):
+        w = ops.matmul(a, v)
+        w = w / ops.sqrt((w * w).sum())
+        delta = ops.abs(w - v).sum()
+        v = w
+        i = i + 1
+    return (v * ops.matmul(a, v)).sum()
+
+
+def test_power_iteration_until_a_tolerance():
+    a = Tensor(np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 1.0]]))
+    tol = t64(1e-12)
+    (g,) = check(ms.grad(power_iteration), a, tol, wrt=[0], loss=power_iteration)
+    # the dominant eigenvalue's gradient is v v^T, v its unit eigenvector
+    v = np.linalg.eigh(a.asnumpy())[1][:, -1]
+    np.testing.assert_allclose(g, np.outer(v, v), rtol=1e-5, atol=1e-7)
+
+
+@ms.jit
+def power_iteration_steps(a, n):
+    def rayleigh(a):
+        v = ops.ones((a.shape[0],), F64)
+        i = Tensor(0)
+        while i < n:
+            v = ops.matmul(a, v)
+            v = v / ops.norm(v)
+            i += 1
+        return ops.matmul(v, ops.matmul(a, v))
+
+    return ms.grad(rayleigh)(a)
+
+
+def test_power_iteration_a_max_count_under_jit():
+    a = rand64(3, 3, seed=1) + Tensor(np.eye(3) * 3)
+
+    def loss(a, n):
+        v = ops.ones((3,), F64)
+        for _ in range(int(n.asnumpy())):
+            v = ops.matmul(a, v)
+            v = v / ops.norm(v)
+        return ops.matmul(v, ops.matmul(a, v))
+
+    check(power_iteration_steps, a, i64(6), wrt=[0], loss=loss)
+
+
+def bisection_sqrt(a):
+    lo = ops.zeros_like(a)
+    hi = ops.ones_like(a) * 4  # a < 16
+    while ops.reduce_max(hi - lo) > 1e-9:
+        mid = (lo + hi) / 2
+        low = mid * mid < a
+        lo = ops.select(low, mid, lo)
+        hi = ops.select(low, hi, mid)
+    return (lo + hi) / 2
+
+
+def test_bisection_gradient_is_zero_and_value_is_the_root():
+    def loss(a):
+        return bisection_sqrt(a).sum()
+
+    # the result is piecewise constant in `a` (pieces ~1e-9 wide): finite differences
+    # would measure sqrt's slope, the gradient is 0 almost everywhere
+    a = t64([2.0, 0.3])
+    (g,) = check(ms.grad(loss), a, wrt=[None], loss=loss)
+    np.testing.assert_array_equal(g, np.zeros(2))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    value = ms.jit(bisection_sqrt)(a).asnumpy()
+    np.testing.assert_allclose(value, np.sqrt([2.0, 0.3]), rtol=1e-8)
+
+
+def fixed_point_cos(a):
+    x = ops.zeros_like(a)
+    dx = ops.ones_like(a)
+    while ops.reduce_max(ops.abs(dx)) > 1e-12:
+        new = ops.cos(a * x)
+        dx = new - x
+        x = new
+    return x
+
+
+def test_fixed_point_with_a_tolerance():
+    def loss(a):
+        return (fixed_point_cos(a) * t64([1.0, 3.0])).sum()
+
+    check(ms.grad(loss), t64([0.5, 0.8]), wrt=[0], loss=loss)
+
+
+class Contraction(nn.Cell):
+    """x = tanh(W x + b) until it stops moving (W small: a contraction)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(rand64(3, 3, seed=2, scale=0.3), name="w")
+        self.b = Parameter(rand64(3, seed=3), name="b")
+
+    def construct(self, x0):
+        x = x0
+        err = Tensor(1.0, F64)
+        while err > 1e-12:
+            new = ops.tanh(ops.matmul(self.w, x) + self.b)
+            err = ops.reduce_max(ops.abs(new - x))
+            x = new
+        return (x * x).sum()
+
+
+def test_fixed_point_grad_wrt_parameters():
+    net = Contraction()
+    check(GradByList(net), rand64(3, seed=4), wrt=[net.w, net.b], loss=net)
+
+
+# -- Euler physics ----------------------------------------------------------------------------
+
+
+class Projectile(nn.Cell):
+    """Euler steps of a projectile with linear drag until t reaches T."""
+
+    def __init__(self):
+        super().__init__()
+        self.drag = Parameter(t64(0.3), name="drag")
+
+    def construct(self, v0, big_t):
+        p = ops.zeros_like(v0)
+        v = v0
+        t = Tensor(0.0, F64)
+        dt = 0.05
+        gravity = t64([0.0, -9.8])
+        while t < big_t:
+            a = gravity - self.drag * v
+            p = p + v * dt
+            v = v + a * dt
+            t = t + dt
+        return p[0] * p[1]
+
+
+def test_euler_simulation_grad_wrt_velocity_and_drag():
+    net = Projectile()
+    grad = ops.GradOperation(get_all=True, get_by_list=True)
+    fn = grad(net, net.trainable_params())
+    check(fn, t64([3.0, 4.0]), t64(0.52), wrt=[0, None, net.drag], loss=net)
+
+
+def spring(x0, v0, k):
+    x, v = x0, v0
+    t = Tensor(0.0, F64)
+    energy = 0.5 * (v * v + k * x * x)
+    while t < 1.0:
+        v = v - k * x * 0.01
+        x = x + v * 0.01
+        energy = energy + x * x * 0.01
+        t += 0.01
+    return energy
+
+
+def test_euler_spring_value_and_grad_of_three_inputs():
+    fn = ms.value_and_grad(spring, (0, 1, 2))
+    check(fn, t64(1.0), t64(0.2), t64(4.0), wrt=["loss", 0, 1, 2], loss=spring)
+
+
+# -- while over time: RNN and LSTM cells ------------------------------------------------------
+
+
+class WhileRNN(nn.Cell):
+    """h = tanh(x[t] W + h U) over t < seq_len, t a tensor."""
+
+    def __init__(self, features=2, hidden=3):
+        super().__init__()
+        self.w = Parameter(rand64(features, hidden, seed=5, scale=0.5), name="w")
+        self.u = Parameter(rand64(hidden, hidden, seed=6, scale=0.5), name="u")
+
+    def construct(self, x, seq_len):
+        h = ops.zeros((self.u.shape[0],), F64)
+        t = Tensor(0)
+        while t < seq_len:
+            h = ops.tanh(ops.matmul(x[t], self.w) + ops.matmul(h, self.u))
+            t = t + 1
+        return (h * t64([1.0, -0.5, 2.0])).sum()
+
+
+def test_rnn_over_time_grad_wrt_sequence_and_weights():
+    net = WhileRNN()
+    grad = ops.GradOperation(get_all=True, get_by_list=True)
+    check(
+        grad(net, net.trainable_params()),
+        rand64(4, 2, seed=7),
+        i64(4),
+        wrt=[0, None, net.w, net.u],
+        loss=net,
+    )
+
+
+class GatesLSTM(nn.Cell):
+    """An LSTM cell with one Dense for its four gates, over time in a while."""
+
+    def __init__(self, features=2, hidden=2):
+        super().__init__()
+        self.hidden = hidden
+        self.gates = nn.Dense(features + hidden, 4 * hidden, weight_init="normal", dtype=F64)
+
+    def construct(self, x, seq_len):
+        h = ops.zeros((1, self.hidden), F64)
+        c = ops.zeros((1, self.hidden), F64)
+        t = Tensor(0)
+        while t < seq_len:
+            z = self.gates(ops.concat((x[t], h), 1))
+            i, f, g, o = ops.split(z, self.hidden, 1)
+            c = ops.sigmoid(f) * c + ops.sigmoid(i) * ops.tanh(g)
+            h = ops.sigmoid(o) * ops.tanh(c)
+            t = t + 1
+        return (h * h).sum() + c.sum()
+
+
+def test_lstm_over_time_value_and_grad():
+    ms.set_seed(1)
+    net = GatesLSTM()
+    fn = ms.value_and_grad(net, 0, net.trainable_params())
+    w, b = net.trainable_params()
+    check(fn, rand64(3, 1, 2, seed=8), i64(3), wrt=["loss", 0, w, b], loss=net)
+
+
+class CellLSTM(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(2, 3)
+
+    def construct(self, x):
+        h = ops.zeros((1, 3), ms.float32)
+        c = ops.zeros((1, 3), ms.float32)
+        t = Tensor(0)
+        while t < x.shape[0]:
+            h, c = self.cell(x[t], (h, c))
+            t += 1
+        return h.sum()
+
+
+def test_nn_lstm_cell_over_time_float32():
+    ms.set_seed(2)
+    net = CellLSTM()
+    x = Tensor(np.random.default_rng(9).standard_normal((3, 1, 2)).astype(np.float32))
+    check(
+        GradByList(net),
+        x,
+        wrt=list(net.trainable_params()),
+        loss=net,
+        eps=1e-2,
+        fd_rtol=2e-2,
+        fd_atol=2e-3,
+    )
+
+
+# -- nested loops, if inside, while inside if -------------------------------------------------
+
+
+def nested(x, n, m):
+    i = Tensor(0)
+    y = x
+    while i < n:
+        j = Tensor(0)
+        while j < m:
+            y = ops.sin(y) * x + 0.1 * j
+            j = j + 1
+        y = y * 0.9
+        i = i + 1
+    return y.sum()
+
+
+def test_nested_whiles():
+    check(ms.grad(nested), rand64(3, seed=10), i64(3), i64(2), wrt=[0], loss=nested)
+
+
+def triangular(x, n):
+    i = Tensor(0)
+    total = ops.zeros_like(x)
+    while i < n:
+        j = Tensor(0)
+        p = ops.ones_like(x)
+        while j <= i:
+            p = p * x
+            j += 1
+        total = total + p / (i + 1).astype(F64)
+        i += 1
+    return total.sum()
+
+
+def test_nested_while_whose_inner_bound_is_the_outer_counter():
+    check(ms.grad(triangular), t64([0.5, -0.7]), i64(4), wrt=[0], loss=triangular)
+
+
+def branching_growth(x, a):
+    y = x
+    while ops.reduce_sum(ops.abs(y)) < 20:
+        if y.sum() > 0:
+            y = y * a + 1
+        else:
+            y = y * a + ops.sin(y)
+    return (y * y).sum()
+
+
+def test_if_on_a_tensor_inside_a_while():
+    check(
+        ms.grad(branching_growth, (0, 1)),
+        t64([0.3, -1.1]),
+        t64(1.7),
+        wrt=[0, 1],
+        loss=branching_growth,
+    )
+
+
+class IfInLoopWeights(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = Parameter(t64([0.9, 1.1]), name="a")
+        self.b = Parameter(t64([0.2, -0.3]), name="b")
+
+    def construct(self, x, n):
+        i = Tensor(0)
+        while i < n:
+            if (x * self.a).sum() > 1.0:
+                x = x * self.a
+            else:
+                x = ops.exp(x) * self.b + x
+            i += 1
+        return x.sum()
+
+
+def test_if_inside_a_while_grad_wrt_weights_in_one_branch():
+    net = IfInLoopWeights()
+    check(GradByList(net), t64([0.4, 0.3]), i64(5), wrt=[net.a, net.b], loss=net)
+
+
+def while_in_if(x, k):
+    if x.sum() > 0:
+        while x.sum() < 10:
+            x = x * k
+        y = x
+    else:
+        y = x * k
+    return (y * y).sum()
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0], ids=["then", "else"])
+def test_a_while_inside_an_if(sign):
+    x = t64([0.5, 0.25]) * sign
+    check(ms.grad(while_in_if, (0, 1)), x, t64(1.5), wrt=[0, 1], loss=while_in_if)
+
+
+# -- break and continue on tensor conditions --------------------------------------------------
+
+
+def with_break(x, n):
+    i = Tensor(0)
+    y = x
+    while i < n:
+        y = y * x + 0.5
+        if y.sum() > 6:
+            break
+        i += 1
+    return y.sum()
+
+
+def test_break_on_a_tensor_condition():
+    check(ms.grad(with_break), t64([0.9, 1.2]), i64(10), wrt=[0], loss=with_break)
+
+
+def with_continue(x, n):
+    i = Tensor(0)
+    y = ops.zeros_like(x)
+    while i < n:
+        i += 1
+        if i % 2 == 0:
+            continue
+        y = y + ops.sin(x * i.astype(F64))
+    return y.sum()
+
+
+def test_continue_on_a_tensor_condition():
+    check(ms.grad(with_continue), t64([0.4, -0.2]), i64(5), wrt=[0], loss=with_continue)
+
+
+def break_and_continue(x, limit):
+    y = x
+    total = ops.zeros_like(x)
+    while total.sum() < 100:
+        y = y * 1.3
+        if y.sum() < 1:
+            continue
+        total = total + y * y
+        if total.sum() > limit:
+            break
+    return total.sum() + y.sum()
+
+
+def test_break_and_continue_in_one_loop():
+    check(
+        ms.grad(break_and_continue),
+        t64([0.2, 0.25]),
+        t64(30.0),
+        wrt=[0],
+        loss=break_and_continue,
+    )
+
+
+# -- counters, integer carried values, zero iterations ----------------------------------------
+
+
+def counted(x, n):
+    i = 0
+    y = x
+    while i < n:
+        y = ops.tanh(y * 1.5 + x)
+        i = i + 1
+    return y.sum()
+
+
+def test_counter_loop_with_a_python_int_counter_and_a_tensor_bound():
+    check(ms.grad(counted), rand64(2, seed=11), i64(7), wrt=[0], loss=counted)
+
+
+def int_carried(x, n):
+    i = Tensor(0)
+    parity = Tensor(np.array(1, np.int32))
+    y = x
+    while i < n:
+        parity = parity * -1
+        y = y + parity.astype(F64) * y * x
+        i += 1
+    return y.sum() * parity.astype(F64)
+
+
+def test_integer_values_carried_beside_float_ones():
+    check(ms.grad(int_carried), t64([0.3, 0.6]), i64(4), wrt=[0], loss=int_carried)
+
+
+def squarings(x, n):
+    i = Tensor(0)
+    y = x
+    while i < n:
+        y = y * y
+        i += 1
+    return (y * t64([2.0, 3.0])).sum()
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_loop_that_runs_zero_one_or_three_times(n):
+    (g,) = check(ms.grad(squarings), t64([0.9, 1.1]), i64(n), wrt=[0], loss=squarings)
+    if n == 0:
+        np.testing.assert_allclose(g, [2.0, 3.0])  # the identity path
+
+
+class UnusedWhenEmpty(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(t64([0.5, 2.0]), name="w")
+
+    def construct(self, x, n):
+        i = Tensor(0)
+        while i < n:
+            x = x * self.w
+            i += 1
+        return x.sum()
+
+
+def test_zero_iterations_give_a_zero_weight_gradient():
+    net = UnusedWhenEmpty()
+    (gw,) = check(GradByList(net), t64([1.0, 2.0]), i64(0), wrt=[net.w], loss=net)
+    np.testing.assert_array_equal(gw, [0.0, 0.0])
+
+
+def data_bound_zero(x):
+    y = x
+    while y.sum() > 100:
+        y = y / 2
+    return (y * y).sum()
+
+
+def test_a_data_condition_false_at_once():
+    (g,) = check(ms.grad(data_bound_zero), t64([1.0, 2.0]), wrt=[0], loss=data_bound_zero)
+    np.testing.assert_allclose(g, [2.0, 4.0])
