@@ -733,3 +733,467 @@ def data_bound_zero(x):
 def test_a_data_condition_false_at_once():
     (g,) = check(ms.grad(data_bound_zero), t64([1.0, 2.0]), wrt=[0], loss=data_bound_zero)
     np.testing.assert_allclose(g, [2.0, 4.0])
+
+
+# -- Parameters read and assigned inside the loop ---------------------------------------------
+
+
+class DenseLoop(nn.Cell):
+    """A Dense layer applied until the activations' norm passes a bound."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 3, weight_init="normal", dtype=F64)
+
+    def construct(self, x):
+        i = Tensor(0)
+        while (ops.reduce_sum(x * x) < 50) & (i < 6):
+            x = ops.tanh(self.dense(x)) * 2.5 + x
+            i += 1
+        return x.sum()
+
+
+def test_dense_weights_read_inside_the_loop():
+    ms.set_seed(3)
+    net = DenseLoop()
+    check(GradByList(net), rand64(2, 3, seed=12), wrt=list(net.trainable_params()), loss=net)
+
+
+class AssignInLoop(nn.Cell):
+    """The loop assigns a Parameter every iteration; later reads see the new value."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(t64([0.8, 1.2]), name="w")
+
+    def construct(self, x, n):
+        i = Tensor(0)
+        out = ops.zeros_like(x)
+        while i < n:
+            out = out + x * self.w
+            ops.assign(self.w, self.w * 0.5 + x)
+            i += 1
+        return (out * self.w).sum()
+
+
+def test_a_parameter_assigned_inside_the_loop():
+    """Each Load of `w` is a leaf whose adjoint adds to w's gradient, and no gradient
+    flows through the assign: finite differences of the initial value measure something
+    else, so the oracle is PyNative, and MindSpore 2.10's graph mode gave the same
+    numbers on this program (its PyNative gives dx = [1.171875, 0.9075])."""
+    net = AssignInLoop()
+    grad = ops.GradOperation(get_all=True, get_by_list=True)
+    (dx, _, dw) = check(
+        grad(net, net.trainable_params()),
+        t64([0.3, -0.4]),
+        i64(3),
+        wrt=[None, None, None],
+        weights=[net.w],
+    )
+    np.testing.assert_allclose(dx, [1.34375, -0.605], rtol=1e-6)
+    np.testing.assert_allclose(dw, [1.2075, 0.22], rtol=1e-6)
+    assert net.w.asnumpy().tolist() == [0.8, 1.2]  # check put the initial value back
+
+
+class AssignAddCounter(nn.Cell):
+    """`ops.assign_add` on a step counter inside the loop; the weight is read each time."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(t64([1.5, -0.5]), name="w")
+        self.steps = Parameter(Tensor(np.zeros((), np.float64)), name="steps", requires_grad=False)
+
+    def construct(self, x):
+        while self.steps < 4:
+            x = ops.sin(x * self.w) + x
+            ops.assign_add(self.steps, Tensor(1.0, F64))
+        return x.sum() * self.steps
+
+
+def test_assign_add_in_the_loop_condition_state():
+    net = AssignAddCounter()
+    fn = ms.value_and_grad(net, 0, [net.w])
+    check(fn, t64([0.2, 0.7]), wrt=["loss", 0, net.w], loss=net, weights=[net.steps])
+
+
+# -- the gradient APIs -------------------------------------------------------------------------
+
+
+def with_aux(x, n):
+    i = Tensor(0)
+    y = x
+    trace = ops.zeros_like(x)
+    while i < n:
+        y = ops.cos(y) + x
+        trace = trace + y
+        i += 1
+    return (y * y).sum(), trace, i
+
+
+def test_value_and_grad_with_aux():
+    fn = ms.value_and_grad(with_aux, 0, None, has_aux=True)
+
+    def loss(x, n):
+        return with_aux(x, n)[0]
+
+    check(fn, t64([0.1, 0.9]), i64(4), wrt=["loss", None, None, 0], loss=loss)
+
+
+class SensNet(nn.Cell):
+    def construct(self, x):
+        y = x
+        while ops.reduce_max(y) < 5:
+            y = y * 1.5 + ops.exp(x) * 0.1
+        return y
+
+
+class SensGrad(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.grad = ops.GradOperation(sens_param=True)
+
+    def construct(self, x, sens):
+        return self.grad(self.net)(x, sens)
+
+
+def test_sens_param():
+    net = SensNet()
+    sens = t64([1.0, -2.0, 0.5])
+
+    def loss(x, s):
+        return (net(x) * s).sum()
+
+    check(SensGrad(net), t64([0.3, 0.5, 0.1]), sens, wrt=[0], loss=loss)
+
+
+def two_outputs(x, y):
+    a, b = x, y
+    while (a * b).sum() < 10:
+        a, b = a + b * 0.5, b * 1.2 + ops.sin(a)
+    return a, b
+
+
+def test_two_outputs_sum_their_gradients():
+    def loss(x, y):
+        a, b = two_outputs(x, y)
+        return a.sum() + b.sum()
+
+    check(ms.grad(two_outputs, (0, 1)), t64([0.5, 1.0]), t64([0.7, 0.2]), wrt=[0, 1], loss=loss)
+
+
+class GradAll(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.grad = ops.GradOperation(get_all=True)
+
+    def construct(self, *inputs):
+        return self.grad(self.net)(*inputs)
+
+
+class MatrixPower(nn.Cell):
+    def construct(self, a, v, n):
+        i = Tensor(0)
+        while i < n:
+            v = ops.matmul(a, v)
+            i += 1
+        return (v * v).sum()
+
+
+def test_grad_operation_get_all_matrix_power():
+    net = MatrixPower()
+    a = rand64(3, 3, seed=13, scale=0.5)
+    check(GradAll(net), a, rand64(3, seed=14), i64(4), wrt=[0, 1, None], loss=net)
+
+
+class Stepper(nn.Cell):
+    """A Cell whose construct runs a while; a plain function calls it."""
+
+    def __init__(self):
+        super().__init__()
+        self.gain = Parameter(t64(0.7), name="gain")
+
+    def construct(self, x):
+        k = Tensor(0)
+        while k < 3:
+            x = x - self.gain * ops.tanh(x)
+            k += 1
+        return x
+
+
+STEPPER = Stepper()
+
+
+def calls_a_cell(x, y):
+    return (STEPPER(x) * y).sum() + (STEPPER(y) ** 2).sum()
+
+
+def test_grad_of_a_function_calling_a_cell_with_a_while():
+    fn = ms.grad(calls_a_cell, (0, 1), STEPPER.trainable_params())
+    check(
+        fn,
+        t64([0.5, -1.0]),
+        t64([2.0, 0.3]),
+        wrt=[0, 1, STEPPER.gain],
+        loss=calls_a_cell,
+    )
+
+
+def fib_like(x):
+    a, b = x, x * 0.5
+    while b.sum() < 30:
+        a, b = b, a + b
+    return b.sum()
+
+
+@ms.jit
+def jit_grad_fib(x):
+    return ms.grad(fib_like)(x)
+
+
+def test_jit_function_taking_a_gradient():
+    check(jit_grad_fib, t64([1.0, 0.4]), wrt=[0], loss=fib_like)
+
+
+def decay(x, rate):
+    t = Tensor(0.0, F64)
+    while t < 1.0:
+        x = x - rate * x * 0.1
+        t = t + 0.1
+    return (x * x).sum()
+
+
+def test_grad_position_tuple_and_a_float_clock():
+    check(ms.grad(decay, (0, 1)), t64([1.0, 2.0]), t64(0.8), wrt=[0, 1], loss=decay)
+
+
+# -- more loops users write --------------------------------------------------------------------
+
+
+def lambert_w(a):
+    """w with w * exp(w) = a, by Newton from w = log(1 + a)."""
+    w = ops.log(1 + a)
+    step = ops.ones_like(a)
+    while ops.reduce_max(ops.abs(step)) > 1e-12:
+        e = ops.exp(w)
+        step = (w * e - a) / (e * (w + 1))
+        w = w - step
+    return w
+
+
+def test_newton_for_lambert_w():
+    def loss(a):
+        return lambert_w(a).sum()
+
+    a = t64([1.0, 3.0])
+    (g,) = check(ms.grad(loss), a, wrt=[0], loss=loss)
+    w = lambert_w(a).asnumpy()
+    np.testing.assert_allclose(g, w / (a.asnumpy() * (1 + w)), rtol=1e-8)
+
+
+class GreedyDecoder(nn.Cell):
+    """A decoding loop: the argmax token's embedding feeds the next step; the score
+    sums the chosen tokens' log-probabilities, until an end token or a max length."""
+
+    def __init__(self, vocab=4, hidden=3):
+        super().__init__()
+        self.out = Parameter(rand64(hidden, vocab, seed=20), name="out")
+        self.emb = Parameter(rand64(vocab, hidden, seed=21, scale=0.8), name="emb")
+
+    def construct(self, h, max_len):
+        score = Tensor(0.0, F64)
+        t = Tensor(0)
+        token = Tensor(1)
+        while (t < max_len) & (token != 0):
+            logits = ops.matmul(h, self.out)
+            logp = logits - ops.log(ops.exp(logits).sum())
+            token = ops.argmax(logp)
+            score = score + ops.reduce_max(logp)
+            h = ops.tanh(h + self.emb[token])
+            t += 1
+        return score
+
+
+def test_greedy_decoding_loop():
+    net = GreedyDecoder()
+    check(GradByList(net), rand64(3, seed=22), i64(5), wrt=[net.out, net.emb], loss=net)
+
+
+def both_conditions(x, n):
+    i = Tensor(0)
+    while i < n and x.sum() < 10:
+        x = x * 1.4 + 0.1
+        i += 1
+    return (x * x).sum()
+
+
+def test_a_python_and_of_two_tensor_conditions():
+    check(ms.grad(both_conditions), t64([0.5, 1.5]), i64(20), wrt=[0], loss=both_conditions)
+
+
+class Smoother(nn.Cell):
+    """An exponential moving average until it settles; the rate is a Parameter."""
+
+    def __init__(self):
+        super().__init__()
+        self.rate = Parameter(t64(0.3), name="rate")
+
+    def construct(self, target):
+        avg = ops.zeros_like(target)
+        gap = ops.ones_like(target)
+        while ops.reduce_max(ops.abs(gap)) > 1e-3:
+            gap = target - avg
+            avg = avg + self.rate * gap
+        return (avg * avg).sum()
+
+
+def test_moving_average_until_it_settles():
+    net = Smoother()
+    fn = ms.value_and_grad(net, 0, net.trainable_params())
+    check(fn, t64([1.0, -2.0]), wrt=["loss", 0, net.rate], loss=net)
+
+
+def inner_descent(a, lr, n):
+    """n gradient-descent steps on (x - a)^2 from x = 0 (an optimisation unrolled at run
+    time): x_n = a (1 - (1 - 2 lr)^n)."""
+    x = ops.zeros_like(a)
+    i = Tensor(0)
+    while i < n:
+        x = x - lr * 2 * (x - a)
+        i += 1
+    return (x * x * x).sum()
+
+
+def test_inner_gradient_descent_loop():
+    a, lr = t64([1.0, -0.5]), t64(0.2)
+    (da, dlr) = check(ms.grad(inner_descent, (0, 1)), a, lr, i64(5), wrt=[0, 1], loss=inner_descent)
+    x = a.asnumpy() * (1 - 0.6**5)
+    np.testing.assert_allclose(da, 3 * x * x * (1 - 0.6**5), rtol=1e-10)
+
+
+class ParameterCondition(nn.Cell):
+    """The condition reads a Parameter; the loop scales the input until it passes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.limit = Parameter(t64([2.0, 3.0]), name="limit")
+
+    def construct(self, x):
+        while (x * x).sum() < (self.limit * self.limit).sum():
+            x = x * 1.3 + self.limit * 0.01
+        return (x * self.limit).sum()
+
+
+def test_a_condition_that_reads_a_parameter():
+    net = ParameterCondition()
+    check(GradByList(net), t64([0.3, 0.2]), wrt=[net.limit], loss=net)
+
+
+def softplus_rows(x):
+    i = Tensor(0)
+    total = Tensor(0.0, F64)
+    while i < x.shape[0]:
+        row = x[i]
+        total = total + ops.log(1 + ops.exp(row)).sum() * (i + 1).astype(F64)
+        i += 1
+    return total
+
+
+def test_rows_indexed_by_the_loop_counter():
+    check(ms.grad(softplus_rows), rand64(3, 2, seed=23), wrt=[0], loss=softplus_rows)
+
+
+# -- training ----------------------------------------------------------------------------------
+
+
+class LoopRegressor(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(rand64(2, 2, seed=15, scale=0.4), name="w")
+        self.b = Parameter(t64([0.1, -0.1]), name="b")
+
+    def construct(self, x, y):
+        h = x
+        i = Tensor(0)
+        while i < 3:
+            h = ops.tanh(ops.matmul(h, self.w) + self.b)
+            i += 1
+        return ((h - y) ** 2).mean()
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "momentum"])
+def test_train_one_step_cell(optimizer):
+    """One TrainOneStepCell step at lr 0.1: (w_before - w_after) / lr is the gradient
+    (SGD; Momentum's first step too)."""
+    net = LoopRegressor()
+    params = list(net.trainable_params())
+    lr = 0.1
+    opt = nn.SGD(params, lr) if optimizer == "sgd" else nn.Momentum(params, lr, 0.9)
+    train = nn.TrainOneStepCell(net, opt)
+
+    def step(x, y):
+        before = [p.asnumpy().copy() for p in params]
+        loss = train(x, y)
+        return [loss] + [Tensor((b - p.asnumpy()) / lr) for b, p in zip(before, params)]
+
+    state = list(opt.parameters) if optimizer == "sgd" else [*opt.parameters, *opt.moments]
+    check(
+        step,
+        rand64(4, 2, seed=16),
+        rand64(4, 2, seed=17, scale=0.3),
+        wrt=["loss", *params],
+        loss=net,
+        weights=state,
+    )
+
+
+# -- second order --------------------------------------------------------------------------------
+
+
+def cube_loop(x, n):
+    i = Tensor(0)
+    y = ops.ones_like(x)
+    while i < n:
+        y = y * x
+        i += 1
+    return y.sum()
+
+
+def test_second_order_of_a_loop():
+    """PyNative refuses a gradient of a gradient (README: compile the outer function), so
+    the oracle is the closed form 6x, checked against finite differences of PyNative's
+    first-order gradient."""
+    first = ms.grad(cube_loop)
+    x = t64([0.5, -1.5])
+    check(
+        ms.grad(first),
+        x,
+        i64(3),
+        wrt=[0],
+        loss=lambda x, n: first(x, n).sum(),
+        eager=lambda x, n: Tensor(6 * x.asnumpy()),
+    )
+
+
+# -- the helper itself -------------------------------------------------------------------------
+
+
+def test_check_fails_on_a_wrong_gradient():
+    """The oracle is checked before graph mode runs: a gradient off by 2x fails there."""
+
+    def wrong(x):
+        return ms.grad(squarings)(x, i64(2)) * 2
+
+    with pytest.raises(AssertionError, match="wrt 0"):
+        check(wrong, t64([0.9, 1.1]), wrt=[0], loss=lambda x: squarings(x, i64(2)))
+
+
+def test_suite_size():
+    programs = [
+        name for name in globals() if name.startswith("test_") and name not in _NOT_PROGRAMS
+    ]
+    assert len(programs) >= 40, len(programs)
+
+
+_NOT_PROGRAMS = {"test_check_fails_on_a_wrong_gradient", "test_suite_size"}
