@@ -21,7 +21,12 @@ An `if` is converted when both branches can run unconditionally:
   value); anything else keeps the `if`: assign, print, update_state / depend
   (ordering), tensor_move, calls, a `while`, an inner `if` that stayed;
 - its results are tensors or tuples of them (a `!mindir.u` / `!mindir.io`
-  result means the branches have effects);
+  result means the branches have effects), none a loop's record (a
+  `tensor<?x...>` of mindir.stack_*: the two sides may differ in capacity,
+  which an elementwise select cannot pick between);
+- no branch touches a record (`mindir.stack_*`): a read is only defined for a
+  slot an earlier push wrote, which the `if`'s condition may be what guarantees,
+  and a speculated push would copy the record for nothing;
 - the cost model: each branch has at most `max-branch-ops` ops, not counting
   constants, tuple plumbing (`make_tuple`, `tuple_get_item`) and the yield, and
   its ops produce at most `max-branch-elements` tensor elements in all (0: no
@@ -150,12 +155,14 @@ class _Rules:
             return False
         if isinstance(op, mindir.LoadOp):
             return not self.effects.is_written(op.ref)
+        if isinstance(op, mindir.STACK_OPS):
+            return False  # a record's slot is defined only where its push ran
         return op.has_trait(Pure)
 
 
 def _selectable(t: Attribute) -> bool:
     if isinstance(t, TensorType):
-        return True
+        return all(d >= 0 for d in t.get_shape())  # not a loop's record
     return isinstance(t, TupleType) and all(_selectable(e) for e in t.types.data)
 
 

@@ -468,6 +468,12 @@ BATCHING.exclude(
     refused=True,
 )
 BATCHING.exclude(
+    "a loop's record (mindir-grad's, for a while's backward loop): the while it lives "
+    "in is not batched either, and a batched record would need a slot per example",
+    *mindir.STACK_OPS,
+    refused=True,
+)
+BATCHING.exclude(
     "a module-level declaration or an inner vmap (rewritten first): never in a vmap's body",
     mindir.ParameterOp,
     mindir.VmapOp,

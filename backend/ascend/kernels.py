@@ -18,7 +18,7 @@ from xdsl.dialects import func
 
 from mindjit.backend.ascend.model import ModelFormatError, Tensor
 from mindjit.backend.cpu import CpuExecutable
-from mindjit.backend.cpu.types import dtype_of, static_shape
+from mindjit.backend.cpu.types import dims_of, dtype_of
 from mindjit.dialects.parsing import parse_module
 
 KernelFn = Callable[[Sequence[Any]], tuple[Any, ...]]
@@ -44,12 +44,9 @@ class LoadedCode:
         if fn is None or not fn.body.blocks:
             raise ModelFormatError("kernel code has no 'func.func @kernel'")
         try:
-            self.inputs = [
-                (dtype_of(t).name, list(static_shape(t))) for t in fn.function_type.inputs
-            ]
-            self.outputs = [
-                (dtype_of(t).name, list(static_shape(t))) for t in fn.function_type.outputs
-            ]
+            # (a loop's record has -1 for its capacity, as in the manifest)
+            self.inputs = [(dtype_of(t).name, list(dims_of(t))) for t in fn.function_type.inputs]
+            self.outputs = [(dtype_of(t).name, list(dims_of(t))) for t in fn.function_type.outputs]
             self.exe = CpuExecutable(module)
             self.plan = self.exe.plan_for("kernel")
         except Exception as exc:  # noqa: BLE001 - unplannable code is a bad file

@@ -13,6 +13,11 @@ kernels (no code): a Send takes one input and `writes` its channel, a Receive
 gives one output; both name their channel global (`channel`, the
 `__mindjit_channel_<sr_tag>` Parameter) and carry the bytes they move (`bytes`).
 Every other kernel has `channel` "".
+
+A loop's record (mindir.stack_*, a `tensor<?x...>`) is a tensor whose shape
+starts with -1 and whose offset is `DYNAMIC_OFFSET`: no planned address, the
+simulator allocates it when a kernel writes it (its capacity is known only
+then). Its `nbytes` is 0: it takes none of the planned memory.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ COMM_UNIT = "comm"
 COMM_KERNELS = ("Send", "Receive")
 MAX_STREAMS = 64
 MAX_RANK = 16
+#: the offset of a loop's record: allocated at run time (the module doc)
+DYNAMIC_OFFSET = -2
 
 
 class ModelFormatError(MindjitError):
@@ -52,7 +59,15 @@ class Tensor:
 
     @property
     def nbytes(self) -> int:
+        """Planned bytes: 0 for a loop's record (allocated at run time)."""
+        if self.shape and self.shape[0] == -1:
+            return 0
         return math.prod(self.shape) * np.dtype(self.dtype).itemsize
+
+    @property
+    def dynamic(self) -> bool:
+        """A loop's record: its first dim is its capacity, known when it is written."""
+        return bool(self.shape) and self.shape[0] == -1
 
 
 @dataclass
@@ -261,13 +276,19 @@ class _Reader:
         if dtype not in DTYPES:
             raise ModelFormatError(f"tensor {i} has unknown dtype {dtype!r}")
         shape = self.ints(shape, f"tensor {i} shape")
-        if len(shape) > MAX_RANK or any(d < 0 for d in shape):
+        dynamic = bool(shape) and shape[0] == -1  # a loop's record: [-1, item dims...]
+        if len(shape) > MAX_RANK or any(d < 0 for d in shape[1 if dynamic else 0 :]):
             raise ModelFormatError(f"tensor {i} has a bad shape {shape}")
         self.check_ints(offset, arg, alias)
         if not isinstance(scalar, bool) or (scalar and shape):
             raise ModelFormatError(f"tensor {i} has a bad scalar flag")
         t = Tensor(dtype, shape, offset, arg, alias, scalar)
-        if offset == -1:
+        if dynamic and offset not in (-1, DYNAMIC_OFFSET):
+            raise ModelFormatError(f"tensor {i} has a dynamic shape {shape} and an address")
+        if offset == DYNAMIC_OFFSET:
+            if not dynamic:
+                raise ModelFormatError(f"tensor {i} of static shape {shape} has no address")
+        elif offset == -1:
             if arg < 0:
                 raise ModelFormatError(f"tensor {i} has neither an address nor an argument")
         elif offset < 0 or offset + t.nbytes > memory:

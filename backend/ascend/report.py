@@ -14,7 +14,12 @@ time, a call's tensors for the whole call as the plan holds them; its maximum
 is at most `lower_bound_bytes` and equals the peak when the plan is tight and
 the streams do not shorten a tensor's life) and `float_status` (the register,
 8 floats); `event_waits` (each wait of a stream for an event another stream
-recorded: event, from_stream, to_stream, time_us, the time the event happened).
+recorded: event, from_stream, to_stream, time_us, the time the event happened);
+`loop_record_bytes` (the peak of the bytes of loop records live at once:
+mindir.stack_*'s `tensor<?x...>`, capacity x item bytes, allocated at run time
+beside the plan; `peak_memory_bytes` and `lower_bound_bytes` include that peak
+with each record rounded up to the alignment, and the `memory_timeline` counts
+each record while it is live).
 """
 
 from __future__ import annotations
@@ -31,8 +36,14 @@ def build_report(
     kernels: list[dict[str, Any]],
     intervals: list[tuple[float, float, int]],
     link_bytes: float = 0.0,
+    record_intervals: list[tuple[float, float, int]] | None = None,
+    aligned_records: list[tuple[float, float, int]] | None = None,
 ) -> dict[str, Any]:
+    """`record_intervals`: each loop record's exact bytes while live; `aligned_records`
+    the same rounded up as the device allocates them (what the peak adds)."""
     model = sim.model
+    exact = max((level for _, level in memory_timeline(record_intervals or [], 0)), default=0)
+    records = max((level for _, level in memory_timeline(aligned_records or [], 0)), default=0)
     total = max((k["start_us"] + k["duration_us"] for k in kernels), default=0.0)
     busy: dict[int, float] = defaultdict(float)
     count: Counter[str] = Counter()
@@ -72,8 +83,9 @@ def build_report(
         "streams": [{"stream": s, "busy_us": busy[s]} for s in sorted(busy)],
         "kernels": kernels,
         "kernel_table": table,
-        "peak_memory_bytes": model.memory_bytes,
-        "lower_bound_bytes": lower,
+        "peak_memory_bytes": model.memory_bytes + records,
+        "lower_bound_bytes": lower + records,
+        "loop_record_bytes": int(exact),
         "persistent_bytes": model.persistent_bytes,
         "heap_bytes": model.memory_bytes - model.persistent_bytes,
         "heap_lower_bound_bytes": lower - model.persistent_bytes,
@@ -129,6 +141,11 @@ def format_report(report: dict[str, Any]) -> str:
         f"  of which Parameters and constants {_bytes(report['persistent_bytes'])}, "
         f"activations {_bytes(heap)} (lower bound {_bytes(heap_lower)})"
     )
+    if report.get("loop_record_bytes"):
+        lines.append(
+            f"  loop records {_bytes(report['loop_record_bytes'])} at peak "
+            "(capacity x item bytes, allocated at run time)"
+        )
     if report["tensor_move_bytes"]:
         lines.append(f"TensorMove copied {report['tensor_move_bytes']} B")
     if report.get("link_bytes"):

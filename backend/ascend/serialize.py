@@ -31,13 +31,14 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
+from mindjit.backend.ascend.model import DYNAMIC_OFFSET, DeviceModel, Graph, Step, Tensor
 from mindjit.backend.ascend.model import Blob as BlobEntry
-from mindjit.backend.ascend.model import DeviceModel, Graph, Step, Tensor
 from mindjit.backend.ascend.passes.ascend_plan_memory import called_graphs
 from mindjit.backend.ascend.passes.graph import (
     FLOAT_STATUS_KERNELS,
     bound_param,
     graphs_of,
+    is_dynamic,
     value_bytes,
 )
 from mindjit.backend.ascend.passes.kernel_table import (
@@ -46,7 +47,7 @@ from mindjit.backend.ascend.passes.kernel_table import (
     COMM_UNIT,
     is_segment_sum,
 )
-from mindjit.backend.cpu.types import dense_array, dtype_of, static_shape
+from mindjit.backend.cpu.types import dense_array, dims_of, dtype_of, static_shape
 from mindjit.dialects.ascend import (
     OFFSETS_ATTR,
     STREAM_ATTR,
@@ -96,7 +97,7 @@ class _Serializer:
         self.tensors.append(
             Tensor(
                 dtype.name,
-                list(static_shape(t)),
+                list(dims_of(t)),  # a loop's record: -1 for its capacity
                 offset,
                 scalar=not isinstance(t, TensorType),
                 **kw,  # type: ignore[arg-type]
@@ -226,7 +227,10 @@ class _Serializer:
 
     def results(self, op: Operation) -> list[int]:
         offsets = _ints(op, OFFSETS_ATTR)
-        if len(offsets) != len(op.results) or any(o < 0 for o in offsets):
+        if len(offsets) != len(op.results) or any(
+            o < 0 and not (o == DYNAMIC_OFFSET and is_dynamic(r.type))
+            for o, r in zip(offsets, op.results)
+        ):
             raise op_error(op, "result without an address: run ascend-plan-memory first")
         out = []
         for r, off in zip(op.results, offsets):

@@ -26,6 +26,13 @@ a Send calls `channels.put(channel, copy of its input)` and a Receive writes
 output; the channel global's memory is not used. Either way the kernel takes
 `DeviceConfig.link_us(bytes)` on the comm unit; the time a Receive waits for
 its peer device is not on this device's clock.
+
+A loop's record (a tensor at `DYNAMIC_OFFSET`, model.py) has no planned address:
+it is a run-time allocation of the bytes the kernel writing it gave (capacity x
+item bytes), held apart from the planned memory (`_records`) until the tensor is
+written again or the run ends. The memory curve counts it while it is live, the
+report's `loop_record_bytes` is the peak of those bytes, and a record that would
+take the device past `memory_bytes` is a `SimulationError`.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ from mindjit.backend.ascend.device import DeviceConfig
 from mindjit.backend.ascend.kernels import LoadedCode, load_code
 from mindjit.backend.ascend.model import (
     COMM_UNIT,
+    DYNAMIC_OFFSET,
     DeviceModel,
     Graph,
     ModelFormatError,
@@ -100,6 +108,8 @@ class Simulator:
                 f"the host cannot hold the {used} bytes of device memory the model uses"
             ) from None
         self._views: dict[int, np.ndarray] = {}
+        #: loop records (tensors at DYNAMIC_OFFSET, by root tensor): their arrays now
+        self._records: dict[int, np.ndarray] = {}
         self.codes: dict[int, LoadedCode] = {}
         self.overflow = False
         self.print_hook: Any = None
@@ -151,8 +161,14 @@ class Simulator:
                 self.codes[s.code].check(s.name, ins, outs)
 
     def view(self, tid: int) -> np.ndarray:
-        """Tensor `tid` (with an address) as a view of the device memory."""
+        """Tensor `tid` (with an address) as a view of the device memory, or a loop
+        record's current array."""
         v = self._views.get(tid)
+        if v is None and self.model.tensors[tid].offset == DYNAMIC_OFFSET:
+            v = self._records.get(self._root(tid))
+            if v is None:
+                raise SimulationError(f"loop record (tensor {tid}) read before it was written")
+            return v
         if v is None:
             t = self.model.tensors[tid]
             dtype = np.dtype(t.dtype)
@@ -160,6 +176,35 @@ class Simulator:
             v = raw.view(dtype).reshape(t.shape) if t.nbytes else np.zeros(t.shape, dtype)
             self._views[tid] = v
         return v
+
+    def _root(self, tid: int) -> int:
+        while self.model.tensors[tid].alias != -1:
+            tid = self.model.tensors[tid].alias
+        return tid
+
+    def _record(self, tid: int, value: np.ndarray, kernel: str) -> int:
+        """Allocate loop record `tid` for `value` (a copy: the device's own memory);
+        returns its bytes."""
+        t = self.model.tensors[tid]
+        got = np.asarray(value)
+        if (
+            got.dtype != np.dtype(t.dtype)
+            or list(got.shape[1:]) != t.shape[1:]
+            or got.ndim != len(t.shape)
+        ):
+            raise SimulationError(
+                f"kernel '{kernel}' gave a {got.dtype} record of shape {got.shape} for a "
+                f"{t.dtype} record of items {tuple(t.shape[1:])}"
+            )
+        live = self.clock.record_bytes_live(exclude=tid)
+        if self.model.memory_bytes + live + got.nbytes > self.config.memory_bytes:
+            raise SimulationError(
+                f"out of device memory: kernel '{kernel}' needs a loop record of {got.nbytes} "
+                f"bytes beyond the plan's {self.model.memory_bytes} and the records' {live}; "
+                f"the device has {self.config.memory_bytes}"
+            )
+        self._records[self._root(tid)] = np.array(got)
+        return got.nbytes
 
     # -- running --------------------------------------------------------------------------
 
@@ -171,9 +216,14 @@ class Simulator:
         if len(inputs) != len(g.inputs):
             raise MindjitError(f"entry @{g.name} expects {len(g.inputs)} inputs, got {len(inputs)}")
         self.clock = _Clock(self.config, self.model, self.reserved)
+        self._records = {}
         for k, (tid, value) in enumerate(zip(g.inputs, inputs)):
             t = self.model.tensors[tid]
             array = np.asarray(value)
+            if t.dynamic:
+                size = self._record(tid, array.astype(t.dtype, copy=False), f"input {k}")
+                self.clock.written(tid, 0.0, size)
+                continue
             if list(array.shape) != t.shape:
                 raise MindjitError(
                     f"input {k} of @{g.name} must have shape {tuple(t.shape)}, got {array.shape}"
@@ -206,7 +256,9 @@ class Simulator:
         shape may differ (a reshape of the attention mask inside a reused layer)."""
         v = self.view(self._resolve(tid, frame))
         shape = self.model.tensors[tid].shape
-        return v if list(v.shape) == list(shape) else v.reshape(shape)
+        if list(v.shape) == list(shape) or self.model.tensors[tid].dynamic:
+            return v
+        return v.reshape(shape)
 
     def _value(self, tid: int, frame: dict[int, int]) -> Any:
         """A tensor's value as a kernel takes it (a scalar as a numpy scalar)."""
@@ -253,7 +305,14 @@ class Simulator:
             raise SimulationError(
                 f"kernel '{s.name}' gave {len(results)} results for {len(targets)} outputs"
             )
+        sizes: dict[int, int] = {}
         for tid, value in zip(targets, results):
+            if self.model.tensors[tid].dynamic:
+                sizes[tid] = self._record(tid, value, s.name)
+                out = self.view(tid)
+                if s.code != -1 and out.dtype.name in FLOATS and not self.overflow:
+                    self.overflow = not np.isfinite(out).all()
+                continue
             out = self.view(tid)
             got = np.asarray(value)
             if got.shape != out.shape or got.dtype != out.dtype:
@@ -265,7 +324,7 @@ class Simulator:
             if s.code != -1 and out.dtype.name in FLOATS and not self.overflow:
                 if not np.isfinite(out).all():
                     self.overflow = True
-        self.clock.kernel(s, sources, targets)
+        self.clock.kernel(s, sources, targets, sizes)
 
     def _comm(self, s: Step, frame: dict[int, int]) -> None:
         """A Send or Receive through channel `s.channel` (see the module doc)."""
@@ -321,6 +380,11 @@ class Simulator:
         self._graph(callee, inner)
         for src, dst_id in zip(callee.outputs, outputs):
             src_id = self._resolve(src, inner)
+            if self.model.tensors[dst_id].dynamic:
+                size = self._record(dst_id, self._shaped(src, inner), "MemCopy")
+                self.clock.written(dst_id, self.clock.floor, size)
+                self.clock.copy(src_id, dst_id, self.model.tensors[dst_id], s.stream, size)
+                continue
             self.view(dst_id)[...] = self._shaped(src, inner).reshape(self.view(dst_id).shape)
             self.clock.copy(src_id, dst_id, self.model.tensors[dst_id], s.stream)
         self.clock.barrier()
@@ -366,18 +430,44 @@ class _Clock:
         self.intervals: list[tuple[float, float, int]] = []
         self.reserved = reserved
         self.link_bytes = 0.0  # what Send / Receive kernels moved
+        self.record_sizes: dict[int, int] = {}  # a loop record's bytes now (by tensor)
+        self.record_intervals: list[tuple[float, float, int]] = []
 
     def _size(self, tid: int) -> int:
-        n = self.model.tensors[tid].nbytes
+        t = self.model.tensors[tid]
+        if t.dynamic:  # a loop record: its bytes now, nothing while empty
+            n = self.record_sizes.get(tid, 0)
+            if n == 0:
+                return 0
+        else:
+            n = t.nbytes
         a = self.model.align
         return max(a, -(-n // a) * a) if a > 1 else n
 
-    def written(self, tid: int, at: float) -> None:
+    def _close(self, tid: int, span: list[float]) -> None:
+        size = self._size(tid)
+        self.intervals.append((span[0], span[1], size))
+        if self.model.tensors[tid].dynamic:  # its exact bytes: capacity x item bytes
+            self.record_intervals.append((span[0], span[1], self.record_sizes.get(tid, 0)))
+
+    def _aligned(self, n: int) -> int:
+        a = self.model.align
+        return 0 if n == 0 else (max(a, -(-n // a) * a) if a > 1 else n)
+
+    def record_bytes_live(self, exclude: int = -1) -> int:
+        """The bytes of the loop records live now (the one being rewritten left out)."""
+        return sum(
+            self._size(t) for t in self.live if t != exclude and self.model.tensors[t].dynamic
+        )
+
+    def written(self, tid: int, at: float, size: int | None = None) -> None:
         if tid in self.reserved.tensors:
             return
         old = self.live.pop(tid, None)
         if old is not None:
-            self.intervals.append((old[0], old[1], self._size(tid)))
+            self._close(tid, old)
+        if size is not None:
+            self.record_sizes[tid] = size
         self.live[tid] = [at, at]
 
     def read(self, tid: int, at: float) -> None:
@@ -401,7 +491,9 @@ class _Clock:
         )
         return start, end
 
-    def kernel(self, s: Step, reads: list[int], writes: list[int]) -> None:
+    def kernel(
+        self, s: Step, reads: list[int], writes: list[int], sizes: dict[int, int] | None = None
+    ) -> None:
         duration = self.cfg.kernel_us(s.unit, s.dtype, s.flops, s.bytes)
         start, end = self._run(s.name, s.unit, s.stream, duration)
         if s.unit == COMM_UNIT:
@@ -409,13 +501,14 @@ class _Clock:
         for t in reads:
             self.read(t, end)
         for t in writes:
-            self.written(t, start)
+            self.written(t, start, sizes.get(t) if sizes else None)
             self.read(t, end)
         if s.workspace and not self.reserved.in_region(s.workspace[0]):
             self.intervals.append((start, end, s.workspace[1]))
 
-    def copy(self, src: int, dst: int, t: Tensor, stream: int) -> None:
-        start, end = self._run("MemCopy", "vector", stream, self.cfg.copy_us(2 * t.nbytes))
+    def copy(self, src: int, dst: int, t: Tensor, stream: int, nbytes: int | None = None) -> None:
+        moved = t.nbytes if nbytes is None else nbytes
+        start, end = self._run("MemCopy", "vector", stream, self.cfg.copy_us(2 * moved))
         self.read(src, end)
         if dst not in self.live:  # a call's output is in use from the call's start
             self.written(dst, start)
@@ -443,9 +536,12 @@ class _Clock:
 
     def report(self, sim: Simulator) -> dict[str, Any]:
 
-        for tid, (a, b) in self.live.items():
-            self.intervals.append((a, b, self._size(tid)))
+        for tid, span in self.live.items():
+            self._close(tid, span)
         self.live = {}
-        report = build_report(sim, self.kernels, self.intervals, self.link_bytes)
+        aligned = [(a, b, self._aligned(n)) for a, b, n in self.record_intervals]
+        report = build_report(
+            sim, self.kernels, self.intervals, self.link_bytes, self.record_intervals, aligned
+        )
         report["event_waits"] = self.waits
         return report

@@ -42,7 +42,7 @@ from mindjit.backend.cpu.errors import ExecutionError, op_failure, unsupported
 from mindjit.backend.cpu.memory_meter import probe_steps
 from mindjit.backend.cpu.plan import Plan, result_getter
 from mindjit.backend.cpu.registry import BUILDERS
-from mindjit.backend.cpu.steps import Step, StepBlock, call_release_step
+from mindjit.backend.cpu.steps import Step, StepBlock, call_release_step, steal_release_step
 from mindjit.backend.cpu.types import is_tensor
 
 if TYPE_CHECKING:
@@ -207,10 +207,14 @@ class FunctionCompiler:
         self, kept: list[_Node], block: Block, term: Operation | None
     ) -> dict[int, list[int]]:
         """Slots to clear after each node: temporaries of this block at their
-        last use, so numpy can recycle their buffers (like `f(g(x))` would)."""
+        last use, so numpy can recycle their buffers (like `f(g(x))` would).
+        In a region's block (not the function's) its arguments too: the region's
+        op sets them again before each run of the block, and a loop-carried value
+        the block no longer holds can be updated in place (kernels_tensor.py)."""
         last: dict[int, int] = {}
         keep = {self._slots[v] for v in term.operands} if term is not None else set()
         keep |= self._template.keys() | self._shared
+        args_too = block is not self.func.body.block
         for pos, node in enumerate(kept):
             for v in [*node.reads, *node.op.results]:
                 slot = self._slots.get(v)
@@ -218,7 +222,7 @@ class FunctionCompiler:
                     slot is not None
                     and slot not in keep
                     and _defined_in(v, block)
-                    and isinstance(v, OpResult)
+                    and (args_too or isinstance(v, OpResult))
                 ):
                     last[slot] = pos
         releases: dict[int, list[int]] = {}
@@ -253,6 +257,18 @@ class FunctionCompiler:
         assert self._node is not None
         self._node.reads.add(v)
         return self._slot(v)
+
+    def dead_after(self, values: Iterable[SSAValue], block: Block) -> list[int]:
+        """The slots of those of `values` (a region's yielded or forwarded values)
+        that nothing reads once `block` has run: its own arguments and results, not
+        a constant's or a shared slot. The region's op clears them when it has moved
+        them (`steps.mover`'s `clear`), so a moved array has one holder."""
+        fixed = self._template.keys() | self._shared
+        return [
+            self._slots[v]
+            for v in values
+            if _defined_in(v, block) and v in self._slots and self._slots[v] not in fixed
+        ]
 
     def slot_of(self, v: SSAValue) -> int:
         """The slot of a value already planned (e.g. a region's yielded value)."""
@@ -368,6 +384,10 @@ def _with_release(steps: list[Step], slots: list[int]) -> list[Step]:
         return [release]
     *head, last = steps
     spec = getattr(last, "call_spec", None)
+    steals = getattr(last, "steals", None)
+    if spec is not None and steals is not None and spec[1][steals] in slots:
+        fn, ins, out = spec  # the operand's last use: its slot is moved into the kernel
+        return [*head, steal_release_step(fn, ins, out, steals, slots)]
     if spec is not None:
         return [*head, call_release_step(*spec, slots)]
     if len(slots) == 1:

@@ -83,13 +83,15 @@ def build_if(c: FunctionCompiler, op: Operation) -> None:
     n = len(op.results)
     if n and not op.false_region.blocks:
         raise op_failure(op, "'scf.if' with results needs an else region")
-    branches = [_branch(c, region, n, op) for region in (op.true_region, op.false_region)]
+    regions = (op.true_region, op.false_region)
+    branches = [_branch(c, region, n, op) for region in regions]
     outs = [
         c.define(r, like=[yields[i] for _, _, yields in branches if yields])
         for i, r in enumerate(op.results)
     ]
     then_fn, else_fn = (
-        _then(blk, mover(vals, outs)) if blk is not None else None for blk, vals, _ in branches
+        _then(blk, mover(vals, outs, _dead(c, yields, region))) if blk is not None else None
+        for (blk, vals, yields), region in zip(branches, regions)
     )
     c.emit(_if_step(cond, then_fn, else_fn))
 
@@ -104,6 +106,10 @@ def _branch(
     if not n:
         return blk, [], ()
     return blk, _yield_slots(c, term, n, op), term.operands  # type: ignore[union-attr]
+
+
+def _dead(c: FunctionCompiler, values: Sequence[SSAValue], region: Region) -> list[int]:
+    return c.dead_after(values, region.block) if region.blocks else []
 
 
 def _noop(s: Slots) -> None:
@@ -144,8 +150,8 @@ def build_while(c: FunctionCompiler, op: Operation) -> None:
             mover(inits, before_args),
             before_blk,
             cond,
-            _then(after_blk, mover(yields, before_args)),
-            mover(forwarded, after_args),
+            _then(after_blk, mover(yields, before_args, c.dead_after(yield_term.operands, after))),
+            mover(forwarded, after_args, c.dead_after(cond_term.operands[1:], before)),
             mover(forwarded, outs),
         )
     )
@@ -190,7 +196,7 @@ def build_for(c: FunctionCompiler, op: Operation) -> None:
     body_blk, term = c.compile_block(block)
     yields = _yield_slots(c, term, len(carried), op)
     outs = [c.define(r) for r in op.results]
-    body = _then(body_blk, mover(yields, carried)) or _noop
+    body = _then(body_blk, mover(yields, carried, c.dead_after(term.operands, block))) or _noop
     enter = mover(inits, carried) or _noop
     leave = mover(carried, outs) or _noop
 

@@ -98,6 +98,33 @@ def call_release_step(
     return stepk
 
 
+def stealing(fn: Callable[..., Any], ins: Sequence[int], out: int, k: int) -> Step:
+    """`call_step(fn, ins, out)` for a kernel that may reuse operand `k`'s buffer
+    (`fn(..., sole=True)`): when the compiler releases that operand's slot at this
+    step (its value's last use), it rebuilds the step with `steal_release_step`."""
+    step = call_step(fn, ins, out)
+    step.steals = k  # type: ignore[attr-defined]
+    return step
+
+
+def steal_release_step(
+    fn: Callable[..., Any], ins: Sequence[int], out: int, k: int, kill: Sequence[int]
+) -> Step:
+    """`slots[out] = fn(*slots[ins], sole=True)` with operand `k` moved out of its
+    slot first (so the slot array no longer holds it: the kernel can tell by its
+    reference count whether anything else does), then drop the slots in `kill`."""
+    idx, kills, taken = tuple(ins), tuple(i for i in kill if i != ins[k]), ins[k]
+
+    def steal(s: Slots) -> None:
+        args = [s[i] for i in idx]
+        s[taken] = None
+        s[out] = fn(*args, sole=True)
+        for i in kills:
+            s[i] = None
+
+    return steal
+
+
 def _call_step(fn: Callable[..., Any], ins: Sequence[int], out: int) -> Step:
     n = len(ins)
     if n == 0:
@@ -151,15 +178,18 @@ def multi_call_step(
     return step
 
 
-def mover(src: Sequence[int], dst: Sequence[int]) -> Step | None:
-    """A step copying slot values src -> dst as one parallel assignment.
+def mover(src: Sequence[int], dst: Sequence[int], clear: Sequence[int] = ()) -> Step | None:
+    """A step copying slot values src -> dst as one parallel assignment, then
+    clearing the `clear` slots (sources that are dead once moved; never a
+    destination).
 
     None when there is nothing to move, so callers can skip the call entirely.
     """
     pairs = [(a, b) for a, b in zip(src, dst) if a != b]
+    drop = tuple(sorted({k for k in clear if k not in dst}))
     if not pairs:
         return None
-    if len(pairs) == 1:
+    if len(pairs) == 1 and not drop:
         ((a, b),) = pairs
 
         def move1(s: Slots) -> None:
@@ -173,6 +203,8 @@ def mover(src: Sequence[int], dst: Sequence[int]) -> Step | None:
         vals = [s[i] for i in srcs]
         for i, v in zip(dsts, vals):
             s[i] = v
+        for i in drop:
+            s[i] = None
 
     return moven
 

@@ -63,6 +63,15 @@ def static_shape(t: Attribute, op: Operation | None = None) -> tuple[int, ...]:
     return shape
 
 
+def dims_of(t: Attribute) -> tuple[int, ...]:
+    """The shape of a ranked tensor with -1 for each dynamic dim; () for scalars.
+    Only the kernels that run dynamic shapes (a loop's record, kernels_tensor.py)
+    use it: every other kernel takes `static_shape`, which refuses them."""
+    if not isinstance(t, TensorType):
+        return ()
+    return tuple(-1 if d < 0 else int(d) for d in t.get_shape())
+
+
 def unsigned_twin(dtype: np.dtype) -> np.dtype:
     """The unsigned dtype of the same width (bool stays bool), for `ui` ops."""
     if dtype.kind == "i":

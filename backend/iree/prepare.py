@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import cf, func, scf
+from xdsl.dialects import cf, func, scf, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -214,6 +214,7 @@ def _rewritten(
         if isinstance(op, GlobalOp):
             body.erase_op(op)
     _keep_while_values(work)
+    _opaque_record_capacities(work)
     make_signless(work)
     parts = split_shared_graphs(work, public)
     return str(work), parts
@@ -244,6 +245,24 @@ def _keep_while_values(module: ModuleOp) -> None:
                 if not arg.uses:
                     barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
                     inner.insert_op_before(barrier, inner.first_op)
+
+
+def _opaque_record_capacities(module: ModuleOp) -> None:
+    """Work around an IREE 3.13 bug: a loop's record (passes/mindir_to_tensor/stack.py)
+    starts as `tensor.empty(%c0) : tensor<?x...>`; when its pushes are not in a loop,
+    IREE folds the constant capacities into static types and then builds a
+    `flow.tensor.update` whose target is `tensor<4x3xf32>` but whose result is
+    `tensor<?x3xf32>` ("failed to verify that all of {target, result} have same
+    type"; reproduced with iree-compile alone). A constant size of a dynamic
+    `tensor.empty` behind a `util.optimization_barrier` stays a run-time value."""
+    for op in walk_ops(module):
+        if not isinstance(op, tensor.EmptyOp):
+            continue
+        for k, size in enumerate(op.operands):
+            if isinstance(size.owner, Operation) and size.owner.name == "arith.constant":
+                barrier = _Barrier.create(operands=[size], result_types=[size.type])
+                op.parent_block().insert_op_before(barrier, op)  # type: ignore[union-attr]
+                op.operands[k] = barrier.results[0]
 
 
 #: math ops IREE 3.13's CPU code cannot build on f64: they become libm calls the

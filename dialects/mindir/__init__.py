@@ -45,7 +45,7 @@ from mindjit.dialects.mindir.scan import SCAN_OPS
 from mindjit.dialects.mindir.sort import *  # noqa: F403
 from mindjit.dialects.mindir.sort import SORT_OPS
 from mindjit.dialects.mindir.stack import *  # noqa: F403
-from mindjit.dialects.mindir.stack import STACK_OPS
+from mindjit.dialects.mindir.stack import STACK_OPS, StackNewOp, StackPushOp, StackReadOp
 from mindjit.dialects.mindir.tuples import *  # noqa: F403
 from mindjit.dialects.mindir.tuples import TUPLE_OPS, TupleGetItemOp
 from mindjit.dialects.mindir.types import MonadIOType, MonadUType, RefType, is_monad  # noqa: F401

@@ -7,9 +7,10 @@ in a `mindir.while` for its backward loop).
 
 A stack is an ordinary value: a `tensor<?x...>` whose first dimension is its
 capacity (not its depth: the loop's counter says how many slots are written).
-`stack_push` writes slot `k` and returns the new stack, growing it (to twice
-the capacity, or k + 1 when that is more) when `k` is past the end, so a loop
-of n iterations copies O(n) items in all; `stack_read` reads slot `k`. With
+`stack_push` writes slot `k` and returns the new stack, growing it (by a
+sixteenth of its capacity plus 4 items, or to k + 1 when that is more) when `k`
+is past the end, so a loop of n iterations copies O(n) items in all and the
+capacity stays within about 6% of the slots written; `stack_read` reads slot `k`. With
 value semantics the record needs nothing new from any engine: it lowers to
 `tensor.empty` / `tensor.insert_slice` / `tensor.extract_slice` with a dynamic
 first dimension and an `scf.if` for the growth (passes/mindir_to_tensor), which

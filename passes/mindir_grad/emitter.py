@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.builder import Builder
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
+from mindjit.dialects.mindir.stack import item_type
 
 #: Constants whose elements are read to find a splat (larger ones are not looked at).
 _SPLAT_LOOKUP_LIMIT = 64
@@ -185,6 +186,9 @@ class GradEmitter:
         return self.constant(key, lambda: M.BroadcastToOp.get(s, shape))
 
     def zeros(self, t: Attribute) -> SSAValue:
+        """Zeros of `t`; for a loop's record (`tensor<?x...>`), an empty one."""
+        if isinstance(t, TensorType) and DYNAMIC_INDEX in t.get_shape():
+            return self.v(M.StackNewOp.get(item_type(t)))
         return self.full(0, t)
 
     # --- shapes -------------------------------------------------------------------

@@ -21,9 +21,10 @@ MindSpore's GradOperation expands a forward graph into forward + bprop:
   control.py).
 - Calls left in the region (graphs kept by lazy inline) are inlined first;
   nested `mindir.grad` ops are expanded innermost first (higher-order
-  gradients). A `mindir.while` (a loop the frontend could not unroll) in the
-  region is a located error; so is a `mindir.vmap`, unless the option `vmap`
-  is on (below).
+  gradients). A `mindir.while` (a loop the frontend could not unroll) gets a
+  backward loop over a record of its iterations (while_loop.py). A
+  `mindir.vmap` in the region is a located error unless the option `vmap` is
+  on (below).
 
 Grad of vmap (the option `vmap=true`, which the jit pipelines set): the batching
 rules and the adjoint rules compose, so a grad whose region holds a vmap is
@@ -66,7 +67,7 @@ from mindjit.dialects import mindir as M
 from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
 from mindjit.ir.locations import op_error
 from mindjit.ir.walk import walk_ops
-from mindjit.passes.analysis.effects import parameter_symbol
+from mindjit.passes.analysis.effects import Effects, parameter_symbol
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_grad import (  # noqa: F401  (register their rules)
     rules_collective,
@@ -92,6 +93,7 @@ from mindjit.passes.mindir_grad.reused_forward import (
     prepare_slice,
 )
 from mindjit.passes.mindir_grad.rules import RULES
+from mindjit.passes.mindir_grad.while_loop import grad_while, mark_while
 from mindjit.passes.mindir_inline import inline_call
 
 
@@ -103,6 +105,18 @@ class Backprop:
         self.varying: set[SSAValue] = set()
         self.shared = shared  # calls of pure shared graphs: their vjp graphs
         self.expand = expand
+        #: the whiles recorded for their backward loops (while_loop.py), pruned at the end
+        self.records: list[Any] = []
+        #: which Parameters an op may write (made on the first while: while_loop.py)
+        self.module: ModuleOp | None = None
+        self._effects: Effects | None = None
+
+    @property
+    def effects(self) -> Effects:
+        if self._effects is None:
+            assert self.module is not None, "Backprop.module is set before a while is seen"
+            self._effects = Effects(self.module)
+        return self._effects
 
     # --- activity -----------------------------------------------------------------------
     def reads_weight(self, op: Operation) -> bool:
@@ -117,6 +131,9 @@ class Backprop:
         for op in ops:
             if self.reads_weight(op):
                 self.varying.add(op.results[0])
+                continue
+            if isinstance(op, M.WhileOp):
+                mark_while(self, op)
                 continue
             if op.regions:
                 for region in op.regions:
@@ -159,6 +176,9 @@ class Backprop:
             if isinstance(op, M.IfOp):
                 grad_if(self, e, op, douts, adj, weight_adj)
                 continue
+            if isinstance(op, M.WhileOp):
+                grad_while(self, e, op, douts, adj, weight_adj)
+                continue
             if isinstance(op, func.CallOp) and self.shared is not None:
                 grads = self.shared.adjoint(e, op, douts, self.expand)
                 for operand, g in zip(op.operands, grads):
@@ -180,6 +200,7 @@ class Backprop:
 
 class _Expander:
     def __init__(self, module: ModuleOp):
+        self.module = module
         self.funcs: dict[str, func.FuncOp] = {}
         self.parameter_types: dict[str, Attribute] = {}
         for op in top_level_graphs(module):
@@ -224,12 +245,6 @@ class _Expander:
     @staticmethod
     def _check_supported(block: Block) -> None:
         for op in block.walk():
-            if isinstance(op, M.WhileOp):
-                raise op_error(
-                    op,
-                    "mindir-grad cannot differentiate 'mindir.while': a loop whose trip count "
-                    "is only known at run time (write it with a bound the frontend can unroll)",
-                )
             if isinstance(op, M.VmapOp):
                 raise op_error(
                     op,
@@ -270,6 +285,7 @@ class _Expander:
         bp = Backprop(
             set(weights), self.shared if share else None, lambda g: self.expand(g, share=False)
         )
+        bp.module = self.module
         for i in op.wrt_list:
             if differentiable(block.args[i].type):
                 bp.varying.add(block.args[i])
@@ -324,6 +340,8 @@ class _Expander:
         op.detach()
         op.erase()
         e.erase_unused()
+        for rec in bp.records:
+            rec.prune()
 
 
 def grad_module(module: ModuleOp, vmap: bool = False) -> int:

@@ -70,6 +70,12 @@ RULES.exclude(
     M.PrintOp,
 )
 RULES.exclude(
+    "a loop's record, made by mindir-grad for its backward loop: second order through "
+    "a recorded loop (differentiating the record itself) is not supported yet",
+    *M.STACK_OPS,
+    refused=True,
+)
+RULES.exclude(
     "mindir-pipeline-split runs after mindir-grad: a send/receive never reaches the grad pass",
     *M.COMM_OPS,
     refused=True,
@@ -81,20 +87,17 @@ RULES.exclude(
 RULES.exclude(
     "differentiated by mindir-grad itself: a Load's adjoint is added to its "
     "Parameter's gradient, an if's regions are differentiated branch by branch "
-    "(control.py), a terminator by the op holding it, an inner grad expanded first",
+    "(control.py), a while by a backward loop over its record (while_loop.py), a "
+    "terminator by the op holding it, an inner grad expanded first",
     M.LoadOp,
     M.IfOp,
+    M.WhileOp,
     M.YieldOp,
     M.ConditionOp,
     M.GradOp,
 )
 
 
-RULES.exclude(
-    "its trip count is only known at run time (write the loop with a bound)",
-    M.WhileOp,
-    refused=True,
-)
 RULES.exclude(
     "batched before its grad is expanded, by mindir-grad{vmap=true} (the jit pipelines' setting)",
     M.VmapOp,

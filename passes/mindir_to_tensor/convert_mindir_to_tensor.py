@@ -74,6 +74,7 @@ from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its
     scan,
     shape,
     sort,
+    stack,
 )
 from mindjit.passes.mindir_to_tensor.builders import Emitter, hoisting
 from mindjit.passes.mindir_to_tensor.effects import (

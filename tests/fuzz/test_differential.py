@@ -100,7 +100,8 @@ def test_a_warm_cache_run_that_misses_is_a_mismatch():
 
 def test_only_a_documented_located_error_is_a_refusal():
     grad = RuntimeError(
-        "prog.py:80:21: error: mindir-grad cannot differentiate 'mindir.while': a loop ..."
+        "prog.py:80:21: error: mindir-grad: 'mindir.assign' inside a branch or inner loop of "
+        "a while that is differentiated: ..."
     )
     assert failed(0, "O1", grad).outcome == "refused"
     carried = TypeError(
@@ -108,7 +109,10 @@ def test_only_a_documented_located_error_is_a_refusal():
         "a while on a tensor can only carry tensors and numbers"
     )
     assert failed(0, "O1", carried).outcome == "refused"
-    unlocated = RuntimeError("mindir-grad cannot differentiate 'mindir.while': a loop ...")
+    unlocated = RuntimeError(
+        "mindir-grad: 'mindir.assign' inside a branch or inner loop of a while that is "
+        "differentiated: ..."
+    )
     assert failed(0, "O1", unlocated).outcome == "crash"
     other = ValueError("prog.py:3: something graph mode does not say it refuses")
     crash = failed(0, "O1", other)

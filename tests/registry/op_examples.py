@@ -238,6 +238,22 @@ func.func @f(%x: tensor<f32>) -> tensor<f32> {
     Reference(_count_to_8),
 )
 
+_STACK = Example(
+    """
+func.func @f(%a: tensor<3xf32>, %b: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %k0 = mindir.constant dense<0> : tensor<i64>
+  %k1 = mindir.constant dense<1> : tensor<i64>
+  %s0 = mindir.stack_new : tensor<?x3xf32>
+  %s1 = mindir.stack_push %s0, %k0, %a : (tensor<?x3xf32>, tensor<i64>, tensor<3xf32>) -> tensor<?x3xf32>
+  %s2 = mindir.stack_push %s1, %k1, %b : (tensor<?x3xf32>, tensor<i64>, tensor<3xf32>) -> tensor<?x3xf32>
+  %y = mindir.stack_read %s2, %k1 : (tensor<?x3xf32>, tensor<i64>) -> tensor<3xf32>
+  %x = mindir.stack_read %s2, %k0 : (tensor<?x3xf32>, tensor<i64>) -> tensor<3xf32>
+  func.return %y, %x : tensor<3xf32>, tensor<3xf32>
+}
+""",
+    Reference(lambda a, b: (b, a)),  # pushed at slots 0 and 1, read back in reverse
+)
+
 _TUPLES = Example(
     f"""
 func.func @f(%a: {_F}, %b: {_F}) -> {_F} {{
@@ -523,6 +539,9 @@ func.func @f(%a: {_F}) -> tensor<3xf32> {{
     "mindir.yield": _IF,
     "mindir.while": _WHILE,
     "mindir.condition": _WHILE,
+    "mindir.stack_new": _STACK,
+    "mindir.stack_push": _STACK,
+    "mindir.stack_read": _STACK,
     "mindir.check_range": _one(
         f'mindir.check_range %a {{min = -10.0 : f64, max = 10.0 : f64, message = "out of range"}}'
         f" : {_F}",

@@ -17,6 +17,12 @@ The device memory is laid out as
 - A reused graph (one called by another, kept at MS_DEV_CELL_REUSE=1) has a
   region of its own, planned once for every call; its arguments are bound at
   each call. Entry graphs share the heap (one runs at a time).
+- A loop's record (a `tensor<?x...>`, what mindir.stack_* lower to) has no
+  static size: its capacity is known only when the loop runs. It gets no
+  buffer here but the address `DYNAMIC_OFFSET` (-2): the simulator allocates it
+  when a kernel writes it, sized by what the kernel gave, and counts its bytes
+  in the report's `loop_record_bytes` (DEVICE.md, "Loop records"). Inside a
+  control-flow kernel's workspace it counts 0 for the same reason.
 - A Load is no tensor: it reads its Parameter's memory in place, so without a
   TensorMove a later Assign changes what its readers see (as the docs warn for
   MS_DEV_SIDE_EFFECT_LOAD_ELIM=3).
@@ -40,10 +46,12 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, TensorT
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
+from mindjit.backend.ascend.model import DYNAMIC_OFFSET
 from mindjit.backend.ascend.passes.graph import (
     aligned,
     bound_param,
     graphs_of,
+    is_dynamic,
     root_of,
     value_bytes,
 )
@@ -133,12 +141,13 @@ def plan_graph(fn: func.FuncOp, align: int, entry: bool) -> tuple[HeapPlan, dict
 
     if entry:
         for arg in fn.body.block.args:
-            if bound_param(arg) is None:
+            if bound_param(arg) is None and not is_dynamic(arg.type):
                 add(arg, value_bytes(arg.type), -1)
     for op in ops:
         if isinstance(op, KernelOp | func.CallOp):
             for r in op.results:
-                add(r, value_bytes(r.type), pos[op])
+                if not is_dynamic(r.type):
+                    add(r, value_bytes(r.type), pos[op])
         if isinstance(op, KernelOp) and (ws := workspace_bytes(op)):
             add(("ws", op), ws, pos[op])
     for op in ops:
@@ -162,6 +171,8 @@ def _int(v: int) -> IntegerAttr:
 
 def annotate(fn: func.FuncOp, plan: HeapPlan, by_key: dict, base: int) -> None:
     def absolute(v: SSAValue) -> int:
+        if is_dynamic(v.type):
+            return DYNAMIC_OFFSET
         buf = by_key.get(v)
         return base + buf.offset if buf is not None else -1
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, TensorType
+from xdsl.dialects.builtin import IndexType, ModuleOp, StringAttr, SymbolRefAttr, TensorType
 from xdsl.dialects.ml_program import GlobalLoadConstantOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -140,7 +140,8 @@ def select(op: Operation, module: ModuleOp) -> tuple[str, str, Attribute]:
         )
     typed = [*op.results, *op.operands]
     dtype = element_type(typed[0].type)  # every op that becomes a kernel has a value
-    if unit != "aicpu" and not all(unit_supports(unit, element_type(v.type)) for v in typed):
+    data = [v for v in typed if not isinstance(v.type, IndexType)]  # offsets, sizes: scalars
+    if unit != "aicpu" and not all(unit_supports(unit, element_type(v.type)) for v in data):
         unit = "aicpu"  # MindSpore's fallback: an AI CPU kernel for these dtypes
     return name, unit, dtype
 

@@ -55,10 +55,19 @@ def element_bytes(t: Attribute) -> int:
     return dtype_of(t).itemsize
 
 
+def is_dynamic(t: Attribute) -> bool:
+    """A tensor with a dynamic dim: a loop's record (`tensor<?x...>`, mindir.stack_*),
+    whose capacity only the run knows: a run-time allocation, not a planned buffer."""
+    return isinstance(t, TensorType) and any(d < 0 for d in t.get_shape())
+
+
 def value_bytes(t: Attribute) -> int:
+    """The bytes the memory plan gives a value: 0 for a dynamic one (`is_dynamic`)."""
     if isinstance(t, TensorType):
         count = 1
         for d in t.get_shape():
+            if d < 0:
+                return 0
             count *= d
         return count * element_bytes(t)
     return element_bytes(t)

@@ -154,6 +154,15 @@ TENSOR_KERNELS: dict[type[Operation], tuple[str, str]] = {
     tensor.FromElementsOp: ("Pack", "aicpu"),
     tensor.ExtractOp: ("TensorToScalar", "aicpu"),
     tensor.InsertOp: ("ScalarToTensor", "aicpu"),
+    # a loop's record (passes/mindir_to_tensor/stack.py): its capacity is a shape read,
+    # a scalar for the host side, as MindSpore's TensorShape on the AI CPU; a slot
+    # index (index_cast of the counter) is a scalar cast there too. The push and the
+    # read stay vector kernels (TensorScatterUpdate, StridedSlice): they move one
+    # item at an offset the kernel reads, as MindSpore's dynamic-shape AI Core
+    # kernels take their offsets as operands (`select` does not count an `index`
+    # scalar operand against the vector unit's dtypes).
+    tensor.DimOp: ("TensorShape", "aicpu"),
+    arith.IndexCastOp: ("ScalarCast", "aicpu"),
     scf.IfOp: ("If", "aicpu"),
     scf.WhileOp: ("While", "aicpu"),
     scf.ForOp: ("For", "aicpu"),

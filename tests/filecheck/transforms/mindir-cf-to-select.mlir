@@ -272,3 +272,36 @@ func.func @float_status(%c: tensor<i1>, %x: tensor<f32>) -> (tensor<f32>, tensor
   %g = mindir.npu_get_float_status %s : tensor<8xf32>
   func.return %r, %g : tensor<f32>, tensor<8xf32>
 }
+
+// -----
+
+// A loop's record: an if yielding one keeps its if (the two sides may differ in
+// capacity), and so does an if whose branch reads one (the slot may be defined only
+// when the condition holds).
+
+// CHECK-LABEL: func.func @record_result
+// CHECK:         %r = mindir.if %c -> (tensor<?x3xf32>) {
+// CHECK-NOT:     mindir.select
+func.func @record_result(%c: tensor<i1>, %s: tensor<?x3xf32>, %k: tensor<i64>, %x: tensor<3xf32>) -> tensor<?x3xf32> {
+  %r = mindir.if %c -> (tensor<?x3xf32>) {
+    %p = mindir.stack_push %s, %k, %x : (tensor<?x3xf32>, tensor<i64>, tensor<3xf32>) -> tensor<?x3xf32>
+    mindir.yield %p : tensor<?x3xf32>
+  } else {
+    mindir.yield %s : tensor<?x3xf32>
+  }
+  func.return %r : tensor<?x3xf32>
+}
+
+// CHECK-LABEL: func.func @record_read
+// CHECK:         %r = mindir.if %c -> (tensor<3xf32>) {
+// CHECK-NEXT:      %y = mindir.stack_read %s, %k
+// CHECK-NOT:     mindir.select
+func.func @record_read(%c: tensor<i1>, %s: tensor<?x3xf32>, %k: tensor<i64>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = mindir.if %c -> (tensor<3xf32>) {
+    %y = mindir.stack_read %s, %k : (tensor<?x3xf32>, tensor<i64>) -> tensor<3xf32>
+    mindir.yield %y : tensor<3xf32>
+  } else {
+    mindir.yield %x : tensor<3xf32>
+  }
+  func.return %r : tensor<3xf32>
+}

@@ -1,20 +1,56 @@
 // RUN: ms-opt %s -p mindir-grad --verify-diagnostics --split-input-file
 
-// A loop the frontend could not unroll has no adjoint.
+// A differentiated loop records its iterations at its top level: an Assign in a
+// branch inside it is refused, at the Assign.
 
-func.func @has_while(%a: tensor<3xf32>, %n: tensor<f32>) -> tensor<3xf32> {
-  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> tensor<3xf32> {
-    // expected-error @+1 {{mindir-grad cannot differentiate 'mindir.while'}}
-    %w = mindir.while (%v = %x) : (tensor<3xf32>) -> tensor<3xf32> {
+mindir.parameter @p = dense<1.0> : tensor<3xf32>
+func.func @assign_in_branch(%a: tensor<3xf32>, %n: tensor<f32>, %u0: !mindir.u) -> (tensor<3xf32>, !mindir.u) {
+  %g, %u = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> (tensor<3xf32>, !mindir.u) {
+    %w, %uw = mindir.while (%v = %x, %s0 = %u0) : (tensor<3xf32>, !mindir.u) -> (tensor<3xf32>, !mindir.u) {
       %s = mindir.reduce_sum %v : (tensor<3xf32>) -> tensor<f32>
       %k = mindir.less %s, %n : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      mindir.condition(%k : tensor<i1>) %v : tensor<3xf32>
+      mindir.condition(%k : tensor<i1>) %v, %s0 : tensor<3xf32>, !mindir.u
     } do {
-    ^bb0(%v2: tensor<3xf32>):
+    ^bb0(%v2: tensor<3xf32>, %s1: !mindir.u):
       %d = mindir.add %v2, %v2 : tensor<3xf32>
-      mindir.yield %d : tensor<3xf32>
+      %s = mindir.reduce_sum %d : (tensor<3xf32>) -> tensor<f32>
+      %c = mindir.less %s, %n : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %s2 = mindir.if %c -> (!mindir.u) {
+        %r = mindir.get_parameter @p : !mindir.ref<tensor<3xf32>>
+        // expected-error @+1 {{'mindir.assign' inside a branch or inner loop of a while that is differentiated}}
+        %as = mindir.assign %r, %d, %s1 : tensor<3xf32>
+        %s3 = mindir.update_state %s1, %as : tensor<3xf32>
+        mindir.yield %s3 : !mindir.u
+      } else {
+        mindir.yield %s1 : !mindir.u
+      }
+      mindir.yield %d, %s2 : tensor<3xf32>, !mindir.u
     }
     %t = mindir.reduce_sum %w : (tensor<3xf32>) -> tensor<f32>
+    mindir.yield %t, %uw : tensor<f32>, !mindir.u
+  }
+  func.return %g, %u : tensor<3xf32>, !mindir.u
+}
+
+// -----
+
+// A carried tuple is not recorded (the frontend carries tensors one by one).
+
+func.func @carried_tuple(%a: tensor<3xf32>, %n: tensor<f32>) -> tensor<3xf32> {
+  %g = mindir.grad (%x = %a) wrt [0] weights [] : (tensor<3xf32>) -> tensor<3xf32> {
+    %p = mindir.make_tuple %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+    // expected-error @+1 {{a while carrying a tuple<tensor<3xf32>, tensor<3xf32>> cannot be differentiated yet}}
+    %w = mindir.while (%v = %p) : (tuple<tensor<3xf32>, tensor<3xf32>>) -> tuple<tensor<3xf32>, tensor<3xf32>> {
+      %e = mindir.tuple_get_item %v {index = 0 : i64} : (tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+      %s = mindir.reduce_sum %e : (tensor<3xf32>) -> tensor<f32>
+      %k = mindir.less %s, %n : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      mindir.condition(%k : tensor<i1>) %v : tuple<tensor<3xf32>, tensor<3xf32>>
+    } do {
+    ^bb0(%v2: tuple<tensor<3xf32>, tensor<3xf32>>):
+      mindir.yield %v2 : tuple<tensor<3xf32>, tensor<3xf32>>
+    }
+    %e = mindir.tuple_get_item %w {index = 1 : i64} : (tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+    %t = mindir.reduce_sum %e : (tensor<3xf32>) -> tensor<f32>
     mindir.yield %t : tensor<f32>
   }
   func.return %g : tensor<3xf32>

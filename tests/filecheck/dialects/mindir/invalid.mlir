@@ -866,3 +866,59 @@ func.func @assign_without_state(%v: tensor<3xf32>) -> tensor<3xf32> {
   %w = mindir.assign %pw, %v : tensor<3xf32>
   func.return %w : tensor<3xf32>
 }
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{a stack is a tensor<?x...> with a static shape after the '?', got tensor<?x?xf32>}}
+  %s = mindir.stack_new : tensor<?x?xf32>
+  func.return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{a stack is a tensor<?x...> with a static shape after the '?', got tensor<4x3xf32>}}
+  %s = mindir.stack_new : tensor<4x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%s: tensor<?x3xf32>, %k: tensor<i64>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{pushing a tensor<4xf32> onto a stack of tensor<3xf32>}}
+  %t = mindir.stack_push %s, %k, %x : (tensor<?x3xf32>, tensor<i64>, tensor<4xf32>) -> tensor<?x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%s: tensor<?x3xf32>, %k: tensor<i64>, %x: tensor<3xi32>) {
+  // expected-error @+1 {{pushing a tensor<3xi32> onto a stack of tensor<3xf32>}}
+  %t = mindir.stack_push %s, %k, %x : (tensor<?x3xf32>, tensor<i64>, tensor<3xi32>) -> tensor<?x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%s: tensor<?x3xf32>, %k: tensor<1xi64>) {
+  // expected-error @+1 {{a stack index is a 0-d integer tensor, got tensor<1xi64>}}
+  %x = mindir.stack_read %s, %k : (tensor<?x3xf32>, tensor<1xi64>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%s: tensor<?x3xf32>, %k: tensor<f32>) {
+  // expected-error @+1 {{a stack index is a 0-d integer tensor, got tensor<f32>}}
+  %x = mindir.stack_read %s, %k : (tensor<?x3xf32>, tensor<f32>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%s: tensor<5x3xf32>, %k: tensor<i64>) {
+  // expected-error @+1 {{a stack is a tensor<?x...> with a static shape after the '?', got tensor<5x3xf32>}}
+  %x = mindir.stack_read %s, %k : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
+  func.return
+}

@@ -349,3 +349,24 @@ func.func @send_receive(%x: tensor<4xf32>, %io0: !mindir.io) -> (tensor<4xf32>, 
   %y, %io2 = mindir.receive %io1 {sr_tag = 3 : i64, src_rank = 0 : i64} : tensor<4xf32>
   func.return %y, %io2 : tensor<4xf32>, !mindir.io
 }
+
+// A loop's record: a tensor<?x...> of items, 0-d items included.
+// CHECK-LABEL: func.func @stack
+func.func @stack(%x: tensor<2x3xf32>, %e: tensor<i32>, %k: tensor<i64>, %j: tensor<i32>) -> (tensor<2x3xf32>, tensor<i32>) {
+  // CHECK-NEXT: %s0 = mindir.stack_new : tensor<?x2x3xf32>
+  // GENERIC: "mindir.stack_new"() : () -> tensor<?x2x3xf32>
+  %s0 = mindir.stack_new : tensor<?x2x3xf32>
+  // CHECK-NEXT: %s1 = mindir.stack_push %s0, %k, %x : (tensor<?x2x3xf32>, tensor<i64>, tensor<2x3xf32>) -> tensor<?x2x3xf32>
+  // GENERIC: "mindir.stack_push"(%s0, %k, %x) : (tensor<?x2x3xf32>, tensor<i64>, tensor<2x3xf32>) -> tensor<?x2x3xf32>
+  %s1 = mindir.stack_push %s0, %k, %x : (tensor<?x2x3xf32>, tensor<i64>, tensor<2x3xf32>) -> tensor<?x2x3xf32>
+  // CHECK-NEXT: %y = mindir.stack_read %s1, %k : (tensor<?x2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  // GENERIC: "mindir.stack_read"(%s1, %k) : (tensor<?x2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  %y = mindir.stack_read %s1, %k : (tensor<?x2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %t0 = mindir.stack_new : tensor<?xi32>
+  %t0 = mindir.stack_new : tensor<?xi32>
+  // CHECK-NEXT: %t1 = mindir.stack_push %t0, %j, %e : (tensor<?xi32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
+  %t1 = mindir.stack_push %t0, %j, %e : (tensor<?xi32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
+  // CHECK-NEXT: %z = mindir.stack_read %t1, %j : (tensor<?xi32>, tensor<i32>) -> tensor<i32>
+  %z = mindir.stack_read %t1, %j : (tensor<?xi32>, tensor<i32>) -> tensor<i32>
+  func.return %y, %z : tensor<2x3xf32>, tensor<i32>
+}
