@@ -27,6 +27,7 @@ import pytest
 import mindjit as ms
 from mindjit import Parameter, Tensor, nn, ops
 from mindjit.frontend import context as C
+from mindjit.support.errors import MindjitError
 
 F64 = ms.float64
 EPS = 1e-6
@@ -1160,20 +1161,21 @@ def cube_loop(x, n):
     return y.sum()
 
 
-def test_second_order_of_a_loop():
-    """PyNative refuses a gradient of a gradient (README: compile the outer function), so
-    the oracle is the closed form 6x, checked against finite differences of PyNative's
-    first-order gradient."""
+def test_second_order_of_a_loop_is_a_located_refusal():
+    """PyNative refuses a gradient of a gradient (README: compile the outer function);
+    graph mode refuses a second order through a recorded loop with a located error
+    (the record's reads have no adjoint yet). When it lands, this becomes
+    `check(ms.grad(first), x, n, wrt=[0], loss=lambda x, n: first(x, n).sum(),
+    eager=lambda x, n: Tensor(6 * x.asnumpy()))`: the closed form 6x."""
     first = ms.grad(cube_loop)
     x = t64([0.5, -1.5])
-    check(
-        ms.grad(first),
-        x,
-        i64(3),
-        wrt=[0],
-        loss=lambda x, n: first(x, n).sum(),
-        eager=lambda x, n: Tensor(6 * x.asnumpy()),
-    )
+    np.testing.assert_allclose(first(x, i64(3)).asnumpy(), 3 * x.asnumpy() ** 2)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(MindjitError) as info:
+        ms.grad(first)(x, i64(3))
+    text = str(info.value)
+    assert "test_grad_while.py:" in text and ": error: " in text, text
+    assert "second order through a recorded loop" in text, text
 
 
 # -- the helper itself -------------------------------------------------------------------------
