@@ -11,7 +11,9 @@ Each kind runs in a fresh process (graph mode, CPU executor): compile seconds ar
 the first call's wall clock less the second call's (which only runs), as in
 benchmarks/compile_scale.py, beside the stage report's sum; then the losses of the
 steps, and the process's peak RSS (`ru_maxrss`). PyNative's losses on the same seed
-are the reference both must equal (to 1e-5, relative).
+are the reference both must equal (to 1e-5, relative). Last, the while step on the
+simulated device: the device report's `loop_record_bytes` (the records' peak, capacity
+x item bytes) against what the saved values need (trip count x the items' bytes).
 
     .venv/bin/python benchmarks/while_grad.py [--seq 50] [--steps 3]
     .venv/bin/python benchmarks/while_grad.py --quick      # seq 6, hidden 8: a smoke run
@@ -53,6 +55,8 @@ def worker(kind: str, seq: int, steps: int, hidden: int) -> dict:
 
     pynative = kind == "pynative"
     ms.set_context(mode=ms.PYNATIVE_MODE if pynative else ms.GRAPH_MODE)
+    if kind == "device":
+        ms.set_context(device_target="Ascend")
     step = lstm_while.build(seq, unrolled=kind == "unrolled", hidden=hidden)
     inputs = lstm_while.batch(seq)
     if pynative:
@@ -65,7 +69,16 @@ def worker(kind: str, seq: int, steps: int, hidden: int) -> dict:
     second = float(step(*inputs).asnumpy())
     run_s = time.perf_counter() - start
     losses = [first, second, *lstm_while.train(step, inputs, steps - 2)][:steps]
-    report = api.cached_programs()[-1].report
+    program = api.cached_programs()[-1]
+    report = program.report
+    if kind == "device":
+        device = program.executable.report
+        return {
+            "losses": losses,
+            "record_bytes": device["loop_record_bytes"],
+            "saved_bytes": seq * sum(record_items(program.compiled.module)),
+            "peak_bytes": device["peak_memory_bytes"],
+        }
     return {
         "compile_s": first_s - run_s,
         "stages_s": report.compile_seconds,
@@ -75,6 +88,23 @@ def worker(kind: str, seq: int, steps: int, hidden: int) -> dict:
         "rss_mb": _rss_mb(),
         "rss_before_mb": before,
     }
+
+
+def record_items(module) -> list[int]:
+    """The bytes of one item of each loop record a forward `scf.while` carries (a
+    `tensor<?x...>` result: the lowered `mindir.stack_*`)."""
+    items = []
+    for op in module.walk():
+        if op.name != "scf.while":
+            continue
+        for result in op.results:
+            t = result.type
+            if "?" not in str(t):
+                continue
+            element = t.get_element_type()
+            bits = getattr(element, "bitwidth", None) or element.width.data
+            items.append(int(np.prod(t.get_shape()[1:], dtype=np.int64)) * bits // 8)
+    return items
 
 
 def fresh(kind: str, seq: int, steps: int, hidden: int) -> dict:
@@ -110,6 +140,7 @@ def main() -> int:
 
     rows = {k: fresh(k, args.seq, args.steps, args.hidden) for k in ("unrolled", "while")}
     reference = fresh("pynative", args.seq, args.steps, args.hidden)
+    device = fresh("device", args.seq, args.steps, args.hidden)
     print(f"LSTM over {args.seq} steps (hidden {args.hidden}, batch 16), {args.steps} train steps")
     print()
     print("| train step | compile s | stages s | mindir nodes | run ms | peak RSS MB | losses |")
@@ -129,6 +160,17 @@ def main() -> int:
         losses = ", ".join(f"{v:.6f}" for v in reference["losses"])
         print(f"| pynative | - | - | - | - | {reference['rss_mb']:.0f} | {losses} |")
     print()
+    if "error" in device:
+        print(f"simulated device, while: failed: {device['error']}")
+    else:
+        share = device["record_bytes"] / max(device["saved_bytes"], 1)
+        print(
+            f"simulated device, while: loop records {device['record_bytes']} bytes at peak "
+            f"(report's loop_record_bytes), the saved values need {device['saved_bytes']} "
+            f"({share:.2f}x); peak device memory {device['peak_bytes']} bytes; losses "
+            + ", ".join(f"{v:.6f}" for v in device["losses"])
+        )
+    print()
 
     ok = True
     unrolled, looped = rows["unrolled"], rows["while"]
@@ -143,7 +185,7 @@ def main() -> int:
             f"(target >= {TARGET_RATIO:.0f}x: {'met' if met else 'missed'})"
         )
         ok = ok and met
-    for kind, r in (*rows.items(),):
+    for kind, r in (*rows.items(), ("device", device)):
         if "error" in r or "error" in reference:
             continue
         equal = same_losses(r["losses"], reference["losses"])
