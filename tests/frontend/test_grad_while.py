@@ -27,6 +27,7 @@ import pytest
 import mindjit as ms
 from mindjit import Parameter, Tensor, nn, ops
 from mindjit.frontend import context as C
+from mindjit.frontend.graph import api
 from mindjit.support.errors import MindjitError
 
 F64 = ms.float64
@@ -62,6 +63,7 @@ def check(
     fd_rtol: float = 1e-4,
     fd_atol: float = 1e-6,
     eps: float = EPS,
+    loops: int = 2,
 ) -> list[np.ndarray]:
     """Run `program(*inputs)` in PyNative and graph mode and check each leaf of its
     result (nested tuples flattened) against what `wrt` says it is:
@@ -75,8 +77,9 @@ def check(
     Every Parameter in `weights` and `wrt` is set back to its initial value before
     each run, so a program that assigns one starts from the same state each time
     (finite differences perturb that initial value). `eager` is the PyNative
-    twin of the program (default: the function under an `@ms.jit`). Returns the
-    PyNative leaves."""
+    twin of the program (default: the function under an `@ms.jit`). Graph mode must
+    compile at least `loops` `scf.while`s (the forward loop and its backward loop: the
+    frontend did not unroll it). Returns the PyNative leaves."""
     params: list[Parameter] = []
     for w in [*weights, *wrt]:
         if isinstance(w, Parameter) and all(w is not p for p in params):
@@ -134,11 +137,15 @@ def check(
         np.testing.assert_allclose(got, fd, rtol=fd_rtol, atol=fd_atol, err_msg=f"wrt {what!r}")
 
     ms.set_context(mode=ms.GRAPH_MODE)
+    known = {id(p) for p in api.cached_programs()}
     try:
         graph = run(program, arrays)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
         reset()
+    compiled = [p for p in api.cached_programs() if id(p) not in known]
+    # the loop stayed a loop in graph mode, and its backward is a loop too
+    assert any(p.op_counts()["scf.while"] >= loops for p in compiled), "no run-time loop"
     assert len(graph) == len(want)
     for g, e in zip(graph, want):
         assert g.shape == e.shape and g.dtype == e.dtype, (g, e)
@@ -320,7 +327,8 @@ def test_bisection_gradient_is_zero_and_value_is_the_root():
     # the result is piecewise constant in `a` (pieces ~1e-9 wide): finite differences
     # would measure sqrt's slope, the gradient is 0 almost everywhere
     a = t64([2.0, 0.3])
-    (g,) = check(ms.grad(loss), a, wrt=[None], loss=loss)
+    # nothing differentiable crosses the loop: the gradient graph keeps no loop at all
+    (g,) = check(ms.grad(loss), a, wrt=[None], loss=loss, loops=0)
     np.testing.assert_array_equal(g, np.zeros(2))
     ms.set_context(mode=ms.GRAPH_MODE)
     value = ms.jit(bisection_sqrt)(a).asnumpy()
@@ -503,6 +511,37 @@ def test_nn_lstm_cell_over_time_float32():
         eps=1e-2,
         fd_rtol=2e-2,
         fd_atol=2e-3,
+    )
+
+
+class TupleStateLSTM(nn.Cell):
+    """`nn.LSTMCell` in float64 whose state is one loop variable, the tuple (h, c)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(2, 3, dtype=F64)
+
+    def construct(self, x, h0):
+        state = (h0, ops.zeros_like(h0))
+        t = Tensor(0)
+        while t < x.shape[0]:
+            state = self.cell(x[t], state)
+            t += 1
+        h, c = state
+        return (h * h).sum() - c.sum()
+
+
+def test_lstm_whose_state_tuple_is_the_loop_variable():
+    ms.set_seed(4)
+    net = TupleStateLSTM()
+    grad = ops.GradOperation(get_all=True, get_by_list=True)
+    params = list(net.trainable_params())
+    check(
+        grad(net, params),
+        rand64(3, 1, 2, seed=24),
+        rand64(1, 3, seed=25, scale=0.5),
+        wrt=[0, 1, *params],
+        loss=net,
     )
 
 
