@@ -64,6 +64,7 @@ def check(
     fd_atol: float = 1e-6,
     eps: float = EPS,
     loops: int = 2,
+    engine: dict[str, Any] | None = None,
 ) -> list[np.ndarray]:
     """Run `program(*inputs)` in PyNative and graph mode and check each leaf of its
     result (nested tuples flattened) against what `wrt` says it is:
@@ -79,7 +80,8 @@ def check(
     (finite differences perturb that initial value). `eager` is the PyNative
     twin of the program (default: the function under an `@ms.jit`). Graph mode must
     compile at least `loops` `scf.while`s (the forward loop and its backward loop: the
-    frontend did not unroll it). Returns the PyNative leaves."""
+    frontend did not unroll it). `engine`: more `set_context` keys for graph mode (the
+    simulated device, IREE). Returns the PyNative leaves."""
     params: list[Parameter] = []
     for w in [*weights, *wrt]:
         if isinstance(w, Parameter) and all(w is not p for p in params):
@@ -136,16 +138,22 @@ def check(
                 fd[k] = (values[0] - values[1]) / (2 * eps)
         np.testing.assert_allclose(got, fd, rtol=fd_rtol, atol=fd_atol, err_msg=f"wrt {what!r}")
 
-    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_context(mode=ms.GRAPH_MODE, **(engine or {}))
     known = {id(p) for p in api.cached_programs()}
     try:
         graph = run(program, arrays)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+        if engine:
+            C.reset_context()
         reset()
     compiled = [p for p in api.cached_programs() if id(p) not in known]
     # the loop stayed a loop in graph mode, and its backward is a loop too
     assert any(p.op_counts()["scf.while"] >= loops for p in compiled), "no run-time loop"
+    if engine:  # ran there, not on the numpy executor it may fall back to
+        want_kind = "Ascend" if "device_target" in engine else "Iree"
+        kinds = [type(p.executable).__name__ for p in compiled]
+        assert any(k.startswith(want_kind) for k in kinds), kinds
     assert len(graph) == len(want)
     for g, e in zip(graph, want):
         assert g.shape == e.shape and g.dtype == e.dtype, (g, e)
@@ -1217,6 +1225,113 @@ def test_second_order_of_a_loop_is_a_located_refusal():
     assert "second order through a recorded loop" in text, text
 
 
+# -- the simulated device and IREE -------------------------------------------------------------
+
+ENGINES = {"device": {"device_target": "Ascend"}, "iree": {"jit_config": {"backend": "iree"}}}
+
+
+def _on_engine_nested(engine):
+    check(ms.grad(nested), rand64(3, seed=10), i64(3), i64(2), wrt=[0], loss=nested, engine=engine)
+
+
+def _on_engine_break(engine):
+    x = t64([0.9, 1.2])
+    check(ms.grad(with_break), x, i64(10), wrt=[0], loss=with_break, engine=engine)
+
+
+def _on_engine_if_inside(engine):
+    net = IfInLoopWeights()
+    check(GradByList(net), t64([0.4, 0.3]), i64(5), wrt=[net.a, net.b], loss=net, engine=engine)
+
+
+def _on_engine_lstm_tuple(engine):
+    ms.set_seed(4)
+    net = TupleStateLSTM()
+    params = list(net.trainable_params())
+    grad = ops.GradOperation(get_all=True, get_by_list=True)
+    x, h0 = rand64(3, 1, 2, seed=24), rand64(1, 3, seed=25, scale=0.5)
+    check(grad(net, params), x, h0, wrt=[0, 1, *params], loss=net, engine=engine)
+
+
+def _on_engine_train(engine):
+    net = LoopRegressor()
+    params = list(net.trainable_params())
+    train = nn.TrainOneStepCell(net, nn.SGD(params, 0.1))
+
+    def step(x, y):
+        before = [p.asnumpy().copy() for p in params]
+        loss = train(x, y)
+        return [loss] + [Tensor((b - p.asnumpy()) / 0.1) for b, p in zip(before, params)]
+
+    x, y = rand64(4, 2, seed=16), rand64(4, 2, seed=17, scale=0.3)
+    check(step, x, y, wrt=["loss", *params], loss=net, engine=engine)
+
+
+def _on_engine_triangular(engine):
+    x = t64([0.5, -0.7])
+    check(ms.grad(triangular), x, i64(4), wrt=[0], loss=triangular, engine=engine)
+
+
+def _on_engine_matrix_power(engine):
+    net = MatrixPower()
+    a, v = rand64(3, 3, seed=13, scale=0.5), rand64(3, seed=14)
+    check(GradAll(net), a, v, i64(4), wrt=[0, 1, None], loss=net, engine=engine)
+
+
+def _on_engine_lstm_f32(engine):
+    """float32 (IREE's CPU code has no float64 tanh/sigmoid: it would run on numpy):
+    the two modes only, no finite differences."""
+    ms.set_seed(2)
+    net = CellLSTM()
+    x = Tensor(np.random.default_rng(9).standard_normal((3, 1, 2)).astype(np.float32))
+    check(GradByList(net), x, wrt=[None] * 4, rtol=1e-4, atol=1e-6, engine=engine)
+
+
+def two_records(w):
+    """Two loop values of one type the backward reads (h and c): two records whose
+    `mindir.stack_new` CSE makes one value."""
+    h, c = ops.ones((3,), F64), ops.ones((3,), F64)
+    t = Tensor(0)
+    while t < 2:
+        c = h * c * w
+        h = c + 1
+        t = t + 1
+    return h.sum()
+
+
+def _on_engine_two_records(engine):
+    check(ms.grad(two_records), t64([0.3, -0.2, 0.5]), wrt=[0], loss=two_records, engine=engine)
+
+
+ON_ENGINES = {
+    "device": {
+        "nested": _on_engine_nested,
+        "break": _on_engine_break,
+        "if_inside": _on_engine_if_inside,
+        "lstm_tuple_state": _on_engine_lstm_tuple,
+        "train_one_step": _on_engine_train,
+        "two_records_of_one_type": _on_engine_two_records,
+    },
+    "iree": {
+        "triangular": _on_engine_triangular,
+        "break": _on_engine_break,
+        "if_inside": _on_engine_if_inside,
+        "matrix_power": _on_engine_matrix_power,
+        "lstm_float32": _on_engine_lstm_f32,
+        "two_records_of_one_type": _on_engine_two_records,
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("engine", "program"), [(e, p) for e, programs in ON_ENGINES.items() for p in programs]
+)
+def test_on_the_simulated_device_and_iree(engine, program):
+    """Some of the programs above on the other engines: the record is a run-time
+    allocation on the device and a growing tensor in IREE's module."""
+    ON_ENGINES[engine][program](ENGINES[engine])
+
+
 # -- the helper itself -------------------------------------------------------------------------
 
 
@@ -1237,4 +1352,8 @@ def test_suite_size():
     assert len(programs) >= 40, len(programs)
 
 
-_NOT_PROGRAMS = {"test_check_fails_on_a_wrong_gradient", "test_suite_size"}
+_NOT_PROGRAMS = {
+    "test_check_fails_on_a_wrong_gradient",
+    "test_suite_size",
+    "test_on_the_simulated_device_and_iree",
+}
