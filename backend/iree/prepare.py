@@ -214,6 +214,7 @@ def _rewritten(
         if isinstance(op, GlobalOp):
             body.erase_op(op)
     _keep_while_values(work)
+    _distinct_record_inits(work)
     _opaque_record_capacities(work)
     make_signless(work)
     parts = split_shared_graphs(work, public)
@@ -245,6 +246,25 @@ def _keep_while_values(module: ModuleOp) -> None:
                 if not arg.uses:
                     barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
                     inner.insert_op_before(barrier, inner.first_op)
+
+
+def _distinct_record_inits(module: ModuleOp) -> None:
+    """Work around an IREE 3.13 bug: two loop records of one type start from one
+    `tensor.empty` (CSE makes their `mindir.stack_new` one value, and the lowering
+    shares it), so one `scf.while` has it as two operands; IREE then lets the two
+    records share a buffer, and one's pushes overwrite the other's (wrong gradients;
+    reproduced with `ms-run --backend iree` on the lowered module, right with one
+    `tensor.empty` per operand). Each further operand gets its own copy of the op."""
+    for op in [w for w in walk_ops(module) if isinstance(w, scf.WhileOp)]:
+        seen: set[SSAValue] = set()
+        for k, operand in enumerate(op.operands):
+            if not isinstance(operand.owner, tensor.EmptyOp):
+                continue
+            if operand in seen:
+                copy = operand.owner.clone()
+                op.parent_block().insert_op_before(copy, op)  # type: ignore[union-attr]
+                op.operands[k] = copy.results[0]
+            seen.add(operand)
 
 
 def _opaque_record_capacities(module: ModuleOp) -> None:
