@@ -31,8 +31,9 @@ REFUSALS: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(r"loop variable '[^']+' is a \w+ at the end of the body; a while on a tensor"),
-        "a while's loop variable made a tuple or Cell by the body (README, Graph mode: a "
-        "while's loop variables stay tensors and numbers)",
+        "a while's loop variable whose kind the body changes, e.g. a number made a tuple "
+        "(README, Graph mode: a while's loop variables keep their structure, MindSpore's "
+        "TypeError)",
     ),
 ]
 #: a refusal names the user's line: `file.py:12` or `file.py:12:5: error:`

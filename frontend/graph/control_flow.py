@@ -19,7 +19,7 @@ from xdsl.ir import Region, SSAValue
 
 from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
-from mindjit.frontend.graph import loop_flags
+from mindjit.frontend.graph import loop_flags, loop_values
 from mindjit.frontend.graph.branches import Branch
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.frontend.graph.evaluation import Return
@@ -371,47 +371,73 @@ def _body_local(node: ast.While, name: str) -> bool:
 
 
 def _make_local(ev: Any, node: ast.While, env: Any, carried: list[str], name: str) -> None:
-    """Stop carrying `name`: after the loop it has no value (reading it is the error)."""
+    """Stop carrying `name`: after the loop it has no value (reading it is the error).
+    A None the body replaces (`y = None` then `y = x * 2`) is MindSpore's TypeError."""
     carried.remove(name)
-    env[name] = Unmerged(
-        ev.error(
+    if env[name] is None:
+        error = ev.error(
+            node,
+            f"'{name}' is None before this while on a tensor and the body binds it afresh, "
+            "so it has no one value after the loop; define it before the loop as the "
+            "tensor (or tuple of tensors) the body gives it",
+            TypeError,
+        )
+    else:
+        error = ev.error(
             node,
             f"'{name}' becomes a value that is not a tensor or a number in a while on a "
             "tensor; graph mode keeps only tensors and numbers from one iteration to the next",
         )
-    )
+    env[name] = Unmerged(error)
 
 
 def _tensor_while(ev: Any, node: ast.While, env: Any, flags: list[str]) -> None:
     carried = [n for n in _assigned_names(node.body) if n in env] + flags
-    # a non-tensor the body binds afresh each iteration (`for blk in self.blocks`) is
-    # the body's own: not carried, and no value after the loop
-    for n in [n for n in carried if not _is_number_or_tensor(env[n]) and _body_local(node, n)]:
+    # a value the body binds afresh each iteration (`for blk in self.blocks`, `y = None`
+    # then `y = x * 2`) is the body's own: not carried, and no value after the loop
+    for n in [n for n in carried if not loop_values.carriable(env[n]) and _body_local(node, n)]:
         _make_local(ev, node, env, carried, n)
-    _check_carried(ev, node, carried, env, at_end=False)
+    _check_carried(ev, node, carried, env)
     _tensor_while_of(ev, node, env, carried)
 
 
-def _check_carried(ev: Any, node: ast.While, carried: list[str], env: Any, at_end: bool) -> None:
-    """Loop variables must be tensors or numbers, before the loop and at the end of its
-    body (there a TypeError, the kind MindSpore raises)."""
+def _check_carried(ev: Any, node: ast.While, carried: list[str], env: Any) -> None:
+    """Loop variables must be tensors, numbers or tuples of them before the loop."""
     for n in carried:
-        if not _is_number_or_tensor(env[n]):
-            where = " at the end of the body" if at_end else ""
+        if not loop_values.carriable(env[n]):
             raise ev.error(
                 node,
-                f"loop variable '{n}' is a {type(env[n]).__name__}{where}; a while on a "
-                "tensor can only carry tensors and numbers",
-                TypeError if at_end else None,
+                f"loop variable '{n}' is a {type(env[n]).__name__}; a while on a tensor can "
+                "only carry tensors, numbers and tuples of them",
+            )
+
+
+def _check_kept(
+    ev: Any, node: ast.While, carried: list[str], shapes: list[Any], before: Any, env: Any
+) -> None:
+    """At the end of the body each loop variable has the structure it had before the
+    loop (MindSpore's TypeError otherwise: its "Cannot join" of the loop's values)."""
+    for n, shape in zip(carried, shapes):
+        if not loop_values.fits(shape, env[n]):
+            raise ev.error(
+                node,
+                f"loop variable '{n}' is a {type(env[n]).__name__} at the end of the body; a "
+                f"while on a tensor keeps each loop variable's kind, and '{n}' is "
+                f"{loop_values.kind(before[n])} before the loop and "
+                f"{loop_values.kind(env[n])} after one iteration",
+                TypeError,
             )
 
 
 def _tensor_while_of(ev: Any, node: ast.While, env: Any, carried: list[str]) -> None:
     # Not traced again when the body leaves a number a tuple: a trace's side effects
     # (the state chain) are not undone, so a second trace of the body is unsafe.
-    init = [_to_graph_value(ev, env[n]) for n in carried]
+    shapes = [loop_values.template(env[n]) for n in carried]
+    py_leaves = [v for n in carried for v in loop_values.leaves(env[n])]
+    leaf_names = [n for n in carried for _ in loop_values.leaves(env[n])]
+    init = [_to_graph_value(ev, v) for v in py_leaves]
     for _attempt in range(4):
-        before, after, new_values = _trace_while_regions(ev, node, env, carried, init)
+        before, after, new_values = _trace_while_regions(ev, node, env, carried, shapes, init)
         mismatched = [
             i for i, (old, new) in enumerate(zip(init, new_values)) if old.ssa.type != new.ssa.type
         ]
@@ -425,24 +451,42 @@ def _tensor_while_of(ev: Any, node: ast.While, env: Any, carried: list[str]) -> 
                     Region(after.block),
                 )
             )
-            for n, r in zip(carried, op.results):
-                env[n] = GraphValue(r)
+            results = [GraphValue(r) for r in op.results]
+            for n, value in zip(carried, _split(shapes, results)):
+                env[n] = value
             return
-        init = _retyped(ev, node, carried, init, new_values, mismatched, env)
+        init = _retyped(ev, node, leaf_names, py_leaves, init, new_values, mismatched)
     raise ev.error(node, "the loop variables of this while keep changing type")
 
 
+def _split(shapes: list[Any], values: list[Any]) -> list[Any]:
+    """Each loop variable's value: its structure rebuilt around its leaves."""
+    out, at = [], 0
+    for shape in shapes:
+        size = loop_values.count(shape)
+        out.append(loop_values.rebuild(shape, values[at : at + size]))
+        at += size
+    return out
+
+
 def _trace_while_regions(
-    ev: Any, node: ast.While, env: Any, carried: list[str], init: list[GraphValue]
+    ev: Any,
+    node: ast.While,
+    env: Any,
+    carried: list[str],
+    shapes: list[Any],
+    init: list[GraphValue],
 ) -> tuple[Branch, Branch, list[GraphValue]]:
     """Trace the condition and body regions for loop values typed like `init`."""
     types = [v.ssa.type for v in init]
     before, after = Branch(ev, types), Branch(ev, types)
     b_env, a_env = env.branch_copy(), env.branch_copy()
-    for n, arg in zip(carried, before.block.args):
-        b_env[n] = GraphValue(arg)
-    for n, arg in zip(carried, after.block.args):
-        a_env[n] = GraphValue(arg)
+    b_args = [GraphValue(a) for a in before.block.args]
+    a_args = [GraphValue(a) for a in after.block.args]
+    for n, value in zip(carried, _split(shapes, b_args)):
+        b_env[n] = value
+    for n, value in zip(carried, _split(shapes, a_args)):
+        a_env[n] = value
     if "<running>" in carried:  # the body runs only while the loop runs
         a_env["<running>"] = a_env["<active>"] = True
 
@@ -456,8 +500,9 @@ def _trace_while_regions(
 
     def body() -> list[GraphValue]:
         ev.exec_block(node.body, a_env)
-        _check_carried(ev, node, carried, a_env, at_end=True)
-        return [_to_graph_value(ev, a_env[n], like=old) for n, old in zip(carried, init)]
+        _check_kept(ev, node, carried, shapes, env, a_env)
+        new = [v for n in carried for v in loop_values.leaves(a_env[n])]
+        return [_to_graph_value(ev, v, like=old) for v, old in zip(new, init)]
 
     before.run(condition)
     ev.loop_depth += 1
@@ -472,24 +517,29 @@ def _retyped(
     ev: Any,
     node: ast.AST,
     names: list[str],
+    py_leaves: list[Any],
     init: list[GraphValue],
     new: list[GraphValue],
     mismatched: list[int],
-    env: Any,
 ) -> list[GraphValue]:
-    """Initial values cast to the type the body gives them (numbers only, as Python would)."""
+    """Initial values cast to the type the body gives them (numbers only, as Python
+    would). Otherwise MindSpore's exception types: TypeError for a number that becomes
+    a tensor of another shape and for a dtype that changes, ValueError for a tensor
+    whose shape changes."""
 
     out = list(init)
     for i in mismatched:
         old_t, new_t = init[i].ssa.type, new[i].ssa.type
         assert isinstance(old_t, TensorType) and isinstance(new_t, TensorType)
-        if old_t.get_shape() != new_t.get_shape() or not isinstance(
-            env[names[i]], bool | int | float
-        ):
+        number = isinstance(py_leaves[i], bool | int | float)
+        if old_t.get_shape() != new_t.get_shape() or not number:
+            shape_only = not number and old_t.get_element_type() == new_t.get_element_type()
+            was = loop_values.kind(py_leaves[i]) if number else str(old_t)
             raise ev.error(
                 node,
-                f"loop variable '{names[i]}' is {old_t} before the loop and {new_t} after "
+                f"loop variable '{names[i]}' is {was} before the loop and {new_t} after "
                 "its body; a while on a tensor needs one type",
+                ValueError if shape_only else TypeError,
             )
         out[i] = array.cast(init[i], D.from_mlir(new_t.get_element_type()))
     return out

@@ -218,3 +218,19 @@ def test_distributed_worker_measures_a_metered_pipeline_step(tmp_path):
     assert out["step_s"] > 0 and len(out["memory"]) == 2
     assert out["measured_us"] > 0 and out["predicted_us"] > 0
     assert page.read_text().count("<svg") == 2
+
+
+def test_while_grad_unrolled_and_while_lstm_train_to_pynative_losses():
+    """benchmarks/while_grad.py --quick: both train steps compile (the while one through
+    mindir-grad's reverse loop) and give PyNative's losses; exit 1 is a missed timing."""
+    stdout = run_benchmark("while_grad.py", "--quick", codes=(0, 1))
+    rows = {cells[0]: cells for cells in _table_rows(stdout)}
+    assert set(rows) >= {"unrolled", "while", "pynative"}, stdout
+    losses = {}
+    for kind in ("unrolled", "while", "pynative"):
+        assert not rows[kind][-1].startswith("failed"), rows[kind][-1]
+        losses[kind] = [float(v) for v in rows[kind][-1].split(",")]
+        assert len(losses[kind]) == 3
+    for kind in ("unrolled", "while"):
+        assert losses[kind] == pytest.approx(losses["pynative"], rel=1e-5), kind
+    assert "losses while == pynative (rtol 1e-05): yes" in stdout
