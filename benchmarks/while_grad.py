@@ -13,7 +13,10 @@ benchmarks/compile_scale.py, beside the stage report's sum; then the losses of t
 steps, and the process's peak RSS (`ru_maxrss`). PyNative's losses on the same seed
 are the reference both must equal (to 1e-5, relative). Last, the while step on the
 simulated device: the device report's `loop_record_bytes` (the records' peak, capacity
-x item bytes) against what the saved values need (trip count x the items' bytes).
+x item bytes) against what the saved values need: (trip count + 1) x the items'
+bytes, since the loop's condition runs once more than its body and each run
+records the carried values (passes/mindir_grad/while_loop.py). The target: within
+10% (the record grows by a sixteenth, passes/mindir_to_tensor/stack.py).
 
     .venv/bin/python benchmarks/while_grad.py [--seq 50] [--steps 3]
     .venv/bin/python benchmarks/while_grad.py --quick      # seq 6, hidden 8: a smoke run
@@ -39,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 
 TARGET_RATIO = 5.0
+#: the device's loop records against the values they save (issue 40: within 10%)
+TARGET_RECORD_SHARE = 1.10
 LOSS_RTOL = 1e-5
 
 
@@ -76,7 +81,7 @@ def worker(kind: str, seq: int, steps: int, hidden: int) -> dict:
         return {
             "losses": losses,
             "record_bytes": device["loop_record_bytes"],
-            "saved_bytes": seq * sum(record_items(program.compiled.module)),
+            "saved_bytes": (seq + 1) * sum(record_items(program.compiled.module)),
             "peak_bytes": device["peak_memory_bytes"],
         }
     return {
@@ -185,6 +190,14 @@ def main() -> int:
             f"(target >= {TARGET_RATIO:.0f}x: {'met' if met else 'missed'})"
         )
         ok = ok and met
+    if "error" not in device:
+        share = device["record_bytes"] / max(device["saved_bytes"], 1)
+        fits = share <= TARGET_RECORD_SHARE
+        print(
+            f"loop records / saved values: {share:.3f} (target <= {TARGET_RECORD_SHARE:.2f}: "
+            f"{'met' if fits else 'missed'})"
+        )
+        ok = ok and fits
     for kind, r in (*rows.items(), ("device", device)):
         if "error" in r or "error" in reference:
             continue
