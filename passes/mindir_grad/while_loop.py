@@ -206,22 +206,11 @@ class _Record:
 
         operands = list(op.arguments)
         results = list(op.res.types)
-        new = M.WhileOp(
-            [*operands[:n], *inits, *operands[n:]],
-            [*results[:n], *types, *results[n:]],
-            Rewriter.move_region_contents_to_new_regions(op.before_region),
-            Rewriter.move_region_contents_to_new_regions(op.after_region),
-        )
-        new.location = op.location
-        new.attributes |= op.attributes
-        Rewriter.insert_op(new, InsertPoint.before(op))
         m = len(types)
-        self.moved = dict(zip(op.results[:n], new.results[:n])) | dict(
-            zip(op.results[n:], new.results[n + m :])
+        kept = {i: i if i < n else i + m for i in range(len(operands))}  # old -> new
+        new, self.moved = _rebuilt(
+            op, [*operands[:n], *inits, *operands[n:]], [*results[:n], *types, *results[n:]], kept
         )
-        for old, r in self.moved.items():
-            old.replace_all_uses_with(r)
-        Rewriter.erase_op(op)
         self.op = new
         self.count = new.results[n]
         self.stacks = list(new.results[n + 1 : n + m])
@@ -251,23 +240,38 @@ class _Record:
         for block in (before, body):
             for i in reversed(dead):
                 block.erase_arg(block.args[i])
-        new = M.WhileOp(
+        new, _ = _rebuilt(
+            op,
             [op.arguments[i] for i in keep],
             [op.results[i].type for i in keep],
-            Rewriter.move_region_contents_to_new_regions(op.before_region),
-            Rewriter.move_region_contents_to_new_regions(op.after_region),
+            {i: j for j, i in enumerate(keep)},  # a dropped result has no uses
         )
-        new.location = op.location
-        new.attributes |= op.attributes
-        Rewriter.insert_op(new, InsertPoint.before(op))
-        for i, r in zip(keep, new.results):
-            op.results[i].replace_all_uses_with(r)
-        Rewriter.erase_op(op)
         for init in self.inits:
             owner = init.owner
             if isinstance(owner, M.StackNewOp) and not init.uses:
                 Rewriter.erase_op(owner)
         self.op = new
+
+
+def _rebuilt(
+    op: M.WhileOp, operands: list, types: list, kept: dict[int, int]
+) -> tuple[M.WhileOp, dict]:
+    """`op` with new operands and result types, its regions moved over; old result i
+    becomes new result kept[i] (its uses too). The new op, and old -> new results."""
+    new = M.WhileOp(
+        operands,
+        types,
+        Rewriter.move_region_contents_to_new_regions(op.before_region),
+        Rewriter.move_region_contents_to_new_regions(op.after_region),
+    )
+    new.location = op.location
+    new.attributes |= op.attributes
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    moved = {op.results[i]: new.results[k] for i, k in kept.items()}
+    for old, r in moved.items():
+        old.replace_all_uses_with(r)
+    Rewriter.erase_op(op)
+    return new, moved
 
 
 def _rename(moved: dict, *tables: dict) -> None:
