@@ -69,7 +69,9 @@ def _rewrite(op: math.PowFOp) -> None:
     floor_half = emit(math.FloorOp(emit(arith.MulfOp(b, half))))
     odd = emit(arith.AndIOp(integral, cmp(emit(arith.MulfOp(floor_half, two)), b, "one")))
     signed = emit(arith.SelectOp(odd, emit(math.CopySignOp(magnitude, a)), magnitude))
-    negative_finite = emit(arith.AndIOp(cmp(a, zero, "olt"), cmp(a, emit(arith.NegfOp(inf)), "one")))
+    negative_finite = emit(
+        arith.AndIOp(cmp(a, zero, "olt"), cmp(a, emit(arith.NegfOp(inf)), "one"))
+    )
     undefined = emit(arith.AndIOp(negative_finite, cmp(floor_b, b, "une")))
     real = emit(arith.SelectOp(undefined, nan, signed))
     minus_one_inf = emit(
