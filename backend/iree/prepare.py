@@ -24,8 +24,9 @@ said in IREE's terms before `iree-compile` can build a program users call:
   (channels.py): the stages of a split graph meet in the executable's hub; a
   collective site calls `@mindjit.<kind>_<n>` (collectives.py), run with the
   executable's communication object.
-- **Float pow gets C's semantics** (pow.py): IREE expands a `math.powf` whose
-  exponent is not a constant into `exp(b * log(a))`, NaN for a negative base.
+- **Math ops get C's values** (c_math.py): IREE expands a `math.powf` whose
+  exponent is not a constant into `exp(b * log(a))`, NaN for a negative base;
+  atan2's zeros and infinities, f64 log1p/expm1 are rewritten likewise.
 - **Unsigned types become signless** (signless.py): arith takes no `ui8`; the
   ops already read the bits as unsigned, so this is a type rewrite only.
 - **What has no IREE form** raises `IreeUnsupported` with the reason, and the
@@ -70,7 +71,7 @@ from mindjit.backend.iree.collectives import (
     collective_sites,
     collectives_to_imports,
 )
-from mindjit.backend.iree.pow import c_pow
+from mindjit.backend.iree.c_math import c_math
 from mindjit.backend.iree.signless import make_signless
 from mindjit.backend.iree.split_graphs import split_shared_graphs
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
@@ -218,7 +219,7 @@ def _rewritten(
             body.erase_op(op)
     _keep_while_values(work)
     _opaque_record_capacities(work)
-    c_pow(work)
+    c_math(work)
     make_signless(work)
     parts = split_shared_graphs(work, public)
     return str(work), parts
