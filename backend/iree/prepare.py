@@ -57,6 +57,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
+from mindjit.backend.iree.c_math import c_math
 from mindjit.backend.iree.channels import (
     HOST_MODULE,
     Channel,
@@ -71,7 +72,6 @@ from mindjit.backend.iree.collectives import (
     collective_sites,
     collectives_to_imports,
 )
-from mindjit.backend.iree.c_math import c_math
 from mindjit.backend.iree.signless import make_signless
 from mindjit.backend.iree.split_graphs import split_shared_graphs
 from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbols
