@@ -24,6 +24,9 @@ said in IREE's terms before `iree-compile` can build a program users call:
   (channels.py): the stages of a split graph meet in the executable's hub; a
   collective site calls `@mindjit.<kind>_<n>` (collectives.py), run with the
   executable's communication object.
+- **Math ops get C's values** (c_math.py): IREE expands a `math.powf` whose
+  exponent is not a constant into `exp(b * log(a))`, NaN for a negative base;
+  atan2's zeros and infinities, f64 log1p/expm1 are rewritten likewise.
 - **Unsigned types become signless** (signless.py): arith takes no `ui8`; the
   ops already read the bits as unsigned, so this is a type rewrite only.
 - **What has no IREE form** raises `IreeUnsupported` with the reason, and the
@@ -54,6 +57,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
+from mindjit.backend.iree.c_math import c_math
 from mindjit.backend.iree.channels import (
     HOST_MODULE,
     Channel,
@@ -216,6 +220,7 @@ def _rewritten(
     _keep_while_values(work)
     _one_record_per_loop_value(work)
     _opaque_record_capacities(work)
+    c_math(work)
     make_signless(work)
     parts = split_shared_graphs(work, public)
     return str(work), parts
