@@ -28,9 +28,10 @@ Rules (an op whose operands are all shared is copied as it is):
 
 An `if` inside a vmap whose branches are free of side effects becomes a
 `select` first (as `mindir-cf-to-select` does, whatever the branches' size):
-its condition may differ per example. Anything else inside a vmap (assign,
-print, an `if` with effects, while, a call that was not inlined)
-is a located error naming the op. Nested vmaps are rewritten from the inside
+its condition may differ per example. A `while` runs once for the batch, every
+example until its own condition is false (vmap_loops.py). Anything else inside
+a vmap (assign, print, an `if` with effects, a call that was not inlined) is a
+located error naming the op. Nested vmaps are rewritten from the inside
 out.
 """
 
@@ -58,6 +59,7 @@ from mindjit.ir.walk import walk_ops
 from mindjit.passes.analysis.effects import Effects
 from mindjit.passes.analysis.graph_walk import top_level_graphs
 from mindjit.passes.mindir_cf_to_select import ifs_to_selects_in
+from mindjit.passes.vmap_loops import batch_stack, batch_while
 
 _SHARED_LEAVES = (mindir.ConstantOp, mindir.GetParameterOp, mindir.LoadOp)
 
@@ -132,6 +134,8 @@ class _Batcher:
     op: VmapOp
     size: int = 0
     env: dict[SSAValue, _Value] = field(default_factory=dict[SSAValue, _Value])
+    #: where batched ops go: before the vmap, or into a batched loop's block
+    point: InsertPoint | None = None
 
     def run(self) -> None:
         op = self.op
@@ -167,8 +171,12 @@ class _Batcher:
 
     def _insert(self, new: Operation, like: Operation) -> Operation:
         new.location = like.location  # type: ignore[assignment]
-        Rewriter.insert_op(new, InsertPoint.before(self.op))
+        Rewriter.insert_op(new, self.point or InsertPoint.before(self.op))
         return new
+
+    @staticmethod
+    def value(ssa: SSAValue, batched: bool) -> _Value:
+        return _Value(ssa, batched)
 
     def _tensor(self, value: _Value, user: Operation) -> SSAValue:
         # a tuple followed element by element only meets tuple_get_item and addn:
@@ -452,15 +460,16 @@ BATCHING.exclude(
     refused=True,
 )
 BATCHING.exclude(
-    "control flow with side effects or a run-time trip count (an if without "
-    "effects becomes a select first)",
+    "control flow with side effects (an if without effects becomes a select first; "
+    "a while is batched, vmap_loops.py) or a grad (expanded first)",
     mindir.IfOp,
-    mindir.WhileOp,
     mindir.YieldOp,
     mindir.ConditionOp,
     mindir.GradOp,
     refused=True,
 )
+BATCHING.register(mindir.WhileOp)(batch_while)
+BATCHING.register(mindir.StackPushOp, mindir.StackReadOp)(batch_stack)
 BATCHING.exclude(
     "random numbers from a batched key or offset: every example would need its own "
     "stream (a draw from shared operands is copied as it is: one mask for the batch)",
@@ -468,10 +477,8 @@ BATCHING.exclude(
     refused=True,
 )
 BATCHING.exclude(
-    "a loop's record (mindir-grad's, for a while's backward loop): the while it lives "
-    "in is not batched either, and a batched record would need a slot per example",
-    *mindir.STACK_OPS,
-    refused=True,
+    "an empty loop record: the same for every example, copied as it is",
+    mindir.StackNewOp,
 )
 BATCHING.exclude(
     "a module-level declaration or an inner vmap (rewritten first): never in a vmap's body",

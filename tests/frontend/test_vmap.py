@@ -10,7 +10,7 @@ import pytest
 import vmap_programs as P
 
 import mindjit as ms
-from mindjit import ops
+from mindjit import Tensor, ops
 from mindjit.frontend.graph import api
 from mindjit.frontend.graph.errors import FrontendError
 from mindjit.support.errors import MindjitError
@@ -97,10 +97,27 @@ def test_an_if_on_a_per_example_condition():
     np.testing.assert_allclose(eager, want, rtol=1e-6)
 
 
-def test_an_op_without_a_rule_names_it():
+def test_a_while_with_a_per_example_trip_count():
+    """Each example loops until its own condition is false (vmap_loops.py)."""
+    x = _t(4, 3)
+    graph, eager = _both(P.with_while, x)
+    np.testing.assert_allclose(graph, eager, rtol=1e-6)
+    for row, got in zip(x.asnumpy(), graph):  # the loop run example by example
+        np.testing.assert_allclose(got, _np(P.looping(Tensor(row))), rtol=1e-6)
+
+
+def test_grad_of_a_loop_under_vmap():
+    """vmap(grad(f)) batches the gradient's forward and backward loops; a loop
+    whose trip count is the same for every example records at shared slots."""
+    x, n = _t(4, 3), Tensor(3, ms.int32)
+    graph, eager = _both(P.vmap_grad_counted, x, n)
+    np.testing.assert_allclose(graph, eager, rtol=1e-5)
+
+
+def test_grad_of_a_loop_with_per_example_trip_counts_is_refused_under_vmap():
     ms.set_context(mode=ms.GRAPH_MODE)
-    with pytest.raises(Exception, match="mindir-vmap: no batching rule for 'mindir.while'"):
-        ms.jit(P.with_while)(_t(4, 3))
+    with pytest.raises(Exception, match="a loop's record indexed per example"):
+        ms.jit(P.vmap_grad_per_example)(_t(4, 3))
 
 
 @pytest.mark.parametrize(

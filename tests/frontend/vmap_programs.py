@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import mindjit as ms
-from mindjit import nn, ops
+from mindjit import Tensor, nn, ops
 
 
 def affine(x, w, b):
@@ -63,6 +63,28 @@ def looping(v):
 
 def with_while(x):
     return ms.vmap(looping)(x)
+
+
+def counted(x, n):
+    i = Tensor(0, ms.int32)
+    while i < n:
+        x = ops.sin(x) * x + x
+        i = i + 1
+    return x.sum()
+
+
+def vmap_grad_counted(x, n):
+    return ms.vmap(ms.grad(counted), in_axes=(0, None))(x, n)
+
+
+def squaring_until_large(x):
+    while x.sum() < 10.0:
+        x = x * x + 0.5
+    return x.sum()
+
+
+def vmap_grad_per_example(x):
+    return ms.vmap(ms.grad(squaring_until_large))(x)
 
 
 def vm_keyword(x):

@@ -254,7 +254,28 @@ def test_a_per_example_if_picks_per_example() -> None:
     np.testing.assert_allclose(np.asarray(got), want)
 
 
-def test_an_op_without_a_rule_is_a_located_error() -> None:
+def test_a_refused_op_is_a_located_error() -> None:
+    """A Parameter assigned inside a vmap: each example would write in turn."""
+    text = """
+mindir.parameter @p = dense<0.0> : tensor<3xf32>
+func.func @main(%x: tensor<4x3xf32>, %u: !mindir.u) -> tensor<4x3xf32> {
+  %r = mindir.vmap (%e = %x) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
+    %ref = mindir.get_parameter @p : !mindir.ref<tensor<3xf32>>
+    %a = mindir.assign %ref, %e, %u : tensor<3xf32>
+    mindir.yield %a : tensor<3xf32>
+  }
+  func.return %r : tensor<4x3xf32>
+}
+"""
+    with pytest.raises(
+        MindjitError, match=r"<stdin>:6:5: error: mindir-vmap: no batching rule for 'mindir.assign'"
+    ):
+        vmap_module(parse_module(text))
+
+
+def test_a_while_runs_each_example_to_its_own_end() -> None:
+    """A per-example condition: the loop runs while any example's holds, and a done
+    example keeps its values (vmap_loops.py), as the loop run example by example."""
     text = """
 func.func @main(%x: tensor<4x3xf32>, %y: tensor<f32>) -> tensor<4x3xf32> {
   %r = mindir.vmap (%e = %x) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
@@ -264,17 +285,26 @@ func.func @main(%x: tensor<4x3xf32>, %y: tensor<f32>) -> tensor<4x3xf32> {
       mindir.condition(%k : tensor<i1>) %v : tensor<3xf32>
     } do {
     ^bb0(%v2: tensor<3xf32>):
-      mindir.yield %v2 : tensor<3xf32>
+      %d = mindir.add %v2, %v2 : tensor<3xf32>
+      mindir.yield %d : tensor<3xf32>
     }
     mindir.yield %w : tensor<3xf32>
   }
   func.return %r : tensor<4x3xf32>
 }
 """
-    with pytest.raises(
-        MindjitError, match=r"<stdin>:4:5: error: mindir-vmap: no batching rule for 'mindir.while'"
-    ):
-        vmap_module(parse_module(text))
+    module = parse_module(text)
+    vmap_module(module)
+    scale = np.array([[0.1], [1], [5], [30]], np.float32)
+    xs = np.random.default_rng(0).random((4, 3)).astype(np.float32) * scale
+    limit = np.float32(10)
+    (got,), _, _ = execute(module, "main", [_Arr(xs), _Arr(limit)], [])
+    want = []
+    for row in xs:
+        while row.sum() < limit:
+            row = row + row
+        want.append(row)
+    np.testing.assert_allclose(np.asarray(got), np.array(want))
 
 
 CONV_BODY = """
