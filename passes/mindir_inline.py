@@ -13,7 +13,13 @@ MindSpore does without the decorator.
   `func.return` hands back. After mindir-auto-monad a graph with effects takes
   the caller's states and returns its final states as trailing results, so the
   inlined Loads, Assigns and prints take their place in the caller's state chains
-  by plain value substitution: the side-effect order is kept as it was.
+  by plain value substitution: the side-effect order is kept as it was. One
+  thing a call did that its inlined body does not: its state result stood for
+  the whole body, the returned state only for the ops on its chain. Before
+  mindir-depend-order that is all it orders; inlining after it
+  (MS_DEV_CELL_REUSE=2) needs mindir-depend-order again, so a Load's readers
+  still run before a later call's Assign of the Parameter (pipelines.py;
+  FileCheck mindir-inline-late.mlir).
 - Regions are copied with everything in them: a callee containing `mindir.if` /
   `mindir.while`, and calls nested in the caller's if/while regions, are
   handled like any other.

@@ -115,7 +115,12 @@ def jit_level_pipeline(jit_level: str, options: CompileOptions | None = None) ->
         # inlined just before the backend's execution order and memory planning.
         # At 1 they stay calls through lowering (refs become tensor arguments plus
         # written-back results, see mindir_to_tensor/refs.py).
-        parts.append("mindir-inline{cell-reuse=0}")
+        # mindir-depend-order runs again on the inlined graphs: a call's state
+        # result stood for its whole body, an inlined body's returned state only
+        # for the ops on its chain, so the readers of a Load in one inlined Block
+        # would not be ordered before the next call's Assign of that Parameter
+        # (a Load aliases the Parameter's memory: they would read the new value).
+        parts.append("mindir-inline{cell-reuse=0},mindir-depend-order")
     return ",".join(p for p in parts if p)
 
 

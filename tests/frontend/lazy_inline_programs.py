@@ -140,3 +140,30 @@ class AssignTwice(nn.Cell):
         a = self.layers[0](x)
         b = self.layers[1](x + 1)
         return a + b
+
+
+class StoreThenRead(nn.Cell):
+    @ms.lazy_inline
+    def __init__(self):
+        super().__init__()
+        self.state = Parameter(Tensor(np.zeros((2,), np.float32)), name="state")
+
+    def construct(self, x):
+        ops.assign(self.state, x * 2)
+        return ops.tanh(self.state)
+
+
+class CalledTwice(nn.Cell):
+    """One assigning Block called twice, the first call's result used only after the
+    second call: its reader of the Parameter (`tanh(state)`, fused into `a - b` on
+    the CPU) must still run before the second call's Assign, inlined late
+    (MS_DEV_CELL_REUSE=2) or not. The differential fuzzer's seed 395, minimized."""
+
+    def __init__(self):
+        super().__init__()
+        self.block = StoreThenRead()
+
+    def construct(self, x):
+        a = self.block(x)
+        b = self.block(x + 1)
+        return a - b

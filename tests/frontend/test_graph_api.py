@@ -137,8 +137,8 @@ def test_save_graphs_writes_every_stage_and_each_parses(tmp_path):
     files = sorted(p.name for p in (tmp_path / "g").iterdir())
     assert files[0] == "0000_with_print_00_frontend.mlir"
     assert (
-        "0000_with_print_14_convert_mindir_to_tensor.mlir" in files
-    )  # the fullest pipeline's 14th
+        "0000_with_print_15_convert_mindir_to_tensor.mlir" in files
+    )  # the fullest pipeline's 15th
     numbers = [int(f.split("_")[3]) for f in files]  # 0000_with_print_NN_stage
     assert numbers == sorted(set(numbers))
     from mindjit.dialects.parsing import parse_file

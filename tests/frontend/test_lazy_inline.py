@@ -44,6 +44,7 @@ MODELS = {
     "pipeline": (lambda: P.PipelineCell(P.Block(P.Config(8), 3), 4), (2, 8)),
     "nested": (lambda: P.Nested(), (2, 4)),
     "assigning": (lambda: P.AssignTwice(), (2,)),
+    "called_twice": (lambda: P.CalledTwice(), (2,)),
     "transformer": (transformer, (1, 4, 40)),
 }
 
@@ -181,7 +182,7 @@ def train_two_steps(make, x, y, mode):
 
 
 @pytest.mark.parametrize("reuse", ["0", "1", "2"])
-@pytest.mark.parametrize("model", ["gpt", "transformer", "nested", "assigning"])
+@pytest.mark.parametrize("model", ["gpt", "transformer", "nested", "assigning", "called_twice"])
 def test_training_same_as_pynative(model, reuse, monkeypatch):
     make, shape = MODELS[model]
     rng = np.random.default_rng(1)

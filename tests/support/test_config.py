@@ -58,6 +58,10 @@ def test_compile_pipelines_carry_the_resolved_values_as_options(monkeypatch):
     monkeypatch.setenv("MS_DEV_CELL_REUSE", "2")
     text = jit_level_pipeline("O1")
     assert "mindir-load-elim{level=2}" in text and "mindir-inline{cell-reuse=2}" in text
+    # the late inline, then the order of the inlined Loads' readers (fuzzer seed 395)
+    assert text.endswith(
+        "mindir-load-elim{level=2},mindir-inline{cell-reuse=0},mindir-depend-order"
+    )
     # given options are written as they are, whatever the environment says
     given = config.CompileOptions(
         "O0", cell_reuse=1, load_elim=0, cf_to_select=True, device_target="CPU"
