@@ -17,11 +17,12 @@ A while inside a vmap runs the loop once for the whole batch (JAX's batching of
   what it forwarded when it stopped. Every carried value is then batched.
 - A loop's record (`mindir.stack_*`, dialects/mindir/stack.py) holds batched
   items as `tensor<?xBx...>`: pushes and reads at a shared slot are the same
-  ops on the batched items. A slot that differs per example (the record of a
-  differentiated loop whose trip count differs per example) would need a
-  write per example: refused with that reason. So `vmap(grad(f))` of a loop
-  whose trip count is shared batches; one whose trip count is per example is a
-  located error (README, Gradients).
+  ops on the batched items. At a slot that differs per example (the record of
+  a differentiated loop whose trip count differs per example: its counter is
+  masked like every carried value) they take a `tensor<Bxi64>` index, one slot
+  per example, and lower to a loop over the examples. A record is carried
+  unmasked: a done example's push rewrites its own last slot with the values it
+  kept, which changes nothing. So `vmap(grad(f))` batches any loop's gradient.
 
 Side effects inside are refused as everywhere in a vmap.
 """
@@ -200,14 +201,9 @@ def _keep_done(b: Any, mask: SSAValue, new: SSAValue, old: SSAValue, like: Opera
 
 
 def batch_stack(b: Any, op: Operation, args: list) -> None:
-    """`stack_push` / `stack_read` at a shared slot on batched items (module doc)."""
+    """`stack_push` / `stack_read` on batched items: at a shared slot, the same op; at a
+    slot per example, its per-example form (a `tensor<Bxi64>` index; module doc)."""
     index = args[1]
-    if index.batched:
-        raise op_error(
-            op,
-            "mindir-vmap: a loop's record indexed per example (the gradient of a while "
-            "whose trip count differs between examples) is not batched yet",
-        )
     stack = args[0]
     s = b._tensor(stack, op)
     if not stack.batched:

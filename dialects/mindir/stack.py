@@ -21,6 +21,11 @@ each. Why slots rather than push/pop: the backward loop reads slot k at its own
 counter and never shrinks the stack, so one read op suffices and the forward's
 record stays intact for a second backward (higher order, or two grads of one
 forward).
+
+Per example: mindir-vmap batches a record as `tensor<?xBx...>` (items with the
+batch in front) and, when the slot differs per example (a loop whose trip count
+does), gives push and read a `tensor<Bxi64>` index: example b writes or reads
+slot index[b] of its own column (passes/vmap_loops.py).
 """
 
 from __future__ import annotations
@@ -62,10 +67,17 @@ def item_type(stack: Attribute) -> TensorType:
     return TensorType(t.get_element_type(), shape[1:])
 
 
-def _check_index(t: Attribute) -> None:
+def _check_index(t: Attribute, item: TensorType) -> None:
+    """A 0-d integer tensor, or one slot per example: a `tensor<Bxi..>` when the items
+    are batched (`B` their first dimension; mindir-vmap's form, see the module doc)."""
     index = S.tensor_of(t, "index")
-    if index.get_shape() or not S.is_int(index.get_element_type()):
-        raise VerifyException(f"a stack index is a 0-d integer tensor, got {t}")
+    shape = list(index.get_shape())
+    lanes = list(item.get_shape())[:1]
+    if not S.is_int(index.get_element_type()) or (shape and shape != lanes):
+        raise VerifyException(
+            f"a stack index is a 0-d integer tensor (or one per example of the items' "
+            f"first dimension), got {t} for items {item}"
+        )
 
 
 @irdl_op_definition
@@ -100,7 +112,7 @@ class StackPushOp(TypedOp):
     def infer_result(cls, operand_types, props):
         stack, index, value = operand_types
         item = item_type(stack)
-        _check_index(index)
+        _check_index(index, item)
         if value != item:
             raise VerifyException(f"pushing a {value} onto a stack of {item}")
         return stack
@@ -123,8 +135,9 @@ class StackReadOp(TypedOp):
     @classmethod
     def infer_result(cls, operand_types, props):
         stack, index = operand_types
-        _check_index(index)
-        return item_type(stack)
+        item = item_type(stack)
+        _check_index(index, item)
+        return item
 
     @classmethod
     def get(cls, stack: SSAValue, index: SSAValue) -> StackReadOp:

@@ -60,6 +60,8 @@ so a push costs one item, not one stack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
 from xdsl.ir import Block, Region, SSAValue
@@ -129,6 +131,9 @@ def lower_stack_push(op: StackPushOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
     t = op.stack.type
     assert isinstance(t, TensorType)
+    if S.tensor_of(op.index.type).get_shape():
+        rewriter.replace(op, [], [_push_lanes(e, op)])
+        return
     slot = _slot(e, op.index)
     grown = _grown(e, op.stack, slot)
     offsets, static_offsets, sizes, strides = _item_slice(t, slot)
@@ -150,8 +155,106 @@ def lower_stack_read(op: StackReadOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
     t = op.stack.type
     assert isinstance(t, TensorType)
+    if S.tensor_of(op.index.type).get_shape():
+        rewriter.replace(op, [], [_read_lanes(e, op)])
+        return
     slot = _slot(e, op.index)
     _, static_offsets, sizes, strides = _item_slice(t, slot)
     offsets: list[SSAValue | int] = [slot, *static_offsets[1:]]
     read = e.value(tensor.ExtractSliceOp(op.stack, offsets, sizes, strides, op.result.type))
     rewriter.replace(op, [], [read])
+
+
+# --- one slot per example (mindir-vmap's form: dialects/mindir/stack.py) ---------------
+
+
+def _lane_slot(e: Emitter, index: SSAValue, lane: SSAValue) -> SSAValue:
+    """Example `lane`'s slot, an `index` scalar, from the `tensor<Bxi..>` index."""
+    element = S.tensor_of(index.type).get_element_type()
+    scalar = e.value(tensor.ExtractOp(index, [lane], element))
+    return e.value(arith.IndexCastOp(scalar, _INDEX))
+
+
+def _over_lanes(
+    e: Emitter, lanes: int, init: SSAValue, step: Callable[[Emitter, SSAValue, SSAValue], SSAValue]
+) -> SSAValue:
+    """`scf.for` over the examples carrying one value: step(emitter, lane, value)."""
+    body = Block(arg_types=[_INDEX, init.type])
+    inner = Emitter.at_end(body, e.loc)
+    inner.emit(scf.YieldOp(step(inner, body.args[0], body.args[1])))
+    zero, one = _const(e, 0), _const(e, 1)
+    return e.value(scf.ForOp(zero, _const(e, lanes), one, [init], body))
+
+
+def _push_lanes(e: Emitter, op: StackPushOp) -> SSAValue:
+    """Example b's item into slot index[b] of column b, after growing the stack to the
+    largest slot: a loop over the B examples (B item copies, as B pushes)."""
+    t = op.stack.type
+    assert isinstance(t, TensorType)
+    item = list(t.get_shape())[1:]
+    lanes = item[0]
+    top = _over_lanes(
+        e,
+        lanes,
+        _const(e, 0),
+        lambda g, lane, m: g.value(arith.MaxUIOp(m, _lane_slot(g, op.index, lane))),
+    )
+    grown = _grown(e, op.stack, top)
+    piece = TensorType(t.get_element_type(), item[1:])
+
+    def write(g: Emitter, lane: SSAValue, acc: SSAValue) -> SSAValue:
+        slot = _lane_slot(g, op.index, lane)
+        rest = [0] * (len(item) - 1)
+        one_item = g.value(
+            tensor.ExtractSliceOp(op.value, [lane, *rest], [1, *item[1:]], [1] * len(item), piece)
+        )
+        return g.value(
+            tensor.InsertSliceOp.get(
+                one_item,
+                acc,
+                [1, 1, *item[1:]],
+                static_offsets=[DYNAMIC_INDEX, DYNAMIC_INDEX, *rest],
+                static_strides=[1] * (len(item) + 1),
+                offsets=[slot, lane],
+            )
+        )
+
+    return _over_lanes(e, lanes, grown, write)
+
+
+def _read_lanes(e: Emitter, op: StackReadOp) -> SSAValue:
+    """Example b's item from slot index[b] of column b (clamped into the record): a
+    loop over the examples."""
+    t = op.stack.type
+    assert isinstance(t, TensorType)
+    item = list(t.get_shape())[1:]
+    piece = TensorType(t.get_element_type(), item[1:])
+    rest = [0] * (len(item) - 1)
+    out = e.value(tensor.EmptyOp([], op.result.type))
+
+    cap = e.value(tensor.DimOp(op.stack, _const(e, 0)))
+    last = e.value(arith.SubiOp(cap, _const(e, 1)))
+
+    def read(g: Emitter, lane: SSAValue, acc: SSAValue) -> SSAValue:
+        # clamped into the record, as a gather clips: under vmap an example whose
+        # loop is done still runs the masked body, reading past its first slot, and
+        # the mask drops what it read (passes/vmap_loops.py)
+        wanted = _lane_slot(g, op.index, lane)
+        slot = g.value(arith.MinSIOp(g.value(arith.MaxSIOp(wanted, _const(g, 0))), last))
+        one_item = g.value(
+            tensor.ExtractSliceOp(
+                op.stack, [slot, lane, *rest], [1, 1, *item[1:]], [1] * (len(item) + 1), piece
+            )
+        )
+        return g.value(
+            tensor.InsertSliceOp.get(
+                one_item,
+                acc,
+                [1, *item[1:]],
+                static_offsets=[DYNAMIC_INDEX, *rest],
+                static_strides=[1] * len(item),
+                offsets=[lane],
+            )
+        )
+
+    return _over_lanes(e, item[0], out, read)

@@ -114,10 +114,21 @@ def test_grad_of_a_loop_under_vmap():
     np.testing.assert_allclose(graph, eager, rtol=1e-5)
 
 
-def test_grad_of_a_loop_with_per_example_trip_counts_is_refused_under_vmap():
-    ms.set_context(mode=ms.GRAPH_MODE)
-    with pytest.raises(Exception, match="a loop's record indexed per example"):
-        ms.jit(P.vmap_grad_per_example)(_t(4, 3))
+@pytest.mark.parametrize("engine", ["cpu", "iree", "device"])
+def test_grad_of_a_loop_with_per_example_trip_counts(engine):
+    """Each example's record slots are its own (a tensor<Bxi64> index); an example
+    whose loop never runs gets the identity's gradient."""
+    x = Tensor(np.array([[0.1, 0.2], [0.3, 0.4], [2.0, 3.0], [5.0, 6.0]], np.float32))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager = _np(P.vmap_grad_per_example(x))
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend" if engine == "device" else "CPU")
+    try:
+        jitted = ms.jit(P.vmap_grad_per_example, backend="iree" if engine == "iree" else None)
+        graph = _np(jitted(x))
+    finally:
+        ms.set_context(device_target="CPU")
+    np.testing.assert_allclose(graph, eager, rtol=1e-5)
+    np.testing.assert_allclose(graph[3], [1.0, 1.0])
 
 
 @pytest.mark.parametrize(

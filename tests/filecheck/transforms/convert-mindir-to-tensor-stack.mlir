@@ -81,3 +81,31 @@ func.func @carried(%x: tensor<2xi32>, %n: tensor<i64>) -> tensor<?x2xi32> {
   }
   func.return %w#1 : tensor<?x2xi32>
 }
+
+// -----
+
+// One slot per example (mindir-vmap's form: items [B, ...], a tensor<Bxi64>
+// index): the stack grows to the largest slot, then a loop over the examples
+// writes example b's item at (index[b], b); a read gathers them back, each slot
+// clamped into the record (a done example's masked read past its first slot).
+
+// CHECK-LABEL: func.func @lanes
+// CHECK:         %[[TOP:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (index) {
+// CHECK:           arith.maxui
+// CHECK:         arith.cmpi uge, %[[TOP]]
+// CHECK:         %t = scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<?x2x3xf32>) {
+// CHECK-NEXT:      %[[KL:.*]] = tensor.extract %k[%[[L]]] : tensor<2xi64>
+// CHECK-NEXT:      %[[SLOT:.*]] = arith.index_cast %[[KL]] : i64 to index
+// CHECK-NEXT:      %[[ITEM:.*]] = tensor.extract_slice %x[%[[L]], 0] [1, 3] [1, 1] : tensor<2x3xf32> to tensor<3xf32>
+// CHECK-NEXT:      %[[NEW:.*]] = tensor.insert_slice %[[ITEM]] into %[[ACC]][%[[SLOT]], %[[L]], 0] [1, 1, 3] [1, 1, 1] : tensor<3xf32> into tensor<?x2x3xf32>
+// CHECK-NEXT:      scf.yield %[[NEW]] : tensor<?x2x3xf32>
+// CHECK:         %y = scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x3xf32>) {
+// CHECK:           arith.maxsi
+// CHECK-NEXT:      %[[C:.*]] = arith.minsi
+// CHECK-NEXT:      %[[GOT:.*]] = tensor.extract_slice %t[%[[C]], %[[R]], 0] [1, 1, 3] [1, 1, 1] : tensor<?x2x3xf32> to tensor<3xf32>
+// CHECK-NEXT:      tensor.insert_slice %[[GOT]] into %[[OUT]][%[[R]], 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<2x3xf32>
+func.func @lanes(%s: tensor<?x2x3xf32>, %k: tensor<2xi64>, %x: tensor<2x3xf32>) -> (tensor<?x2x3xf32>, tensor<2x3xf32>) {
+  %t = mindir.stack_push %s, %k, %x : (tensor<?x2x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> tensor<?x2x3xf32>
+  %y = mindir.stack_read %t, %k : (tensor<?x2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  func.return %t, %y : tensor<?x2x3xf32>, tensor<2x3xf32>
+}

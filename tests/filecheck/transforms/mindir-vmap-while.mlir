@@ -98,3 +98,36 @@ func.func @record(%x: tensor<4x3xf32>, %n: tensor<i64>) -> tensor<4x3xf32> {
   }
   func.return %r : tensor<4x3xf32>
 }
+
+// -----
+
+// A record written at a slot that differs per example (the gradient of a loop
+// whose trip count differs between examples): the masked counter is a
+// tensor<4xi64>, the push takes it as one slot per example; the record itself is
+// carried unmasked.
+
+// CHECK-LABEL: func.func @record_per_example
+// CHECK:         mindir.while (%{{.*}} = %x, %[[K:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) : (tensor<4x3xf32>, tensor<4xi64>, tensor<?x4x3xf32>)
+// CHECK-NEXT:      %p = mindir.stack_push %[[S]], %[[K]], %{{.*}} : (tensor<?x4x3xf32>, tensor<4xi64>, tensor<4x3xf32>) -> tensor<?x4x3xf32>
+// CHECK:           mindir.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x3xf32>, tensor<4xi64>, tensor<?x4x3xf32>
+
+func.func @record_per_example(%x: tensor<4x3xf32>, %y: tensor<f32>) -> tensor<4x3xf32> {
+  %r = mindir.vmap (%e = %x) in_axes [0] out_axes [0] : (tensor<4x3xf32>) -> tensor<4x3xf32> {
+    %z = mindir.constant dense<0> : tensor<i64>
+    %s0 = mindir.stack_new : tensor<?x3xf32>
+    %w, %n, %s = mindir.while (%v = %e, %k = %z, %st = %s0) : (tensor<3xf32>, tensor<i64>, tensor<?x3xf32>) -> (tensor<3xf32>, tensor<i64>, tensor<?x3xf32>) {
+      %p = mindir.stack_push %st, %k, %v : (tensor<?x3xf32>, tensor<i64>, tensor<3xf32>) -> tensor<?x3xf32>
+      %sum = mindir.reduce_sum %v : (tensor<3xf32>) -> tensor<f32>
+      %c = mindir.less %sum, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      mindir.condition(%c : tensor<i1>) %v, %k, %p : tensor<3xf32>, tensor<i64>, tensor<?x3xf32>
+    } do {
+    ^bb0(%v2: tensor<3xf32>, %k2: tensor<i64>, %st2: tensor<?x3xf32>):
+      %d = mindir.add %v2, %v2 : tensor<3xf32>
+      %one = mindir.constant dense<1> : tensor<i64>
+      %k3 = mindir.add %k2, %one : tensor<i64>
+      mindir.yield %d, %k3, %st2 : tensor<3xf32>, tensor<i64>, tensor<?x3xf32>
+    }
+    mindir.yield %w : tensor<3xf32>
+  }
+  func.return %r : tensor<4x3xf32>
+}

@@ -902,7 +902,7 @@ func.func @f(%s: tensor<?x3xf32>, %k: tensor<i64>, %x: tensor<3xi32>) {
 // -----
 
 func.func @f(%s: tensor<?x3xf32>, %k: tensor<1xi64>) {
-  // expected-error @+1 {{a stack index is a 0-d integer tensor, got tensor<1xi64>}}
+  // expected-error @+1 {{a stack index is a 0-d integer tensor (or one per example of the items' first dimension), got tensor<1xi64>}}
   %x = mindir.stack_read %s, %k : (tensor<?x3xf32>, tensor<1xi64>) -> tensor<3xf32>
   func.return
 }
@@ -910,7 +910,7 @@ func.func @f(%s: tensor<?x3xf32>, %k: tensor<1xi64>) {
 // -----
 
 func.func @f(%s: tensor<?x3xf32>, %k: tensor<f32>) {
-  // expected-error @+1 {{a stack index is a 0-d integer tensor, got tensor<f32>}}
+  // expected-error @+1 {{a stack index is a 0-d integer tensor (or one per example of the items' first dimension), got tensor<f32>}}
   %x = mindir.stack_read %s, %k : (tensor<?x3xf32>, tensor<f32>) -> tensor<3xf32>
   func.return
 }
