@@ -153,3 +153,79 @@ def test_set_data_between_calls_is_seen_by_the_next_call(iree_graph_mode, capsys
     net.total.set_data(Tensor(np.arange(6, dtype=np.float32)[::2]))
     np.testing.assert_array_equal(net(x).asnumpy(), [2.0, 6.0, 10.0])
     assert "numpy executor" not in capsys.readouterr().err
+
+
+# --- Parameters written in one branch (backend/iree/prepare.py _distinct_branch_results) --
+
+
+class BranchWrites(nn.Cell):
+    """Fuzz seed 490, minimized: the else branch writes two Parameters (one buffer in
+    IREE's code, passed twice to the join) and the join reads one of them; IREE 3.13
+    ran it with a null buffer ("indirect buffer reference slot 0 is out range")."""
+
+    def __init__(self):
+        super().__init__()
+        self.p0 = Parameter(
+            Tensor(np.array([[0.75, -0.34, -0.91], [-0.53, -0.45, -0.6]], np.float32)), name="p0"
+        )
+        self.p1 = Parameter(
+            Tensor(np.array([[0.14, 0.86, 0.57], [0.93, 0.52, -0.38]], np.float32)), name="p1"
+        )
+        self.p2 = Parameter(
+            Tensor(np.array([[0.88, -0.43, -0.85], [-0.76, 0.82, 0.39]], np.float32)), name="p2"
+        )
+        self.w = Parameter(
+            Tensor(
+                np.array(
+                    [[0.68, -0.12, 0.17], [-0.3, -0.38, -0.34], [-0.26, -0.49, 0.29]], np.float32
+                )
+            ),
+            name="w",
+        )
+
+    def construct(self, x, y):
+        ops.assign(
+            self.p1,
+            ops.tanh(self.p2 + ops.reduce_sum(self.p1 + ops.reduce_max(self.p0, 0, True), 0)),
+        )
+        if y.sum() > -0.41:
+            x = ops.tanh(ops.transpose(ops.transpose(x * self.p0[0], (1, 0)), (1, 0)))
+        else:
+            ops.assign_add(self.p0, ops.tanh(x @ self.w) * 0.5)
+            ops.assign_add(self.p2, ops.tanh((self.p2 * 2.0)[::-1]) * 0.5)
+        return x, y, self.p0 + 0, self.p1 * 1.0
+
+
+class BranchWritesOneValue(nn.Cell):
+    """The else branch assigns one value to two Parameters: one buffer yielded twice
+    (with barriers alone, without `_opaque_copy`, IREE 3.13 ran it with a null buffer)."""
+
+    def __init__(self):
+        super().__init__()
+        self.p0 = Parameter(
+            Tensor(np.array([[0.75, -0.34, -0.91], [-0.53, -0.45, -0.6]], np.float32)), name="p0"
+        )
+        self.p1 = Parameter(
+            Tensor(np.array([[0.14, 0.86, 0.57], [0.93, 0.52, -0.38]], np.float32)), name="p1"
+        )
+        self.p2 = Parameter(
+            Tensor(np.array([[0.88, -0.43, -0.85], [-0.76, 0.82, 0.39]], np.float32)), name="p2"
+        )
+
+    def construct(self, x, y):
+        ops.assign(self.p1, ops.tanh(self.p2 + self.p1))
+        if y.sum() > -0.41:
+            x = ops.tanh(x * self.p0[0])
+        else:
+            t = ops.tanh(x + self.p0)
+            ops.assign(self.p0, t)
+            ops.assign(self.p2, t)
+        return x, y, self.p0 + 0, self.p1 * 1.0
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0], ids=["then", "else"])
+@pytest.mark.parametrize("cell", [BranchWrites, BranchWritesOneValue], ids=["two", "one"])
+def test_parameters_written_in_one_branch(cell, sign):
+    x = Tensor(np.array([[0.3, -0.7, 1.1], [0.5, 0.2, -0.4]], np.float32))
+    y = Tensor(np.full((2, 3), sign, np.float32))
+    check_backends("branch_writes", cell_case(cell, x, y))
