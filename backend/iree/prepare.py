@@ -230,6 +230,7 @@ def _rewritten(
         if isinstance(op, GlobalOp):
             body.erase_op(op)
     _keep_while_values(work)
+    _keep_loop_values_passed_to_calls(work)
     _one_record_per_loop_value(work)
     _opaque_record_capacities(work)
     _distinct_branch_results(work)
@@ -264,6 +265,38 @@ def _keep_while_values(module: ModuleOp) -> None:
                 if not arg.uses:
                     barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
                     inner.insert_op_before(barrier, inner.first_op)
+
+
+def _keep_loop_values_passed_to_calls(module: ModuleOp) -> None:
+    """Work around an IREE 3.13 bug: iree-compile crashes (SIGSEGV/abort in
+    `ScfWhileOpConversion`, `applySignatureConversion`) on an `scf.while` whose
+    after-region arguments differ from its before-region arguments (valid MLIR):
+    iree-stream-conversion converts both regions with the signature of the loop's
+    operands. IREE makes such a loop itself: it inlines calls, rotates the loop
+    (its body moves into the before region) and its canonicalizer drops a
+    before-region argument no longer read. A loop value passed only to calls whose
+    callee ignores it becomes such an argument: a `@lazy_inline` cell that assigns a
+    Parameter takes the Parameter's old value and never reads it (fuzz seed 78: the
+    cell called in a `while` body). Reproduced with iree-compile alone, minimized:
+
+        %r:3 = scf.while (%x = %a, %y = %b) : (T, T) -> (T, T, T) {
+          ... scf.condition(%c) %s, %m, %y : T, T, T
+        } do {
+        ^bb0(%x1: T, %y1: T, %z1: T):
+          scf.yield %x1, %z1 : T, T
+        }
+
+    An after-region argument read only by calls gets a `util.optimization_barrier`
+    (as `_keep_while_values`): IREE keeps the argument, so the regions keep one
+    signature; no copy, no dispatch."""
+    for op in walk_ops(module):
+        if not isinstance(op, scf.WhileOp):
+            continue
+        inner = op.after_region.block
+        for arg in inner.args:
+            if arg.uses and all(isinstance(use.operation, func.CallOp) for use in arg.uses):
+                barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
+                inner.insert_op_before(barrier, inner.first_op)
 
 
 def _one_record_per_loop_value(module: ModuleOp) -> None:
