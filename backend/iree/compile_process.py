@@ -9,7 +9,7 @@ library is paid once, as the in-process import was): the parent sends the module
 text and flags, the child answers with the vmfb or IREE's diagnostics. When the
 child dies, the compile raises `CompileCrashed` (the driver falls back to the numpy
 executor and says so, as for any `IreeCompileError`) and the next compile starts a
-new child.
+new child. A forked process starts its own child (the pipes are its parent's).
 
 The child's file descriptor 2 is a temporary file of the parent: IREE's diagnostics
 (and a crash's stack dump) land there, never on the user's terminal; the parent
@@ -70,6 +70,7 @@ class CompileProcess:
     def __init__(self) -> None:
         self._child: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
+        self._owner = os.getpid()
 
     def _start(self) -> subprocess.Popen[bytes]:
         self._log = tempfile.TemporaryFile()
@@ -86,6 +87,8 @@ class CompileProcess:
     def compile(self, text: str, flags: list[str]) -> tuple[bytes | None, str]:
         """(vmfb, diagnostics); vmfb None when IREE rejected the module.
         `CompileCrashed` when the child died."""
+        if self._owner != os.getpid():  # a forked copy of this process: its own child
+            self._child, self._log, self._owner = None, None, os.getpid()
         child = self._child if self._child is not None and self._child.poll() is None else None
         if child is None:
             self.close()

@@ -60,3 +60,22 @@ def test_the_child_is_kept_between_compiles_and_ends_with_close():
     finally:
         compiler.close()
     assert child is not None and child.returncode == 0
+
+
+def test_a_forked_process_compiles_with_its_own_child():
+    import os
+
+    assert toolchain.compile_vmfb(DOUBLE + "  ", "llvm-cpu")  # the parent's child exists
+    parent_child = toolchain._compiler._child
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        ok = False
+        try:
+            ok = bool(toolchain._compile(DOUBLE, "llvm-cpu"))
+            ok = ok and toolchain._compiler._child is not parent_child
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert toolchain._compiler._child is parent_child and parent_child.poll() is None
+    assert toolchain.compile_vmfb(DOUBLE + "   ", "llvm-cpu")  # the parent's still answers
