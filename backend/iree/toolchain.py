@@ -1,4 +1,4 @@
-"""IREE's compiler and runtime, loaded once per process, through their Python APIs.
+"""IREE's compiler (in a child process) and runtime, through their Python APIs.
 
 Compiling goes through `iree.compiler.api` (the compiler library, no
 `iree-compile` subprocess per compile: that costs about 0.15 s of start-up each)
