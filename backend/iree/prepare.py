@@ -230,6 +230,7 @@ def _rewritten(
         if isinstance(op, GlobalOp):
             body.erase_op(op)
     _keep_while_values(work)
+    _keep_dead_loop_values(work)
     _one_record_per_loop_value(work)
     _opaque_record_capacities(work)
     c_math(work)
@@ -264,6 +265,60 @@ def _keep_while_values(module: ModuleOp) -> None:
                 if not arg.uses:
                     barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
                     inner.insert_op_before(barrier, inner.first_op)
+
+
+def _keep_dead_loop_values(module: ModuleOp) -> None:
+    """Work around an IREE 3.13 bug: iree-compile crashes (SIGSEGV/abort in
+    `ScfWhileOpConversion`, `applySignatureConversion`) or fails ("region branch
+    point has 4 operands, but region successor needs 2 inputs") on an `scf.while`
+    whose after-region arguments differ from its before-region arguments (valid
+    MLIR): iree-stream-conversion converts both regions with the signature of the
+    loop's operands. IREE makes such a loop itself: it inlines calls, deletes dead
+    ops, rotates the loop (its body moves into the before region) and its
+    canonicalizer drops a before-region argument no longer read. A loop value read
+    only by dead ops or by calls that ignore it becomes such an argument: fuzz seed
+    78 (a `@lazy_inline` cell assigning its Parameter in a `while` body takes the
+    Parameter's old value and never reads it; iree-compile crashed) and seed 74 (a
+    Parameter assigned twice in a body: the first value, which read the old one, is
+    dead; IREE rejected the loop and the graph ran on numpy). Reproduced with
+    iree-compile alone, minimized:
+
+        %r:3 = scf.while (%x = %a, %y = %b) : (T, T) -> (T, T, T) {
+          ... scf.condition(%c) %s, %m, %y : T, T, T
+        } do {
+        ^bb0(%x1: T, %y1: T, %z1: T):
+          scf.yield %x1, %z1 : T, T
+        }
+
+    An after-region argument that does not reach the region's `scf.yield` or an op
+    without results through ops other than calls gets a `util.optimization_barrier`
+    (as `_keep_while_values`): IREE keeps the argument, so the regions keep one
+    signature; no copy, no dispatch."""
+    for op in walk_ops(module):
+        if not isinstance(op, scf.WhileOp):
+            continue
+        inner = op.after_region.block
+        live = _live_in(inner)
+        for arg in inner.args:
+            if arg.uses and arg not in live:
+                barrier = _Barrier.create(operands=[arg], result_types=[arg.type])
+                inner.insert_op_before(barrier, inner.first_op)
+
+
+def _live_in(block: Block) -> set[SSAValue]:
+    """The values `block` needs for its terminator's operands and its ops without
+    results (prints, checks), a call's operands left out (IREE may inline the call
+    and find one unused)."""
+    live: set[SSAValue] = set()
+    for op in reversed(list(block.ops)):
+        if isinstance(op, func.CallOp):
+            continue
+        if op is block.last_op or not op.results or any(r in live for r in op.results):
+            live.update(op.operands)
+            for region in op.regions:
+                for inner in region.walk():
+                    live.update(inner.operands)
+    return live
 
 
 def _one_record_per_loop_value(module: ModuleOp) -> None:

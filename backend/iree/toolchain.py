@@ -1,11 +1,12 @@
-"""IREE's compiler and runtime, loaded once per process, through their Python APIs.
+"""IREE's compiler (in a child process) and runtime, through their Python APIs.
 
-Compiling goes through `iree.compiler.api` (the compiler library in this
-process, no `iree-compile` subprocess: that costs about 0.15 s of start-up per
-compile). The library writes its diagnostics to file descriptor 2; while it
-compiles, that descriptor goes to a temporary file, so a failure becomes one
-`IreeCompileError` with IREE's first error and nothing else reaches the user's
-terminal.
+Compiling goes through `iree.compiler.api` (the compiler library, no
+`iree-compile` subprocess per compile: that costs about 0.15 s of start-up each)
+in one child process kept for the process's compiles (compile_process.py): a
+crash of IREE's compiler (IREE 3.13 segfaults on some valid modules) is an
+`IreeCompileError`, never a dead user process. The library's diagnostics go to a
+temporary file, so a failure becomes one `IreeCompileError` with IREE's first
+error and nothing else reaches the user's terminal.
 
 Targets: `llvm-cpu` for the host CPU (`--iree-llvmcpu-target-cpu=host`: on this
 2-core machine the GPT-like forward of the issue ran in 1.6 ms for the host and
@@ -22,17 +23,14 @@ executable (a device owns thread pools).
 
 from __future__ import annotations
 
-import contextlib
+import atexit
 import functools
 import hashlib
-import os
 import platform
-import sys
-import tempfile
 import threading
-from collections.abc import Iterator
 from typing import Any
 
+from mindjit.backend.iree.compile_process import CompileCrashed, CompileProcess
 from mindjit.support.errors import MindjitError
 
 TARGETS = {"CPU": "llvm-cpu", "GPU": "cuda"}
@@ -106,41 +104,30 @@ def compile_vmfb(text: str, target: str) -> bytes:
 
 
 def _compile(text: str, target: str) -> bytes:
-    api = _import_compiler()
-    flags = compile_flags(target)
-    # one session at a time: the library's global options and fd 2 are shared
-    with _compile_lock, _stderr_captured() as diagnostics:
-        session = api.Session()
+    _import_compiler()  # a clear error when IREE is missing
+    # one compile at a time: one child process answers them in order
+    with _compile_lock:
         try:
-            session.set_flags(*flags)
-            inv = session.invocation()
-            inv.enable_console_diagnostics()
-            source = api.Source.wrap_buffer(session, text.encode())
-            if inv.parse_source(source) and inv.execute():
-                output = api.Output.open_membuffer()
-                inv.output_vm_bytecode(output)
-                return bytes(output.map_memory())
-        finally:
-            session.close()
-    raise IreeCompileError(f"IREE cannot compile this program: {first_error(''.join(diagnostics))}")
+            vmfb, diagnostics = _compiler.compile(text, compile_flags(target))
+        except CompileCrashed as crash:
+            raise IreeCompileError(
+                f"IREE cannot compile this program: iree-compile crashed ({crash.how}"
+                f"{_crash_site(crash.diagnostics)}; an IREE bug)"
+            ) from None
+    if vmfb is not None:
+        return vmfb
+    raise IreeCompileError(f"IREE cannot compile this program: {first_error(diagnostics)}")
 
 
-@contextlib.contextmanager
-def _stderr_captured() -> Iterator[list[str]]:
-    """File descriptor 2 into a temporary file; the yielded list holds what was
-    written once the block is left."""
-    sys.stderr.flush()
-    written: list[str] = []
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as sink:
-        os.dup2(sink.fileno(), 2)
-        try:
-            yield written
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            sink.seek(0)
-            written.append(sink.read().decode(errors="replace"))
+_compiler = CompileProcess()
+atexit.register(_compiler.close)
+
+
+def _crash_site(diagnostics: str) -> str:
+    """': <last line>' of what the crashed compiler wrote (an abort's message), if any:
+    the library installs no crash handler, so a segfault writes nothing."""
+    lines = [line.strip() for line in diagnostics.splitlines() if line.strip()]
+    return f": {lines[-1]}" if lines else ""
 
 
 def first_error(diagnostics: str) -> str:
