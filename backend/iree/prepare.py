@@ -41,31 +41,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, cf, func, scf, tensor
+from xdsl.dialects import cf, func, scf, tensor
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    AffineMapAttr,
-    AnyFloat,
     ArrayAttr,
     DictionaryAttr,
-    FloatAttr,
     FunctionType,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
-    TensorType,
     UnregisteredOp,
     f64,
-    i1,
 )
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.ml_program import GlobalOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mindjit.backend.cpu.executable import caller_inputs
 from mindjit.backend.cpu.kernels_state import format_items
@@ -234,7 +222,6 @@ def _rewritten(
     _one_record_per_loop_value(work)
     _opaque_record_capacities(work)
     c_math(work)
-    _distinct_branch_results(work)
     make_signless(work)
     parts = split_shared_graphs(work, public)
     return str(work), parts
@@ -357,90 +344,6 @@ def _opaque_record_capacities(module: ModuleOp) -> None:
                 barrier = _Barrier.create(operands=[size], result_types=[size.type])
                 op.parent_block().insert_op_before(barrier, op)  # type: ignore[union-attr]
                 op.operands[k] = barrier.results[0]
-
-
-def _distinct_branch_results(module: ModuleOp) -> None:
-    """Work around an IREE 3.13 bug (iree-org/iree#24753; fix PR #24781 still open): a
-    branch that passes one buffer as two block arguments, when the VM's register
-    allocator gives one of them the buffer's own register and *moves* it into the
-    other, leaves the first null: the next dispatch reading it fails ("indirect
-    buffer reference slot 0 is out range of the declared binding capacity of the
-    command buffer 0"). An `scf.if` branch yielding several tensors makes such a
-    branch: IREE packs the tensors one branch computes into one buffer, and a value
-    yielded twice is one buffer. Reproduced with iree-compile / iree-run-module
-    alone (fuzz seed 490, minimized: an `if` whose then-branch yields a computed
-    tensor and two arguments, whose else-branch yields an argument and two computed
-    tensors, one of them read after the join; or the else-branch yielding one
-    computed tensor twice: one value assigned to two Parameters).
-
-    In an `scf.if` with several tensor results, each yielded tensor goes through its
-    own `util.optimization_barrier` (IREE then gives each its own buffer view), and
-    a value yielded again in one branch is yielded as a copy IREE cannot see through
-    (`_opaque_copy`). Cost: the branch waits for its dispatches before the join (its
-    condition was read on the host already), and a dispatch per repeated value."""
-    for op in walk_ops(module):
-        if not isinstance(op, scf.IfOp):
-            continue
-        if sum(isinstance(r.type, TensorType) for r in op.results) < 2:
-            continue
-        for region in (op.true_region, op.false_region):
-            block = region.block
-            yield_ = block.last_op
-            assert isinstance(yield_, scf.YieldOp)
-            seen: set[SSAValue] = set()
-            for k, value in enumerate(yield_.operands):
-                if not isinstance(value.type, TensorType):
-                    continue
-                kept = value
-                if value in seen and (copy := _opaque_copy(value, block, yield_)) is not None:
-                    kept = copy
-                seen.add(value)
-                barrier = _Barrier.create(operands=[kept], result_types=[kept.type])
-                block.insert_op_before(barrier, yield_)
-                yield_.operands[k] = barrier.results[0]
-
-
-def _opaque_copy(value: SSAValue, block: Block, before: Operation) -> SSAValue | None:
-    """A copy of `value` IREE cannot fold into `value` itself: each element is
-    `select(flag, x, 0)` with `flag` a true constant behind a barrier (a plain copy,
-    even behind barriers, is elided). None for an element type without a zero."""
-    kind = value.type
-    assert isinstance(kind, TensorType)
-    element = kind.get_element_type()
-    if isinstance(element, AnyFloat):
-        zero: Attribute = FloatAttr(0.0, element)
-    elif isinstance(element, IntegerType):
-        zero = IntegerAttr(0, element)
-    else:
-        return None
-    flag = arith.ConstantOp(IntegerAttr(1, i1))
-    opaque = _Barrier.create(operands=[flag.result], result_types=[i1])
-    ops: list[Operation] = [flag, opaque]
-    sizes: list[SSAValue] = []
-    for d, size in enumerate(kind.get_shape()):
-        if size == DYNAMIC_INDEX:
-            index = arith.ConstantOp(IntegerAttr(d, IndexType()))
-            dim = tensor.DimOp(value, index)
-            ops += [index, dim]
-            sizes.append(dim.result)
-    init = tensor.EmptyOp(sizes, kind)
-    body = Block(arg_types=[element, element])
-    zero_op = arith.ConstantOp(zero, element)
-    select = arith.SelectOp(opaque.results[0], body.args[0], zero_op.result)
-    body.add_ops([zero_op, select, linalg.YieldOp(select.result)])
-    rank = kind.get_num_dims()
-    identity = AffineMapAttr(AffineMap.identity(rank))
-    copy = linalg.GenericOp(
-        [value],
-        [init.tensor],
-        Region(body),
-        ArrayAttr([identity, identity]),
-        ArrayAttr([IteratorTypeAttr.parallel()] * rank),
-        [kind],
-    )
-    for new in (*ops, init, copy):
-        block.insert_op_before(new, before)
-    return copy.results[0]
 
 
 #: math ops IREE 3.13's CPU code cannot build on f64: they become libm calls the
