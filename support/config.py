@@ -464,6 +464,12 @@ def env_int(name: str, default: int, allowed: range | tuple[int, ...] | None = N
         raise ConfigError(f"{name} must be an integer, got '{raw}'") from None
 
 
+def child_environment(**overrides: str) -> dict[str, str]:
+    """The environment of a child process mindjit starts for itself (the IREE
+    compiler's, backend/iree/compile_process.py): this process's, with `overrides`."""
+    return {**os.environ, **overrides}
+
+
 def env_str(name: str, default: str) -> str:
     raw = os.environ.get(name, "")
     return raw if raw else default

@@ -73,8 +73,10 @@ class CompileProcess:
         self._owner = os.getpid()
 
     def _start(self) -> subprocess.Popen[bytes]:
+        from mindjit.support.config import child_environment  # parent only: child has none
+
         self._log = tempfile.TemporaryFile()
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        env = child_environment(PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         self._child = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__)],
             stdin=subprocess.PIPE,
