@@ -138,12 +138,7 @@ def batch_while(b: Any, op: Operation, args: list) -> None:
     outer = b.point
 
     # the condition region
-    new_before = Block(arg_types=types)
-    for a, na, k in zip(before.args, new_before.args, carried):
-        b.env[a] = b.value(na, k)
-    b.point = InsertPoint.at_end(new_before)
-    for inner in list(before.ops)[:-1]:
-        b._batch(inner)
+    new_before = _batched_block(b, before, types, carried)
     fwd = [_value(b, f, k, cond) for f, k in zip(cond.arguments, forwarded)]
     extra_types: list[Attribute] = []
     if per_example:
@@ -155,12 +150,7 @@ def batch_while(b: Any, op: Operation, args: list) -> None:
         b._insert(V.ConditionOp(b._tensor(b._get(cond.cond), cond), *fwd), cond)
 
     # the body
-    new_body = Block(arg_types=[*ftypes, *extra_types])
-    for a, na, k in zip(body.args, new_body.args, forwarded):
-        b.env[a] = b.value(na, k)
-    b.point = InsertPoint.at_end(new_body)
-    for inner in list(body.ops)[:-1]:
-        b._batch(inner)
+    new_body = _batched_block(b, body, [*ftypes, *extra_types], forwarded)
     new_values = [_value(b, y, k, yld) for y, k in zip(yld.values, carried)]
     if per_example:
         mask = new_body.args[len(ftypes)]
@@ -179,6 +169,19 @@ def batch_while(b: Any, op: Operation, args: list) -> None:
         b.env[r] = b.value(nr, k)
 
 
+def _batched_block(b: Any, old: Block, types: list[Attribute], batched: list[bool]) -> Block:
+    """A new block of `types` standing for `old` (its arguments batched as `batched`
+    says), holding `old`'s ops but its terminator, batched; the batcher then emits
+    at its end."""
+    new = Block(arg_types=types)
+    for a, na, k in zip(old.args, new.args, batched):
+        b.env[a] = b.value(na, k)
+    b.point = InsertPoint.at_end(new)
+    for inner in list(old.ops)[:-1]:
+        b._batch(inner)
+    return new
+
+
 def _any(b: Any, mask: SSAValue, like: Operation) -> SSAValue:
     """Whether any example's condition holds: a 0-d i1 from a [B] mask."""
     as_int = b._emit(V.CastOp.get(mask, i32), like)
@@ -193,11 +196,8 @@ def _keep_done(b: Any, mask: SSAValue, new: SSAValue, old: SSAValue, like: Opera
     example rewrites its last slot with the same values; module doc)."""
     if is_stack(new.type) or is_monad(new.type):
         return new
-    rank = len(new.type.get_shape())  # type: ignore[attr-defined]
-    m = mask
-    if rank > 1:
-        m = b._emit(V.ReshapeOp.get(mask, [b.size, *[1] * (rank - 1)]), like)
-    return b._emit(V.SelectOp.get(m, new, old), like)
+    rank = len(new.type.get_shape()) - 1  # type: ignore[attr-defined]
+    return b._emit(V.SelectOp.get(b._align(mask, rank, like), new, old), like)
 
 
 def batch_stack(b: Any, op: Operation, args: list) -> None:

@@ -100,7 +100,13 @@ from mindjit.passes.mindir_inline import inline_call
 class Backprop:
     """Adjoints of one forward region (and the regions nested in it)."""
 
-    def __init__(self, weights: set[str], shared: SharedGrads | None = None, expand=None):
+    def __init__(
+        self,
+        weights: set[str],
+        shared: SharedGrads | None = None,
+        expand=None,
+        module: ModuleOp | None = None,
+    ):
         self.weights = weights
         self.varying: set[SSAValue] = set()
         self.shared = shared  # calls of pure shared graphs: their vjp graphs
@@ -108,7 +114,7 @@ class Backprop:
         #: the whiles recorded for their backward loops (while_loop.py), pruned at the end
         self.records: list[Any] = []
         #: which Parameters an op may write (made on the first while: while_loop.py)
-        self.module: ModuleOp | None = None
+        self.module = module
         self._effects: Effects | None = None
 
     @property
@@ -283,9 +289,11 @@ class _Expander:
             if symbol not in self.parameter_types:
                 raise op_error(op, f"mindir.grad weights: unknown Parameter @{symbol}")
         bp = Backprop(
-            set(weights), self.shared if share else None, lambda g: self.expand(g, share=False)
+            set(weights),
+            self.shared if share else None,
+            lambda g: self.expand(g, share=False),
+            self.module,
         )
-        bp.module = self.module
         for i in op.wrt_list:
             if differentiable(block.args[i].type):
                 bp.varying.add(block.args[i])

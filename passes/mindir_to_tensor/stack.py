@@ -80,10 +80,11 @@ def _const(e: Emitter, value: int) -> SSAValue:
     return e.shared(("index", value), lambda: arith.ConstantOp(IntegerAttr(value, _INDEX)))
 
 
-def _slot(e: Emitter, index: SSAValue) -> SSAValue:
-    """The 0-d integer tensor `index` as an `index` scalar."""
+def _slot(e: Emitter, index: SSAValue, *lane: SSAValue) -> SSAValue:
+    """The 0-d integer tensor `index` (or its element `lane`, for one slot per
+    example) as an `index` scalar."""
     element = S.tensor_of(index.type).get_element_type()
-    scalar = e.value(tensor.ExtractOp(index, [], element))
+    scalar = e.value(tensor.ExtractOp(index, list(lane), element))
     return e.value(arith.IndexCastOp(scalar, _INDEX))
 
 
@@ -168,13 +169,6 @@ def lower_stack_read(op: StackReadOp, rewriter: PatternRewriter) -> None:
 # --- one slot per example (mindir-vmap's form: dialects/mindir/stack.py) ---------------
 
 
-def _lane_slot(e: Emitter, index: SSAValue, lane: SSAValue) -> SSAValue:
-    """Example `lane`'s slot, an `index` scalar, from the `tensor<Bxi..>` index."""
-    element = S.tensor_of(index.type).get_element_type()
-    scalar = e.value(tensor.ExtractOp(index, [lane], element))
-    return e.value(arith.IndexCastOp(scalar, _INDEX))
-
-
 def _over_lanes(
     e: Emitter, lanes: int, init: SSAValue, step: Callable[[Emitter, SSAValue, SSAValue], SSAValue]
 ) -> SSAValue:
@@ -197,13 +191,13 @@ def _push_lanes(e: Emitter, op: StackPushOp) -> SSAValue:
         e,
         lanes,
         _const(e, 0),
-        lambda g, lane, m: g.value(arith.MaxUIOp(m, _lane_slot(g, op.index, lane))),
+        lambda g, lane, m: g.value(arith.MaxUIOp(m, _slot(g, op.index, lane))),
     )
     grown = _grown(e, op.stack, top)
     piece = TensorType(t.get_element_type(), item[1:])
 
     def write(g: Emitter, lane: SSAValue, acc: SSAValue) -> SSAValue:
-        slot = _lane_slot(g, op.index, lane)
+        slot = _slot(g, op.index, lane)
         rest = [0] * (len(item) - 1)
         one_item = g.value(
             tensor.ExtractSliceOp(op.value, [lane, *rest], [1, *item[1:]], [1] * len(item), piece)
@@ -239,7 +233,7 @@ def _read_lanes(e: Emitter, op: StackReadOp) -> SSAValue:
         # clamped into the record, as a gather clips: under vmap an example whose
         # loop is done still runs the masked body, reading past its first slot, and
         # the mask drops what it read (passes/vmap_loops.py)
-        wanted = _lane_slot(g, op.index, lane)
+        wanted = _slot(g, op.index, lane)
         slot = g.value(arith.MinSIOp(g.value(arith.MaxSIOp(wanted, _const(g, 0))), last))
         one_item = g.value(
             tensor.ExtractSliceOp(

@@ -159,10 +159,8 @@ def test_set_data_between_calls_is_seen_by_the_next_call(iree_graph_mode, capsys
 # --- Parameters written in one branch (iree-org/iree#24753: a located error or equal values) --
 
 
-class BranchWrites(nn.Cell):
-    """Fuzz seed 490, minimized: the else branch writes two Parameters (one buffer in
-    IREE's code, passed twice to the join) and the join reads one of them; IREE 3.13
-    ran it with a null buffer ("indirect buffer reference slot 0 is out range")."""
+class _ThreeParameters(nn.Cell):
+    """p0, p1, p2 of fuzz seed 490, which both branch cells below assign."""
 
     def __init__(self):
         super().__init__()
@@ -175,6 +173,15 @@ class BranchWrites(nn.Cell):
         self.p2 = Parameter(
             Tensor(np.array([[0.88, -0.43, -0.85], [-0.76, 0.82, 0.39]], np.float32)), name="p2"
         )
+
+
+class BranchWrites(_ThreeParameters):
+    """Fuzz seed 490, minimized: the else branch writes two Parameters (one buffer in
+    IREE's code, passed twice to the join) and the join reads one of them; IREE 3.13
+    ran it with a null buffer ("indirect buffer reference slot 0 is out range")."""
+
+    def __init__(self):
+        super().__init__()
         self.w = Parameter(
             Tensor(
                 np.array(
@@ -197,21 +204,9 @@ class BranchWrites(nn.Cell):
         return x, y, self.p0 + 0, self.p1 * 1.0
 
 
-class BranchWritesOneValue(nn.Cell):
+class BranchWritesOneValue(_ThreeParameters):
     """The else branch assigns one value to two Parameters: one buffer yielded twice
     (IREE 3.13 may run it with a null buffer: iree-org/iree#24753)."""
-
-    def __init__(self):
-        super().__init__()
-        self.p0 = Parameter(
-            Tensor(np.array([[0.75, -0.34, -0.91], [-0.53, -0.45, -0.6]], np.float32)), name="p0"
-        )
-        self.p1 = Parameter(
-            Tensor(np.array([[0.14, 0.86, 0.57], [0.93, 0.52, -0.38]], np.float32)), name="p1"
-        )
-        self.p2 = Parameter(
-            Tensor(np.array([[0.88, -0.43, -0.85], [-0.76, 0.82, 0.39]], np.float32)), name="p2"
-        )
 
     def construct(self, x, y):
         ops.assign(self.p1, ops.tanh(self.p2 + self.p1))
