@@ -154,8 +154,10 @@ def reduce_in_rank_order(op: str) -> Callable[[list[np.ndarray]], np.ndarray]:
     combine = REDUCTIONS[op]
 
     def reduce(values: list[np.ndarray]) -> np.ndarray:
-        out = np.array(values[0], copy=True)
-        for v in values[1:]:
+        if len(values) == 1:
+            return np.array(values[0], copy=True)
+        out = combine(values[0], values[1])  # not a copy of the first, then a combine
+        for v in values[2:]:
             combine(out, v, out=out)
         return out
 

@@ -18,7 +18,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 import mindjit as ms  # noqa: E402
-from mindjit import nn  # noqa: E402
+from mindjit import nn, ops  # noqa: E402
 from mindjit.backend.ray import cluster  # noqa: E402
 from mindjit.backend.ray.errors import DistributedError  # noqa: E402
 from mindjit.backend.ray.pipeline_executable import RayPipelineExecutable  # noqa: E402
@@ -243,6 +243,35 @@ def test_collectives_on_actors_equal_the_in_process_ones() -> None:
     np.testing.assert_array_equal(g.asnumpy(), np.concatenate([x, x]))
     np.testing.assert_array_equal(r.asnumpy(), halves[0] + halves[1])
     np.testing.assert_array_equal(b.asnumpy(), np.concatenate([halves[1], halves[1]]))
+
+
+class _LargeAllReduce(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.sum = ops.AllReduce()
+        self.max = ops.AllReduce(ops.ReduceOp.MAX)
+
+    def construct(self, x):
+        return self.sum(x), self.max(x)
+
+
+def test_a_large_all_reduce_is_scattered_and_gives_the_same_bits() -> None:
+    """At or above SCATTER_MIN_BYTES each of 3 ranks combines an (uneven) third."""
+    from mindjit.backend.ray.comm import SCATTER_MIN_BYTES
+    from mindjit.communication import release
+
+    ms.set_distributed(engine="ray")
+    dpt.data_parallel(3)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((6, 9001)).astype(np.float32)
+    assert x[:2].nbytes >= SCATTER_MIN_BYTES and x[:2].size % 3 != 0
+    s, m = _LargeAllReduce()(ms.Tensor(x))
+    release()
+    thirds = [x[:2], x[2:4], x[4:]]
+    np.testing.assert_array_equal(
+        s.asnumpy(), np.concatenate([thirds[0] + thirds[1] + thirds[2]] * 3)
+    )
+    np.testing.assert_array_equal(m.asnumpy(), np.concatenate([np.maximum.reduce(thirds)] * 3))
 
 
 def test_a_replica_killed_mid_step_names_its_rank() -> None:
