@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mindjit.backend.ascend.executable import AscendExecutable
 from mindjit.backend.ascend.pipeline_executable import AscendPipelineExecutable
+from mindjit.backend.auto import AutoExecutable
 from mindjit.backend.cpu import CpuExecutable
 from mindjit.backend.cpu.pipeline_run import pipeline_plan
 from mindjit.backend.cpu.replica_run import ReplicaExecutable, split_batch
@@ -48,7 +49,8 @@ from mindjit.support import config
 from mindjit.support.errors import MindjitError
 
 Executable = (
-    CpuExecutable
+    AutoExecutable
+    | CpuExecutable
     | IreeExecutable
     | IreePipelineExecutable
     | AscendExecutable
@@ -160,7 +162,20 @@ class Compiled:
             stage = "iree-load" if vmfbs is not None else f"{first.backend}-compile"
             self.report.add(stage, None, time.perf_counter() - start)
             self.executable.plan_for(self.entry)
-        else:
+        elif (
+            options.backend == "auto"
+            and options.replicas <= 1
+            and pipeline_plan(self.module, self.entry) is None
+        ):
+            target, driver = TARGETS[options.device_target], config.iree_driver()
+            self.executable = AutoExecutable(
+                self.module,
+                self.entry,
+                lambda clone: iree_executable(clone, self.entry, target=target, driver=driver),
+            )
+            self.executable.plan_for(self.entry)
+            self.report.add("cpu-plan", None, time.perf_counter() - start)
+        else:  # numpy; and "auto" with replicas or pipeline stages (module doc of backend/auto)
             self.executable = self._replicated(CpuExecutable(self.module), options.replicas)
             self.executable.plan_for(self.entry)
             self.report.add("cpu-plan", None, time.perf_counter() - start)

@@ -13,7 +13,7 @@ A switch is set, from the strongest to the weakest:
 | mode | `mode` | | PYNATIVE_MODE | graph or PyNative mode |
 | device_target | `device_target` | | CPU | CPU, GPU (IREE's CUDA target) or the simulated Ascend device |
 | jit_level | `jit_config["jit_level"]` | | O1 | which mindir pipeline (O0, O1, O2) |
-| backend | `jit_config["backend"]` | `MINDJIT_BACKEND` | numpy | what runs a CPU graph: the numpy executor or IREE |
+| backend | `jit_config["backend"]` | `MINDJIT_BACKEND` | numpy | what runs a CPU graph: the numpy executor, IREE, or auto (numpy at once, IREE once compiled if it measures faster: backend/auto) |
 | iree_driver | | `MINDJIT_IREE_DRIVER` | local-sync | IREE's CPU runtime: the calling thread, or local-task (a thread pool) |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
 | load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
@@ -63,7 +63,7 @@ PYNATIVE_MODE = 1
 
 JIT_LEVELS = ("O0", "O1", "O2")
 DEVICE_TARGETS = ("CPU", "GPU", "Ascend")
-BACKENDS = ("numpy", "iree")
+BACKENDS = ("numpy", "iree", "auto")
 DEFAULT_BACKEND = "numpy"
 #: IREE's CPU runtime drivers, the default first: local-sync runs on the calling
 #: thread; local-task's thread pool cost 0.4 ms per host sync on this 2-core

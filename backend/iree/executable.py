@@ -272,7 +272,12 @@ class IreeExecutable:
             message, loc = self.prepared.checks[int(found.group(1))]
             return RuntimeCheckError(message, loc)
         detail = text.replace("Error invoking function:", "").strip()
-        return ExecutionError(f"IREE failed running @{info.name}: {detail}", info.loc)
+        return IreeRunError(f"IREE failed running @{info.name}: {detail}", info.loc)
+
+
+class IreeRunError(ExecutionError):
+    """IREE itself failed running a call (not a check of the program's): an IREE bug
+    or limit, which the numpy executor may not have (backend/auto.py runs it there)."""
 
 
 class _Mapped:
