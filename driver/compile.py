@@ -171,7 +171,7 @@ class Compiled:
             self.executable = AutoExecutable(
                 self.module,
                 self.entry,
-                lambda clone: iree_executable(clone, self.entry, target=target, driver=driver),
+                lambda module: iree_executable(module, self.entry, target=target, driver=driver),
             )
             self.executable.plan_for(self.entry)
             self.report.add("cpu-plan", None, time.perf_counter() - start)
