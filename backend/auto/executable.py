@@ -70,6 +70,8 @@ class AutoExecutable:
         #: "numpy" or "iree" once chosen; None while measuring
         self.chosen: str | None = None
         self.timings: dict[str, list[float]] = {"numpy": [], "iree": []}
+        self.trial_calls = TRIAL_CALLS  # the fuzzer makes it 1, to switch within 3 calls
+        self._warm = False  # IREE's first call (untimed) is next
         self._current: Any = self.numpy
         self._trial: str | None = None  # the engine being measured
         self._globals = [
@@ -141,20 +143,20 @@ class AutoExecutable:
         if self.chosen is not None or not self.ready.is_set():
             return
         if self._trial is None:
-            if len(self.timings["numpy"]) < TRIAL_CALLS:
+            if len(self.timings["numpy"]) < self.trial_calls:
                 return
             self._trial = "iree"
             self._switch(self.iree)
             self.timings["iree"] = []
             self._warm = True
             return
-        if getattr(self, "_warm", False):  # IREE's first call ran untimed
+        if self._warm:  # IREE's first call ran untimed
             self._warm = False
             self.timings["iree"] = []
             return
-        if len(self.timings["iree"]) < TRIAL_CALLS:
+        if len(self.timings["iree"]) < self.trial_calls:
             return
-        numpy_s = statistics.median(self.timings["numpy"][-TRIAL_CALLS:])
+        numpy_s = statistics.median(self.timings["numpy"][-self.trial_calls :])
         iree_s = statistics.median(self.timings["iree"])
         self.chosen = "iree" if iree_s < numpy_s else "numpy"
         if self.chosen == "numpy":
