@@ -39,12 +39,16 @@ def _train_step() -> tuple[nn.Cell, ms.Tensor, ms.Tensor]:
 
 
 def _auto(step: nn.Cell) -> AutoExecutable:
-    found = [p.executable for p in api.cached_programs() if isinstance(p.executable, AutoExecutable)]
+    found = [
+        p.executable for p in api.cached_programs() if isinstance(p.executable, AutoExecutable)
+    ]
     assert found, "no program ran on backend='auto'"
     return found[-1]
 
 
-def _train(backend: str, steps: int, prepare=None) -> tuple[list[float], dict, AutoExecutable | None]:
+def _train(
+    backend: str, steps: int, prepare=None
+) -> tuple[list[float], dict, AutoExecutable | None]:
     """Losses and Parameters after `steps`; with auto, IREE is ready before step 2.
     `prepare(exe)` may slow an engine down, after the first step."""
     api.clear_cache()
@@ -149,3 +153,21 @@ def test_a_graph_iree_cannot_compile_stays_on_numpy_quietly(capfd) -> None:
 def test_a_bad_backend_name_lists_auto() -> None:
     with pytest.raises(ValueError, match=r"\['numpy', 'iree', 'auto'\]"):
         ms.set_context(jit_config={"backend": "fast"})
+
+
+def test_a_compile_cache_hit_is_auto_again(tmp_path, capfd) -> None:
+    """The entry holds the module; a hit plans numpy and compiles IREE again."""
+    from mindjit.driver.cache import HIT
+
+    want = _train("numpy", STEPS)
+    ms.set_context(enable_compile_cache=True, compile_cache_path=str(tmp_path))
+    try:
+        cold = _train("auto", STEPS)
+        capfd.readouterr()
+        warm = _train("auto", STEPS)  # api.clear_cache() first: read back from disk
+    finally:
+        ms.set_context(enable_compile_cache=False)
+    assert HIT in capfd.readouterr().err
+    assert warm[2] is not cold[2] and warm[2].iree is not None
+    _same(cold, want)
+    _same(warm, want)
