@@ -1,11 +1,33 @@
-"""Convolution and pooling kernels: strided window views and one matmul.
+"""Convolution and pooling kernels: strided views, few copies, 2-D/3-D matmuls.
 
 `sliding_window_view` gives every output position's receptive field as a view
 (N, C, OH, OW, KH, KW) of the padded input, without copying; strides and
-dilations are steps of that view. A convolution copies the view into the
-im2col matrix (in the order `conv_nchw` says) and calls BLAS once, the same work
-as im2col + matmul written by hand (benchmarks/models.py measures the two). A grouped convolution contracts per group with `einsum`;
-pooling folds the view's taps (`_pool`). Never a Python loop over pixels.
+dilations are steps of that view. Every product goes through `_matmul`
+(np.matmul, or backend/cpu/gemm.py's matmul: one line to switch). A
+convolution picks its way by shape class (`conv_nchw`), each measured against
+the kernel before it (benchmarks/conv_kernels.py, one thread, ms, a 2-core
+machine shared with other jobs):
+
+- a stride-1 convolution works on flattened rows (`_conv_rows`): every tap's
+  inputs for a whole output plane are one contiguous run of the input. With 16
+  or more input channels and runs of 64 or more, no im2col at all: one matmul
+  per tap on views of the input, accumulated (LeNet5's conv2 input gradient
+  32x16x18x18 by 6x16x5x5 2.62 -> 0.75 ms, the old im2col's (6 x 400) @
+  (400 x 6272) product ran at ~25 GFLOP/s; ResNet's 3x3 16 channels at 32x32
+  1.20 -> 0.62, 64 channels at 8x8 0.64 -> 0.52). With few channels, the runs
+  copied into a small im2col buffer a few samples at a time, one matmul
+  batched over them (LeNet5's conv1 0.39 -> 0.33, conv2 0.49 -> 0.43, ResNet's
+  stem 0.25 -> 0.16). A 1x1 convolution is one matmul, no copy (0.30 -> 0.10).
+- a strided convolution, or many channels on a small plane (ResNet's 128
+  channels at 4x4: the unused columns between rows would cost more than the
+  copy saves), copies the windows as (C, KH, KW, N, OH, OW), rows along OW,
+  then one 2-D matmul (`_im2col`, as before).
+- a weight gradient (the output gradient as a large "kernel", a small output)
+  copies (N, OH, OW, C, KH, KW), rows along KW, then one 2-D matmul (as the
+  tensordot before did: 0.44 ms for LeNet5's conv1 weight gradient).
+
+A grouped convolution is one 3-D matmul batched over the groups; pooling folds
+the view's taps (`_pool`). Never a Python loop over pixels.
 
 The accumulator (`outs`) is added (max-ed for max pooling) unless it is a fill
 of the neutral value, which is what convert-mindir-to-tensor emits.
@@ -16,7 +38,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
 
@@ -28,6 +50,16 @@ from mindjit.dialects.linalg_ext import PoolingNchwSumOp
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
+
+#: every product of this module goes through this one name (gemm.py's matmul replaces it)
+_matmul = np.matmul
+#: the most im2col rows for which `_conv_rows` batches its matmul over N (measured)
+_BATCHED_ROWS = 256
+#: `_conv_rows` accumulates one matmul per tap from this many input channels and run length
+_TAP_CHANNELS = 16
+_TAP_LENGTH = 64
+#: the im2col buffer of `_conv_rows`' batched way is filled this many bytes at a time
+_CHUNK_BYTES = 512 << 10
 
 
 def _pairs(op: Operation) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -46,28 +78,145 @@ def windows(x: np.ndarray, k: tuple[int, int], stride, dilation, out_hw) -> np.n
     return v[..., : out_hw[0], : out_hw[1], :, :]
 
 
-def conv_nchw(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
-    """N, F, OH, OW: the im2col matrix copied in the order whose innermost run is
-    the longer one, then one BLAS matmul.
+def conv_way(x_shape, w_shape, stride, out_hw) -> str:
+    """Which way `conv_nchw` computes a convolution of these shapes (decided
+    once per op at plan time; the module docstring has the measurements)."""
+    _, c, h, wd = x_shape
+    _, _, kh, kw = w_shape
+    oh, ow = out_hw
+    if oh * ow < kh * kw:
+        return "weight-gradient"
+    if tuple(stride) != (1, 1):
+        return "im2col"
+    if kh * kw == 1 and (oh, ow) == (h, wd):
+        return "1x1"
+    length = (oh - 1) * wd + ow
+    if c >= _TAP_CHANNELS and length >= _TAP_LENGTH:
+        return "taps"
+    if c * kh * kw <= _BATCHED_ROWS:
+        return "rows"
+    return "im2col"
 
-    The copy, not the matmul, is most of a numpy convolution's time, and a copy
-    is fast when its innermost axis is long. A forward convolution (small
-    kernel, large output) copies (C, KH, KW, N, OH, OW), rows along OW; a
-    weight gradient (the output gradient as a large "kernel", a small output)
-    copies (N, OH, OW, C, KH, KW), rows along KW, which `tensordot` does.
-    Measured on a 2-core machine (benchmarks/models.py's shapes): 8x16x32x32
-    by 32 3x3 filters 2.7 -> 0.85 ms; LeNet's 5x5 on 32x1x32x32 0.95 -> 0.38 ms;
-    a 32x32 weight-gradient kernel stays on tensordot (1.2 ms; 4.1 the other way).
+
+def conv_nchw(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype, way=None):
+    """N, F, OH, OW: the convolution of x (N, C, H, W) with w (F, C, KH, KW),
+    computed the way `conv_way` picks (or `way`)."""
+    way = way or conv_way(x.shape, w.shape, stride, out_hw)
+    if way == "weight-gradient":
+        return _weight_gradient(x, w, stride, dilation, out_hw, dtype)
+    if way == "im2col":
+        return _im2col(x, w, stride, dilation, out_hw, dtype)
+    return _conv_rows(x, w, dilation, out_hw, dtype, way)
+
+
+def _weight_gradient(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype):
+    """A large "kernel", a small output: the windows copied as
+    (N, OH, OW, C, KH, KW), rows along KW, and one 2-D matmul."""
+    f, c, kh, kw = w.shape
+    n = x.shape[0]
+    oh, ow = out_hw
+    cols = windows(x, (kh, kw), stride, dilation, out_hw)  # N, C, OH, OW, KH, KW
+    matrix = cols.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
+    out = _matmul(matrix, w.reshape(f, c * kh * kw).T)  # N*OH*OW, F
+    return np.ascontiguousarray(out.reshape(n, oh, ow, f).transpose(0, 3, 1, 2), dtype=dtype)
+
+
+def _im2col(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
+    """The windows copied as (C, KH, KW, N, OH, OW), rows along OW, and one 2-D matmul."""
+    f, c, kh, kw = w.shape
+    n = x.shape[0]
+    oh, ow = out_hw
+    cols = windows(x, (kh, kw), stride, dilation, out_hw)
+    matrix = cols.transpose(1, 4, 5, 0, 2, 3).reshape(c * kh * kw, n * oh * ow)
+    out = _matmul(w.reshape(f, c * kh * kw), matrix).reshape(f, n, oh, ow)
+    return np.ascontiguousarray(out.transpose(1, 0, 2, 3), dtype=dtype)
+
+
+def _conv_rows(x: np.ndarray, w: np.ndarray, dilation, out_hw, dtype, way: str) -> np.ndarray:
+    """A stride-1 convolution on flattened rows.
+
+    With the input's H x W plane flattened, tap (i, j) of output (y, x) is
+    element (y + i*dh) * W + x + j*dw: every tap's inputs for a whole output
+    plane are ONE contiguous run of L = (OH - 1) * W + OW elements starting at
+    i*dh*W + j*dw. The products are computed on those runs (also for the W - OW
+    columns between output rows that no output uses); the final copy to
+    N, F, OH, OW skips those columns. `way`:
+
+    - "1x1": one matmul (F, C) @ (N, C, H*W), no copy;
+    - "taps" (C >= `_TAP_CHANNELS` and L >= `_TAP_LENGTH`): no im2col at all,
+      KH*KW matmuls (F, C) @ (N, C, L) on views of the input, accumulated;
+    - "rows" (C*KH*KW <= `_BATCHED_ROWS`): the runs copied into an
+      (n, C*KH*KW, L) buffer for a few samples at a time (kept under
+      `_CHUNK_BYTES`, so it stays in cache), a matmul batched over them, written
+      straight into the N-major result.
+
+    Otherwise (`conv_way`) the windows' im2col: with many channels and short
+    runs the unused columns would cost more than the copy's short rows saves.
     """
     f, c, kh, kw = w.shape
-    cols = windows(x, (kh, kw), stride, dilation, out_hw)  # N, C, OH, OW, KH, KW
-    if out_hw[0] * out_hw[1] < kh * kw:
-        out = np.tensordot(cols, w, axes=([1, 4, 5], [1, 2, 3]))  # N, OH, OW, F
-        return np.ascontiguousarray(out.transpose(0, 3, 1, 2), dtype=dtype)
-    n = x.shape[0]
-    matrix = cols.transpose(1, 4, 5, 0, 2, 3).reshape(c * kh * kw, n * out_hw[0] * out_hw[1])
-    out = (w.reshape(f, c * kh * kw) @ matrix).reshape(f, n, *out_hw)
-    return np.ascontiguousarray(out.transpose(1, 0, 2, 3), dtype=dtype)
+    n, _, h, wd = x.shape
+    oh, ow = out_hw
+    length = (oh - 1) * wd + ow
+    flat = np.ascontiguousarray(x).reshape(n, c, h * wd)
+    if way == "1x1":
+        return np.ascontiguousarray(_matmul(w.reshape(f, c), flat).reshape(n, f, oh, ow), dtype)
+    offsets = [i * dilation[0] * wd + j * dilation[1] for i in range(kh) for j in range(kw)]
+    rows = c * kh * kw
+    result_type = np.result_type(x, w)
+    if way == "taps":
+        taps = np.ascontiguousarray(w.transpose(2, 3, 0, 1)).reshape(kh * kw, f, c)
+        out = _matmul(taps[0], flat[:, :, offsets[0] : offsets[0] + length])  # N, F, L
+        part = np.empty_like(out)
+        for t in range(1, kh * kw):
+            off = offsets[t]
+            _matmul(taps[t], flat[:, :, off : off + length], out=part)
+            out += part
+    else:
+        chunk = max(1, min(n, _CHUNK_BYTES // (rows * length * x.itemsize)))
+        cols = np.empty((chunk, c, kh * kw, length), x.dtype)
+        out = np.empty((n, f, length), result_type)
+        matrix = w.reshape(f, rows)
+        for start in range(0, n, chunk):
+            stop = min(n, start + chunk)
+            buf = cols[: stop - start]
+            for t, off in enumerate(offsets):
+                buf[:, :, t] = flat[start:stop, :, off : off + length]
+            _matmul(matrix, buf.reshape(stop - start, rows, length), out=out[start:stop])
+    size = out.itemsize  # out: N, F, L; its N, F, OH, OW view skips the unused columns
+    strides = (f * length * size, length * size, wd * size, size)
+    view = as_strided(out, (n, f, oh, ow), strides, writeable=False)
+    return np.ascontiguousarray(view, dtype=dtype)
+
+
+def grouped_conv(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
+    """N, G, F, OH, OW from x (N, G, C, H, W) and w (G, F, C, KH, KW): the windows
+    copied as (G, C, KH, KW, N, OH, OW) and one 3-D matmul batched over the
+    groups (einsum before: a depthwise 3x3 stride 2 on 8x96x10x10 0.40 -> 0.16 ms).
+    A depthwise stride-1 convolution multiplies and adds the taps on flattened
+    rows instead (as `_conv_rows`; 8x32x18x18 3.7 ms with einsum, 1.7 with the
+    matmul, 0.7 so)."""
+    n, g, c, h, wd = x.shape
+    _, f, _, kh, kw = w.shape
+    oh, ow = out_hw
+    if c == f == 1 and tuple(stride) == (1, 1):
+        length = (oh - 1) * wd + ow
+        flat = np.ascontiguousarray(x).reshape(n, g, h * wd)
+        taps = np.ascontiguousarray(w.reshape(g, kh * kw).T)[:, :, None]  # KH*KW, G, 1
+        out = np.empty((n, g, length), np.result_type(x, w))
+        part = np.empty_like(out)
+        for t in range(kh * kw):
+            off = (t // kw) * dilation[0] * wd + (t % kw) * dilation[1]
+            np.multiply(flat[:, :, off : off + length], taps[t], out=out if t == 0 else part)
+            if t:
+                out += part
+        size = out.itemsize
+        strides = (g * length * size, length * size, length * size, wd * size, size)
+        view = as_strided(out, (n, g, 1, oh, ow), strides, writeable=False)
+        return np.ascontiguousarray(view, dtype=dtype)
+    cols = windows(x, (kh, kw), stride, dilation, out_hw)  # N, G, C, OH, OW, KH, KW
+    matrix = cols.transpose(1, 2, 5, 6, 0, 3, 4).reshape(g, c * kh * kw, n * oh * ow)
+    out = _matmul(w.reshape(g, f, c * kh * kw), matrix).reshape(g, f, n, oh, ow)
+    return np.ascontiguousarray(out.transpose(2, 0, 1, 3, 4), dtype=dtype)
 
 
 def _check(op: Operation) -> tuple[np.dtype, tuple[int, ...]]:
@@ -98,10 +247,13 @@ def _with_acc(c: FunctionCompiler, op: Operation, fn, combine, neutral: float) -
 def build_conv_2d_nchw_fchw(c: FunctionCompiler, op: Operation) -> None:
     dtype, (_, _, oh, ow) = _check(op)
     stride, dilation = _pairs(op)
-    kh, kw = op.operands[1].type.get_shape()[2:]  # type: ignore[attr-defined]
+    x_shape = tuple(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+    w_shape = tuple(op.operands[1].type.get_shape())  # type: ignore[attr-defined]
+    static = min(x_shape + w_shape + (oh, ow)) >= 0
+    way = conv_way(x_shape, w_shape, stride, (oh, ow)) if static else None
 
     def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        return conv_nchw(x, w, stride, dilation, (oh, ow), dtype)
+        return conv_nchw(x, w, stride, dilation, (oh, ow), dtype, way)
 
     _with_acc(c, op, conv, np.add, 0.0)
 
@@ -113,9 +265,7 @@ def build_conv_2d_ngchw_gfchw(c: FunctionCompiler, op: Operation) -> None:
     kh, kw = op.operands[1].type.get_shape()[3:]  # type: ignore[attr-defined]
 
     def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        cols = windows(x, (kh, kw), stride, dilation, (oh, ow))  # N, G, C, OH, OW, KH, KW
-        out = np.einsum("ngchwij,gfcij->ngfhw", cols, w, optimize=True)
-        return np.ascontiguousarray(out, dtype=dtype)
+        return grouped_conv(x, w, stride, dilation, (oh, ow), dtype)
 
     _with_acc(c, op, conv, np.add, 0.0)
 
