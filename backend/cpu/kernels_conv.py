@@ -23,8 +23,11 @@ machine shared with other jobs):
   copy saves), copies the windows as (C, KH, KW, N, OH, OW), rows along OW,
   then one 2-D matmul (`_im2col`, as before).
 - a weight gradient (the output gradient as a large "kernel", a small output)
-  copies (N, OH, OW, C, KH, KW), rows along KW, then one 2-D matmul (as the
-  tensordot before did: 0.44 ms for LeNet5's conv1 weight gradient).
+  of a layer with few input channels (its "samples"): one matmul per output
+  position on overlapping views of the input, no im2col (`_positions`;
+  LeNet5's two 0.52 -> 0.37 and 0.44 -> 0.40 ms). With more, the windows
+  copied as (N, OH, OW, C, KH, KW), rows along KW, then one 2-D matmul (as the
+  tensordot before did).
 
 A grouped convolution is one 3-D matmul batched over the groups; pooling folds
 the view's taps (`_pool`). Never a Python loop over pixels.
@@ -53,6 +56,8 @@ if TYPE_CHECKING:
 
 #: every product of this module goes through this one name (gemm.py's matmul replaces it)
 _matmul = np.matmul
+#: the most samples for which a weight gradient is computed by positions (`_positions`)
+_POSITION_ROWS = 8
 #: the most im2col rows for which `_conv_rows` batches its matmul over N (measured)
 _BATCHED_ROWS = 256
 #: `_conv_rows` accumulates one matmul per tap from this many input channels and run length
@@ -85,7 +90,7 @@ def conv_way(x_shape, w_shape, stride, out_hw) -> str:
     _, _, kh, kw = w_shape
     oh, ow = out_hw
     if oh * ow < kh * kw:
-        return "weight-gradient"
+        return "positions" if x_shape[0] <= _POSITION_ROWS else "weight-gradient"
     if tuple(stride) != (1, 1):
         return "im2col"
     if kh * kw == 1 and (oh, ow) == (h, wd):
@@ -104,6 +109,8 @@ def conv_nchw(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype, way
     way = way or conv_way(x.shape, w.shape, stride, out_hw)
     if way == "weight-gradient":
         return _weight_gradient(x, w, stride, dilation, out_hw, dtype)
+    if way == "positions":
+        return _positions(x, w, stride, dilation, out_hw, dtype)
     if way == "im2col":
         return _im2col(x, w, stride, dilation, out_hw, dtype)
     return _conv_rows(x, w, dilation, out_hw, dtype, way)
@@ -119,6 +126,37 @@ def _weight_gradient(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dty
     matrix = cols.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
     out = _matmul(matrix, w.reshape(f, c * kh * kw).T)  # N*OH*OW, F
     return np.ascontiguousarray(out.reshape(n, oh, ow, f).transpose(0, 3, 1, 2), dtype=dtype)
+
+
+def _positions(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
+    """A large "kernel", a small output and few samples (a weight gradient of a
+    layer with few input channels): no im2col. The kernel is spread onto the
+    input's H x W grid (zeros between its taps) and flattened with the
+    channels, so output (y, x) of sample n is the dot product of that (F, C*H*W)
+    matrix with the C*H*W elements of n's input starting at y*sh*W + x*sw: one
+    matmul per output position on overlapping views of one copy of the input
+    (np.matmul loops over the positions, each a 2-D BLAS call). LeNet5's conv2
+    weight gradient (6 samples) 0.52 -> 0.37 ms, conv1's (1 sample) 0.44 -> 0.40;
+    ResNet's with 16 samples 0.86 -> 1.25, so not there (`_POSITION_ROWS`)."""
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    oh, ow = out_hw
+    plane = c * h * wd
+    reach = (oh - 1) * stride[0] * wd + (ow - 1) * stride[1] + 1
+    flat = np.empty(n * plane + reach, x.dtype)  # the last sample's views run past its end
+    flat[: n * plane] = x.reshape(-1)
+    flat[n * plane :] = 0
+    spread = np.zeros((f, c, h, wd), w.dtype)
+    spread[:, :, : kh * dilation[0] : dilation[0], : kw * dilation[1] : dilation[1]] = w
+    size = flat.itemsize
+    views = as_strided(
+        flat,
+        (oh, ow, n, plane),
+        (stride[0] * wd * size, stride[1] * size, plane * size, size),
+        writeable=False,
+    )
+    out = _matmul(views, spread.reshape(f, plane).T)  # OH, OW, N, F
+    return np.ascontiguousarray(out.transpose(2, 3, 0, 1), dtype=dtype)
 
 
 def _im2col(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:

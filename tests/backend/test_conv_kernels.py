@@ -1,6 +1,7 @@
 """backend/cpu/kernels_conv.py's ways of computing a convolution, each shape
 class it special-cases (1x1, per-tap matmuls, batched rows in chunks, strided
-and many-channel im2col, weight gradients, grouped and depthwise), against a
+and many-channel im2col, weight gradients by im2col or by output positions,
+grouped and depthwise), against a
 float64 reference written with plain loops over the taps; and a graph-mode
 convolution's gradient hitting those ways equals PyNative's."""
 
@@ -52,8 +53,12 @@ CASES = [
     ((2, 5, 9, 8), (3, 5, 3, 3), (2, 1), (1, 1), (0, 0), "im2col"),  # strided
     ((2, 5, 9, 8), (3, 5, 2, 2), (2, 3), (2, 1), (0, 0), "im2col"),
     ((2, 32, 5, 5), (3, 32, 3, 3), (1, 1), (1, 1), (0, 0), "im2col"),  # many channels, short runs
-    ((3, 4, 9, 9), (2, 4, 7, 7), (1, 1), (1, 1), (0, 0), "weight-gradient"),
-    ((2, 3, 11, 11), (2, 3, 5, 5), (1, 1), (2, 2), (0, 0), "weight-gradient"),
+    ((9, 4, 9, 9), (2, 4, 7, 7), (1, 1), (1, 1), (0, 0), "weight-gradient"),
+    ((9, 3, 11, 11), (2, 3, 5, 5), (1, 1), (2, 2), (0, 0), "weight-gradient"),
+    ((3, 4, 9, 9), (2, 4, 7, 7), (1, 1), (1, 1), (0, 0), "positions"),  # few samples
+    ((1, 3, 11, 11), (2, 3, 5, 5), (1, 1), (2, 2), (0, 0), "positions"),  # dilation
+    ((2, 3, 12, 11), (4, 3, 5, 4), (2, 3), (2, 2), (0, 0), "positions"),  # stride, dilation
+    ((2, 3, 12, 11), (4, 3, 6, 6), (2, 1), (1, 1), (1, 0), "positions"),  # cropped
 ]
 
 
@@ -107,7 +112,8 @@ def test_grouped_conv_matches_the_reference(x_shape, w_shape, stride, dilation):
 
 def test_graph_mode_gradients_through_every_way_equal_pynative():
     """Forward "taps" (16 channels), its input gradient "taps", its weight gradient
-    "weight-gradient"; a 1-channel convolution ("rows"), a strided one ("im2col")."""
+    "weight-gradient"; a 1-channel convolution ("rows", weight gradient
+    "positions"), a strided one ("im2col")."""
     x = Tensor(RNG.standard_normal((2, 1, 14, 14)).astype(np.float32))
     w1 = Parameter(Tensor(RNG.standard_normal((16, 1, 3, 3)).astype(np.float32)), name="w1")
     w2 = Parameter(Tensor(RNG.standard_normal((16, 16, 3, 3)).astype(np.float32)), name="w2")
