@@ -12,12 +12,12 @@ machine shared with other jobs):
   inputs for a whole output plane are one contiguous run of the input. With 16
   or more input channels and runs of 64 or more, no im2col at all: one matmul
   per tap on views of the input, accumulated (LeNet5's conv2 input gradient
-  32x16x18x18 by 6x16x5x5 2.62 -> 0.75 ms, the old im2col's (6 x 400) @
-  (400 x 6272) product ran at ~25 GFLOP/s; ResNet's 3x3 16 channels at 32x32
-  1.20 -> 0.62, 64 channels at 8x8 0.64 -> 0.52). With few channels, the runs
-  copied into a small im2col buffer a few samples at a time, one matmul
-  batched over them (LeNet5's conv1 0.39 -> 0.33, conv2 0.49 -> 0.43, ResNet's
-  stem 0.25 -> 0.16). A 1x1 convolution is one matmul, no copy (0.30 -> 0.10).
+  32x16x18x18 by 6x16x5x5 2.6-6.7 -> 0.8 ms: the old im2col's (6 x 400) @
+  (400 x 6272) product runs at ~25 GFLOP/s or worse in OpenBLAS; ResNet's 3x3
+  16 channels at 32x32 1.23 -> 0.71, 64 channels at 8x8 0.69 -> 0.54). With
+  few channels, the runs copied into one im2col buffer, one matmul batched
+  over the samples (LeNet5's conv1 0.42 -> 0.24, conv2 0.52 -> 0.35, ResNet's
+  stem 0.26 -> 0.15). A 1x1 convolution is one matmul, no copy (0.24 -> 0.10).
 - a strided convolution, or many channels on a small plane (ResNet's 128
   channels at 4x4: the unused columns between rows would cost more than the
   copy saves), copies the windows as (C, KH, KW, N, OH, OW), rows along OW,
@@ -25,12 +25,16 @@ machine shared with other jobs):
 - a weight gradient (the output gradient as a large "kernel", a small output)
   of a layer with few input channels (its "samples"): one matmul per output
   position on overlapping views of the input, no im2col (`_positions`;
-  LeNet5's two 0.52 -> 0.37 and 0.44 -> 0.40 ms). With more, the windows
+  LeNet5's two 0.53 -> 0.38 and 0.48 -> 0.43 ms). With more, the windows
   copied as (N, OH, OW, C, KH, KW), rows along KW, then one 2-D matmul (as the
   tensordot before did).
 
-A grouped convolution is one 3-D matmul batched over the groups; pooling folds
-the view's taps (`_pool`). Never a Python loop over pixels.
+All of LeNet5's convolutions: 8.7 -> 2.2 ms; ResNet-18's benchmarked ones
+8.5 -> 6.9. A grouped convolution is one 3-D matmul batched over the groups
+(`grouped_conv`; MobileNet's train step 124 -> 62 ms with the rest); pooling
+folds the view's taps (`_pool`). Never a Python loop over pixels. Results
+change in the last bits (another summation order), not between graph mode and
+PyNative: both run these kernels, the way fixed by the shapes.
 
 The accumulator (`outs`) is added (max-ed for max pooling) unless it is a fill
 of the neutral value, which is what convert-mindir-to-tensor emits.
@@ -63,8 +67,6 @@ _BATCHED_ROWS = 256
 #: `_conv_rows` accumulates one matmul per tap from this many input channels and run length
 _TAP_CHANNELS = 16
 _TAP_LENGTH = 64
-#: the im2col buffer of `_conv_rows`' batched way is filled this many bytes at a time
-_CHUNK_BYTES = 512 << 10
 
 
 def _pairs(op: Operation) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -183,10 +185,11 @@ def _conv_rows(x: np.ndarray, w: np.ndarray, dilation, out_hw, dtype, way: str) 
     - "1x1": one matmul (F, C) @ (N, C, H*W), no copy;
     - "taps" (C >= `_TAP_CHANNELS` and L >= `_TAP_LENGTH`): no im2col at all,
       KH*KW matmuls (F, C) @ (N, C, L) on views of the input, accumulated;
-    - "rows" (C*KH*KW <= `_BATCHED_ROWS`): the runs copied into an
-      (n, C*KH*KW, L) buffer for a few samples at a time (kept under
-      `_CHUNK_BYTES`, so it stays in cache), a matmul batched over them, written
-      straight into the N-major result.
+    - "rows" (C*KH*KW <= `_BATCHED_ROWS`): the runs copied into one
+      (N, C*KH*KW, L) buffer, a matmul batched over N whose result is already
+      N-major. (Filling and multiplying a few samples at a time, to stay in
+      cache, measured slower: LeNet5's conv1 0.24 ms at once, 0.33 in 512 KiB
+      pieces, 0.73 in 128 KiB ones.)
 
     Otherwise (`conv_way`) the windows' im2col: with many channels and short
     runs the unused columns would cost more than the copy's short rows saves.
@@ -200,7 +203,6 @@ def _conv_rows(x: np.ndarray, w: np.ndarray, dilation, out_hw, dtype, way: str) 
         return np.ascontiguousarray(_matmul(w.reshape(f, c), flat).reshape(n, f, oh, ow), dtype)
     offsets = [i * dilation[0] * wd + j * dilation[1] for i in range(kh) for j in range(kw)]
     rows = c * kh * kw
-    result_type = np.result_type(x, w)
     if way == "taps":
         taps = np.ascontiguousarray(w.transpose(2, 3, 0, 1)).reshape(kh * kw, f, c)
         out = _matmul(taps[0], flat[:, :, offsets[0] : offsets[0] + length])  # N, F, L
@@ -210,16 +212,10 @@ def _conv_rows(x: np.ndarray, w: np.ndarray, dilation, out_hw, dtype, way: str) 
             _matmul(taps[t], flat[:, :, off : off + length], out=part)
             out += part
     else:
-        chunk = max(1, min(n, _CHUNK_BYTES // (rows * length * x.itemsize)))
-        cols = np.empty((chunk, c, kh * kw, length), x.dtype)
-        out = np.empty((n, f, length), result_type)
-        matrix = w.reshape(f, rows)
-        for start in range(0, n, chunk):
-            stop = min(n, start + chunk)
-            buf = cols[: stop - start]
-            for t, off in enumerate(offsets):
-                buf[:, :, t] = flat[start:stop, :, off : off + length]
-            _matmul(matrix, buf.reshape(stop - start, rows, length), out=out[start:stop])
+        cols = np.empty((n, c, kh * kw, length), x.dtype)
+        for t, off in enumerate(offsets):
+            cols[:, :, t] = flat[:, :, off : off + length]
+        out = _matmul(w.reshape(f, rows), cols.reshape(n, rows, length))  # N, F, L
     size = out.itemsize  # out: N, F, L; its N, F, OH, OW view skips the unused columns
     strides = (f * length * size, length * size, wd * size, size)
     view = as_strided(out, (n, f, oh, ow), strides, writeable=False)

@@ -1,5 +1,5 @@
 """backend/cpu/kernels_conv.py's ways of computing a convolution, each shape
-class it special-cases (1x1, per-tap matmuls, batched rows in chunks, strided
+class it special-cases (1x1, per-tap matmuls, batched rows, strided
 and many-channel im2col, weight gradients by im2col or by output positions,
 grouped and depthwise), against a
 float64 reference written with plain loops over the taps; and a graph-mode
@@ -76,13 +76,13 @@ def test_each_way_matches_the_reference(x_shape, w_shape, stride, dilation, crop
     )
 
 
-def test_rows_in_several_chunks_and_float64(monkeypatch):
-    monkeypatch.setattr(K, "_CHUNK_BYTES", 2000)  # one sample of 6 * 9 * 28 floats per chunk
+def test_float64_stays_float64():
     x = RNG.standard_normal((5, 6, 6, 8))
     w = RNG.standard_normal((4, 6, 3, 3))
-    got = K.conv_nchw(x, w, (1, 1), (1, 1), (4, 6), np.float64, "rows")
-    assert got.dtype == np.float64
-    np.testing.assert_allclose(got, _reference(x, w, (1, 1), (1, 1), (4, 6)), rtol=1e-12)
+    for way in ("rows", "im2col"):
+        got = K.conv_nchw(x, w, (1, 1), (1, 1), (4, 6), np.float64, way)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, _reference(x, w, (1, 1), (1, 1), (4, 6)), rtol=1e-12)
 
 
 def _grouped_reference(x, w, stride, dilation, out_hw):
