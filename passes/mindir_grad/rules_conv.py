@@ -90,7 +90,8 @@ def _tiles(kernel, stride, dilation, pads, in_hw, out_hw) -> bool:
     the gradient is the windows' pieces put side by side (stacked and reshaped)
     rather than one zero tensor per tap spread and added: LeNet5's 2x2 pool
     gradient was 4 zero fills, 4 strided writes and a 4-way add on its 32x6x28x28
-    input."""
+    input; its train step's elementwise, insert_slice and concat ops took 7.5 ms
+    before, 4.4 after (2-core machine under load, both programs interleaved)."""
     return (
         tuple(stride) == tuple(kernel)
         and tuple(dilation) == (1, 1)
