@@ -1,11 +1,40 @@
-"""Convolution and pooling kernels: strided window views and one matmul.
+"""Convolution and pooling kernels: strided views, few copies, 2-D/3-D matmuls.
 
 `sliding_window_view` gives every output position's receptive field as a view
 (N, C, OH, OW, KH, KW) of the padded input, without copying; strides and
-dilations are steps of that view. A convolution copies the view into the
-im2col matrix (in the order `conv_nchw` says) and calls BLAS once, the same work
-as im2col + matmul written by hand (benchmarks/models.py measures the two). A grouped convolution contracts per group with `einsum`;
-pooling folds the view's taps (`_pool`). Never a Python loop over pixels.
+dilations are steps of that view. Every product goes through `_matmul`
+(np.matmul, or backend/cpu/gemm.py's matmul: one line to switch). A
+convolution picks its way by shape class (`conv_nchw`), each measured against
+the kernel before it (benchmarks/conv_kernels.py, one thread, ms, a 2-core
+machine shared with other jobs):
+
+- a stride-1 convolution works on flattened rows (`_conv_rows`): every tap's
+  inputs for a whole output plane are one contiguous run of the input. With 16
+  or more input channels and runs of 64 or more, no im2col at all: one matmul
+  per tap on views of the input, accumulated (LeNet5's conv2 input gradient
+  32x16x18x18 by 6x16x5x5 2.6-6.7 -> 0.8 ms: the old im2col's (6 x 400) @
+  (400 x 6272) product runs at ~25 GFLOP/s or worse in OpenBLAS; ResNet's 3x3
+  16 channels at 32x32 1.23 -> 0.71, 64 channels at 8x8 0.69 -> 0.54). With
+  few channels, the runs copied into one im2col buffer, one matmul batched
+  over the samples (LeNet5's conv1 0.42 -> 0.24, conv2 0.52 -> 0.35, ResNet's
+  stem 0.26 -> 0.15). A 1x1 convolution is one matmul, no copy (0.24 -> 0.10).
+- a strided convolution, or many channels on a small plane (ResNet's 128
+  channels at 4x4: the unused columns between rows would cost more than the
+  copy saves), copies the windows as (C, KH, KW, N, OH, OW), rows along OW,
+  then one 2-D matmul (`_im2col`, as before).
+- a weight gradient (the output gradient as a large "kernel", a small output)
+  of a layer with few input channels (its "samples"): one matmul per output
+  position on overlapping views of the input, no im2col (`_positions`;
+  LeNet5's two 0.53 -> 0.38 and 0.48 -> 0.43 ms). With more, the windows
+  copied as (N, OH, OW, C, KH, KW), rows along KW, then one 2-D matmul (as the
+  tensordot before did).
+
+All of LeNet5's convolutions: 8.7 -> 2.2 ms; ResNet-18's benchmarked ones
+8.5 -> 6.9. A grouped convolution is one 3-D matmul batched over the groups
+(`grouped_conv`; MobileNet's train step 124 -> 62 ms with the rest); pooling
+folds the view's taps (`_pool`). Never a Python loop over pixels. Results
+change in the last bits (another summation order), not between graph mode and
+PyNative: both run these kernels, the way fixed by the shapes.
 
 The accumulator (`outs`) is added (max-ed for max pooling) unless it is a fill
 of the neutral value, which is what convert-mindir-to-tensor emits.
@@ -16,7 +45,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
 
@@ -28,6 +57,16 @@ from mindjit.dialects.linalg_ext import PoolingNchwSumOp
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
+
+#: every product of this module goes through this one name (gemm.py's matmul replaces it)
+_matmul = np.matmul
+#: the most samples for which a weight gradient is computed by positions (`_positions`)
+_POSITION_ROWS = 8
+#: the most im2col rows for which `_conv_rows` batches its matmul over N (measured)
+_BATCHED_ROWS = 256
+#: `_conv_rows` accumulates one matmul per tap from this many input channels and run length
+_TAP_CHANNELS = 16
+_TAP_LENGTH = 64
 
 
 def _pairs(op: Operation) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -46,28 +85,175 @@ def windows(x: np.ndarray, k: tuple[int, int], stride, dilation, out_hw) -> np.n
     return v[..., : out_hw[0], : out_hw[1], :, :]
 
 
-def conv_nchw(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
-    """N, F, OH, OW: the im2col matrix copied in the order whose innermost run is
-    the longer one, then one BLAS matmul.
+def conv_way(x_shape, w_shape, stride, out_hw) -> str:
+    """Which way `conv_nchw` computes a convolution of these shapes (decided
+    once per op at plan time; the module docstring has the measurements)."""
+    _, c, h, wd = x_shape
+    _, _, kh, kw = w_shape
+    oh, ow = out_hw
+    if oh * ow < kh * kw:
+        return "positions" if x_shape[0] <= _POSITION_ROWS else "weight-gradient"
+    if tuple(stride) != (1, 1):
+        return "im2col"
+    if kh * kw == 1 and (oh, ow) == (h, wd):
+        return "1x1"
+    length = (oh - 1) * wd + ow
+    if c >= _TAP_CHANNELS and length >= _TAP_LENGTH:
+        return "taps"
+    if c * kh * kw <= _BATCHED_ROWS:
+        return "rows"
+    return "im2col"
 
-    The copy, not the matmul, is most of a numpy convolution's time, and a copy
-    is fast when its innermost axis is long. A forward convolution (small
-    kernel, large output) copies (C, KH, KW, N, OH, OW), rows along OW; a
-    weight gradient (the output gradient as a large "kernel", a small output)
-    copies (N, OH, OW, C, KH, KW), rows along KW, which `tensordot` does.
-    Measured on a 2-core machine (benchmarks/models.py's shapes): 8x16x32x32
-    by 32 3x3 filters 2.7 -> 0.85 ms; LeNet's 5x5 on 32x1x32x32 0.95 -> 0.38 ms;
-    a 32x32 weight-gradient kernel stays on tensordot (1.2 ms; 4.1 the other way).
+
+def conv_nchw(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype, way=None):
+    """N, F, OH, OW: the convolution of x (N, C, H, W) with w (F, C, KH, KW),
+    computed the way `conv_way` picks (or `way`)."""
+    way = way or conv_way(x.shape, w.shape, stride, out_hw)
+    if way == "weight-gradient":
+        return _weight_gradient(x, w, stride, dilation, out_hw, dtype)
+    if way == "positions":
+        return _positions(x, w, stride, dilation, out_hw, dtype)
+    if way == "im2col":
+        return _im2col(x, w, stride, dilation, out_hw, dtype)
+    return _conv_rows(x, w, dilation, out_hw, dtype, way)
+
+
+def _weight_gradient(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype):
+    """A large "kernel", a small output: the windows copied as
+    (N, OH, OW, C, KH, KW), rows along KW, and one 2-D matmul."""
+    f, c, kh, kw = w.shape
+    n = x.shape[0]
+    oh, ow = out_hw
+    cols = windows(x, (kh, kw), stride, dilation, out_hw)  # N, C, OH, OW, KH, KW
+    matrix = cols.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
+    out = _matmul(matrix, w.reshape(f, c * kh * kw).T)  # N*OH*OW, F
+    return np.ascontiguousarray(out.reshape(n, oh, ow, f).transpose(0, 3, 1, 2), dtype=dtype)
+
+
+def _positions(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
+    """A large "kernel", a small output and few samples (a weight gradient of a
+    layer with few input channels): no im2col. The kernel is spread onto the
+    input's H x W grid (zeros between its taps) and flattened with the
+    channels, so output (y, x) of sample n is the dot product of that (F, C*H*W)
+    matrix with the C*H*W elements of n's input starting at y*sh*W + x*sw: one
+    matmul per output position on overlapping views of one copy of the input
+    (np.matmul loops over the positions, each a 2-D BLAS call). LeNet5's conv2
+    weight gradient (6 samples) 0.52 -> 0.37 ms, conv1's (1 sample) 0.44 -> 0.40;
+    ResNet's with 16 samples 0.86 -> 1.25, so not there (`_POSITION_ROWS`)."""
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    oh, ow = out_hw
+    plane = c * h * wd
+    reach = (oh - 1) * stride[0] * wd + (ow - 1) * stride[1] + 1
+    flat = np.empty(n * plane + reach, x.dtype)  # the last sample's views run past its end
+    flat[: n * plane] = x.reshape(-1)
+    flat[n * plane :] = 0
+    spread = np.zeros((f, c, h, wd), w.dtype)
+    spread[:, :, : kh * dilation[0] : dilation[0], : kw * dilation[1] : dilation[1]] = w
+    size = flat.itemsize
+    views = as_strided(
+        flat,
+        (oh, ow, n, plane),
+        (stride[0] * wd * size, stride[1] * size, plane * size, size),
+        writeable=False,
+    )
+    out = _matmul(views, spread.reshape(f, plane).T)  # OH, OW, N, F
+    return np.ascontiguousarray(out.transpose(2, 3, 0, 1), dtype=dtype)
+
+
+def _im2col(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
+    """The windows copied as (C, KH, KW, N, OH, OW), rows along OW, and one 2-D matmul."""
+    f, c, kh, kw = w.shape
+    n = x.shape[0]
+    oh, ow = out_hw
+    cols = windows(x, (kh, kw), stride, dilation, out_hw)
+    matrix = cols.transpose(1, 4, 5, 0, 2, 3).reshape(c * kh * kw, n * oh * ow)
+    out = _matmul(w.reshape(f, c * kh * kw), matrix).reshape(f, n, oh, ow)
+    return np.ascontiguousarray(out.transpose(1, 0, 2, 3), dtype=dtype)
+
+
+def _conv_rows(x: np.ndarray, w: np.ndarray, dilation, out_hw, dtype, way: str) -> np.ndarray:
+    """A stride-1 convolution on flattened rows.
+
+    With the input's H x W plane flattened, tap (i, j) of output (y, x) is
+    element (y + i*dh) * W + x + j*dw: every tap's inputs for a whole output
+    plane are ONE contiguous run of L = (OH - 1) * W + OW elements starting at
+    i*dh*W + j*dw. The products are computed on those runs (also for the W - OW
+    columns between output rows that no output uses); the final copy to
+    N, F, OH, OW skips those columns. `way`:
+
+    - "1x1": one matmul (F, C) @ (N, C, H*W), no copy;
+    - "taps" (C >= `_TAP_CHANNELS` and L >= `_TAP_LENGTH`): no im2col at all,
+      KH*KW matmuls (F, C) @ (N, C, L) on views of the input, accumulated;
+    - "rows" (C*KH*KW <= `_BATCHED_ROWS`): the runs copied into one
+      (N, C*KH*KW, L) buffer, a matmul batched over N whose result is already
+      N-major. (Filling and multiplying a few samples at a time, to stay in
+      cache, measured slower: LeNet5's conv1 0.24 ms at once, 0.33 in 512 KiB
+      pieces, 0.73 in 128 KiB ones.)
+
+    Otherwise (`conv_way`) the windows' im2col: with many channels and short
+    runs the unused columns would cost more than the copy's short rows saves.
+    The result is copied out of `out`: handing on the strided view instead made
+    LeNet5's step 1.23x slower (its consumers read it slowly); reusing the
+    im2col buffer across calls (no fresh pages) measured slower too.
     """
     f, c, kh, kw = w.shape
-    cols = windows(x, (kh, kw), stride, dilation, out_hw)  # N, C, OH, OW, KH, KW
-    if out_hw[0] * out_hw[1] < kh * kw:
-        out = np.tensordot(cols, w, axes=([1, 4, 5], [1, 2, 3]))  # N, OH, OW, F
-        return np.ascontiguousarray(out.transpose(0, 3, 1, 2), dtype=dtype)
-    n = x.shape[0]
-    matrix = cols.transpose(1, 4, 5, 0, 2, 3).reshape(c * kh * kw, n * out_hw[0] * out_hw[1])
-    out = (w.reshape(f, c * kh * kw) @ matrix).reshape(f, n, *out_hw)
-    return np.ascontiguousarray(out.transpose(1, 0, 2, 3), dtype=dtype)
+    n, _, h, wd = x.shape
+    oh, ow = out_hw
+    length = (oh - 1) * wd + ow
+    flat = np.ascontiguousarray(x).reshape(n, c, h * wd)
+    if way == "1x1":
+        return np.ascontiguousarray(_matmul(w.reshape(f, c), flat).reshape(n, f, oh, ow), dtype)
+    offsets = [i * dilation[0] * wd + j * dilation[1] for i in range(kh) for j in range(kw)]
+    rows = c * kh * kw
+    if way == "taps":
+        taps = np.ascontiguousarray(w.transpose(2, 3, 0, 1)).reshape(kh * kw, f, c)
+        out = _matmul(taps[0], flat[:, :, offsets[0] : offsets[0] + length])  # N, F, L
+        part = np.empty_like(out)
+        for t in range(1, kh * kw):
+            off = offsets[t]
+            _matmul(taps[t], flat[:, :, off : off + length], out=part)
+            out += part
+    else:
+        cols = np.empty((n, c, kh * kw, length), x.dtype)
+        for t, off in enumerate(offsets):
+            cols[:, :, t] = flat[:, :, off : off + length]
+        out = _matmul(w.reshape(f, rows), cols.reshape(n, rows, length))  # N, F, L
+    size = out.itemsize  # out: N, F, L; its N, F, OH, OW view skips the unused columns
+    strides = (f * length * size, length * size, wd * size, size)
+    view = as_strided(out, (n, f, oh, ow), strides, writeable=False)
+    return np.ascontiguousarray(view, dtype=dtype)
+
+
+def grouped_conv(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype) -> np.ndarray:
+    """N, G, F, OH, OW from x (N, G, C, H, W) and w (G, F, C, KH, KW): the windows
+    copied as (G, C, KH, KW, N, OH, OW) and one 3-D matmul batched over the
+    groups (einsum before: a depthwise 3x3 stride 2 on 8x96x10x10 0.40 -> 0.16 ms).
+    A depthwise stride-1 convolution multiplies and adds the taps on flattened
+    rows instead (as `_conv_rows`; 8x32x18x18 3.7 ms with einsum, 1.7 with the
+    matmul, 0.7 so)."""
+    n, g, c, h, wd = x.shape
+    _, f, _, kh, kw = w.shape
+    oh, ow = out_hw
+    if c == f == 1 and tuple(stride) == (1, 1):
+        length = (oh - 1) * wd + ow
+        flat = np.ascontiguousarray(x).reshape(n, g, h * wd)
+        taps = np.ascontiguousarray(w.reshape(g, kh * kw).T)[:, :, None]  # KH*KW, G, 1
+        out = np.empty((n, g, length), np.result_type(x, w))
+        part = np.empty_like(out)
+        for t in range(kh * kw):
+            off = (t // kw) * dilation[0] * wd + (t % kw) * dilation[1]
+            np.multiply(flat[:, :, off : off + length], taps[t], out=out if t == 0 else part)
+            if t:
+                out += part
+        size = out.itemsize
+        strides = (g * length * size, length * size, length * size, wd * size, size)
+        view = as_strided(out, (n, g, 1, oh, ow), strides, writeable=False)
+        return np.ascontiguousarray(view, dtype=dtype)
+    cols = windows(x, (kh, kw), stride, dilation, out_hw)  # N, G, C, OH, OW, KH, KW
+    matrix = cols.transpose(1, 2, 5, 6, 0, 3, 4).reshape(g, c * kh * kw, n * oh * ow)
+    out = _matmul(w.reshape(g, f, c * kh * kw), matrix).reshape(g, f, n, oh, ow)
+    return np.ascontiguousarray(out.transpose(2, 0, 1, 3, 4), dtype=dtype)
 
 
 def _check(op: Operation) -> tuple[np.dtype, tuple[int, ...]]:
@@ -98,10 +284,13 @@ def _with_acc(c: FunctionCompiler, op: Operation, fn, combine, neutral: float) -
 def build_conv_2d_nchw_fchw(c: FunctionCompiler, op: Operation) -> None:
     dtype, (_, _, oh, ow) = _check(op)
     stride, dilation = _pairs(op)
-    kh, kw = op.operands[1].type.get_shape()[2:]  # type: ignore[attr-defined]
+    x_shape = tuple(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+    w_shape = tuple(op.operands[1].type.get_shape())  # type: ignore[attr-defined]
+    static = min(x_shape + w_shape + (oh, ow)) >= 0
+    way = conv_way(x_shape, w_shape, stride, (oh, ow)) if static else None
 
     def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        return conv_nchw(x, w, stride, dilation, (oh, ow), dtype)
+        return conv_nchw(x, w, stride, dilation, (oh, ow), dtype, way)
 
     _with_acc(c, op, conv, np.add, 0.0)
 
@@ -113,9 +302,7 @@ def build_conv_2d_ngchw_gfchw(c: FunctionCompiler, op: Operation) -> None:
     kh, kw = op.operands[1].type.get_shape()[3:]  # type: ignore[attr-defined]
 
     def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        cols = windows(x, (kh, kw), stride, dilation, (oh, ow))  # N, G, C, OH, OW, KH, KW
-        out = np.einsum("ngchwij,gfcij->ngfhw", cols, w, optimize=True)
-        return np.ascontiguousarray(out, dtype=dtype)
+        return grouped_conv(x, w, stride, dilation, (oh, ow), dtype)
 
     _with_acc(c, op, conv, np.add, 0.0)
 

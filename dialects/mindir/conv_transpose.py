@@ -2,9 +2,11 @@
 
 `conv2d_input_adjoint` builds d(conv2d)/d(input) applied to an output
 gradient `g`: `g` spread by the stride (`pad` with interior padding) and padded
-by the window's reach, convolved (stride 1) with the weight flipped
-(`reverse`) and its in/out channels swapped per group, then the forward
-padding cropped. mindir-grad's conv2d rule uses it for the input gradient, and
+by the window's reach less the forward padding (cropped before, not after: the
+convolution computes only the input's own rows and columns; ResNet's 3x3
+padding-1 input gradients were 34x34 convolutions cropped to 32x32), convolved
+(stride 1) with the weight flipped (`reverse`) and its in/out channels swapped
+per group. mindir-grad's conv2d rule uses it for the input gradient, and
 the frontend's `Conv2dTranspose` is exactly this map, so both share it (the
 frontend must not import passes). `emit` inserts one op and returns its
 result (the frontend's `Emitter.value`, mindir-grad's `GradEmitter.v`).
@@ -47,11 +49,14 @@ def conv2d_input_adjoint(
     hp, wp = in_hw[0] + pads[0] + pads[1], in_hw[1] + pads[2] + pads[3]
     reach = ((kh - 1) * dilation[0], (kw - 1) * dilation[1])
     left = (hp - ((oh - 1) * stride[0] + 1 + reach[0]), wp - ((ow - 1) * stride[1] + 1 + reach[1]))
+    pt, pb, pl, pr = pads
+    # the forward padding is cropped from the spread gradient before the convolution
+    # (a negative pad crops), so only the input's own rows and columns are computed
     spread = emit(
         PadOp.get(
             g,
-            [0, 0, reach[0], reach[1]],
-            [0, 0, reach[0] + left[0], reach[1] + left[1]],
+            [0, 0, reach[0] - pt, reach[1] - pl],
+            [0, 0, reach[0] + left[0] - pb, reach[1] + left[1] - pr],
             [0, 0, stride[0] - 1, stride[1] - 1],
         )
     )
@@ -63,8 +68,4 @@ def conv2d_input_adjoint(
     else:
         wt = emit(TransposeOp.get(wt, [1, 0, 2, 3]))
     wt = emit(ReverseOp.get(wt, [2, 3]))
-    dxp = emit(Conv2DOp.get(spread, wt, (1, 1), tuple(dilation), (0, 0, 0, 0), group))
-    if not any(pads):
-        return dxp
-    pt, pb, pl, pr = pads
-    return emit(PadOp.get(dxp, [0, 0, -pt, -pl], [0, 0, -pb, -pr]))
+    return emit(Conv2DOp.get(spread, wt, (1, 1), tuple(dilation), (0, 0, 0, 0), group))

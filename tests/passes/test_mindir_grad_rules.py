@@ -470,6 +470,7 @@ def _cases() -> list[Case]:
         return lambda b, xs: b.v(M.MaxPool2DOp.get(xs[0], kernel, stride, pad, dilation, extra))
 
     add("max_pool2d_2x2", lambda r: [distinct(r, 2, 3, 4, 6)], max_pool((2, 2), (2, 2)))
+    add("max_pool2d_3x2_tiles", lambda r: [distinct(r, 1, 2, 6, 4)], max_pool((3, 2), (3, 2)))
     add(
         "max_pool2d_overlap_pad_dilation",
         lambda r: [distinct(r, 1, 2, 7, 7)],
@@ -480,6 +481,7 @@ def _cases() -> list[Case]:
         return lambda b, xs: b.v(M.AvgPool2DOp.get(xs[0], kernel, stride, pad, include, extra))
 
     add("avg_pool2d_2x2", lambda r: [normal(r, 2, 3, 4, 6)], avg_pool((2, 2), (2, 2)))
+    add("avg_pool2d_2x3_tiles", lambda r: [normal(r, 1, 2, 4, 6)], avg_pool((2, 3), (2, 3)))
     add(
         "avg_pool2d_pad_excluded_ceil",
         lambda r: [normal(r, 1, 2, 6, 5)],
