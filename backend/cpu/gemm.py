@@ -47,11 +47,14 @@ thread, numpy 2.4.6's OpenBLAS 0.3.31 against mkl 2026.2.0, GFLOP/s):
 so on this machine both libraries run at the core's peak for GPT's shapes
 (~100 GFLOP/s) and the trial keeps numpy for most shapes; oneMKL wins on
 machines where it beats OpenBLAS (Intel CPUs), which the trial finds there.
-With both cores, oneMKL's OpenMP threads and OpenBLAS's pthreads share the
-cores: each library's threads wait spinning after a call (OpenBLAS's, Intel
-OpenMP's for KMP_BLOCKTIME), so alternating the two oversubscribes; oneMKL's
-OpenMP threads are told to sleep at once (`kmp_set_blocktime(0)`), and the
-trial measures the two in alternation, as the executor would run them.
+With more than one thread, auto keeps numpy for every shape (only
+MINDJIT_GEMM=mkl asks oneMKL): after a call each library's threads wait
+spinning (OpenBLAS's pthreads; Intel OpenMP's for KMP_BLOCKTIME, which is set
+to 0 here), so alternating the two oversubscribes the cores. Measured with 2
+threads, alternating per call (benchmarks/gemm_kernels.py --threads 2),
+numpy's 256 x 1024 x 256 fell to 16 GFLOP/s and 256 x 256 x 1024 to 3-18
+(~130 alone); each library alone in its own process: numpy 116-136 GFLOP/s,
+oneMKL 85-126 on GPT's and ResNet's shapes, so numpy alone is the better one.
 """
 
 from __future__ import annotations
@@ -96,8 +99,9 @@ class _Mkl:
         lib.MKL_CBWR_Set(_CBWR_AUTO)
         lib.MKL_Set_Dynamic(0)
         lib.MKL_Set_Num_Threads(threads)
-        if threads > 1 and hasattr(lib, "kmp_set_blocktime"):
-            lib.kmp_set_blocktime(0)
+        omp = path.parent / "libiomp5.so"  # the intel-openmp wheel's, beside it
+        if threads > 1 and omp.is_file():
+            ctypes.CDLL(str(omp)).kmp_set_blocktime(0)
         self.threads = threads
         self.version = _version_string(lib)
         i, p = ctypes.c_int, ctypes.c_void_p
@@ -296,6 +300,8 @@ def choice(plan: tuple) -> bool:
             chosen = False
         elif mode == "mkl":
             chosen = True
+        elif mkl.threads > 1:
+            chosen = False  # two threaded libraries in turn oversubscribe the cores
         else:
             _, batch, m, n, k = key[:5]
             big = 2 * batch * m * n * k >= SMALL_FLOPS
