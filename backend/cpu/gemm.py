@@ -16,37 +16,47 @@ loaded with ctypes; before the first call it is set to the LP64 interface, to
 the sequential threading layer for one thread (`MKL_NUM_THREADS` /
 `OMP_NUM_THREADS` = 1, support/config.py `gemm_threads`) or to Intel OpenMP
 with that many threads, and to Conditional Numerical Reproducibility
-`MKL_CBWR_AUTO`, so the same inputs give the same bits whatever their
-alignment (benchmarks/gemm_kernels.py checks it). Without the wheel every
-product is np.matmul, and the first product that would have asked oneMKL
-says so in one line on stderr.
+`MKL_CBWR_AUTO`: the same inputs give the same bits whatever their alignment
+(tests/backend/test_gemm.py and benchmarks/gemm_kernels.py check it at other
+offsets). Its cost is not measurable (best of 15, one thread, us, off / AUTO:
+256x256x256 338 / 333, 256x1024x256 1369 / 1348, 16x150x3200 221 / 220). The
+AVX2 and AVX-512 branches, which strict CNR needs, are refused on this AMD CPU
+(MKL_CBWR_ERR_UNSUPPORTED_BRANCH); COMPATIBLE costs 2.5x. Without the wheel
+every product is np.matmul, and the first product that would have asked
+oneMKL says so in one line on stderr.
 
 Which library runs a shape. `MINDJIT_GEMM` (support/config.py) is auto,
 numpy or mkl. In auto, each (dtype, batch, M, N, K, transposes, broadcast)
-key is decided once per process and kept (`choice`), so the same shape always
-takes the same path: graph mode and PyNative run the same kernels and agree
-bit for bit. A product under `SMALL_FLOPS` is numpy's without a trial: the
+key is decided at its first product and kept for the process (`choice`), so
+the same shape always takes the same path: graph mode and PyNative run the
+same kernels and agree bit for bit. (Two processes may decide a close call
+differently, so their last bits may differ; MINDJIT_GEMM=numpy or mkl fixes
+the path.) A product under `SMALL_FLOPS` is numpy's without a trial: the
 ctypes call costs ~5 us (three data pointers at ~1 us each, fourteen
 converted arguments) against np.matmul's ~1.7 us, which loses below about a
 million flops (64^3: numpy 5.8 us, oneMKL 22 us). Above it, a timed trial on
 random operands of that layout runs both alternately (`TRIAL_ROUNDS` rounds,
 at most `TRIAL_BUDGET` seconds per key, `PROCESS_BUDGET` in all; past it,
 numpy) and takes oneMKL only when its best time beats numpy's by `MARGIN`, so
-noise on a shared machine keeps the reference path. Measured on this 2-core
-AMD EPYC (Zen 4, AVX-512; shared with other jobs while measuring, one
-thread, numpy 2.4.6's OpenBLAS 0.3.31 against mkl 2026.2.0, GFLOP/s):
+noise keeps the reference path. Measured on this 2-core AMD EPYC (Zen 4,
+AVX-512; shared with other jobs while measuring), one thread, numpy 2.4.6's
+OpenBLAS 0.3.31 against mkl 2026.2.0 (benchmarks/gemm_kernels.py), GFLOP/s,
+with torch 2.13's own MKL (torch.mm, one thread) for comparison:
 
-    shape (M x N x K)       numpy   oneMKL
-    256 x 256 x 256          101      98     GPT's projections and attention
-    256 x 1024 x 256          96      96     GPT's MLP
-    256 x 256 x 1024         102      99     its backward
-    1024 x 64 x 150           97      44     a convolution as a gemm
-    6 x 25088 x 25            17      21     LeNet's first convolution's gemm
-    64 x 64 x 64              90      23     (ctypes overhead)
+    shape (M x N x K, T: transposed)   numpy  oneMKL  torch
+    256 x 256 x 256 (x W^T)              95      95    100   GPT's projections, q k^T
+    256 x 1024 x 256 (x W^T)             89      92     95   GPT's MLP
+    256 x 256 x 1024 (x W^T)             89      95     98
+    256 x 256 x 256                     102      98    103   attention p v
+    1024 x 256 x 256 (dy^T x)            96      90          the backward's dW
+    16 x 150 x 3200 (T)                  41      67     70   LeNet conv2's dW  -> oneMKL
+    32 x 120 x 400 (T)                   56      76     84   LeNet fc1         -> oneMKL
+    64 x 8192 x 576                      74      64          a ResNet 3x3 conv as a gemm
+    64 x 64 x 64                         94      48     73   (call overhead)
 
-so on this machine both libraries run at the core's peak for GPT's shapes
-(~100 GFLOP/s) and the trial keeps numpy for most shapes; oneMKL wins on
-machines where it beats OpenBLAS (Intel CPUs), which the trial finds there.
+So on this machine both libraries (and torch's) run GPT's shapes at the
+core's peak, ~100 GFLOP/s; oneMKL wins only on skinny products with a long K
+(LeNet's weight gradients), which the trial finds.
 With more than one thread, auto keeps numpy for every shape (only
 MINDJIT_GEMM=mkl asks oneMKL): after a call each library's threads wait
 spinning (OpenBLAS's pthreads; Intel OpenMP's for KMP_BLOCKTIME, which is set
@@ -76,10 +86,10 @@ SMALL_FLOPS = 1 << 20
 #: timed rounds (numpy, oneMKL alternately) of a trial, after one warm-up each
 TRIAL_ROUNDS = 5
 #: seconds one key's trial may take; a process's trials in all
-TRIAL_BUDGET = 0.02
-PROCESS_BUDGET = 0.25
+TRIAL_BUDGET = 0.01
+PROCESS_BUDGET = 0.15
 #: oneMKL is chosen only when its best time is below numpy's best times this
-MARGIN = 0.9
+MARGIN = 0.8
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _LP64, _SEQUENTIAL, _INTEL_OPENMP = 0, 1, 0

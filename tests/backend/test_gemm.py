@@ -76,13 +76,17 @@ def test_slices_and_out_argument(monkeypatch):
 def test_same_bits_whatever_the_alignment(monkeypatch):
     """Conditional Numerical Reproducibility: operands at other addresses, same bits."""
     monkeypatch.setenv(config.GEMM_ENV, "mkl")
-    a, b = operand(np.float32, 0, 96, 300, False), operand(np.float32, 0, 300, 80, False)
-    first = gemm.matmul(a, b)
-    for offset in range(1, 8):
-        buf_a = np.empty(a.size + 16, np.float32)[offset : offset + a.size].reshape(a.shape)
-        buf_b = np.empty(b.size + 16, np.float32)[offset : offset + b.size].reshape(b.shape)
-        buf_a[...], buf_b[...] = a, b
-        np.testing.assert_array_equal(gemm.matmul(buf_a, buf_b), first)
+    for trans in (False, True):
+        a, b = operand(np.float32, 0, 96, 300, False), operand(np.float32, 0, 300, 80, trans)
+        stored = b.T if trans else b  # the C-contiguous array b is a view of
+        first = gemm.matmul(a, b)
+        for offset in range(1, 8):
+            buf_a = np.empty(a.size + 16, np.float32)[offset : offset + a.size].reshape(a.shape)
+            buf_b = np.empty(b.size + 16, np.float32)[offset : offset + b.size]
+            buf_b = buf_b.reshape(stored.shape)
+            buf_a[...], buf_b[...] = a, stored
+            moved = gemm.matmul(buf_a, buf_b.T if trans else buf_b)
+            np.testing.assert_array_equal(moved, first)
 
 
 def test_other_dtypes_and_shapes_are_numpy_exactly(monkeypatch):
