@@ -57,14 +57,16 @@ with torch 2.13's own MKL (torch.mm, one thread) for comparison:
 So on this machine both libraries (and torch's) run GPT's shapes at the
 core's peak, ~100 GFLOP/s; oneMKL wins only on skinny products with a long K
 (LeNet's weight gradients), which the trial finds.
-With more than one thread, auto keeps numpy for every shape (only
-MINDJIT_GEMM=mkl asks oneMKL): after a call each library's threads wait
-spinning (OpenBLAS's pthreads; Intel OpenMP's for KMP_BLOCKTIME, which is set
-to 0 here), so alternating the two oversubscribes the cores. Measured with 2
-threads, alternating per call (benchmarks/gemm_kernels.py --threads 2),
-numpy's 256 x 1024 x 256 fell to 16 GFLOP/s and 256 x 256 x 1024 to 3-18
-(~130 alone); each library alone in its own process: numpy 116-136 GFLOP/s,
-oneMKL 85-126 on GPT's and ResNet's shapes, so numpy alone is the better one.
+With more than one thread, auto keeps numpy for every shape and only
+MINDJIT_GEMM=mkl asks oneMKL (for every shape): after a call each library's
+threads wait spinning (OpenBLAS's pthreads; Intel OpenMP's for KMP_BLOCKTIME,
+set to 0 here), so running the two in turn oversubscribes the cores. Measured
+with 2 threads on 256 x 256 x 1024 (GFLOP/s, one process, the machine's load
+average 3.5 from other jobs): numpy alone 50, oneMKL alone 78, in turn numpy 21
+and oneMKL 78-85. Which one library is better with both cores was not settled
+here: an earlier run at a lower load had numpy alone at 116-136 and oneMKL
+alone at 85-126 on GPT's and ResNet's shapes; measure on a quiet machine
+before making mkl the default there.
 """
 
 from __future__ import annotations
