@@ -17,6 +17,7 @@ A switch is set, from the strongest to the weakest:
 | iree_driver | | `MINDJIT_IREE_DRIVER` | local-sync | IREE's CPU runtime: the calling thread, or local-task (a thread pool) |
 | gemm | | `MINDJIT_GEMM` | auto | the numpy executor's matmuls (backend/cpu/gemm.py): auto (per shape, the faster of oneMKL and numpy), numpy, mkl |
 | gemm_threads | | `MKL_NUM_THREADS`, else `OMP_NUM_THREADS` | the machine's cores | oneMKL's threads (1: its sequential layer) |
+| gemm_threading | | `MKL_THREADING_LAYER` (oneMKL's) | SEQUENTIAL for 1 thread, else INTEL | oneMKL's threading layer: INTEL, SEQUENTIAL, GNU or TBB |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
 | load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
 | cf_to_select | | `MINDJIT_CF_TO_SELECT` | 1 | run mindir-cf-to-select at O1/O2 |
@@ -95,6 +96,9 @@ GEMM_ENV = "MINDJIT_GEMM"
 GEMM_MODES = ("auto", "numpy", "mkl")
 #: the thread-count variables oneMKL itself honours, the stronger first
 GEMM_THREAD_ENVS = ("MKL_NUM_THREADS", "OMP_NUM_THREADS")
+GEMM_THREADING_ENV = "MKL_THREADING_LAYER"
+#: oneMKL's threading layers, by the codes MKL_Set_Threading_Layer takes
+GEMM_THREADING_LAYERS = {"INTEL": 0, "SEQUENTIAL": 1, "GNU": 3, "TBB": 4}
 
 
 class ConfigError(MindjitError, ValueError):
@@ -618,6 +622,16 @@ def gemm_threads() -> int:
                 raise ConfigError(f"{name} must be a positive integer, got '{raw}'")
             return int(first)
     return os.cpu_count() or 1
+
+
+def gemm_threading(threads: int) -> str:
+    """oneMKL's threading layer: MKL_THREADING_LAYER (any case) when set, else
+    SEQUENTIAL for one thread (no OpenMP runtime at all) and INTEL otherwise."""
+    raw = os.environ.get(GEMM_THREADING_ENV, "").strip().upper()
+    if raw and raw not in GEMM_THREADING_LAYERS:
+        names = choices(tuple(GEMM_THREADING_LAYERS))
+        raise ConfigError(f"{GEMM_THREADING_ENV} must be {names}, got '{raw}'")
+    return raw or ("SEQUENTIAL" if threads == 1 else "INTEL")
 
 
 # --- the distributed engine (set_distributed) ---------------------------------------------

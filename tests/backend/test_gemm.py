@@ -150,6 +150,24 @@ def test_settings_are_checked(monkeypatch):
     monkeypatch.setenv("MKL_NUM_THREADS", "zero")
     with pytest.raises(config.ConfigError, match="MKL_NUM_THREADS must be a positive integer"):
         config.gemm_threads()
+    monkeypatch.delenv("MKL_THREADING_LAYER", raising=False)
+    assert config.gemm_threading(1) == "SEQUENTIAL" and config.gemm_threading(2) == "INTEL"
+    monkeypatch.setenv("MKL_THREADING_LAYER", "gnu")
+    assert config.gemm_threading(2) == "GNU"
+    monkeypatch.setenv("MKL_THREADING_LAYER", "openmp")
+    with pytest.raises(config.ConfigError, match="MKL_THREADING_LAYER must be INTEL, SEQ"):
+        config.gemm_threading(2)
+
+
+@needs_mkl
+def test_a_bad_thread_setting_is_a_clear_error_at_the_first_product(monkeypatch):
+    monkeypatch.setenv(config.GEMM_ENV, "mkl")
+    monkeypatch.setitem(gemm._state, "loaded", False)
+    monkeypatch.setitem(gemm._state, "mkl", None)
+    monkeypatch.setenv("MKL_NUM_THREADS", "-1")
+    a = operand(np.float32, 0, 128, 128, False)
+    with pytest.raises(config.ConfigError, match="MKL_NUM_THREADS"):
+        gemm.matmul(a, a)
 
 
 TRANSPOSED = """
