@@ -15,7 +15,8 @@ The library is the PyPI wheel `mkl` (`pip install mindjit[fast]`): its
 loaded with ctypes; before the first call it is set to the LP64 interface, to
 the sequential threading layer for one thread (`MKL_NUM_THREADS` /
 `OMP_NUM_THREADS` = 1, support/config.py `gemm_threads`) or to Intel OpenMP
-with that many threads (`MKL_THREADING_LAYER` chooses another), and to Conditional Numerical Reproducibility
+with that many threads (`MKL_THREADING_LAYER` chooses another; with TBB oneMKL
+does not promise reproducible bits), and to Conditional Numerical Reproducibility
 `MKL_CBWR_AUTO`: the same inputs give the same bits whatever their alignment
 (tests/backend/test_gemm.py and benchmarks/gemm_kernels.py check it at other
 offsets). Its cost is not measurable (best of 15, one thread, us, off / AUTO:
@@ -74,6 +75,7 @@ from __future__ import annotations
 import ctypes
 import importlib.metadata
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -101,30 +103,32 @@ Key = tuple[str, int, int, int, int, int, int, int, int]
 
 
 class _Mkl:
-    """oneMKL's runtime library, configured once; `gemm` runs one product."""
+    """oneMKL's runtime library, configured once: `single` and `batched` hold
+    its cblas_?gemm and cblas_?gemm_batch_strided by dtype char."""
 
-    def __init__(self, path: Path, threads: int, threading: str) -> None:
-        if threading == "TBB":
+    def __init__(self, path: Path, threads: int, layer: str) -> None:
+        if layer == "TBB":
             # oneMKL's TBB layer finds libtbb only on the loader's path, else it
             # ends the process; the tbb wheel puts it beside libmkl_rt
             found = sorted(path.parent.glob("libtbb.so.*"))
             if not found:
                 raise OSError("MKL_THREADING_LAYER=TBB needs libtbb (the tbb wheel)")
             ctypes.CDLL(str(found[0]), mode=ctypes.RTLD_GLOBAL)
-        if threading == "GNU":
+        if layer == "GNU":
             ctypes.CDLL("libgomp.so.1", mode=ctypes.RTLD_GLOBAL)  # the system's, or OSError
         lib = ctypes.CDLL(str(path))
         # both must precede any other call into the library
         lib.MKL_Set_Interface_Layer(_LP64)
-        lib.MKL_Set_Threading_Layer(config.GEMM_THREADING_LAYERS[threading])
-        lib.MKL_CBWR_Set(_CBWR_AUTO)
+        lib.MKL_Set_Threading_Layer(config.GEMM_THREADING_LAYERS[layer])
+        if lib.MKL_CBWR_Set(_CBWR_AUTO) != 0:
+            raise OSError("oneMKL refused MKL_CBWR_AUTO (reproducible results)")
         lib.MKL_Set_Dynamic(0)
         lib.MKL_Set_Num_Threads(threads)
         omp = path.parent / "libiomp5.so"  # the intel-openmp wheel's, beside it
-        if threads > 1 and threading == "INTEL" and omp.is_file():
+        if threads > 1 and layer == "INTEL" and omp.is_file():
             ctypes.CDLL(str(omp)).kmp_set_blocktime(0)
-        self.threads = 1 if threading == "SEQUENTIAL" else threads
-        self.threading = threading
+        self.threads = 1 if layer == "SEQUENTIAL" else threads
+        self.layer = layer
         self.version = _version_string(lib)
         i, p = ctypes.c_int, ctypes.c_void_p
         self.single: dict[str, Any] = {}
@@ -163,21 +167,23 @@ def _library_path() -> Path | None:
 
 _state: dict[str, Any] = {"mkl": None, "loaded": False, "said": False, "spent": 0.0}
 _choices: dict[Key, bool] = {}
+_loading = threading.Lock()  # pipeline stages run in threads: one load
 
 
 def _load() -> _Mkl | None:
-    if not _state["loaded"]:
-        path = _library_path()
-        if path is not None:
-            threads = config.gemm_threads()  # a bad setting raises; asked again next time
-            threading = config.gemm_threading(threads)
-            try:
-                _state["mkl"] = _Mkl(path, threads, threading)
-            except (OSError, AttributeError) as exc:
-                _state["why"] = f"oneMKL at {path} could not be loaded ({exc})"
-        else:
-            _state["why"] = "oneMKL is not installed (pip install 'mindjit[fast]')"
-        _state["loaded"] = True
+    with _loading:
+        if not _state["loaded"]:
+            path = _library_path()
+            if path is not None:
+                threads = config.gemm_threads()  # a bad setting raises; asked again next time
+                layer = config.gemm_threading(threads)
+                try:
+                    _state["mkl"] = _Mkl(path, threads, layer)
+                except (OSError, AttributeError) as exc:
+                    _state["why"] = f"oneMKL at {path} could not be loaded ({exc})"
+            else:
+                _state["why"] = "oneMKL is not installed (pip install 'mindjit[fast]')"
+            _state["loaded"] = True
     return _state["mkl"]
 
 
