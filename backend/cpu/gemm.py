@@ -61,7 +61,7 @@ core's peak, ~100 GFLOP/s; oneMKL wins only on skinny products with a long K
 (examples/gpt.py, 4 Blocks, hidden 256, seq 32, batch 8, one thread, run back
 to back) numpy's 96 matmuls took 67 ms a step and torch's 96 (aten::mm and
 addmm in torch.profiler) 69 ms, so the step's gap to torch lies outside the
-matmuls; oneMKL for every matmul changed the step by 1.5% (25 alternating
+matmuls; oneMKL for every matmul changed the step by 1.5% (20-25 alternating
 pairs in one process, median ratio 1.012-1.015), inside the noise.
 With more than one thread, auto keeps numpy for every shape and only
 MINDJIT_GEMM=mkl asks oneMKL (for every shape): after a call each library's
