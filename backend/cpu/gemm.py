@@ -101,6 +101,7 @@ PROCESS_BUDGET = 0.15
 MARGIN = 0.8
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
+_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))  # native byte order only
 _LP64 = 0
 _CBWR_AUTO = 2
 
@@ -240,7 +241,7 @@ def _batch_stride(x: np.ndarray, batch: int) -> int | None:
 
 def _plan(a: np.ndarray, b: np.ndarray) -> tuple | None:
     """Everything one oneMKL call needs that does not depend on the data, or None."""
-    if a.dtype != b.dtype or a.dtype.char not in "fd" or not (2 <= a.ndim <= 3 >= b.ndim >= 2):
+    if a.dtype != b.dtype or a.dtype not in _DTYPES or not (2 <= a.ndim <= 3 >= b.ndim >= 2):
         return None
     m, k = a.shape[-2:]
     k2, n = b.shape[-2:]

@@ -96,7 +96,8 @@ def test_other_dtypes_and_shapes_are_numpy_exactly(monkeypatch):
     four = RNG.standard_normal((2, 2, 4, 6)).astype(np.float32), np.ones((6, 3), np.float32)
     vec = np.ones(6, np.float32), np.ones((6, 3), np.float32)
     strided = RNG.standard_normal((4, 12)).astype(np.float32)[:, ::2], np.ones((6, 3), np.float32)
-    for a, b in (ints, mixed, four, vec, strided):
+    swapped = RNG.standard_normal((4, 6)).astype(">f4"), RNG.standard_normal((6, 3)).astype(">f4")
+    for a, b in (ints, mixed, four, vec, strided, swapped):
         assert gemm._plan(a, b) is None
         np.testing.assert_array_equal(gemm.matmul(a, b), np.matmul(a, b))
     with pytest.raises(ValueError):  # numpy's own error for mismatched shapes
