@@ -351,7 +351,7 @@ def choice(plan: tuple) -> bool:
 
 def matmul(a: Any, b: Any, out: np.ndarray | None = None) -> Any:
     """np.matmul(a, b, out=out), on oneMKL when the shape's choice says so."""
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+    if type(a) is np.ndarray and type(b) is np.ndarray:  # not subclasses (np.matrix)
         plan = _plan(a, b)
         if plan is not None and choice(plan):
             mkl = library()
