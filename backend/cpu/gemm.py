@@ -63,8 +63,9 @@ to back) numpy's 96 matmuls took 67 ms a step and torch's 96 (aten::mm and
 addmm in torch.profiler) 69 ms, so the step's gap to torch lies outside the
 matmuls; oneMKL for every matmul changed the step by 1.5% (20-25 alternating
 pairs in one process, median ratio 1.012-1.015), inside the noise.
-With more than one thread, auto keeps numpy for every shape and only
-MINDJIT_GEMM=mkl asks oneMKL (for every shape): after a call each library's
+With more than one thread, auto keeps numpy for every shape (oneMKL is not
+even loaded, and its absence goes unsaid) and only MINDJIT_GEMM=mkl asks
+oneMKL (for every shape): after a call each library's
 threads wait spinning (OpenBLAS's pthreads; Intel OpenMP's for KMP_BLOCKTIME,
 set to 0 here), so running the two in turn oversubscribes the cores. Measured
 with 2 threads on 256 x 256 x 1024 (GFLOP/s, one process, the machine's load
@@ -322,22 +323,29 @@ def _trial(mkl: _Mkl, key: Key) -> bool:
     return best[True] < MARGIN * best[False]
 
 
+def _numpy_only() -> bool:
+    """True when no shape goes to oneMKL: MINDJIT_GEMM=numpy, or auto with a
+    threaded oneMKL (two threaded libraries in turn oversubscribe the cores);
+    oneMKL is then not even loaded."""
+    mode = config.gemm_mode()
+    if mode == "auto":
+        return config.gemm_threading(config.gemm_threads()) != "SEQUENTIAL"
+    return mode == "numpy"
+
+
 def choice(plan: tuple) -> bool:
     """Whether the product `plan` describes runs on oneMKL; fixed per key for the
     process once decided."""
     key = _key(plan)
     chosen = _choices.get(key)
     if chosen is None:
-        mode = config.gemm_mode()
-        mkl = library() if mode != "numpy" else None
+        mkl = None if _numpy_only() else library()
         if mkl is None:
-            if mode != "numpy":
+            if not _numpy_only():
                 _say_missing()
             chosen = False
-        elif mode == "mkl":
+        elif config.gemm_mode() == "mkl":
             chosen = True
-        elif mkl.threads > 1:
-            chosen = False  # two threaded libraries in turn oversubscribe the cores
         else:
             _, batch, m, n, k = key[:5]
             big = 2 * batch * m * n * k >= SMALL_FLOPS
@@ -378,7 +386,8 @@ def _fits(out: np.ndarray | None, plan: tuple, a: np.ndarray, b: np.ndarray) -> 
 
 def planned(dtype: np.dtype | None) -> Callable[[Any, Any], Any]:
     """The product the contraction planner calls for operands of `dtype`:
-    np.matmul itself for dtypes oneMKL does not take (nothing added per call)."""
-    if dtype is None or np.dtype(dtype).char not in "fd" or config.gemm_mode() == "numpy":
+    np.matmul itself for dtypes oneMKL does not take and when no shape goes to
+    oneMKL (nothing added per call)."""
+    if dtype is None or np.dtype(dtype).char not in "fd" or _numpy_only():
         return np.matmul
     return matmul

@@ -106,6 +106,7 @@ def test_other_dtypes_and_shapes_are_numpy_exactly(monkeypatch):
 
 def test_without_mkl_numpy_results_and_one_line(monkeypatch, capfd):
     monkeypatch.setenv(config.GEMM_ENV, "auto")
+    monkeypatch.setenv("MKL_NUM_THREADS", "1")  # where auto would ask oneMKL
     gemm.set_enabled(False)
     gemm._state["said"] = False
     a, b = operand(np.float32, 2, 128, 128, True), operand(np.float32, 0, 128, 128, False)
@@ -116,18 +117,25 @@ def test_without_mkl_numpy_results_and_one_line(monkeypatch, capfd):
     assert len(lines) == 1 and lines[0].startswith("mindjit: matmuls run on numpy: ")
 
 
-def test_numpy_mode_never_asks_mkl_nor_says_anything(monkeypatch, capfd):
-    monkeypatch.setenv(config.GEMM_ENV, "numpy")
+@pytest.mark.parametrize("mode, threads", [("numpy", "1"), ("auto", "2")])
+def test_numpy_only_never_loads_mkl_nor_says_anything(monkeypatch, capfd, mode, threads):
+    monkeypatch.setenv(config.GEMM_ENV, mode)
+    monkeypatch.setenv("MKL_NUM_THREADS", threads)
+    monkeypatch.delenv("MKL_THREADING_LAYER", raising=False)
+    monkeypatch.setitem(gemm._state, "loaded", False)
+    monkeypatch.setitem(gemm._state, "mkl", None)
     gemm._state["said"] = False
     assert gemm.planned(np.dtype(np.float32)) is np.matmul
     a = operand(np.float32, 0, 128, 128, False)
     np.testing.assert_array_equal(gemm.matmul(a, a), np.matmul(a, a))
-    assert capfd.readouterr().err == ""
+    assert gemm.choice(gemm._plan(a, a)) is False
+    assert capfd.readouterr().err == "" and gemm._state["loaded"] is False
 
 
 @needs_mkl
 def test_choice_is_fixed_per_shape_in_a_process(monkeypatch):
     monkeypatch.setenv(config.GEMM_ENV, "auto")
+    monkeypatch.setenv("MKL_NUM_THREADS", "1")  # a trial decides (threaded: numpy)
     a, b = operand(np.float32, 0, 192, 160, True), operand(np.float32, 0, 160, 128, False)
     plan = gemm._plan(a, b)
     first = gemm.choice(plan)
