@@ -15,6 +15,9 @@ A switch is set, from the strongest to the weakest:
 | jit_level | `jit_config["jit_level"]` | | O1 | which mindir pipeline (O0, O1, O2) |
 | backend | `jit_config["backend"]` | `MINDJIT_BACKEND` | numpy | what runs a CPU graph: the numpy executor, IREE, or auto (numpy at once, IREE once compiled if it measures faster: backend/auto) |
 | iree_driver | | `MINDJIT_IREE_DRIVER` | local-sync | IREE's CPU runtime: the calling thread, or local-task (a thread pool) |
+| gemm | | `MINDJIT_GEMM` | auto | the numpy executor's matmuls (backend/cpu/gemm.py): auto (per shape, the faster of oneMKL and numpy), numpy, mkl |
+| gemm_threads | | `MKL_NUM_THREADS`, else `OMP_NUM_THREADS` | the machine's cores | oneMKL's threads (1: its sequential layer) |
+| gemm_threading | | `MKL_THREADING_LAYER` (oneMKL's) | SEQUENTIAL for 1 thread, else INTEL | oneMKL's threading layer: INTEL, SEQUENTIAL, GNU or TBB |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
 | load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
 | cf_to_select | | `MINDJIT_CF_TO_SELECT` | 1 | run mindir-cf-to-select at O1/O2 |
@@ -88,6 +91,14 @@ RAY_MISSING = (
     "'mindjit[ray]' (or keep the default engine 'local': MINDJIT_DISTRIBUTED unset)"
 )
 IREE_DRIVER_ENV = "MINDJIT_IREE_DRIVER"
+GEMM_ENV = "MINDJIT_GEMM"
+#: how the numpy executor runs a matmul (backend/cpu/gemm.py), the default first
+GEMM_MODES = ("auto", "numpy", "mkl")
+#: the thread-count variables oneMKL itself honours, the stronger first
+GEMM_THREAD_ENVS = ("MKL_NUM_THREADS", "OMP_NUM_THREADS")
+GEMM_THREADING_ENV = "MKL_THREADING_LAYER"
+#: oneMKL's threading layers, by the codes MKL_Set_Threading_Layer takes
+GEMM_THREADING_LAYERS = {"INTEL": 0, "SEQUENTIAL": 1, "GNU": 3, "TBB": 4}
 
 
 class ConfigError(MindjitError, ValueError):
@@ -589,6 +600,38 @@ def iree_driver() -> str:
     if raw and raw not in IREE_DRIVERS:
         raise ConfigError(f"{IREE_DRIVER_ENV} must be {choices(IREE_DRIVERS)}, got '{raw}'")
     return raw or IREE_DRIVERS[0]
+
+
+def gemm_mode() -> str:
+    """MINDJIT_GEMM: auto (each matmul shape on the faster of oneMKL and numpy),
+    numpy (never oneMKL) or mkl (oneMKL for every shape it takes); default auto."""
+    raw = os.environ.get(GEMM_ENV, "").strip()
+    if raw and raw not in GEMM_MODES:
+        raise ConfigError(f"{GEMM_ENV} must be {choices(GEMM_MODES)}, got '{raw}'")
+    return raw or GEMM_MODES[0]
+
+
+def gemm_threads() -> int:
+    """oneMKL's thread count: MKL_NUM_THREADS, else OMP_NUM_THREADS (the first
+    entry of an OpenMP list such as `2,1`), else the machine's cores."""
+    for name in GEMM_THREAD_ENVS:
+        raw = os.environ.get(name, "").strip()
+        if raw:
+            first = raw.split(",")[0].strip()
+            if not first.isdigit() or int(first) < 1:
+                raise ConfigError(f"{name} must be a positive integer, got '{raw}'")
+            return int(first)
+    return os.cpu_count() or 1
+
+
+def gemm_threading(threads: int) -> str:
+    """oneMKL's threading layer: MKL_THREADING_LAYER (any case) when set, else
+    SEQUENTIAL for one thread (no OpenMP runtime at all) and INTEL otherwise."""
+    raw = os.environ.get(GEMM_THREADING_ENV, "").strip().upper()
+    if raw and raw not in GEMM_THREADING_LAYERS:
+        names = choices(tuple(GEMM_THREADING_LAYERS))
+        raise ConfigError(f"{GEMM_THREADING_ENV} must be {names}, got '{raw}'")
+    return raw or ("SEQUENTIAL" if threads == 1 else "INTEL")
 
 
 # --- the distributed engine (set_distributed) ---------------------------------------------

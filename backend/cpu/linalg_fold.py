@@ -4,7 +4,7 @@ A reduction body must yield `combine(out, f(ins...))`; `f` is evaluated
 vectorised over the iteration space and folded over the reduction dims with a
 numpy reducer, then combined with the init unless the init is a fill of the
 combiner's neutral element.  `add(out, mul(a, b))` over plain inputs is a
-contraction: one `np.matmul` (or `np.einsum`).
+contraction: one matmul (backend/cpu/gemm.py) or `np.einsum`.
 """
 
 from __future__ import annotations
@@ -147,13 +147,13 @@ def _contraction(
         return None
     if not set(fold.out.dims) <= set(a.dims) | set(b.dims):
         return None  # an output dim neither operand has: the general path broadcasts
-    return contraction(a.dims, b.dims, fold.out.dims, loop), [a.value, b.value]
+    return contraction(a.dims, b.dims, fold.out.dims, loop, fold.dtype), [a.value, b.value]
 
 
 def _with_inits(kernel: Fn, n_ins: int, folds: list[_Fold], shapes: list[Shape]) -> Fn:
     """Fold each result into its init (MLIR's accumulate-into-outs) unless the
     init is neutral; give each result its full shape; 0-d results as arrays.
-    All decided here, so a neutral-init matmul stays a bare `np.matmul`."""
+    All decided here, so a neutral-init matmul stays a bare matmul call."""
     finals = [_finisher(f, shape) for f, shape in zip(folds, shapes)]
     if len(folds) == 1:
         fin, fold = finals[0], folds[0]

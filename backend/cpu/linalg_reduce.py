@@ -1,5 +1,6 @@
 """Reductions and contractions for linalg: combiner ops as numpy reducers,
-neutral-init detection, and contractions planned onto `np.matmul`.
+neutral-init detection, and contractions planned onto a matmul (backend/cpu/gemm.py:
+oneMKL or `np.matmul`, chosen per shape).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.ir import Operation
 
+from mindjit.backend.cpu import gemm
 from mindjit.backend.cpu.types import unsigned_twin
 
 Reducer = Callable[[Any, tuple[int, ...]], Any]
@@ -115,11 +117,16 @@ def is_neutral(name: type[Operation], dtype: np.dtype, value: Any) -> bool:
 
 
 def contraction(
-    a_dims: Sequence[int], b_dims: Sequence[int], o_dims: Sequence[int], loop: Sequence[int]
+    a_dims: Sequence[int],
+    b_dims: Sequence[int],
+    o_dims: Sequence[int],
+    loop: Sequence[int],
+    dtype: np.dtype | None = None,
 ) -> Callable[[Any, Any], Any]:
     """`f(a, b)` = sum over the dims missing from the output of a*b, laid out
-    in output order.  Batch/M/N/K shaped contractions become one `np.matmul`
-    (transposes and reshapes decided here); anything else uses `np.einsum`."""
+    in output order.  Batch/M/N/K shaped contractions become one matmul
+    (`gemm.planned(dtype)`; transposes and reshapes decided here); anything
+    else uses `np.einsum`."""
     sa, sb, so = set(a_dims), set(b_dims), set(o_dims)
     batch = [d for d in o_dims if d in sa and d in sb]
     m = [d for d in o_dims if d in sa and d not in sb]
@@ -134,7 +141,7 @@ def contraction(
     prep_a = _to_matrix(a_dims, batch, m, k, loop)
     prep_b = _to_matrix(b_dims, batch, k, n, loop)
     post = _from_matrix(batch, m, n, o_dims, loop)
-    mm = np.matmul
+    mm = gemm.planned(dtype)
     if prep_a is None and prep_b is None and post is None:
         return mm
     pa = prep_a or _identity

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from mindjit.backend.cpu import gemm
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -234,3 +236,14 @@ def test_while_grad_unrolled_and_while_lstm_train_to_pynative_losses():
     for kind in ("unrolled", "while"):
         assert losses[kind] == pytest.approx(losses["pynative"], rel=1e-5), kind
     assert "losses while == pynative (rtol 1e-05): yes" in stdout
+
+
+def test_gemm_kernels_prints_a_row_per_shape_with_mkl_close_and_reproducible():
+    if gemm._library_path() is None:
+        pytest.skip("oneMKL (the mkl wheel) is not installed")
+    stdout = run_benchmark("gemm_kernels.py", "--threads", "1", "--repeats", "1")
+    rows = [r for r in _table_rows(stdout) if r[0] != "shape class" and not r[0].startswith("-")]
+    assert len(rows) == 17
+    for row in rows:
+        assert float(row[2]) > 0 and float(row[3]) > 0 and row[4] in ("numpy", "mkl")
+        assert float(row[5]) <= 1e-5 and row[6] == "yes"
