@@ -49,6 +49,7 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
 
+from mindjit.backend.cpu import gemm
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step
@@ -58,8 +59,9 @@ from mindjit.dialects.linalg_ext import PoolingNchwSumOp
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
 
-#: every product of this module goes through this one name (gemm.py's matmul replaces it)
-_matmul = np.matmul
+#: every product of this module: oneMKL where gemm.py's per-shape trial finds it faster
+#: (LeNet5's weight gradients, a long K: 41 -> 68 GFLOP/s at one thread), else np.matmul
+_matmul = gemm.matmul
 #: the most samples for which a weight gradient is computed by positions (`_positions`)
 _POSITION_ROWS = 8
 #: the most im2col rows for which `_conv_rows` batches its matmul over N (measured)
