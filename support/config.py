@@ -15,6 +15,7 @@ A switch is set, from the strongest to the weakest:
 | jit_level | `jit_config["jit_level"]` | | O1 | which mindir pipeline (O0, O1, O2) |
 | backend | `jit_config["backend"]` | `MINDJIT_BACKEND` | numpy | what runs a CPU graph: the numpy executor or IREE |
 | iree_driver | | `MINDJIT_IREE_DRIVER` | local-sync | IREE's CPU runtime: the calling thread, or local-task (a thread pool) |
+| cpu_codegen | `set_cpu_codegen(...)` | `MINDJIT_CPU_CODEGEN` | 1 | the numpy executor compiles fused elementwise linalg.generic bodies to machine code with llvmlite (backend/cpu/codegen_llvm.py); 0: numpy calls only |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
 | load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
 | cf_to_select | | `MINDJIT_CF_TO_SELECT` | 1 | run mindir-cf-to-select at O1/O2 |
@@ -88,6 +89,7 @@ RAY_MISSING = (
     "'mindjit[ray]' (or keep the default engine 'local': MINDJIT_DISTRIBUTED unset)"
 )
 IREE_DRIVER_ENV = "MINDJIT_IREE_DRIVER"
+CPU_CODEGEN_ENV = "MINDJIT_CPU_CODEGEN"
 
 
 class ConfigError(MindjitError, ValueError):
@@ -589,6 +591,28 @@ def iree_driver() -> str:
     if raw and raw not in IREE_DRIVERS:
         raise ConfigError(f"{IREE_DRIVER_ENV} must be {choices(IREE_DRIVERS)}, got '{raw}'")
     return raw or IREE_DRIVERS[0]
+
+
+_cpu_codegen: list[bool | None] = [None]  # set_cpu_codegen's value; None: the environment
+
+
+def set_cpu_codegen(enabled: bool | None) -> None:
+    """Turn the CPU executor's code generator on or off for executables made from
+    now on (None: MINDJIT_CPU_CODEGEN decides again); tests and benchmarks compare both."""
+    if enabled is not None and not isinstance(enabled, bool):
+        raise ConfigError(f"set_cpu_codegen takes True, False or None, got {enabled!r}")
+    _cpu_codegen[0] = enabled
+
+
+def cpu_codegen() -> bool:
+    """Whether the numpy executor compiles fused elementwise bodies with llvmlite:
+    set_cpu_codegen(...), else MINDJIT_CPU_CODEGEN (0 or 1), else on."""
+    if _cpu_codegen[0] is not None:
+        return _cpu_codegen[0]
+    raw = os.environ.get(CPU_CODEGEN_ENV, "").strip()
+    if raw not in ("", "0", "1"):
+        raise ConfigError(f"{CPU_CODEGEN_ENV} must be 0 or 1, got '{raw}'")
+    return raw != "0"
 
 
 # --- the distributed engine (set_distributed) ---------------------------------------------

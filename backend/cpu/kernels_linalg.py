@@ -17,6 +17,7 @@ import numpy as np
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
+from mindjit.backend.cpu.codegen_llvm import fused_kernel
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
@@ -67,6 +68,11 @@ def _plan_structured(c: FunctionCompiler, spec: Spec) -> tuple[Fn, list[SSAValue
         return arg
     if spec.reductions:
         return plan_reduction(c, spec, operands, body, loop)
+    codegen = c.exe.codegen
+    if codegen is not None and not all(c.is_known(v) for v in spec.ins):
+        fused = fused_kernel(codegen, spec, operands, body, loop)
+        if fused is not None:
+            return fused
     return _plan_parallel(spec, operands, body, loop)
 
 
