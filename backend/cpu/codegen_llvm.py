@@ -55,9 +55,10 @@ from math import prod
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, math, tensor
 from xdsl.ir import Operation, SSAValue
 
+from mindjit.backend.cpu.scalar_fns import scalar_fn
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
 
 if TYPE_CHECKING:
@@ -113,7 +114,6 @@ _FLOAT_INTRINSIC = {
     math.TruncOp: "trunc",
     math.RoundEvenOp: "roundeven",
 }
-_TRANSCENDENTAL = {math.ExpOp: "exp", math.LogOp: "log", math.TanhOp: "tanh"}
 _CMPF = [
     "false",
     "oeq",
@@ -150,7 +150,6 @@ _SUPPORTED = frozenset(
         *_INT_BINARY,
         *_INT_MINMAX,
         *_FLOAT_INTRINSIC,
-        *_TRANSCENDENTAL,
         *_CASTS,
         arith.NegfOp,
         arith.MaximumfOp,
@@ -163,144 +162,6 @@ _SUPPORTED = frozenset(
         math.RsqrtOp,
         math.FmaOp,
     }
-)
-
-# f64 helpers for f32 exp/log/tanh (see the module docstring). exp: x = n ln2 + r,
-# |r| <= ln2/2, Taylor to r^12 (error < 2e-16), 2^n from the exponent bits; log:
-# x = 2^k m, m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m-1)/(m+1), to s^15.
-_HELPERS = r"""
-define internal double @mj_exp_core(double %x) alwaysinline nounwind {
-  %t = fmul double %x, 0x3FF71547652B82FE
-  %n = call double @llvm.roundeven.f64(double %t)
-  %a = fmul double %n, 0x3FE62E42FEE00000
-  %r0 = fsub double %x, %a
-  %b = fmul double %n, 0x3DEA39EF35793C76
-  %r = fsub double %r0, %b
-  %p12 = fmul double %r, 0x3E21EED8EFF8D898
-  %q11 = fadd double %p12, 0x3E5AE64567F544E4
-  %p11 = fmul double %r, %q11
-  %q10 = fadd double %p11, 0x3E927E4FB7789F5C
-  %p10 = fmul double %r, %q10
-  %q9 = fadd double %p10, 0x3EC71DE3A556C734
-  %p9 = fmul double %r, %q9
-  %q8 = fadd double %p9, 0x3EFA01A01A01A01A
-  %p8 = fmul double %r, %q8
-  %q7 = fadd double %p8, 0x3F2A01A01A01A01A
-  %p7 = fmul double %r, %q7
-  %q6 = fadd double %p7, 0x3F56C16C16C16C17
-  %p6 = fmul double %r, %q6
-  %q5 = fadd double %p6, 0x3F81111111111111
-  %p5 = fmul double %r, %q5
-  %q4 = fadd double %p5, 0x3FA5555555555555
-  %p4 = fmul double %r, %q4
-  %q3 = fadd double %p4, 0x3FC5555555555555
-  %p3 = fmul double %r, %q3
-  %q2 = fadd double %p3, 0x3FE0000000000000
-  %p2 = fmul double %r, %q2
-  %q1 = fadd double %p2, 1.0
-  %p1 = fmul double %r, %q1
-  %e = fadd double %p1, 1.0
-  %ni = fptosi double %n to i64
-  %bi = add i64 %ni, 1023
-  %sh = shl i64 %bi, 52
-  %s = bitcast i64 %sh to double
-  %y = fmul double %e, %s
-  ret double %y
-}
-
-define internal float @mj_expf(float %x) alwaysinline nounwind {
-  %d = fpext float %x to double
-  %hi = fcmp ogt double %d, 89.0
-  %d1 = select i1 %hi, double 89.0, double %d
-  %lo = fcmp olt double %d1, -104.0
-  %d2 = select i1 %lo, double -104.0, double %d1
-  %nan = fcmp uno double %d, 0.0
-  %d3 = select i1 %nan, double 0.0, double %d2
-  %e = call double @mj_exp_core(double %d3)
-  %y = select i1 %nan, double %d, double %e
-  %f = fptrunc double %y to float
-  ret float %f
-}
-
-define internal float @mj_tanhf(float %x) alwaysinline nounwind {
-  %d = fpext float %x to double
-  %a = call double @llvm.fabs.f64(double %d)
-  %nan = fcmp uno double %d, 0.0
-  %big = fcmp ogt double %a, 20.0
-  %a1 = select i1 %big, double 20.0, double %a
-  %a2 = select i1 %nan, double 0.0, double %a1
-  %m2 = fmul double %a2, -2.0
-  %e = call double @mj_exp_core(double %m2)
-  %num = fsub double 1.0, %e
-  %den = fadd double 1.0, %e
-  %t = fdiv double %num, %den
-  %z = fmul double %a2, %a2
-  %c5 = fmul double %z, 0x3FC1111111111111
-  %c3 = fadd double %c5, 0xBFD5555555555555
-  %c3z = fmul double %c3, %z
-  %c1 = fmul double %a2, %c3z
-  %s = fadd double %a2, %c1
-  %small = fcmp olt double %a2, 0.004
-  %r = select i1 %small, double %s, double %t
-  %sg = call double @llvm.copysign.f64(double %r, double %d)
-  %y = select i1 %nan, double %d, double %sg
-  %f = fptrunc double %y to float
-  ret float %f
-}
-
-define internal float @mj_logf(float %x) alwaysinline nounwind {
-  %d = fpext float %x to double
-  %bits = bitcast double %d to i64
-  %ex = lshr i64 %bits, 52
-  %exm = and i64 %ex, 2047
-  %k0 = sub i64 %exm, 1023
-  %mb = and i64 %bits, 4503599627370495
-  %mb1 = or i64 %mb, 4607182418800017408
-  %m0 = bitcast i64 %mb1 to double
-  %up = fcmp ogt double %m0, 0x3FF6A09E667F3BCD
-  %mh = fmul double %m0, 0.5
-  %m = select i1 %up, double %mh, double %m0
-  %k1 = add i64 %k0, 1
-  %k = select i1 %up, i64 %k1, i64 %k0
-  %f = fsub double %m, 1.0
-  %g = fadd double %m, 1.0
-  %s = fdiv double %f, %g
-  %z = fmul double %s, %s
-  %p7 = fmul double %z, 0x3FB1111111111111
-  %q6 = fadd double %p7, 0x3FB3B13B13B13B14
-  %p6 = fmul double %z, %q6
-  %q5 = fadd double %p6, 0x3FB745D1745D1746
-  %p5 = fmul double %z, %q5
-  %q4 = fadd double %p5, 0x3FBC71C71C71C71C
-  %p4 = fmul double %z, %q4
-  %q3 = fadd double %p4, 0x3FC2492492492492
-  %p3 = fmul double %z, %q3
-  %q2 = fadd double %p3, 0x3FC999999999999A
-  %p2 = fmul double %z, %q2
-  %q1 = fadd double %p2, 0x3FD5555555555555
-  %p1 = fmul double %z, %q1
-  %q0 = fadd double %p1, 1.0
-  %s2 = fmul double %s, 2.0
-  %lm = fmul double %s2, %q0
-  %kd = sitofp i64 %k to double
-  %kl = fmul double %kd, 0x3FE62E42FEFA39EF
-  %l = fadd double %kl, %lm
-  %pos = fcmp ogt double %d, 0.0
-  %fin = fcmp olt double %d, 0x7FF0000000000000
-  %ok = and i1 %pos, %fin
-  %zero = fcmp oeq double %d, 0.0
-  %inf = fcmp oeq double %d, 0x7FF0000000000000
-  %sp1 = select i1 %inf, double 0x7FF0000000000000, double 0x7FF8000000000000
-  %sp = select i1 %zero, double 0xFFF0000000000000, double %sp1
-  %y = select i1 %ok, double %l, double %sp
-  %r = fptrunc double %y to float
-  ret float %r
-}
-"""
-_HELPER_DECLARES = (
-    "declare double @llvm.roundeven.f64(double)",
-    "declare double @llvm.fabs.f64(double)",
-    "declare double @llvm.copysign.f64(double, double)",
 )
 
 
@@ -388,8 +249,8 @@ def _now() -> float:
 
 def _compile_module(todo: dict[str, str]) -> None:
     tm = _target_machine()
-    parts = [_HELPERS]
-    declares = set(_HELPER_DECLARES)
+    parts: list[str] = []
+    declares: set[str] = set()
     for ir, name in todo.items():
         for line in ir.splitlines():
             if line.startswith("declare "):
@@ -469,19 +330,69 @@ class FusedKernel:
 
 
 # -- planning ------------------------------------------------------------------------------
+#
+# A body op LLVM does not evaluate here (exp, log, tanh, erf, pow, integer division ...:
+# `_numpy_op`) is a numpy step of the kernel, run by the numpy path's own function
+# (scalar_fns.py) on whole arrays, so its results are bit for bit the numpy path's. The
+# body is cut into stages at those ops: stage s is one loop nest computing the operands
+# of the numpy ops whose operands are ready after s cuts (as arrays in loop order), then
+# those numpy calls; the last loop nest computes the results. A body without such ops is
+# one loop nest.
+
+
+class _Stage:
+    """One loop nest (`kernel` reading registers `ins`, writing `outs`), or one numpy
+    call (`fn` on registers or constants `args`, writing register `outs[0]`)."""
+
+    def __init__(self, kernel: Any, fn: Any, ins: list[Any], outs: list[int]):
+        self.kernel, self.fn, self.ins, self.outs = kernel, fn, ins, outs
+
+
+class FusedPlan:
+    """A fused body's stages over a register list that starts with its inputs."""
+
+    def __init__(self, stages: list[_Stage], results: list[int], kernels: list[FusedKernel]):
+        self.stages, self.results, self.kernels = stages, results, kernels
+
+    def __call__(self, *arrays: Any) -> Any:
+        r = list(arrays)
+        for st in self.stages:
+            if st.kernel is not None:
+                values = st.kernel(*[r[i] for i in st.ins])
+                if len(st.outs) == 1:
+                    values = (values,)
+            else:
+                args = [r[a] if isinstance(a, int) else a[0] for a in st.ins]
+                values = (st.fn(*args),)
+            for k, v in zip(st.outs, values):
+                while len(r) <= k:
+                    r.append(None)
+                r[k] = v
+        res = self.results
+        return r[res[0]] if len(res) == 1 else tuple([r[i] for i in res])
 
 
 def fused_kernel(
     cg: Codegen, spec: Spec, operands: Sequence[Operand], body: Body, loop: Shape
-) -> tuple[FusedKernel, list[SSAValue], list[bool]] | None:
+) -> tuple[Any, list[SSAValue], list[bool]] | None:
     """The compiled kernel of an all-parallel generic, the values it reads and its
     fresh results, or None when something in it stays on the numpy path."""
     try:
-        kernel, used = _generate(spec, body, loop)
+        plan, used = _generate(spec, body, loop)
     except CodegenUnsupported:
         return None
-    cg.add(kernel)
+    for k in plan.kernels:
+        cg.add(k)
+    kernel = plan.stages[0].kernel if _is_single(plan, used) else plan
     return kernel, [operands[i].value for i in used], [True] * len(spec.outs)
+
+
+def _is_single(plan: FusedPlan, used: list[int]) -> bool:
+    """One loop nest reading the inputs in order and giving the results: call it directly."""
+    if len(plan.stages) != 1 or plan.stages[0].kernel is None:
+        return False
+    st = plan.stages[0]
+    return st.ins == list(range(len(used))) and st.outs == plan.results
 
 
 def _dtype(v: SSAValue, op: Operation) -> np.dtype:
@@ -494,21 +405,41 @@ def _dtype(v: SSAValue, op: Operation) -> np.dtype:
     return dt
 
 
-def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedKernel, list[int]]:
+def _numpy_op(o: Operation) -> bool:
+    return type(o) not in _SUPPORTED
+
+
+def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedPlan, list[int]]:
     op = spec.op
     if body.captured or 0 in loop or any(not is_tensor(v.type) for v in [*spec.ins, *spec.outs]):
         raise CodegenUnsupported
     ops = body.ops
     for o in ops:
-        if type(o) not in _SUPPORTED or len(o.results) != 1:
+        if len(o.results) != 1 or isinstance(o, tensor.ExtractOp):
             raise CodegenUnsupported
-    if len(ops) < 2 and not any(type(o) in _TRANSCENDENTAL for o in ops):
-        raise CodegenUnsupported  # one arithmetic op: numpy's one call is as good
+        if _numpy_op(o) and all(v in body.consts for v in o.operands):
+            raise CodegenUnsupported
+    if sum(1 for o in ops if not _numpy_op(o)) < 2:
+        raise CodegenUnsupported  # nothing to fuse: numpy's calls are as good
     for value in body.consts.values():
         if isinstance(value, np.ndarray) and value.ndim:
             raise CodegenUnsupported  # linalg.index's arange, or a captured tensor
     values = [*spec.ins, *spec.outs]
-    used: list[int] = []
+    n_ins = len(spec.ins)
+    n = len(loop)
+    out_dims = [tuple(spec.maps[n_ins + k]) for k in range(len(spec.outs))]
+    order = list(out_dims[0]) if n else []
+    mat_shape = tuple(loop[d] for d in order)
+    mat_strides, _ = _strides(mat_shape, order, loop)
+
+    # the stage of every value: how many numpy ops lie on its longest path
+    stage: dict[SSAValue, int] = {}
+    for o in ops:
+        s = max([stage.get(v, 0) for v in o.operands], default=0)
+        stage[o.results[0]] = s + 1 if _numpy_op(o) else s
+    last = max([stage.get(y, 0) for y in body.yields], default=0)
+
+    used: list[int] = []  # block args read, in first-use order: the kernel's inputs
     for o in ops:
         for v in o.operands:
             i = body.arg_index(v)
@@ -518,30 +449,106 @@ def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedKernel, list[in
         i = body.arg_index(v)
         if i is not None and i not in used:
             used.append(i)
-    n = len(loop)
-    out_dims = [tuple(r for r in spec.maps[len(spec.ins) + k]) for k in range(len(spec.outs))]
-    order = list(out_dims[0]) if out_dims and n else list(range(n))
-    # per array (used inputs, then outputs): element strides per loop dim and offset
-    arrays: list[tuple[list[int], int, np.dtype]] = []
-    in_specs: list[tuple[Shape, np.dtype]] = []
+    reg: dict[SSAValue, int] = {body.block.args[i]: k for k, i in enumerate(used)}
+    arrays: dict[SSAValue, tuple[list[int], int, np.dtype]] = {}
     for i in used:
         shape = static_shape(values[i].type, op)
-        dt = _dtype(values[i], op)
         strides, offset = _strides(shape, spec.maps[i], loop)
-        arrays.append((strides, offset, dt))
-        in_specs.append((shape, dt))
-    out_specs: list[tuple[Shape, np.dtype]] = []
-    for k, v in enumerate(spec.outs):
-        shape = static_shape(v.type, op)
-        dt = _dtype(v, op)
-        if _dtype(body.yields[k], op) != dt:
+        arrays[body.block.args[i]] = (strides, offset, _dtype(values[i], op))
+    specs: dict[SSAValue, tuple[Shape, np.dtype]] = {
+        body.block.args[i]: (static_shape(values[i].type, op), _dtype(values[i], op)) for i in used
+    }
+    next_reg = len(used)
+    stages: list[_Stage] = []
+    kernels: list[FusedKernel] = []
+
+    def new_reg() -> int:
+        nonlocal next_reg
+        next_reg += 1
+        return next_reg - 1
+
+    mat: dict[SSAValue, int] = {}  # registers holding a value as an array in loop order
+
+    def loop_nest(targets: list[tuple[SSAValue, list[int], int, np.dtype, Shape]]) -> list[int]:
+        needed = _needed(body, [t[0] for t in targets], set(reg))
+        ins = [v for v in reg if v in needed]
+        strides = [arrays[v][0] for v in ins] + [t[1] for t in targets]
+        emitter = _Emitter(
+            body,
+            [(v, *arrays[v]) for v in ins],
+            [t[:4] for t in targets],
+            _levels(order, loop, strides),
+        )
+        kernel = FusedKernel(
+            emitter.emit(), [specs[v] for v in ins], [(t[4], t[3]) for t in targets]
+        )
+        outs = [new_reg() for _ in targets]
+        stages.append(_Stage(kernel, None, [reg[v] for v in ins], outs))
+        kernels.append(kernel)
+        return outs
+
+    for s in range(last + 1):
+        # the numpy ops whose operands are ready after `s` cuts
+        cut = [o for o in ops if _numpy_op(o) and stage[o.results[0]] == s + 1]
+        wanted: list[SSAValue] = []
+        for o in cut:
+            for v in o.operands:
+                if v not in mat and v not in body.consts and v not in wanted:
+                    wanted.append(v)
+        if wanted:
+            outs = loop_nest([(v, mat_strides, 0, _dtype(v, op), mat_shape) for v in wanted])
+            for v, k in zip(wanted, outs):
+                mat[v] = k
+                if v not in reg:
+                    reg[v] = k
+                    arrays[v] = (mat_strides, 0, _dtype(v, op))
+                    specs[v] = (mat_shape, _dtype(v, op))
+        for o in cut:
+            fn = scalar_fn(o, vectorized=True)
+            args = [mat[v] if v in mat else (body.consts[v],) for v in o.operands]
+            out = new_reg()
+            stages.append(_Stage(None, fn, args, [out]))
+            result = o.results[0]
+            reg[result] = mat[result] = out
+            arrays[result] = (mat_strides, 0, _dtype(result, op))
+            specs[result] = (mat_shape, _dtype(result, op))
+    # the results: a numpy op's array in the output's layout is the result as it is
+    results: list[int] = [-1] * len(spec.outs)
+    targets = []
+    positions = []
+    for k, y in enumerate(body.yields):
+        v = spec.outs[k]
+        shape, dt = static_shape(v.type, op), _dtype(v, op)
+        if _dtype(y, op) != dt:
             raise CodegenUnsupported
-        strides, offset = _strides(shape, spec.maps[len(spec.ins) + k], loop)
-        arrays.append((strides, offset, dt))
-        out_specs.append((shape, dt))
-    levels = _levels(order, loop, [a[0] for a in arrays])
-    ir = _Emitter(body, used, arrays, len(in_specs), levels).emit()
-    return FusedKernel(ir, in_specs, out_specs), used
+        producer = body.producer(y)
+        if producer is not None and _numpy_op(producer) and out_dims[k] == tuple(order):
+            results[k] = reg[y]
+            continue
+        strides, offset = _strides(shape, out_dims[k], loop)
+        targets.append((y, strides, offset, dt, shape))
+        positions.append(k)
+    if targets:
+        for k, out in zip(positions, loop_nest(targets)):
+            results[k] = out
+    return FusedPlan(stages, results, kernels), used
+
+
+def _needed(body: Body, targets: list[SSAValue], available: set[SSAValue]) -> set[SSAValue]:
+    """The values a loop nest computing `targets` reads or computes."""
+    seen: set[SSAValue] = set()
+    stack = list(targets)
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if v in available:
+            continue
+        producer = body.producer(v)
+        if producer is not None:
+            stack.extend(producer.operands)
+    return seen
 
 
 def _strides(shape: Shape, amap: Sequence[Any], loop: Shape) -> tuple[list[int], int]:
@@ -582,15 +589,19 @@ def _float_literal(value: float, ty: str) -> str:
 
 
 class _Emitter:
+    """One loop nest: load `inputs` (value, strides, offset, dtype), compute `targets`
+    from them and store each (same tuples) at every point of `levels`."""
+
     def __init__(
         self,
         body: Body,
-        used: list[int],
-        arrays: list[tuple[list[int], int, np.dtype]],
-        n_in: int,
+        inputs: list[tuple[SSAValue, list[int], int, np.dtype]],
+        targets: list[tuple[SSAValue, list[int], int, np.dtype]],
         levels: list[tuple[int, list[int]]],
     ):
-        self.body, self.used, self.arrays, self.n_in, self.levels = body, used, arrays, n_in, levels
+        self.body, self.inputs, self.targets, self.levels = body, inputs, targets, levels
+        self.arrays = [t[1:] for t in [*inputs, *targets]]
+        self.n_in = len(inputs)
         self.lines: list[str] = []
         self.names: dict[SSAValue, str] = {}
         self.declares: set[str] = set()
@@ -652,8 +663,7 @@ class _Emitter:
 
     def _body(self) -> None:
         body = self.body
-        for k, i in enumerate(self.used):
-            dt = self.arrays[k][2]
+        for k, (value, _, _, dt) in enumerate(self.inputs):
             p = self._address(k)
             v = self.tmp()
             if dt == np.bool_:
@@ -661,10 +671,13 @@ class _Emitter:
                 self.put(f"{v} = icmp ne i8 {v}.b, 0")
             else:
                 self.put(f"{v} = load {_LLVM_TYPES[dt]}, ptr {p}")
-            self.names[body.block.args[i]] = v
+            self.names[value] = v
+        needed = _needed(body, [t[0] for t in self.targets], set(self.names))
         for o in body.ops:
-            self.names[o.results[0]] = self._op(o)
-        for k, y in enumerate(body.yields):
+            result = o.results[0]
+            if result in needed and result not in self.names:
+                self.names[result] = self._op(o)
+        for k, (y, _, _, _) in enumerate(self.targets):
             slot = self.n_in + k
             dt = self.arrays[slot][2]
             v = self._value(y)
@@ -735,16 +748,6 @@ class _Emitter:
             self.put(f"{s} = call {ty} @{name}({ty} {args[0]})")
             self._declare(f"declare {ty} @{name}({ty})")
             self.put(f"{r} = fdiv {ty} {_float_literal(1.0, ty)}, {s}")
-        elif kind in _TRANSCENDENTAL:
-            fn = _TRANSCENDENTAL[kind]
-            if ty == "float":
-                self.put(f"{r} = call float @mj_{fn}f(float {args[0]})")
-            elif fn == "tanh":
-                self.put(f"{r} = call double @tanh(double {args[0]})")
-                self._declare("declare double @tanh(double) nounwind")
-            else:
-                self.put(f"{r} = call double @llvm.{fn}.f64(double {args[0]})")
-                self._declare(f"declare double @llvm.{fn}.f64(double)")
         elif kind is math.FmaOp:
             m = self.tmp()
             self.put(f"{m} = fmul {ty} {args[0]}, {args[1]}")

@@ -69,7 +69,7 @@ def _plan_structured(c: FunctionCompiler, spec: Spec) -> tuple[Fn, list[SSAValue
     if spec.reductions:
         return plan_reduction(c, spec, operands, body, loop)
     codegen = c.exe.codegen
-    if codegen is not None and not all(c.is_known(v) for v in spec.ins):
+    if codegen is not None:  # also for constant inputs: one structure, one kernel
         fused = fused_kernel(codegen, spec, operands, body, loop)
         if fused is not None:
             return fused
