@@ -50,7 +50,7 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import prod
 from typing import TYPE_CHECKING, Any
 
@@ -165,6 +165,10 @@ _SUPPORTED = frozenset(
 )
 
 
+#: Loops smaller than this stay numpy calls (see the module docstring).
+MIN_ELEMENTS = 1024
+
+
 class CodegenUnsupported(Exception):
     """This generic stays on the numpy path (never seen by users)."""
 
@@ -175,7 +179,7 @@ _LOCK = threading.Lock()
 _COMPILED: dict[str, Any] = {}  # a kernel's IR (named @kernel) -> its ctypes function
 _ENGINES: list[Any] = []  # kept alive: the machine code of every compiled kernel
 _TARGET: list[Any] = []  # the host target machine, made once
-_STATS = {"modules": 0, "kernels": 0, "seconds": 0.0}
+_STATS = {"planned": 0, "modules": 0, "kernels": 0, "seconds": 0.0}
 _SAID_MISSING: list[bool] = []
 
 
@@ -184,7 +188,8 @@ def available() -> bool:
 
 
 def compile_stats() -> dict[str, float]:
-    """LLVM modules and kernels compiled in this process and the seconds spent."""
+    """Loop nests planned, LLVM modules and kernels compiled in this process and the
+    seconds the compiles took."""
     return dict(_STATS)
 
 
@@ -282,8 +287,12 @@ class Codegen:
     def __init__(self) -> None:
         self._open: _Batch | None = None
         self._lock = threading.Lock()
+        #: Loop nests planned for this executable (tests see the generator at work).
+        self.planned = 0
 
     def add(self, kernel: FusedKernel) -> None:
+        self.planned += 1
+        _STATS["planned"] += 1
         with _LOCK:
             fn = _COMPILED.get(kernel.ir)
         if fn is not None:
@@ -297,7 +306,8 @@ class Codegen:
 
 
 class FusedKernel:
-    """Calls the compiled loop nest: inputs made C-contiguous, outputs np.empty."""
+    """Calls the compiled loop nest on C-contiguous arrays of the planned dtypes
+    (`guarded` checks the raw inputs), the outputs allocated with np.empty."""
 
     def __init__(
         self, ir: str, ins: list[tuple[Shape, np.dtype]], outs: list[tuple[Shape, np.dtype]]
@@ -317,16 +327,24 @@ class FusedKernel:
             assert self.batch is not None
             self.batch.compile()
             fn = self.fn
-        keep = []
-        ptrs = []
-        for a, (shape, dtype) in zip(arrays, self.ins):
-            if type(a) is not np.ndarray or a.dtype != dtype or not a.flags.c_contiguous:
-                a = np.ascontiguousarray(np.broadcast_to(np.asarray(a, dtype), shape))
-                keep.append(a)
-            ptrs.append(a.ctypes.data)
         outs = [np.empty(shape, dtype) for shape, dtype in self.outs]
-        fn(*ptrs, *[o.ctypes.data for o in outs])
+        fn(*[a.ctypes.data for a in arrays], *[o.ctypes.data for o in outs])
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def guarded(kernel: Any, reference: Any, dtypes: list[np.dtype]) -> Any:
+    """`kernel` when every input is a C-contiguous array of its planned dtype, else the
+    numpy path's `reference` (a transposed view, a scalar): the generated code has the
+    C-contiguous strides built in, and copying a view first cost more than numpy's
+    strided reads (the GPT step's transposed gradients)."""
+
+    def run(*arrays: Any) -> Any:
+        for a, dt in zip(arrays, dtypes):
+            if type(a) is not np.ndarray or a.dtype != dt or not a.flags.c_contiguous:
+                return reference(*arrays)
+        return kernel(*arrays)
+
+    return run
 
 
 # -- planning ------------------------------------------------------------------------------
@@ -344,8 +362,10 @@ class _Stage:
     """One loop nest (`kernel` reading registers `ins`, writing `outs`), or one numpy
     call (`fn` on registers or constants `args`, writing register `outs[0]`)."""
 
-    def __init__(self, kernel: Any, fn: Any, ins: list[Any], outs: list[int]):
-        self.kernel, self.fn, self.ins, self.outs = kernel, fn, ins, outs
+    def __init__(
+        self, kernel: Any, fn: Any, ins: list[Any], outs: list[int], dtype: np.dtype | None = None
+    ):
+        self.kernel, self.fn, self.ins, self.outs, self.dtype = kernel, fn, ins, outs, dtype
 
 
 class FusedPlan:
@@ -363,7 +383,7 @@ class FusedPlan:
                     values = (values,)
             else:
                 args = [r[a] if isinstance(a, int) else a[0] for a in st.ins]
-                values = (st.fn(*args),)
+                values = (np.ascontiguousarray(st.fn(*args), st.dtype),)
             for k, v in zip(st.outs, values):
                 while len(r) <= k:
                     r.append(None)
@@ -373,18 +393,30 @@ class FusedPlan:
 
 
 def fused_kernel(
-    cg: Codegen, spec: Spec, operands: Sequence[Operand], body: Body, loop: Shape
+    cg: Codegen,
+    spec: Spec,
+    operands: Sequence[Operand],
+    body: Body,
+    loop: Shape,
+    reference: Callable[[], tuple[Any, list[SSAValue], list[bool]]],
 ) -> tuple[Any, list[SSAValue], list[bool]] | None:
     """The compiled kernel of an all-parallel generic, the values it reads and its
-    fresh results, or None when something in it stays on the numpy path."""
+    fresh results, or None when something in it stays on the numpy path.
+    `reference()` plans the numpy path's kernel, which runs inputs the generated code
+    was not built for (see `guarded`)."""
     try:
         plan, used = _generate(spec, body, loop)
     except CodegenUnsupported:
         return None
+    ref_kernel, ref_ins, _ = reference()
+    ins = [operands[i].value for i in used]
+    if ref_ins != ins:  # not the same inputs in the same order: no fallback to share
+        return None
     for k in plan.kernels:
         cg.add(k)
     kernel = plan.stages[0].kernel if _is_single(plan, used) else plan
-    return kernel, [operands[i].value for i in used], [True] * len(spec.outs)
+    dtypes = [dtype_of(v.type, spec.op) for v in ins]
+    return guarded(kernel, ref_kernel, dtypes), ins, [True] * len(spec.outs)
 
 
 def _is_single(plan: FusedPlan, used: list[int]) -> bool:
@@ -411,9 +443,12 @@ def _numpy_op(o: Operation) -> bool:
 
 def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedPlan, list[int]]:
     op = spec.op
-    if body.captured or 0 in loop or any(not is_tensor(v.type) for v in [*spec.ins, *spec.outs]):
+    if body.captured or prod(loop) < MIN_ELEMENTS:
         raise CodegenUnsupported
-    ops = body.ops
+    if any(not is_tensor(v.type) for v in [*spec.ins, *spec.outs]):
+        raise CodegenUnsupported
+    needed = _needed(body, list(body.yields), set())
+    ops = [o for o in body.ops if o.results[0] in needed]
     for o in ops:
         if len(o.results) != 1 or isinstance(o, tensor.ExtractOp):
             raise CodegenUnsupported
@@ -440,12 +475,7 @@ def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedPlan, list[int]
     last = max([stage.get(y, 0) for y in body.yields], default=0)
 
     used: list[int] = []  # block args read, in first-use order: the kernel's inputs
-    for o in ops:
-        for v in o.operands:
-            i = body.arg_index(v)
-            if i is not None and i not in used:
-                used.append(i)
-    for v in body.yields:
+    for v in [*(x for o in ops for x in o.operands), *body.yields]:  # as Body.compile
         i = body.arg_index(v)
         if i is not None and i not in used:
             used.append(i)
@@ -507,7 +537,7 @@ def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedPlan, list[int]
             fn = scalar_fn(o, vectorized=True)
             args = [mat[v] if v in mat else (body.consts[v],) for v in o.operands]
             out = new_reg()
-            stages.append(_Stage(None, fn, args, [out]))
+            stages.append(_Stage(None, fn, args, [out], _dtype(o.results[0], op)))
             result = o.results[0]
             reg[result] = mat[result] = out
             arrays[result] = (mat_strides, 0, _dtype(result, op))
@@ -777,6 +807,8 @@ class _Emitter:
             return "fpext"
         if kind is arith.TruncFOp and (src, ty) == ("double", "float"):
             return "fptrunc"
+        if kind is arith.SIToFPOp and src == "i1":
+            return "uitofp"  # as the numpy path (astype: true -> 1.0; MLIR says -1.0)
         if kind is arith.SIToFPOp and src[0] == "i":
             return "sitofp"
         if kind is arith.UIToFPOp and src[0] == "i":

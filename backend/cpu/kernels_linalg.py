@@ -70,7 +70,9 @@ def _plan_structured(c: FunctionCompiler, spec: Spec) -> tuple[Fn, list[SSAValue
         return plan_reduction(c, spec, operands, body, loop)
     codegen = c.exe.codegen
     if codegen is not None:  # also for constant inputs: one structure, one kernel
-        fused = fused_kernel(codegen, spec, operands, body, loop)
+        fused = fused_kernel(
+            codegen, spec, operands, body, loop, lambda: _plan_parallel(spec, operands, body, loop)
+        )
         if fused is not None:
             return fused
     return _plan_parallel(spec, operands, body, loop)
