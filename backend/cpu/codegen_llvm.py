@@ -2,42 +2,59 @@
 
 The numpy executor runs a fused body as one numpy call per body op, each writing
 a fresh whole-array temporary (linalg_body.py). For an all-parallel generic with
-static shapes whose body ops are all in `_SUPPORTED` this module writes one loop
-nest in LLVM IR instead: every operand is read at its indexing map's element
-offset (a broadcast dim has stride 0, a constant map result a fixed offset), the
-body is evaluated on scalars in registers, and each result is stored once into
-an array allocated with np.empty. LLVM (MCJIT through llvmlite, -O3, the host
-CPU's features) vectorises the innermost loop; adjacent loop dims that are
-contiguous in every operand are merged first so short rows still vectorise.
+static shapes this module writes a loop nest in LLVM IR instead: every operand is
+read at its indexing map's element offset (a broadcast dim has stride 0, a
+constant map result a fixed offset), the body is evaluated on scalars in
+registers, and each result is stored once into an array allocated with np.empty.
+The loop order is the first output's axis order (contiguous stores); adjacent
+loop dims that every array walks as one are merged, so short rows still
+vectorise. LLVM (MCJIT through llvmlite, -O2, the host CPU's features)
+vectorises the innermost loop.
 
-Why llvmlite and not numba: one llvmlite module holding all the kernels a
-function planned compiles once (25 ms for one kernel, a few ms more per extra
-kernel at -O3 on this machine); numba compiles each kernel as its own function
-with type inference, 100+ ms each, which would break "compile < 1 s" for a
-model with dozens of distinct fused bodies.
+Semantics: the numpy path's, bit for bit, so graph mode (fused bodies) and
+PyNative (one op per program) keep giving identical results (test_graph_vs_pynative
+compares them exactly). The loop nest computes only IEEE-exact operations
+(`_SUPPORTED`: arith float and integer ops, cmp, select, casts, sqrt, rsqrt as
+1/sqrt, fma as mul then add, floor/ceil/trunc/roundeven), with no fast-math flag
+(NaN/inf as IEEE and numpy say: maximumf/minimumf propagate NaN as np.maximum,
+maxnumf/minnumf ignore it as np.fmax; integers wrap; sitofp of i1 as numpy's
+astype). Every other body op (exp, log, tanh, erf, pow, integer division and
+shifts, float -> int casts: transcendental functions no generated code
+reproduces bit for bit, and ops whose edge cases LLVM makes poison) is a numpy
+call of the numpy path's own function (scalar_fns.py) between loop nests: the
+body is cut into stages there (`_generate`). A first version evaluated f32
+exp/log/tanh in the loop nest (f64 polynomials, 0.5 ulp) and broke bit-equality
+with PyNative wherever the two modes fused differently (activation_fns of the
+graph corpus): measured, not worth it.
 
-Semantics are the numpy path's (scalar_fns.py) for what is accepted, and no
-fast-math flag is used anywhere (NaN/inf behave as IEEE says, as numpy's do):
-arith is IEEE-exact and equal bit for bit; maximumf/minimumf propagate NaN as
-np.maximum/np.minimum, maxnumf/minnumf ignore it as np.fmax/np.fmin; integer
-ops wrap; cmpi on i1 is signed as MLIR says. Integer division, remainder,
-shifts and float -> int casts are left to numpy (LLVM makes their edge cases
-poison). f32 exp/log/tanh are evaluated in f64 with the polynomials below and
-rounded once to f32 (within an ulp or so of numpy's own SIMD functions, not
-bit-equal to them); f64 ones call libm. So PyNative (one op per program) and
-graph mode (fused bodies) keep giving bit-equal results, a body is compiled
-when it has two or more ops or a transcendental op (one arithmetic op alone is
-numpy's single call: nothing to fuse).
+What stays on the numpy path entirely: loops under MIN_ELEMENTS (1024) elements
+(ctypes' call costs about what numpy's few calls do there), bodies with fewer
+than two loop-nest ops (nothing to fuse), tensor.extract / linalg.index /
+captured values, reductions (linalg_fold.py; their producers are separate
+generics after the lowering), and at run time any input that is not a
+C-contiguous array of its planned dtype (`guarded`: the strides are built into
+the code; copying a transposed view first cost more than numpy's strided reads).
 
-Compile and cache: kernels planned by one FunctionCompiler join an open batch,
-compiled as ONE LLVM module on the first call of any of them (under a process
-lock; calls run without the GIL through ctypes, so several threads may call at
-once). A process-wide table keyed by the kernel's IR text means a structure
-compiled once (in any executable: PyNative's one-op programs, the compile
-cache's rebuilt plans) is never compiled again. The compile cache (plan_codec)
-rebuilds plans with the same builders, so a warm start regenerates the IR and
-compiles it once (measured cheaper than storing object code: no relocation
-handling and no format to version).
+Compile: kernels planned by one FunctionCompiler join an open batch, compiled as
+ONE LLVM module on the first call of any of them (under a process lock; ctypes
+calls release the GIL, kernels are pure, so threads may call at once). Measured
+on the 25 distinct kernels of the GPT-like step and LeNet5 (shared 2-core
+machine): one module 226 ms at -O2 / 266 ms at -O3, one module per kernel 355 /
+406 ms; -O2 code ran as fast as -O3's (the loops are simple), so -O2. numba,
+the alternative, took 330-640 ms per kernel (+ 344 ms to import), which alone
+would break "compile < 1 s". A process-wide table keyed by the kernel's IR text
+means a structure compiled once (in any executable: PyNative's programs, the
+compile cache's rebuilt plans) is never compiled again. The compile cache
+(plan_codec) rebuilds plans with the same builders, so a warm start regenerates
+the IR and compiles it once (0.05-0.15 s per model measured). Storing object code
+instead (llvmlite's ExecutionEngine.set_object_cache) would also need keying by
+the host CPU's features; not done.
+
+Buffers: outputs are fresh np.empty arrays. Writing into an input whose slot dies
+at this step (steps.stealing, as tensor.insert_slice does) needs a second,
+in-place variant of each kernel (an output `noalias` with an input is undefined
+behaviour, and without `noalias` LLVM's runtime overlap check sends an exact
+overlap to the scalar loop); not done.
 
 Nothing here is required: without llvmlite `make_codegen` says so in one line
 and the executor keeps its numpy calls.
@@ -178,7 +195,7 @@ class CodegenUnsupported(Exception):
 _LOCK = threading.Lock()
 _COMPILED: dict[str, Any] = {}  # a kernel's IR (named @kernel) -> its ctypes function
 _ENGINES: list[Any] = []  # kept alive: the machine code of every compiled kernel
-_TARGET: list[Any] = []  # the host target machine, made once
+_TARGET: list[Any] = []  # the host target, CPU name and features, looked up once
 _STATS = {"planned": 0, "modules": 0, "kernels": 0, "seconds": 0.0}
 _SAID_MISSING: list[bool] = []
 
@@ -209,19 +226,20 @@ def make_codegen() -> Codegen | None:
 
 
 def _target_machine() -> Any:
+    """A new target machine for the host CPU: each MCJIT engine takes ownership of the
+    one it is given (llvmlite marks it owned), so engines never share one."""
     if not _TARGET:
         _llvm.initialize_native_target()
         _llvm.initialize_native_asmprinter()
-        target = _llvm.Target.from_default_triple()
         _TARGET.append(
-            target.create_target_machine(
-                cpu=_llvm.get_host_cpu_name(),
-                features=_llvm.get_host_cpu_features().flatten(),
-                opt=3,
-                jit=True,
+            (
+                _llvm.Target.from_default_triple(),
+                _llvm.get_host_cpu_name(),
+                _llvm.get_host_cpu_features().flatten(),
             )
         )
-    return _TARGET[0]
+    target, cpu, features = _TARGET[0]
+    return target.create_target_machine(cpu=cpu, features=features, opt=2, jit=True)
 
 
 class _Batch:
@@ -265,7 +283,7 @@ def _compile_module(todo: dict[str, str]) -> None:
     parts.extend(sorted(declares))
     mod = _llvm.parse_assembly("\n".join(parts))
     mod.verify()
-    pto = _llvm.create_pipeline_tuning_options(speed_level=3)
+    pto = _llvm.create_pipeline_tuning_options(speed_level=2)
     pto.loop_vectorization = True
     pto.slp_vectorization = True
     pb = _llvm.create_pass_builder(tm, pto)
