@@ -76,6 +76,7 @@ from xdsl.dialects import arith, math, tensor
 from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu.scalar_fns import scalar_fn
+from mindjit.backend.cpu.steps import steal_release_step
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
 
 if TYPE_CHECKING:
@@ -256,13 +257,14 @@ class _Batch:
             start = _now()
             todo: dict[str, str] = {}  # IR -> the function name in this module
             for k in self.kernels:
-                if k.ir not in _COMPILED and k.ir not in todo:
-                    todo[k.ir] = f"k{len(todo)}"
+                for ir in k.irs():
+                    if ir not in _COMPILED and ir not in todo:
+                        todo[ir] = f"k{len(todo)}"
             if todo:
                 _compile_module(todo)
                 _STATS["seconds"] += _now() - start
             for k in self.kernels:
-                k.bind(_COMPILED[k.ir])
+                k.bind([_COMPILED[ir] for ir in k.irs()])
             self.compiled = True
 
 
@@ -312,9 +314,9 @@ class Codegen:
         self.planned += 1
         _STATS["planned"] += 1
         with _LOCK:
-            fn = _COMPILED.get(kernel.ir)
-        if fn is not None:
-            kernel.bind(fn)
+            fns = [_COMPILED.get(ir) for ir in kernel.irs()]
+        if all(fn is not None for fn in fns):
+            kernel.bind(fns)
             return
         with self._lock:
             if self._open is None or self._open.compiled:
@@ -325,7 +327,9 @@ class Codegen:
 
 class FusedKernel:
     """Calls the compiled loop nest on C-contiguous arrays of the planned dtypes
-    (`guarded` checks the raw inputs), the outputs allocated with np.empty."""
+    (`guarded` checks the raw inputs), the outputs allocated with np.empty; or, with
+    `into` (the input the in-place variant `inplace_ir` writes its one result into),
+    `in_place` writes that input's buffer."""
 
     def __init__(
         self, ir: str, ins: list[tuple[Shape, np.dtype]], outs: list[tuple[Shape, np.dtype]]
@@ -333,35 +337,77 @@ class FusedKernel:
         self.ir = ir
         self.ins = ins
         self.outs = outs
+        self.into: int | None = None
+        self.inplace_ir: str | None = None
         self.batch: _Batch | None = None
         self.fn: Any = None
+        self.inplace_fn: Any = None
 
-    def bind(self, fn: Any) -> None:
-        self.fn = fn
+    def irs(self) -> list[str]:
+        return [self.ir] if self.inplace_ir is None else [self.ir, self.inplace_ir]
+
+    def bind(self, fns: list[Any]) -> None:
+        if len(fns) > 1:
+            self.inplace_fn = fns[1]
+        self.fn = fns[0]
+
+    def _compiled(self) -> None:
+        assert self.batch is not None
+        self.batch.compile()
 
     def __call__(self, *arrays: Any) -> Any:
         fn = self.fn
         if fn is None:
-            assert self.batch is not None
-            self.batch.compile()
+            self._compiled()
             fn = self.fn
         outs = [np.empty(shape, dtype) for shape, dtype in self.outs]
         fn(*[a.ctypes.data for a in arrays], *[o.ctypes.data for o in outs])
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def in_place(self, *arrays: Any) -> Any:
+        if self.fn is None:
+            self._compiled()
+        self.inplace_fn(*[a.ctypes.data for a in arrays])
+        return arrays[self.into]  # type: ignore[index]
+
+
+def _sole_count() -> int:
+    """What `sys.getrefcount(arrays[k])` says inside `guarded`'s kernel, called by a
+    stealing step, of an operand nothing else holds (measured: it differs between
+    Python versions), as kernels_tensor._sole_count does for insert_slice."""
+    s: list[Any] = [np.zeros(1), None]
+
+    def probe(*arrays: Any, sole: bool = False) -> int:
+        return sys.getrefcount(arrays[0])
+
+    steal_release_step(probe, [0], 1, 0, [])(s)
+    return int(s[1])
+
+
+_SOLE = _sole_count()
 
 
 def guarded(kernel: Any, reference: Any, dtypes: list[np.dtype]) -> Any:
     """`kernel` when every input is a C-contiguous array of its planned dtype, else the
     numpy path's `reference` (a transposed view, a scalar): the generated code has the
     C-contiguous strides built in, and copying a view first cost more than numpy's
-    strided reads (the GPT step's transposed gradients)."""
+    strided reads (the GPT step's transposed gradients). A kernel with an in-place
+    variant runs it when the step gives it the last reference to that input
+    (`sole`, steps.stealing) and the array is its own writable buffer."""
+    into = getattr(kernel, "into", None)
+    sole_count = _SOLE
 
-    def run(*arrays: Any) -> Any:
+    def run(*arrays: Any, sole: bool = False) -> Any:
         for a, dt in zip(arrays, dtypes):
             if type(a) is not np.ndarray or a.dtype != dt or not a.flags.c_contiguous:
                 return reference(*arrays)
+        if sole and into is not None:
+            d = arrays[into]
+            if d.base is None and d.flags.writeable and sys.getrefcount(d) <= sole_count + 1:
+                return kernel.in_place(*arrays)
         return kernel(*arrays)
 
+    run.steals = into  # type: ignore[attr-defined]
     return run
 
 
@@ -517,19 +563,39 @@ def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedPlan, list[int]
 
     mat: dict[SSAValue, int] = {}  # registers holding a value as an array in loop order
 
-    def loop_nest(targets: list[tuple[SSAValue, list[int], int, np.dtype, Shape]]) -> list[int]:
+    def _in_place_input(ins: list[SSAValue], targets: list[Any]) -> int | None:
+        """The input a one-result loop nest may overwrite: laid out as the result
+        (same strides, offset, shape and dtype), and no other input is its value."""
+        if len(targets) != 1:
+            return None
+        y, strides, offset, dt, shape = targets[0]
+        sources = [values[i] if (i := body.arg_index(v)) is not None else None for v in ins]
+        for k, v in enumerate(ins):
+            src = sources[k]
+            if src is None or sources.count(src) != 1:
+                continue
+            if arrays[v] == (strides, offset, dt) and specs[v] == (shape, dt):
+                return k
+        return None
+
+    def loop_nest(
+        targets: list[tuple[SSAValue, list[int], int, np.dtype, Shape]], final: bool = False
+    ) -> list[int]:
         needed = _needed(body, [t[0] for t in targets], set(reg))
         ins = [v for v in reg if v in needed]
         strides = [arrays[v][0] for v in ins] + [t[1] for t in targets]
-        emitter = _Emitter(
-            body,
-            [(v, *arrays[v]) for v in ins],
-            [t[:4] for t in targets],
-            _levels(order, loop, strides),
-        )
+        levels = _levels(order, loop, strides)
+        inputs = [(v, *arrays[v]) for v in ins]
+        nest_targets = [t[:4] for t in targets]
         kernel = FusedKernel(
-            emitter.emit(), [specs[v] for v in ins], [(t[4], t[3]) for t in targets]
+            _Emitter(body, inputs, nest_targets, levels).emit(),
+            [specs[v] for v in ins],
+            [(t[4], t[3]) for t in targets],
         )
+        into = _in_place_input(ins, targets) if final and not stages else None
+        if into is not None:
+            kernel.into = into
+            kernel.inplace_ir = _Emitter(body, inputs, nest_targets, levels, into).emit()
         outs = [new_reg() for _ in targets]
         stages.append(_Stage(kernel, None, [reg[v] for v in ins], outs))
         kernels.append(kernel)
@@ -577,7 +643,7 @@ def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedPlan, list[int]
         targets.append((y, strides, offset, dt, shape))
         positions.append(k)
     if targets:
-        for k, out in zip(positions, loop_nest(targets)):
+        for k, out in zip(positions, loop_nest(targets, final=True)):
             results[k] = out
     return FusedPlan(stages, results, kernels), used
 
@@ -646,10 +712,13 @@ class _Emitter:
         inputs: list[tuple[SSAValue, list[int], int, np.dtype]],
         targets: list[tuple[SSAValue, list[int], int, np.dtype]],
         levels: list[tuple[int, list[int]]],
+        into: int | None = None,
     ):
         self.body, self.inputs, self.targets, self.levels = body, inputs, targets, levels
         self.arrays = [t[1:] for t in [*inputs, *targets]]
         self.n_in = len(inputs)
+        #: the input whose pointer the (one) result is stored through: the in-place variant
+        self.into = into
         self.lines: list[str] = []
         self.names: dict[SSAValue, str] = {}
         self.declares: set[str] = set()
@@ -663,7 +732,8 @@ class _Emitter:
         self.lines.append("  " + line)
 
     def emit(self) -> str:
-        params = ", ".join(f"ptr noalias %p{k}" for k in range(len(self.arrays)))
+        count = len(self.arrays) - (1 if self.into is not None else 0)
+        params = ", ".join(f"ptr noalias %p{k}" for k in range(count))
         out = [f"define void @kernel({params}) nounwind {{", "entry:"]
         depth = len(self.levels)
         pred = "entry"
@@ -706,7 +776,8 @@ class _Emitter:
             index = t
         mem = "i8" if dt == np.bool_ else _LLVM_TYPES[dt]
         p = self.tmp()
-        self.put(f"{p} = getelementptr inbounds {mem}, ptr %p{k}, i64 {index}")
+        base = self.into if self.into is not None and k == self.n_in else k
+        self.put(f"{p} = getelementptr inbounds {mem}, ptr %p{base}, i64 {index}")
         return p
 
     def _body(self) -> None:

@@ -39,7 +39,7 @@ from mindjit.backend.cpu.linalg_spec import (
     with_preps,
 )
 from mindjit.backend.cpu.registry import register
-from mindjit.backend.cpu.steps import call_step, multi_call_step
+from mindjit.backend.cpu.steps import call_step, multi_call_step, stealing
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
 
 if TYPE_CHECKING:
@@ -103,7 +103,11 @@ def _emit(
         c.define(r, fresh=True) if f else c.define(r, like=views, readonly=True)
         for r, f in zip(results, fresh)
     ]
-    if len(outs) == 1:
+    steals = getattr(kernel, "steals", None)  # a generated kernel that may write in place
+    if len(outs) == 1 and steals is not None:
+        c.set_roots(results[0], c.roots(results[0]) | c.roots(ins[steals]))
+        c.emit(stealing(kernel, slots, outs[0], steals))
+    elif len(outs) == 1:
         c.emit(call_step(kernel, slots, outs[0]))
     else:
         c.emit(multi_call_step(kernel, slots, outs))

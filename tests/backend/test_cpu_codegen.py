@@ -454,3 +454,52 @@ def test_models_train_the_same_with_and_without_codegen(model):
     np.testing.assert_allclose(on, off, rtol=1e-5)
     assert on == off  # the numpy path's functions where LLVM does not compute: bit-equal
     assert planned > 0
+
+
+CHAIN = f"""
+func.func @f(%a0: tensor<{ROWS}x{COLS}xf32>, %a1: tensor<{ROWS}x{COLS}xf32>) -> RESULT_TYPES {{
+  %e = tensor.empty() : tensor<{ROWS}x{COLS}xf32>
+  %t = linalg.generic {{indexing_maps = [{ID2}, {ID2}, {ID2}], iterator_types = ["parallel", "parallel"]}}
+      ins(%a0, %a1 : tensor<{ROWS}x{COLS}xf32>, tensor<{ROWS}x{COLS}xf32>) outs(%e : tensor<{ROWS}x{COLS}xf32>) {{
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %m, %y : f32
+    linalg.yield %s : f32
+  }} -> tensor<{ROWS}x{COLS}xf32>
+  %u = linalg.generic {{indexing_maps = [{ID2}, {ID2}, {ID2}], iterator_types = ["parallel", "parallel"]}}
+      ins(%t, %a0 : tensor<{ROWS}x{COLS}xf32>, tensor<{ROWS}x{COLS}xf32>) outs(%e : tensor<{ROWS}x{COLS}xf32>) {{
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %x : f32
+    %s = arith.subf %m, %y : f32
+    linalg.yield %s : f32
+  }} -> tensor<{ROWS}x{COLS}xf32>
+  func.return RESULTS
+}}
+"""
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_in_place_only_into_a_dying_buffer(monkeypatch, keep):
+    """The second generic writes into the first one's buffer when nothing reads it
+    later (its slot dies there), never into an argument or a value still returned."""
+    calls = []
+    real = codegen_llvm.FusedKernel.in_place
+
+    def counted(self, *arrays):
+        calls.append(self)
+        return real(self, *arrays)
+
+    monkeypatch.setattr(codegen_llvm.FusedKernel, "in_place", counted)
+    t = f"tensor<{ROWS}x{COLS}xf32>"
+    text = CHAIN.replace("RESULT_TYPES", f"({t}, {t})" if keep else t)
+    text = text.replace("RESULTS", f"%t, %u : {t}, {t}" if keep else f"%u : {t}")
+    x, y = floats(np.float32, 33), floats(np.float32, 34)
+    x0, y0 = x.copy(), y.copy()
+    with np.errstate(all="ignore"):
+        got, want, on = both(text, x, y)
+        got2 = on.run("f", x, y)  # the arguments themselves: never written
+    np.testing.assert_array_equal(x, x0)
+    np.testing.assert_array_equal(y, y0)
+    for g, w in zip([*got, *got2], [*want, *want]):
+        np.testing.assert_array_equal(g, w)
+    assert bool(calls) == (not keep)
