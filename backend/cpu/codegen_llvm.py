@@ -35,26 +35,38 @@ generics after the lowering), and at run time any input that is not a
 C-contiguous array of its planned dtype (`guarded`: the strides are built into
 the code; copying a transposed view first cost more than numpy's strided reads).
 
-Compile: kernels planned by one FunctionCompiler join an open batch, compiled as
-ONE LLVM module on the first call of any of them (under a process lock; ctypes
-calls release the GIL, kernels are pure, so threads may call at once). Measured
-on the 25 distinct kernels of the GPT-like step and LeNet5 (shared 2-core
-machine): one module 226 ms at -O2 / 266 ms at -O3, one module per kernel 355 /
-406 ms; -O2 code ran as fast as -O3's (the loops are simple), so -O2. numba,
-the alternative, took 330-640 ms per kernel (+ 344 ms to import), which alone
-would break "compile < 1 s". A process-wide table keyed by the kernel's IR text
-means a structure compiled once (in any executable: PyNative's programs, the
-compile cache's rebuilt plans) is never compiled again. The compile cache
-(plan_codec) rebuilds plans with the same builders, so a warm start regenerates
-the IR and compiles it once (0.05-0.15 s per model measured). Storing object code
-instead (llvmlite's ExecutionEngine.set_object_cache) would also need keying by
-the host CPU's features; not done.
+Compile: kernels planned by an executable before any of them ran join one
+batch, compiled as ONE LLVM module by a background thread that the first call of
+any of them starts (under a process lock); until it is done those calls run the
+numpy path's kernel, bit-equal, so the compile adds nothing to the first call
+and a plan-time constant fold never waits for LLVM. A failing LLVM compile says
+so in one line and leaves the numpy path in place. ctypes calls release the GIL
+and kernels are pure, so threads may call at once; `wait_all` (tests,
+benchmarks, and atexit: no compile still running while the interpreter ends)
+waits for the compiles. Measured on the 25 distinct kernels of the GPT-like
+step and LeNet5 (shared 2-core machine): one module 226 ms at -O2 / 266 ms at
+-O3, one module per kernel 355 / 406 ms; -O2 code ran as fast as -O3's (the
+loops are simple), so -O2. numba, the alternative, took 330-640 ms per kernel
+(+ 344 ms to import), which alone would break "compile < 1 s". A process-wide
+table keyed by the kernel's IR text means a structure compiled once (in any
+executable: PyNative's programs, the compile cache's rebuilt plans) is never
+compiled again. The compile cache (plan_codec) rebuilds plans with the same
+builders, so a warm start regenerates the IR and compiles it again in the
+background (0.05-0.3 s per model measured). Storing object code instead
+(llvmlite's ExecutionEngine.set_object_cache) would also need keying by the
+host CPU's features; not done.
 
-Buffers: outputs are fresh np.empty arrays. Writing into an input whose slot dies
-at this step (steps.stealing, as tensor.insert_slice does) needs a second,
-in-place variant of each kernel (an output `noalias` with an input is undefined
-behaviour, and without `noalias` LLVM's runtime overlap check sends an exact
-overlap to the scalar loop); not done.
+Buffers: outputs are fresh np.empty arrays, except that a one-result loop nest
+with an input laid out exactly as its result (same strides, offset, shape,
+dtype; no other operand the same value) also gets an in-place variant storing
+through that input's pointer (a separate function: the same buffer passed as a
+`noalias` input and output would be undefined behaviour, and without `noalias`
+LLVM's runtime overlap check sends an exact overlap to the scalar loop). The
+step steals that input (steps.stealing, as tensor.insert_slice does): when the
+plan releases its slot there and the array is its own writable buffer held by
+nothing else (the reference count), the result is written into it. Measured
+(interleaved, shared machine): GPT-like step 109 -> 104 ms, LeNet5 and the
+8-Block forward ~1%; it doubles the kernels compiled (in the background).
 
 Nothing here is required: without llvmlite `make_codegen` says so in one line
 and the executor keeps its numpy calls.
@@ -62,6 +74,7 @@ and the executor keeps its numpy calls.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import struct
 import sys
@@ -183,6 +196,10 @@ _SUPPORTED = frozenset(
 )
 
 
+#: One-result loop nests also get an in-place variant (see the module docstring);
+#: benchmarks turn it off to measure it.
+IN_PLACE = True
+
 #: Loops smaller than this stay numpy calls (see the module docstring).
 MIN_ELEMENTS = 1024
 
@@ -199,6 +216,8 @@ _ENGINES: list[Any] = []  # kept alive: the machine code of every compiled kerne
 _TARGET: list[Any] = []  # the host target, CPU name and features, looked up once
 _STATS = {"planned": 0, "modules": 0, "kernels": 0, "seconds": 0.0}
 _SAID_MISSING: list[bool] = []
+_THREADS: list[threading.Thread] = []  # background compiles (wait_all)
+_THREADS_LOCK = threading.Lock()
 
 
 def available() -> bool:
@@ -244,15 +263,30 @@ def _target_machine() -> Any:
 
 
 class _Batch:
-    """Kernels of one function waiting to be compiled together."""
+    """Kernels of one executable planned before any of them ran, compiled together in
+    one LLVM module by a background thread that the first call of any of them starts;
+    until it is done they run the numpy path (bit-equal, so nothing can tell)."""
 
     def __init__(self) -> None:
         self.kernels: list[FusedKernel] = []
+        self.started = False
         self.compiled = False
+        self.failed = False
+        self._start_lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._start_lock:
+            if self.started:
+                return
+            self.started = True
+        thread = threading.Thread(target=self.compile, name="mindjit-codegen", daemon=True)
+        with _THREADS_LOCK:
+            _THREADS.append(thread)
+        thread.start()
 
     def compile(self) -> None:
         with _LOCK:
-            if self.compiled:
+            if self.compiled or self.failed:
                 return
             start = _now()
             todo: dict[str, str] = {}  # IR -> the function name in this module
@@ -260,12 +294,36 @@ class _Batch:
                 for ir in k.irs():
                     if ir not in _COMPILED and ir not in todo:
                         todo[ir] = f"k{len(todo)}"
-            if todo:
-                _compile_module(todo)
+            try:
+                if todo:
+                    _compile_module(todo)
+            except Exception as exc:  # LLVM refused the module: keep the numpy path, say so
+                self.failed = True
+                print(
+                    f"mindjit: compiling fused elementwise code failed, numpy calls run it: {exc}",
+                    file=sys.stderr,
+                )
+                return
+            finally:
                 _STATS["seconds"] += _now() - start
             for k in self.kernels:
                 k.bind([_COMPILED[ir] for ir in k.irs()])
             self.compiled = True
+
+
+def wait_all() -> None:
+    """Wait for every background compile started so far (tests, benchmarks, exit)."""
+    while True:
+        with _THREADS_LOCK:
+            threads = [t for t in _THREADS if t.is_alive()]
+            _THREADS[:] = threads
+        if not threads:
+            return
+        for t in threads:
+            t.join()
+
+
+atexit.register(wait_all)  # no LLVM compile still running while the interpreter ends
 
 
 def _now() -> float:
@@ -319,7 +377,7 @@ class Codegen:
             kernel.bind(fns)
             return
         with self._lock:
-            if self._open is None or self._open.compiled:
+            if self._open is None or self._open.started:
                 self._open = _Batch()
             self._open.kernels.append(kernel)
             kernel.batch = self._open
@@ -354,6 +412,15 @@ class FusedKernel:
     def _compiled(self) -> None:
         assert self.batch is not None
         self.batch.compile()
+
+    def ready(self) -> bool:
+        """Compiled; else the batch's compile is started (once) and this says False
+        until it is done (never True if LLVM failed: then the numpy path runs)."""
+        if self.fn is not None:
+            return True
+        if self.batch is not None:
+            self.batch.start()
+        return False
 
     def __call__(self, *arrays: Any) -> Any:
         fn = self.fn
@@ -397,7 +464,11 @@ def guarded(kernel: Any, reference: Any, dtypes: list[np.dtype]) -> Any:
     into = getattr(kernel, "into", None)
     sole_count = _SOLE
 
+    ready = kernel.ready
+
     def run(*arrays: Any, sole: bool = False) -> Any:
+        if not ready():
+            return reference(*arrays)
         for a, dt in zip(arrays, dtypes):
             if type(a) is not np.ndarray or a.dtype != dt or not a.flags.c_contiguous:
                 return reference(*arrays)
@@ -437,6 +508,12 @@ class FusedPlan:
 
     def __init__(self, stages: list[_Stage], results: list[int], kernels: list[FusedKernel]):
         self.stages, self.results, self.kernels = stages, results, kernels
+        self._ready = False
+
+    def ready(self) -> bool:
+        if not self._ready:
+            self._ready = all([k.ready() for k in self.kernels])
+        return self._ready
 
     def __call__(self, *arrays: Any) -> Any:
         r = list(arrays)
@@ -592,7 +669,7 @@ def _generate(spec: Spec, body: Body, loop: Shape) -> tuple[FusedPlan, list[int]
             [specs[v] for v in ins],
             [(t[4], t[3]) for t in targets],
         )
-        into = _in_place_input(ins, targets) if final and not stages else None
+        into = _in_place_input(ins, targets) if IN_PLACE and final and not stages else None
         if into is not None:
             kernel.into = into
             kernel.inplace_ir = _Emitter(body, inputs, nest_targets, levels, into).emit()
