@@ -23,7 +23,7 @@ from mindjit.support import config
 
 pytestmark = pytest.mark.skipif(not codegen_llvm.available(), reason="llvmlite not installed")
 
-ROWS, COLS = 32, 48  # 1536 elements: above codegen_llvm.MIN_ELEMENTS
+ROWS, COLS = 32, 48  # 1536 elements (the fixture below lets such small bodies compile)
 ID2 = "affine_map<(d0, d1) -> (d0, d1)>"
 NP_TYPES = {
     "f32": np.float32,
@@ -54,6 +54,15 @@ func.func @f({params}) -> {t_out} {{
   func.return %r : {t_out}
 }}
 """
+
+
+MIN_WORK = codegen_llvm.MIN_WORK
+
+
+@pytest.fixture(autouse=True)
+def small_bodies_compile(monkeypatch):
+    """Bodies of these sizes stay numpy calls by default (MIN_WORK); here they compile."""
+    monkeypatch.setattr(codegen_llvm, "MIN_WORK", 1)
 
 
 def generated(exe: CpuExecutable, *args: np.ndarray, name: str = "f") -> list:
@@ -308,12 +317,16 @@ func.func @f(%a: {t}, %b: {t}) -> ({t}, {t}) {{
         np.testing.assert_array_equal(got[1], (a + b[3]) * a)
 
 
-def test_small_loops_and_single_ops_stay_numpy():
+def test_small_loops_and_single_ops_stay_numpy(monkeypatch):
+    monkeypatch.setattr(codegen_llvm, "MIN_WORK", MIN_WORK)
     body = "%t = arith.mulf %x, %y : f32\n    %r = arith.addf %t, %y : f32"
-    small = generic(body, "f32", "f32").replace(f"{ROWS}x{COLS}", "4x8")
+    assert_same(
+        generic(body, "f32", "f32"), floats(np.float32, 21), floats(np.float32, 22), generated=False
+    )
+    big = generic(body, "f32", "f32").replace(f"{ROWS}x{COLS}", "256x256")
     rng = np.random.default_rng(22)
-    x, y = rng.standard_normal((4, 8)).astype(np.float32), rng.standard_normal((4, 8))
-    assert_same(small, x, y.astype(np.float32), generated=False)
+    x, y = (rng.standard_normal((256, 256)).astype(np.float32) for _ in range(2))
+    assert_same(big, x, y)
     single = generic("%r = arith.mulf %x, %y : f32", "f32", "f32")
     assert_same(single, floats(np.float32, 23), floats(np.float32, 24), generated=False)
 
