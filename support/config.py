@@ -18,6 +18,7 @@ A switch is set, from the strongest to the weakest:
 | gemm | | `MINDJIT_GEMM` | auto | the numpy executor's matmuls (backend/cpu/gemm.py): auto (per shape, the faster of oneMKL and numpy), numpy, mkl |
 | gemm_threads | | `MKL_NUM_THREADS`, else `OMP_NUM_THREADS` | the machine's cores | oneMKL's threads (1: its sequential layer) |
 | gemm_threading | | `MKL_THREADING_LAYER` (oneMKL's) | SEQUENTIAL for 1 thread, else INTEL | oneMKL's threading layer: INTEL, SEQUENTIAL, GNU or TBB |
+| cpu_codegen | `set_cpu_codegen(...)` | `MINDJIT_CPU_CODEGEN` | 1 | the numpy executor compiles fused elementwise linalg.generic bodies to machine code with llvmlite (backend/cpu/codegen_llvm.py); 0: numpy calls only |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
 | load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
 | cf_to_select | | `MINDJIT_CF_TO_SELECT` | 1 | run mindir-cf-to-select at O1/O2 |
@@ -99,6 +100,7 @@ GEMM_THREAD_ENVS = ("MKL_NUM_THREADS", "OMP_NUM_THREADS")
 GEMM_THREADING_ENV = "MKL_THREADING_LAYER"
 #: oneMKL's threading layers, by the codes MKL_Set_Threading_Layer takes
 GEMM_THREADING_LAYERS = {"INTEL": 0, "SEQUENTIAL": 1, "GNU": 3, "TBB": 4}
+CPU_CODEGEN_ENV = "MINDJIT_CPU_CODEGEN"
 
 
 class ConfigError(MindjitError, ValueError):
@@ -632,6 +634,26 @@ def gemm_threading(threads: int) -> str:
         names = choices(tuple(GEMM_THREADING_LAYERS))
         raise ConfigError(f"{GEMM_THREADING_ENV} must be {names}, got '{raw}'")
     return raw or ("SEQUENTIAL" if threads == 1 else "INTEL")
+_cpu_codegen: list[bool | None] = [None]  # set_cpu_codegen's value; None: the environment
+
+
+def set_cpu_codegen(enabled: bool | None) -> None:
+    """Turn the CPU executor's code generator on or off for executables made from
+    now on (None: MINDJIT_CPU_CODEGEN decides again); tests and benchmarks compare both."""
+    if enabled is not None and not isinstance(enabled, bool):
+        raise ConfigError(f"set_cpu_codegen takes True, False or None, got {enabled!r}")
+    _cpu_codegen[0] = enabled
+
+
+def cpu_codegen() -> bool:
+    """Whether the numpy executor compiles fused elementwise bodies with llvmlite:
+    set_cpu_codegen(...), else MINDJIT_CPU_CODEGEN (0 or 1), else on."""
+    if _cpu_codegen[0] is not None:
+        return _cpu_codegen[0]
+    raw = os.environ.get(CPU_CODEGEN_ENV, "").strip()
+    if raw not in ("", "0", "1"):
+        raise ConfigError(f"{CPU_CODEGEN_ENV} must be 0 or 1, got '{raw}'")
+    return raw != "0"
 
 
 # --- the distributed engine (set_distributed) ---------------------------------------------

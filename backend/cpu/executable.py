@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp, StringAttr, Tenso
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 
+from mindjit.backend.cpu.codegen_llvm import Codegen, make_codegen
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
 from mindjit.backend.cpu.memory_meter import MemoryMeter
@@ -70,6 +71,7 @@ from mindjit.dialects.mindir.parameter_args import GLOBAL_ARG_ATTR, bound_symbol
 from mindjit.ir.locations import loc_of_op
 from mindjit.ir.resources import has_blob
 from mindjit.ir.walk import walk_ops
+from mindjit.support import config
 from mindjit.support.errors import SourceLoc
 from mindjit.support.tensor_text import default_print_hook
 
@@ -274,8 +276,12 @@ class CpuExecutable:
 
     backend = "numpy"
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, codegen: bool | None = None):
         self.module = module
+        #: Compiles fused elementwise bodies (codegen_llvm.py); None: numpy calls.
+        #: `codegen` None: support/config.py's cpu_codegen() decides.
+        use_codegen = config.cpu_codegen() if codegen is None else codegen
+        self.codegen: Codegen | None = make_codegen() if use_codegen else None
         self._funcs: dict[str, func.FuncOp] = {}
         self._declarations: dict[str, func.FuncOp] = {}
         self._global_ops: dict[str, GlobalOp] = {}

@@ -17,6 +17,7 @@ import numpy as np
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
+from mindjit.backend.cpu.codegen_llvm import fused_kernel
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
@@ -38,7 +39,7 @@ from mindjit.backend.cpu.linalg_spec import (
     with_preps,
 )
 from mindjit.backend.cpu.registry import register
-from mindjit.backend.cpu.steps import call_step, multi_call_step
+from mindjit.backend.cpu.steps import call_step, multi_call_step, stealing
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
 
 if TYPE_CHECKING:
@@ -67,6 +68,13 @@ def _plan_structured(c: FunctionCompiler, spec: Spec) -> tuple[Fn, list[SSAValue
         return arg
     if spec.reductions:
         return plan_reduction(c, spec, operands, body, loop)
+    codegen = c.exe.codegen
+    if codegen is not None:  # also for constant inputs: one structure, one kernel
+        fused = fused_kernel(
+            codegen, spec, operands, body, loop, lambda: _plan_parallel(spec, operands, body, loop)
+        )
+        if fused is not None:
+            return fused
     return _plan_parallel(spec, operands, body, loop)
 
 
@@ -95,7 +103,11 @@ def _emit(
         c.define(r, fresh=True) if f else c.define(r, like=views, readonly=True)
         for r, f in zip(results, fresh)
     ]
-    if len(outs) == 1:
+    steals = getattr(kernel, "steals", None)  # a generated kernel that may write in place
+    if len(outs) == 1 and steals is not None:
+        c.set_roots(results[0], c.roots(results[0]) | c.roots(ins[steals]))
+        c.emit(stealing(kernel, slots, outs[0], steals))
+    elif len(outs) == 1:
         c.emit(call_step(kernel, slots, outs[0]))
     else:
         c.emit(multi_call_step(kernel, slots, outs))

@@ -1,0 +1,130 @@
+"""A/B of the CPU executor's fused-elementwise code generator (backend/cpu/codegen_llvm.py).
+
+Three workloads, one thread: the GPT-like train step (examples/gpt.py, 4 Blocks,
+hidden 256, seq 32, batch 8, MSE loss, SGD), the 8-Block forward (hidden 256,
+seq 64, batch 1) and the LeNet5 train step (examples/models/zoo.py, batch 32).
+Each is compiled twice in this process, codegen off (numpy) and on, and the two
+are timed interleaved (alternating single calls, median of many) so that a busy
+machine slows both alike; the table gives both medians, the ratio, the first
+call of each (compile + run; LLVM compiles in the background meanwhile, its
+seconds in brackets) and the largest difference of the outputs over their
+largest magnitude.
+
+    .venv/bin/python benchmarks/fused_codegen.py [--calls 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+sys.path.insert(0, str(ROOT / "examples" / "models"))
+
+import mindjit as ms  # noqa: E402
+from mindjit import Tensor, nn  # noqa: E402
+from mindjit.backend.cpu import codegen_llvm  # noqa: E402
+from mindjit.support import config  # noqa: E402
+
+
+def gpt_step(batch: int = 8, layers: int = 4) -> Callable[[], Any]:
+    import gpt  # examples/gpt.py: on the path set above
+
+    ms.set_seed(0)
+    config = gpt.GPTConfig(layers, hidden=256, seq=32, batch=batch)
+    net = gpt.GPT(config, lazy=False)
+    loss_fn = nn.MSELoss()
+    opt = nn.SGD(net.trainable_params(), learning_rate=0.01)
+
+    def forward(x, y):
+        return loss_fn(net(x), y)
+
+    grad_fn = ms.value_and_grad(forward, None, opt.parameters)
+
+    @ms.jit
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+
+    rng = np.random.default_rng(0)
+    x = Tensor(rng.standard_normal((batch, 32, 256)).astype(np.float32))
+    y = Tensor(rng.standard_normal((batch, 32, 256)).astype(np.float32))
+    return lambda: step(x, y)
+
+
+def gpt_forward(layers: int = 8) -> Callable[[], Any]:
+    import gpt  # examples/gpt.py: on the path set above
+
+    ms.set_seed(0)
+    config = gpt.GPTConfig(layers, hidden=256, seq=64, batch=1)
+    net = gpt.GPT(config, lazy=False)
+    x = Tensor(np.random.default_rng(1).standard_normal((1, 64, 256)).astype(np.float32))
+    fn = ms.jit(lambda a: net(a))
+    return lambda: fn(x)
+
+
+def lenet_step() -> Callable[[], Any]:
+    import zoo  # examples/models/zoo.py: on the path set above
+
+    model = zoo.get("lenet5")
+    ms.set_seed(0)
+    net = model.build()
+    step = model.train_step(net, graph=True)
+    batch = model.batch(model.default_batch)
+    return lambda: step(*batch)
+
+
+WORKLOADS = {"gpt_step": gpt_step, "gpt8_forward": gpt_forward, "lenet5_step": lenet_step}
+
+
+def build(make: Callable[[], Callable[[], Any]], codegen: bool) -> tuple[Callable, float, Any]:
+    config.set_cpu_codegen(codegen)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    run = make()
+    t = time.perf_counter()
+    first = run()
+    seconds = time.perf_counter() - t
+    codegen_llvm.wait_all()  # the background compile: the timed calls run its code
+    return run, seconds, np.asarray(first.asnumpy())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=40)
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    print(
+        "| workload | numpy ms | codegen ms | ratio | first call s (numpy / codegen) | max diff / max abs |"
+    )
+    print("|---|---|---|---|---|---|")
+    for name, make in WORKLOADS.items():
+        if args.only and name != args.only:
+            continue
+        run_a, c_a, out_a = build(make, False)
+        before = codegen_llvm.compile_stats()["seconds"]
+        run_b, c_b, out_b = build(make, True)
+        llvm_ms = (codegen_llvm.compile_stats()["seconds"] - before) * 1e3
+        ta, tb = [], []
+        for _ in range(args.calls):
+            for run, times in ((run_a, ta), (run_b, tb)):
+                t = time.perf_counter()
+                run()
+                times.append(time.perf_counter() - t)
+        a, b = statistics.median(ta) * 1e3, statistics.median(tb) * 1e3
+        diff = float(np.max(np.abs(out_a - out_b)) / max(float(np.max(np.abs(out_a))), 1e-30))
+        print(
+            f"| {name} | {a:.2f} | {b:.2f} | {b / a:.2f} | {c_a:.2f} / {c_b:.2f} (LLVM {llvm_ms:.0f} ms) | {diff:.1e} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
