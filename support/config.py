@@ -634,6 +634,8 @@ def gemm_threading(threads: int) -> str:
         names = choices(tuple(GEMM_THREADING_LAYERS))
         raise ConfigError(f"{GEMM_THREADING_ENV} must be {names}, got '{raw}'")
     return raw or ("SEQUENTIAL" if threads == 1 else "INTEL")
+
+
 _cpu_codegen: list[bool | None] = [None]  # set_cpu_codegen's value; None: the environment
 
 
