@@ -18,6 +18,7 @@ A switch is set, from the strongest to the weakest:
 | gemm | | `MINDJIT_GEMM` | auto | the numpy executor's matmuls (backend/cpu/gemm.py): auto (per shape, the faster of oneMKL and numpy), numpy, mkl |
 | gemm_threads | | `MKL_NUM_THREADS`, else `OMP_NUM_THREADS` | the machine's cores | oneMKL's threads (1: its sequential layer) |
 | gemm_threading | | `MKL_THREADING_LAYER` (oneMKL's) | SEQUENTIAL for 1 thread, else INTEL | oneMKL's threading layer: INTEL, SEQUENTIAL, GNU or TBB |
+| keep_freed_memory | | `MINDJIT_KEEP_FREED_MEMORY` | 1 | the first CPU executable raises glibc's malloc mmap/trim thresholds, so fresh arrays reuse freed pages (backend/cpu/allocator.py) |
 | cpu_codegen | `set_cpu_codegen(...)` | `MINDJIT_CPU_CODEGEN` | 1 | the numpy executor compiles fused elementwise linalg.generic bodies to machine code with llvmlite (backend/cpu/codegen_llvm.py); 0: numpy calls only |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
 | load_elim | | `MS_DEV_SIDE_EFFECT_LOAD_ELIM` | 1 | TensorMove policy 0-3 |
@@ -101,6 +102,7 @@ GEMM_THREADING_ENV = "MKL_THREADING_LAYER"
 #: oneMKL's threading layers, by the codes MKL_Set_Threading_Layer takes
 GEMM_THREADING_LAYERS = {"INTEL": 0, "SEQUENTIAL": 1, "GNU": 3, "TBB": 4}
 CPU_CODEGEN_ENV = "MINDJIT_CPU_CODEGEN"
+KEEP_MEMORY_ENV = "MINDJIT_KEEP_FREED_MEMORY"
 
 
 class ConfigError(MindjitError, ValueError):
@@ -645,6 +647,15 @@ def set_cpu_codegen(enabled: bool | None) -> None:
     if enabled is not None and not isinstance(enabled, bool):
         raise ConfigError(f"set_cpu_codegen takes True, False or None, got {enabled!r}")
     _cpu_codegen[0] = enabled
+
+
+def cpu_keep_memory() -> bool:
+    """MINDJIT_KEEP_FREED_MEMORY (0 or 1, default 1): whether the first CPU executable
+    raises glibc's malloc thresholds (backend/cpu/allocator.py)."""
+    raw = os.environ.get(KEEP_MEMORY_ENV, "").strip()
+    if raw not in ("", "0", "1"):
+        raise ConfigError(f"{KEEP_MEMORY_ENV} must be 0 or 1, got '{raw}'")
+    return raw != "0"
 
 
 def cpu_codegen() -> bool:

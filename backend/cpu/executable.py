@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp, StringAttr, Tenso
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 
+from mindjit.backend.cpu.allocator import keep_freed_memory
 from mindjit.backend.cpu.codegen_llvm import Codegen, make_codegen
 from mindjit.backend.cpu.compiler import FunctionCompiler
 from mindjit.backend.cpu.errors import ExecutionError, op_failure
@@ -281,6 +282,8 @@ class CpuExecutable:
         #: Compiles fused elementwise bodies (codegen_llvm.py); None: numpy calls.
         #: `codegen` None: support/config.py's cpu_codegen() decides.
         use_codegen = config.cpu_codegen() if codegen is None else codegen
+        if config.cpu_keep_memory():
+            keep_freed_memory()
         self.codegen: Codegen | None = make_codegen() if use_codegen else None
         self._funcs: dict[str, func.FuncOp] = {}
         self._declarations: dict[str, func.FuncOp] = {}
