@@ -37,8 +37,7 @@ lenet5, gpt_fwd and gpt_train, at 1 thread and at the machine's threads, with th
 losses. A missed target is a measurement, not a failure: the script exits 0.
 
 --profile adds, per workload, where the numpy executor's steady step spends its time
-(cProfile over the steps, 1 thread, the top functions by own time: numpy calls and
-the executor's kernels).
+(1 thread; every plan step wrapped with a timer, grouped by op kind and kernel).
 
     .venv/bin/python benchmarks/vs_pytorch.py [--quick] [--only lenet5,gpt_train]
         [--torch-python /path/to/python] [--torch-compile] [--processes 3] [--profile]
@@ -47,10 +46,8 @@ the executor's kernels).
 from __future__ import annotations
 
 import argparse
-import cProfile
 import importlib.util
 import os
-import pstats
 import statistics
 import subprocess
 import sys
@@ -99,6 +96,7 @@ WORKLOADS: dict[str, Workload] = {
 }
 MINDJIT_ROWS = {"mindjit numpy": "numpy executor", "mindjit IREE": "IREE"}  # -> cpu_backends'
 TORCH_ROWS = {"torch eager": "eager", "torch.compile": "compile"}
+ALL_ROWS = (*MINDJIT_ROWS, *TORCH_ROWS)
 
 
 # --- the mindjit side (run inside a worker) --------------------------------------------
@@ -156,22 +154,54 @@ def export(name: str, out: str) -> dict:
     return {"params": len(built.params), "inputs": len(built.inputs)}
 
 
-def profile_steps(call: Callable[[], np.ndarray], calls: int, top: int = 8) -> list:
-    """[label, ms per step, % of the step] of the `top` functions by own time."""
-    profiler = cProfile.Profile()
-    profiler.enable()
+def _op_kind(op: object, step: object) -> str:
+    """An op's name; a linalg.generic's with its body's ops, a kernel call's with the
+    kernel's name (the step's call_spec, when the compiler kept it)."""
+    name = getattr(op, "name", "?")
+    if name == "linalg.generic":
+        body = [o.name for o in op.body.ops if o.name != "linalg.yield"]  # type: ignore[attr-defined]
+        name += "{" + ",".join(dict.fromkeys(body)) + "}"
+    spec = getattr(step, "call_spec", None)
+    if spec is not None:
+        fn = spec[0]
+        name += f" [{getattr(fn, '__name__', type(fn).__name__)}]"
+    return name
+
+
+def profile_steps(call: Callable[[], np.ndarray], calls: int, top: int = 10) -> list:
+    """Where the numpy executor's steps spend a call: [op kind, ms per call, % of the
+    steps' time, steps per call] of the `top` kinds by exclusive time. Every plan's
+    top-level steps are wrapped with a timer (a func.call step's time excludes the
+    callee's steps, which are timed on their own; nested regions count in their op)."""
+    from mindjit.frontend.graph import api
+
+    totals: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    inner = [0.0]  # exclusive time: what the steps called from the running step took
+
+    def timed(step: Callable, kind: str) -> Callable:
+        def run(s: list) -> None:
+            saved, inner[0] = inner[0], 0.0
+            start = time.perf_counter()
+            step(s)
+            took = time.perf_counter() - start
+            totals[kind] = totals.get(kind, 0.0) + took - inner[0]
+            counts[kind] = counts.get(kind, 0) + 1
+            inner[0] = saved + took
+
+        return run
+
+    for program in api.cached_programs():
+        for plan in getattr(program.executable, "_plans", {}).values():
+            block = plan.body
+            block.steps = tuple(
+                timed(step, _op_kind(block.origin.get(step), step)) for step in block.steps
+            )
     for _ in range(calls):
         call()
-    profiler.disable()
-    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
-    rows = [(tottime, func) for func, (_, _, tottime, _, _) in stats.items()]
-    total = sum(t for t, _ in rows) or 1.0
-    rows.sort(reverse=True)
-    out = []
-    for tottime, (file, line, fn) in rows[:top]:
-        label = fn if file == "~" else f"{Path(file).name}:{line}({fn})"
-        out.append([label, tottime / calls * 1e3, 100.0 * tottime / total])
-    return out
+    total = sum(totals.values()) or 1.0
+    rows = sorted(totals.items(), key=lambda kv: -kv[1])[:top]
+    return [[k, t / calls * 1e3, 100.0 * t / total, counts[k] // calls] for k, t in rows]
 
 
 def mindjit_worker(args: argparse.Namespace) -> dict:
@@ -243,7 +273,7 @@ def measure(name: str, args: argparse.Namespace, tmp: str) -> dict:
     """{(threads, row): result} for every cell of `name`, medians over the processes."""
     from cpu_backends import worker_env
 
-    rows = list(MINDJIT_ROWS) + ["torch eager"] + (["torch.compile"] if args.torch_compile else [])
+    rows = [r for r in ALL_ROWS if r in args.rows]
     runs: dict[tuple[str, str], list[dict]] = {}
     weights = os.path.join(tmp, f"{name}-weights.npz")
     exported = run_worker(
@@ -356,17 +386,19 @@ def print_targets(summaries: dict[str, dict]) -> None:
 
 
 def print_profiles(names: list[str], args: argparse.Namespace, tmp: str) -> None:
-    print("\n### Where the numpy executor's step goes (cProfile, 1 thread, own time)\n")
+    print(
+        "\n### Where the numpy executor's step goes (1 thread, each plan step timed, by op kind)\n"
+    )
     for name in names:
         result = run_cell(name, "mindjit numpy", "1", args, tmp, profile=True)
         if "error" in result:
             print(f"- {name}: n/a ({result['error']})")
             continue
         print(f"{WORKLOADS[name].title} ({result['run_ms']:.2f} ms/step unprofiled):\n")
-        print("| function | ms/step (profiled) | % of own time |")
-        print("|---|---|---|")
-        for label, ms, pct in result["profile"]:
-            print(f"| {label} | {ms:.2f} | {pct:.0f}% |")
+        print("| op kind [kernel] | ms/step (timed steps) | % of the steps' time | steps/call |")
+        print("|---|---|---|---|")
+        for label, ms, pct, count in result["profile"]:
+            print(f"| {label} | {ms:.2f} | {pct:.0f}% | {count} |")
         print()
 
 
@@ -378,6 +410,8 @@ def main() -> int:
     parser.add_argument("--torch-python", help="a Python that imports torch (the torch rows)")
     parser.add_argument("--torch-compile", action="store_true", help="add torch.compile rows")
     parser.add_argument("--profile", action="store_true", help="profile the numpy executor")
+    parser.add_argument("--rows", help=f"comma-separated, of {','.join(ALL_ROWS)} (default: all; "
+                        "torch.compile only with --torch-compile)")  # fmt: skip
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--export", help=argparse.SUPPRESS)
     parser.add_argument("--row", help=argparse.SUPPRESS)
@@ -399,6 +433,12 @@ def main() -> int:
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workload {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}")
+    args.rows = args.rows.split(",") if args.rows else [r for r in ALL_ROWS if r != "torch.compile"]
+    if args.torch_compile and "torch.compile" not in args.rows:
+        args.rows.append("torch.compile")
+    unknown = [r for r in args.rows if r not in ALL_ROWS]
+    if unknown:
+        parser.error(f"unknown row {', '.join(unknown)}; choose from {', '.join(ALL_ROWS)}")
     args.torch_missing = None
     args.python = torch_python(args)
     started = time.perf_counter()
