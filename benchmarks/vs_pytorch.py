@@ -17,7 +17,8 @@ Workloads (mindjit's seeded Parameters; the torch replicas load them by name):
 Rows: mindjit on the numpy executor (the default path), mindjit on IREE
 (MINDJIT_BACKEND=iree; "n/a (error: ...)" when it cannot compile the program or the
 program ran on the numpy executor after all), torch eager and, with --torch-compile,
-torch.compile of the whole step (its cold compile takes 10-20 s per process). The
+torch.compile of the whole step (its cold compile took 26-71 s per process on the
+2-core machine: every torch process gets a fresh inductor cache). The
 torch rows run benchmarks/torch_peers.py (numpy + torch only, never mindjit) under
 --torch-python (default: this interpreter if it imports torch; otherwise the rows say
 "n/a (torch not importable: --torch-python)"); torch is never a dependency.
@@ -263,7 +264,11 @@ def run_cell(
     else:
         argv[3] = TORCH_ROWS[row]
         argv += ["--weights", os.path.join(tmp, f"{name}-weights.npz")]
-        result = run_worker(TORCH_WORKER, argv, thread_env(threads), args.python)
+        env = thread_env(threads)
+        # a fresh inductor cache per process: torch.compile's compile is a cold one, as
+        # mindjit's (MS_COMPILER_CACHE_ENABLE=0)
+        env["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(dir=tmp, prefix="inductor-")
+        result = run_worker(TORCH_WORKER, argv, env, args.python)
     if "error" not in result:
         result["outputs"] = load_npz(out)
     return result
