@@ -53,14 +53,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,11 +70,13 @@ ROOT = Path(__file__).resolve().parents[1]
 for _path in (ROOT / "benchmarks", ROOT / "examples", ROOT / "examples" / "models"):
     sys.path.insert(0, str(_path))
 
+from fresh_workers import load_npz, rel_err, save_npz, thread_env, worker_main  # noqa: E402
+from fresh_workers import run_worker as _run_worker  # noqa: E402
+
 GPT_HIDDEN, GPT_SEQ = 256, 32
 MLP_BLOCKS = 16
 TRAIN_FEATURES, TRAIN_HIDDEN, TRAIN_OUTPUTS, TRAIN_BATCH = 128, 256, 10, 64  # train_step.py's
 TOLERANCE = 1e-5
-WORKER_TIMEOUT_S = 600
 SLOW_PROCESS_S = 60  # a cell slower than this (a long compile) is not repeated
 
 # --- FLOPs, analytically -------------------------------------------------------------
@@ -505,7 +504,7 @@ OPTIONAL = {"torch eager": "torch", "torch.compile": "torch", "jax.jit": "jax"}
 # --- the worker: one row of one workload in this (fresh) process ---------------------
 
 
-def _check_backend(row: str) -> None:
+def check_backend(row: str) -> None:
     """The graph-mode rows must have run on the backend they are named after."""
     if row not in GRAPH_ROWS:
         return
@@ -526,9 +525,9 @@ def worker(name: str, row: str, threads: str, calls: int, lazy: bool, out: str) 
     start = time.perf_counter()
     outputs = runner.call()
     compile_s = time.perf_counter() - start
-    _check_backend(row)
+    check_backend(row)
     outputs = outputs + (runner.state() if runner.state else [])
-    np.savez(out, *[np.asarray(o) for o in outputs])
+    save_npz(out, outputs)
     runner.call()  # warm-up
     times = []
     for _ in range(calls):
@@ -553,55 +552,20 @@ def peak_worker() -> dict:
 
 # --- the parent: fresh processes, tables, targets ------------------------------------
 
-THREAD_ENV = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "XLA_FLAGS"}
 THREADS = {"1": "1 thread", "default": "default threads"}
 
 
 def worker_env(row: str, threads: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in THREAD_ENV}
+    env = thread_env(threads)
     env["MS_COMPILER_CACHE_ENABLE"] = "0"  # every compile is a cold one
     env["MINDJIT_BACKEND"] = "iree" if row == "IREE" else "numpy"
     env["MINDJIT_IREE_DRIVER"] = "local-sync" if threads == "1" else "local-task"
-    if threads == "1":
-        env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        env["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
     return env
 
 
 def run_worker(argv: list[str], env: dict[str, str]) -> dict:
-    """The worker's JSON line, or {"error": one line} if it failed."""
-    try:
-        done = subprocess.run(
-            [sys.executable, __file__, *argv],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=WORKER_TIMEOUT_S,
-        )
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {WORKER_TIMEOUT_S} s"}
-    lines = done.stdout.strip().splitlines()
-    if done.returncode == 0 and lines:
-        return json.loads(lines[-1])
-    errors = [line for line in done.stderr.strip().splitlines() if line.strip()]
-    return {"error": errors[-1].strip() if errors else f"exit code {done.returncode}"}
-
-
-def rel_err(a: list[np.ndarray], b: list[np.ndarray]) -> float:
-    """max over the arrays of max |a - b| / max |b| (inf if the shapes differ)."""
-    if len(a) != len(b) or any(x.shape != y.shape for x, y in zip(a, b, strict=False)):
-        return float("inf")
-    worst = 0.0
-    for x, y in zip(a, b, strict=True):
-        x, y = x.astype(np.float64), y.astype(np.float64)
-        scale = max(float(np.max(np.abs(y), initial=0.0)), 1e-30)
-        worst = max(worst, float(np.max(np.abs(x - y), initial=0.0)) / scale)
-    return worst
-
-
-def _load(path: str) -> list[np.ndarray]:
-    with np.load(path) as data:
-        return [data[f"arr_{i}"] for i in range(len(data.files))]
+    """This script's worker's JSON line, or {"error": one line} if it failed."""
+    return _run_worker(__file__, argv, env)
 
 
 def measure_peak() -> float:
@@ -638,7 +602,7 @@ def measure_workload(name: str, args: argparse.Namespace, tmp: str) -> dict:
                 result = run_worker(argv, worker_env(row, threads))
                 result["seconds"] = time.perf_counter() - start
                 if "error" not in result and not done:
-                    result["outputs"] = _load(out)  # the first process's
+                    result["outputs"] = load_npz(out)  # the first process's
                 done.append(result)
     results = {}
     for key, done in runs.items():
@@ -749,20 +713,13 @@ def main() -> int:
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        try:
-            if args.worker == "peak":
-                result = peak_worker()
-            else:
-                result = worker(
-                    args.worker, args.row, args.threads, args.calls, not args.no_lazy, args.out
-                )
-        except Exception as exc:  # noqa: BLE001 - one line for the table, the rest on stderr
-            traceback.print_exc()
-            print(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
-                  file=sys.stderr)  # fmt: skip
-            return 1
-        print(json.dumps(result))
-        return 0
+        if args.worker == "peak":
+            return worker_main(peak_worker)
+        return worker_main(
+            lambda: worker(
+                args.worker, args.row, args.threads, args.calls, not args.no_lazy, args.out
+            )
+        )
     if args.processes is None:
         args.processes = 1 if args.quick else 3
     names = args.only.split(",") if args.only else list(QUICK if args.quick else WORKLOADS)
