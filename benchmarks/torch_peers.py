@@ -200,6 +200,7 @@ def make_step(name: str, row: str, weights: str) -> Callable[[], np.ndarray]:
     losses: dict[str, Callable[[], torch.Tensor]] = {
         "lenet5": lambda: lenet5(w, *xs),
         "gpt_train": lambda: F.mse_loss(gpt(w, xs[0], 4), xs[1]),
+        "gpt_train_lazy": lambda: F.mse_loss(gpt(w, xs[0], 4), xs[1]),
         "resnet18": lambda: resnet18(w, *xs),
         "bert": lambda: bert(w, *xs),
     }
@@ -211,7 +212,7 @@ def make_step(name: str, row: str, weights: str) -> Callable[[], np.ndarray]:
         t.requires_grad_(True)
     if name == "bert":
         opt: torch.optim.Optimizer | MindSporeAdam = MindSporeAdam(trainable, 1e-3)
-    elif name == "gpt_train":
+    elif name in ("gpt_train", "gpt_train_lazy"):
         opt = torch.optim.SGD(trainable, lr=0.01)
     else:  # nn.Momentum(lr 0.01, momentum 0.9)
         opt = torch.optim.SGD(trainable, lr=0.01, momentum=0.9)
