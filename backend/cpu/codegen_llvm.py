@@ -152,25 +152,8 @@ _FLOAT_INTRINSIC = {
     math.TruncOp: "trunc",
     math.RoundEvenOp: "roundeven",
 }
-_CMPF = [
-    "false",
-    "oeq",
-    "ogt",
-    "oge",
-    "olt",
-    "ole",
-    "one",
-    "ord",
-    "ueq",
-    "ugt",
-    "uge",
-    "ult",
-    "ule",
-    "une",
-    "uno",
-    "true",
-]
-_CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+_CMPF = arith.CMPF_COMPARISON_OPERATIONS  # by predicate number, as LLVM names them
+_CMPI = arith.CMPI_COMPARISON_OPERATIONS
 _CASTS = {
     arith.ExtFOp,
     arith.TruncFOp,

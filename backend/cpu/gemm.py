@@ -384,10 +384,15 @@ def _fits(out: np.ndarray | None, plan: tuple, a: np.ndarray, b: np.ndarray) -> 
     )
 
 
-def planned(dtype: np.dtype | None) -> Callable[[Any, Any], Any]:
-    """The product the contraction planner calls for operands of `dtype`:
-    np.matmul itself for dtypes oneMKL does not take and when no shape goes to
-    oneMKL (nothing added per call)."""
+def planned(dtype: np.dtype | None, flops: int | None = None) -> Callable[[Any, Any], Any]:
+    """The product the contraction planner calls for operands of `dtype` (`flops`:
+    2*M*N*K*batch when the shapes are static): np.matmul itself for dtypes oneMKL
+    does not take, when no shape goes to oneMKL, and for a product under
+    SMALL_FLOPS in auto (nothing added per call: `matmul`'s own look-ups cost
+    ~2 us, which made the unrolled LSTMs' train steps, hundreds of small products,
+    1.1 -> 1.4 ms)."""
     if dtype is None or np.dtype(dtype).char not in "fd" or _numpy_only():
+        return np.matmul
+    if flops is not None and flops < SMALL_FLOPS and config.gemm_mode() == "auto":
         return np.matmul
     return matmul

@@ -141,7 +141,7 @@ def contraction(
     prep_a = _to_matrix(a_dims, batch, m, k, loop)
     prep_b = _to_matrix(b_dims, batch, k, n, loop)
     post = _from_matrix(batch, m, n, o_dims, loop)
-    mm = gemm.planned(dtype)
+    mm = gemm.planned(dtype, 2 * prod(loop[d] for d in batch + m + n + k))
     if prep_a is None and prep_b is None and post is None:
         return mm
     pa = prep_a or _identity

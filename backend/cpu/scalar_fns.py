@@ -218,25 +218,8 @@ _CMPF: dict[str, Fn] = {
     "true": lambda a, b: np.ones(np.broadcast(a, b).shape, np.bool_)[()],
     "false": lambda a, b: np.zeros(np.broadcast(a, b).shape, np.bool_)[()],
 }
-_CMPF_NAMES = [
-    "false",
-    "oeq",
-    "ogt",
-    "oge",
-    "olt",
-    "ole",
-    "one",
-    "ord",
-    "ueq",
-    "ugt",
-    "uge",
-    "ult",
-    "ule",
-    "une",
-    "uno",
-    "true",
-]
-_CMPI_NAMES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+_CMPF_NAMES = arith.CMPF_COMPARISON_OPERATIONS  # by predicate number
+_CMPI_NAMES = arith.CMPI_COMPARISON_OPERATIONS
 _ORDER: dict[type[Operation], Fn] = {
     "eq": np.equal,
     "ne": np.not_equal,

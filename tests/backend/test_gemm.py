@@ -213,3 +213,16 @@ def test_contraction_planner_runs_the_chosen_library(monkeypatch, mode):
     else:
         close(out, want)
         assert any(gemm._choices.values())  # the planner's product went to oneMKL
+
+
+@needs_mkl
+def test_a_small_static_product_is_planned_as_np_matmul_itself(monkeypatch):
+    """Under SMALL_FLOPS the planner binds np.matmul: no look-ups per call."""
+    monkeypatch.setenv(config.GEMM_ENV, "auto")
+    monkeypatch.setenv("MKL_NUM_THREADS", "1")
+    f32 = np.dtype(np.float32)
+    assert gemm.planned(f32, gemm.SMALL_FLOPS - 1) is np.matmul
+    assert gemm.planned(f32, gemm.SMALL_FLOPS) is gemm.matmul
+    assert gemm.planned(f32) is gemm.matmul  # shapes unknown: decided per call
+    monkeypatch.setenv(config.GEMM_ENV, "mkl")
+    assert gemm.planned(f32, 16) is gemm.matmul  # mkl: every product it takes
