@@ -71,9 +71,8 @@ class AutoExecutable:
         self.chosen: str | None = None
         self.timings: dict[str, list[float]] = {"numpy": [], "iree": []}
         self.trial_calls = TRIAL_CALLS  # the fuzzer makes it 1, to switch within 3 calls
-        self._warm = False  # IREE's first call (untimed) is next
+        self._untimed = False  # the next call (IREE's first) is not timed
         self._current: Any = self.numpy
-        self._trial: str | None = None  # the engine being measured
         self._globals = [
             op.sym_name.data
             for op in module.body.block.ops
@@ -132,8 +131,11 @@ class AutoExecutable:
             self._give_up_iree(f"IREE failed running this graph ({exc.message})")
             return self._current.run(name, *args)
         seconds = time.perf_counter() - start
-        if self.chosen is None and engine == (self._trial or "numpy"):
-            self.timings[engine].append(seconds)
+        if self.chosen is None:
+            if self._untimed:
+                self._untimed = False  # IREE's first call maps its buffers
+            else:
+                self.timings[engine].append(seconds)
         return outputs
 
     # -- choosing -----------------------------------------------------------------------
@@ -142,17 +144,10 @@ class AutoExecutable:
         """Move to IREE to measure it, or settle, before a call of the entry."""
         if self.chosen is not None or not self.ready.is_set():
             return
-        if self._trial is None:
-            if len(self.timings["numpy"]) < self.trial_calls:
-                return
-            self._trial = "iree"
-            self._switch(self.iree)
-            self.timings["iree"] = []
-            self._warm = True
-            return
-        if self._warm:  # IREE's first call ran untimed
-            self._warm = False
-            self.timings["iree"] = []
+        if self.current == "numpy":
+            if len(self.timings["numpy"]) >= self.trial_calls:
+                self._switch(self.iree)
+                self._untimed = True
             return
         if len(self.timings["iree"]) < self.trial_calls:
             return

@@ -152,6 +152,13 @@ _FLOAT_INTRINSIC = {
     math.TruncOp: "trunc",
     math.RoundEvenOp: "roundeven",
 }
+#: float min/max: (the predicate that keeps operand 0, the operand whose NaN keeps it)
+_FLOAT_MINMAX = {
+    arith.MaximumfOp: ("oge", 0),
+    arith.MinimumfOp: ("ole", 0),
+    arith.MaxnumfOp: ("oge", 1),
+    arith.MinnumfOp: ("ole", 1),
+}
 _CMPF = arith.CMPF_COMPARISON_OPERATIONS  # by predicate number, as LLVM names them
 _CMPI = arith.CMPI_COMPARISON_OPERATIONS
 _CASTS = {
@@ -950,20 +957,14 @@ class _Emitter:
             self.put(f"{r} = select i1 {c}, {ty} {args[0]}, {ty} {args[1]}")
         elif kind is arith.NegfOp:
             self.put(f"{r} = fneg {ty} {args[0]}")
-        elif kind in (arith.MaximumfOp, arith.MinimumfOp):
-            # np.maximum: a if a >= b or a is NaN, else b (so a NaN b wins too)
-            pred = "oge" if kind is arith.MaximumfOp else "ole"
+        elif kind in _FLOAT_MINMAX:
+            # a if it compares (>= for max, <= for min) or the NaN-deciding operand is
+            # NaN, else b: np.maximum/minimum (a NaN a or b wins: check a), np.fmax/
+            # fmin (a NaN b loses: check b)
+            pred, nan_side = _FLOAT_MINMAX[kind]
             c, u, w = self.tmp(), self.tmp(), self.tmp()
             self.put(f"{c} = fcmp {pred} {ty} {args[0]}, {args[1]}")
-            self.put(f"{u} = fcmp uno {ty} {args[0]}, 0.0")
-            self.put(f"{w} = or i1 {c}, {u}")
-            self.put(f"{r} = select i1 {w}, {ty} {args[0]}, {ty} {args[1]}")
-        elif kind in (arith.MaxnumfOp, arith.MinnumfOp):
-            # np.fmax: a if a >= b or b is NaN, else b
-            pred = "oge" if kind is arith.MaxnumfOp else "ole"
-            c, u, w = self.tmp(), self.tmp(), self.tmp()
-            self.put(f"{c} = fcmp {pred} {ty} {args[0]}, {args[1]}")
-            self.put(f"{u} = fcmp uno {ty} {args[1]}, 0.0")
+            self.put(f"{u} = fcmp uno {ty} {args[nan_side]}, 0.0")
             self.put(f"{w} = or i1 {c}, {u}")
             self.put(f"{r} = select i1 {w}, {ty} {args[0]}, {ty} {args[1]}")
         elif kind in _FLOAT_INTRINSIC:

@@ -92,26 +92,21 @@ def test_auto_plans_numpy_first_then_keeps_one_engine_and_trains_like_numpy() ->
     _same(got, want)
 
 
-def test_auto_keeps_iree_when_numpy_measures_slower() -> None:
+@pytest.mark.parametrize(("slowed", "kept"), [("numpy", "iree"), ("iree", "numpy")])
+def test_auto_keeps_the_engine_that_measured_faster_with_the_state_carried(
+    slowed: str, kept: str
+) -> None:
+    """Slowing numpy keeps IREE; slowing IREE goes back to numpy with the Parameters
+    and moments IREE's trial steps wrote."""
     want = _train("numpy", STEPS)
 
-    def slow_numpy(exe: AutoExecutable) -> None:
-        exe.numpy.run = _slowed(exe.numpy.run, 0.2)
+    def slow(exe: AutoExecutable) -> None:
+        engine = getattr(exe, slowed)
+        engine.run = _slowed(engine.run, 0.2)
 
-    got = _train("auto", STEPS, slow_numpy)
-    assert got[2].chosen == "iree" and got[2].current == "iree"
+    got = _train("auto", STEPS, slow)
+    assert got[2].chosen == kept and got[2].current == kept
     _same(got, want)
-
-
-def test_auto_goes_back_to_numpy_with_iree_s_state_when_iree_measures_slower() -> None:
-    want = _train("numpy", STEPS)
-
-    def slow_iree(exe: AutoExecutable) -> None:
-        exe.iree.run = _slowed(exe.iree.run, 0.2)
-
-    got = _train("auto", STEPS, slow_iree)
-    assert got[2].chosen == "numpy" and got[2].current == "numpy"
-    _same(got, want)  # IREE's trial steps' Parameters and moments came back
 
 
 def test_an_iree_failure_while_running_goes_back_to_numpy_with_one_line(capfd) -> None:
