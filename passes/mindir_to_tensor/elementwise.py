@@ -51,12 +51,12 @@ def fusing(enabled: bool) -> Iterator[None]:
     producers first, so a user's tree finds them there). One whose user turned out
     dead (the walk erases a dead op instead of lowering it) is dead too: the pass's
     sweep of unused ops (ir/dead_ops.py) erases it at the end."""
-    saved = getattr(_FUSE, "enabled", False), getattr(_FUSE, "left", None)
-    _FUSE.enabled, _FUSE.left = enabled, {}
+    saved = tuple(getattr(_FUSE, name, None) for name in ("enabled", "left", "order"))
+    _FUSE.enabled, _FUSE.left, _FUSE.order = enabled, {}, {}
     try:
         yield
     finally:
-        _FUSE.enabled, _FUSE.left = saved
+        _FUSE.enabled, _FUSE.left, _FUSE.order = saved
 
 
 def pointwise(op: Operation) -> tuple[Sequence[SSAValue], Scalar] | None:
@@ -71,7 +71,22 @@ def pointwise(op: Operation) -> tuple[Sequence[SSAValue], Scalar] | None:
     if isinstance(op, mindir.CastOp) and op.input.type != op.result.type:
         to = op.to
         return op.operands, lambda b, a: scalar.cast(b, a[0], to)
+    if isinstance(op, mindir.BroadcastToOp):  # only fused (`leave_broadcast`): the map broadcasts
+        return op.operands, lambda b, a: a[0]
     return None
+
+
+def leave_broadcast(op: mindir.BroadcastToOp) -> bool:
+    """Whether a static broadcast_to is left for its pointwise users, which read its
+    input through a broadcasting indexing map (numpy's rule, broadcast_to's own)
+    instead of a materialized linalg.broadcast. Their generics could not run as
+    generated loop nests over such a view (its zero strides), so every LayerNorm
+    gradient's broadcast mean went the numpy way (26 a step in examples/gpt.py's
+    train step)."""
+    if not S.tensor_of(op.input.type).has_static_shape() or not fused_into_user(op):
+        return False
+    _FUSE.left[id(op)] = op
+    return True
 
 
 _BINARY = frozenset(scalar.BINARY)
@@ -81,20 +96,100 @@ def _shape(op: Operation) -> tuple[int, ...]:
     return tuple(S.tensor_of(op.results[0].type).get_shape())
 
 
+#: pointwise ops cheap enough to compute again in each of several users: a few
+#: arith ops an element, no division or transcendental
+_CHEAP = frozenset(
+    {
+        mindir.AddOp,
+        mindir.SubOp,
+        mindir.MulOp,
+        mindir.MaximumOp,
+        mindir.MinimumOp,
+        mindir.NegOp,
+        mindir.AbsOp,
+        mindir.ReluOp,
+        mindir.LogicalAndOp,
+        mindir.LogicalOrOp,
+        mindir.LogicalNotOp,
+        mindir.SelectOp,
+        mindir.CastOp,
+        mindir.BroadcastToOp,
+        *scalar.COMPARES,
+    }
+)
+#: the most ops a tree computed again in each user may have
+DUPLICATE_MAX_OPS = 4
+
+
 def fused_into_user(op: Operation) -> bool:
-    """Whether `op`'s user computes it (fusion on, one user, pointwise, same shape
-    and block)."""
+    """Whether `op`'s users compute it: fusion on; every user pointwise, of its
+    shape, in its block and work; one user, or a few users and a cheap tree
+    (`_duplicable`); an update_state attaching it placed after them (`_before`)."""
     if not getattr(_FUSE, "enabled", False):
         return False
-    uses = op.results[0].uses
-    if not uses:
+    users: dict[int, Operation] = {}
+    states: list[Operation] = []
+    for use in op.results[0].uses:
+        if isinstance(use.operation, mindir.UpdateStateOp):
+            states.append(use.operation)
+        else:
+            users.setdefault(id(use.operation), use.operation)
+    if not users:
         return False
-    user = next(iter(uses)).operation
-    if any(u.operation is not user for u in uses) or user.parent is not op.parent:
+    for user in users.values():
+        if user.parent is not op.parent or not _same_work(op, user):
+            return False
+        if pointwise(user) is None or isinstance(user, mindir.BroadcastToOp):
+            return False
+        if _shape(user) != _shape(op):
+            return False
+    if len(users) > 1 and not _duplicable(op, len(users)):
         return False
-    if not _same_work(op, user):
+    return all(_before(user, state) for user in users.values() for state in states)
+
+
+def _duplicable(op: Operation, users: int) -> bool:
+    """Whether `op`'s tree is worth computing again in each of its `users`
+    instead of being written once and read by each: at most DUPLICATE_MAX_OPS
+    cheap ops (`_CHEAP`), reading L arrays of its shape, with L*users <= L + 1 +
+    users (what the users would read, against writing it once, reading its
+    inputs and then it). The autodiff of a composite saves every intermediate
+    for the backward: GELU's tanh form wrote x + b, x*x, x/2 and 1 + t, each
+    read again by the backward (examples/gpt.py's train step)."""
+    shape = _shape(op)
+    count, arrays, stack, seen = 0, set(), [op], {id(op)}
+    while stack:
+        node = stack.pop()
+        count += 1
+        if type(node) not in _CHEAP or count > DUPLICATE_MAX_OPS:
+            return False
+        for v in node.operands:
+            owner = v.owner
+            if id(owner) in _FUSE.left:
+                if id(owner) not in seen:
+                    seen.add(id(owner))
+                    stack.append(owner)
+            elif tuple(S.tensor_of(v.type).get_shape()) == shape:
+                arrays.add(id(v))
+    return len(arrays) * users <= len(arrays) + 1 + users
+
+
+def _before(op: Operation, later: Operation) -> bool:
+    """Whether `op` comes before `later` in their block. An update_state that
+    attaches a fused producer only orders it before the state's next effects;
+    computed in a user placed before that update_state, it still is (the
+    auto-monad attaches x*gamma to the optimizer's state, which kept every
+    LayerNorm's scale and shift two passes over the activations). Positions are
+    taken once per block (`_FUSE.order`), holding the ops themselves: an id
+    alone could be an erased op's."""
+    block = op.parent
+    if block is None or later.parent is not block:
         return False
-    return pointwise(user) is not None and _shape(user) == _shape(op)
+    order = _FUSE.order.get(id(block))
+    if order is None or order[0] is not block:
+        order = _FUSE.order[id(block)] = (block, {id(o): (o, i) for i, o in enumerate(block.ops)})
+    a, b = order[1].get(id(op)), order[1].get(id(later))
+    return a is not None and b is not None and a[0] is op and b[0] is later and a[1] < b[1]
 
 
 def _same_work(op: Operation, user: Operation) -> bool:
@@ -157,7 +252,11 @@ def lower_pointwise(op: Operation, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
     out = e.elementwise(leaves, S.tensor_of(op.results[0].type), body)
     rewriter.replace(op, [], [out])
-    for node in reversed(nodes[:-1]):  # users first: each is unused once its user is gone
+    for node in reversed(nodes[:-1]):  # users first: each is unused once its users are gone
+        if any(not isinstance(u.operation, mindir.UpdateStateOp) for u in node.results[0].uses):
+            continue  # a user still to be lowered computes it again (`_duplicable`)
+        # an update_state attaching it now attaches what computes it (`_before`)
+        node.results[0].replace_uses_with_if(out, lambda use: True)
         rewriter.erase(node)
 
 

@@ -29,6 +29,7 @@ from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.format import ints_prop
 from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
+from mindjit.passes.mindir_to_tensor.elementwise import leave_broadcast
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 
 
@@ -58,6 +59,8 @@ def lower_broadcast_to(op: mindir.BroadcastToOp, rewriter: PatternRewriter) -> N
     dst = result.get_shape()
     if src == dst:
         rewriter.replace(op, [], [op.input])
+        return
+    if leave_broadcast(op):  # its pointwise users read the input, broadcasting
         return
     e = Emitter(rewriter, op.location)
     offset = len(dst) - len(src)

@@ -148,3 +148,99 @@ func.func @dead_chain(%x: tensor<3xf32>) -> tensor<3xf32> {
   %c = mindir.cast %n {to = f16} : (tensor<3xf32>) -> tensor<3xf16>
   func.return %x : tensor<3xf32>
 }
+
+// -----
+
+// A cheap value read by two pointwise users of its shape is computed again in
+// each (reading x once more beats writing x*x and reading it twice): GELU's tanh
+// form, whose autodiff saves x*x for the backward. An expensive one (tanh) is
+// written once and read by both.
+
+// CHECK-LABEL: func.func @cheap_twice
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%x : tensor<4xf32>)
+// CHECK:           %[[SQ:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      math.tanh %[[SQ]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[T]], %g : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:           %[[SQ2:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:           arith.mulf
+// CHECK:         linalg.generic {{.*}} ins(%[[T]], %g : tensor<4xf32>, tensor<4xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+// UNFUSED-LABEL: func.func @cheap_twice
+// UNFUSED-COUNT-5: linalg.generic
+// UNFUSED-NOT:     linalg.generic
+func.func @cheap_twice(%x: tensor<4xf32>, %g: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %sq = mindir.mul %x, %x : tensor<4xf32>
+  %t = mindir.tanh %sq : tensor<4xf32>
+  %a = mindir.mul %sq, %t : tensor<4xf32>
+  %d = mindir.mul %a, %g : tensor<4xf32>
+  %e = mindir.mul %t, %g : tensor<4xf32>
+  func.return %d, %e : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A broadcast_to whose users are pointwise is no linalg.broadcast: each user reads
+// its input through a broadcasting map (here a row mean subtracted and divided).
+
+// CHECK-LABEL: func.func @broadcast_read_by_maps
+// CHECK-NOT:     linalg.broadcast
+// CHECK:         %[[M:.*]] = tensor.collapse_shape %m
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%x, %[[M]] : tensor<2x3xf32>, tensor<2xf32>)
+// CHECK:           arith.subf
+// CHECK:           arith.divf
+// CHECK-NOT:     linalg.broadcast
+// UNFUSED-LABEL: func.func @broadcast_read_by_maps
+// UNFUSED:         linalg.broadcast
+func.func @broadcast_read_by_maps(%x: tensor<2x3xf32>, %m: tensor<2x1xf32>) -> (tensor<2x3xf32>) {
+  %b = mindir.broadcast_to %m : (tensor<2x1xf32>) -> tensor<2x3xf32>
+  %c = mindir.sub %x, %b : tensor<2x3xf32>
+  %r = mindir.div %c, %b : tensor<2x3xf32>
+  func.return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// An update_state attaching a value only orders it before the state's next
+// effects: placed after the value's one user, it does not stop the fusion (the
+// auto-monad attaches LayerNorm's x * gamma to the optimizer's state); placed
+// before it, it does.
+
+// CHECK-LABEL: func.func @attached_after
+// CHECK:         %[[W:.*]] = ml_program.global_load @w
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[W]], %y : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.addf
+// CHECK-NOT:     linalg.generic
+// CHECK:         ml_program.global_store @w
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+func.func @attached_after(%x: tensor<2xf32>, %y: tensor<2xf32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %r = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %l = mindir.load %r, %u0 : tensor<2xf32>
+  %m = mindir.mul %x, %l : tensor<2xf32>
+  %s = mindir.add %m, %y : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %m : tensor<2xf32>
+  %a = mindir.assign %r, %y, %u1 : tensor<2xf32>
+  %u2 = mindir.update_state %u1, %a : tensor<2xf32>
+  func.return %s, %u2 : tensor<2xf32>, !mindir.u
+}
+
+// -----
+
+// CHECK-LABEL: func.func @attached_before
+// CHECK:         %[[M:.*]] = linalg.generic {{.*}} ins(%x, %{{.*}} : tensor<2xf32>, tensor<2xf32>)
+// CHECK:           arith.mulf
+// CHECK:         ml_program.global_store @w
+// CHECK:         linalg.generic {{.*}} ins(%[[M]], %y : tensor<2xf32>, tensor<2xf32>)
+// CHECK:           arith.addf
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+func.func @attached_before(%x: tensor<2xf32>, %y: tensor<2xf32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %r = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %l = mindir.load %r, %u0 : tensor<2xf32>
+  %m = mindir.mul %x, %l : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %m : tensor<2xf32>
+  %a = mindir.assign %r, %y, %u1 : tensor<2xf32>
+  %u2 = mindir.update_state %u1, %a : tensor<2xf32>
+  %s = mindir.add %m, %y : tensor<2xf32>
+  func.return %s, %u2 : tensor<2xf32>, !mindir.u
+}
