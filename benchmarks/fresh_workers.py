@@ -74,17 +74,28 @@ def worker_main(run: Callable[[], dict]) -> int:
 
 
 def time_steps(
-    call: Callable[[], np.ndarray], recorded: int, warmup: int, calls: int
+    call: Callable[[], np.ndarray],
+    recorded: int,
+    warmup: int,
+    calls: int,
+    settle: Callable[[], None] | None = None,
 ) -> tuple[list[np.ndarray], dict]:
     """The timing protocol every row shares: the first call (compile and run), then
     `recorded - 1` more calls whose outputs are kept with the first's (a train step's
-    losses), `warmup` calls, then `calls` timed calls. `call` must return host data
-    (so the work is done when it returns). Returns the kept outputs and
-    {"first_s", "run_ms" (median), "compile_s" (first call less a steady one)}."""
+    losses), `settle()` (waits for work a compile left running in the background,
+    e.g. mindjit's LLVM kernels; its time counts as compile time), `warmup` calls,
+    then `calls` timed calls: the steady step of a long training run. `call` must
+    return host data (so the work is done when it returns). Returns the kept outputs
+    and {"first_s", "run_ms" (median), "compile_s" (first call and settle less a
+    steady call)}."""
     start = time.perf_counter()
     outputs = [np.asarray(call())]
     first_s = time.perf_counter() - start
     outputs += [np.asarray(call()) for _ in range(recorded - 1)]
+    if settle is not None:
+        start = time.perf_counter()
+        settle()
+        first_s += time.perf_counter() - start
     for _ in range(warmup):
         call()
     times = []
