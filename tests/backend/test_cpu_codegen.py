@@ -345,6 +345,38 @@ def test_a_strided_input_runs_the_numpy_path():
     np.testing.assert_array_equal(got, x * y + y)
 
 
+def test_a_strided_slice_is_copied_for_its_readers(monkeypatch):
+    """A strided tensor.extract_slice (a pooling gradient's taps) is copied C-contiguous,
+    so the generics reading it run the generated code, not numpy's (the reference path
+    is never taken once the code is compiled)."""
+    fallbacks: list[int] = []
+    guarded = codegen_llvm.guarded
+
+    def counting(kernel, reference, dtypes):
+        def ref(*arrays):
+            fallbacks.append(1)
+            return reference(*arrays)
+
+        return guarded(kernel, ref, dtypes)
+
+    monkeypatch.setattr(codegen_llvm, "guarded", counting)
+    t_in, t = f"tensor<{ROWS}x{2 * COLS}xf32>", f"tensor<{ROWS}x{COLS}xf32>"
+    text = generic("%t = arith.mulf %x, %y : f32\n    %r = arith.addf %t, %x : f32", "f32", "f32")
+    text = text.replace(f"func.func @f(%a0: {t}, %a1: {t})", f"func.func @f(%s: {t_in}, %a1: {t})")
+    text = text.replace(
+        f"  %e = tensor.empty() : {t}",
+        f"  %a0 = tensor.extract_slice %s[0, 1] [{ROWS}, {COLS}] [1, 2] : {t_in} to {t}\n"
+        f"  %e = tensor.empty() : {t}",
+    )
+    big = np.concatenate([floats(np.float32, 29, specials=False)] * 2, axis=1)
+    y = floats(np.float32, 30, specials=False)
+    got = generated(CpuExecutable(parse_module(text), codegen=True), big, y)[0]
+    np.testing.assert_array_equal(got, big[:, 1::2] * y + big[:, 1::2])
+    fallbacks.clear()
+    CpuExecutable(parse_module(text), codegen=True).run("f", big, y)  # compiled: no fallback
+    assert not fallbacks
+
+
 def test_threads_share_the_first_compile():
     body = "%t = arith.mulf %x, %y : f32\n    %u = arith.subf %t, %x : f32\n"
     body += "    %r = arith.divf %u, %y : f32"
