@@ -83,19 +83,19 @@ def time_steps(
     """The timing protocol every row shares: the first call (compile and run), then
     `recorded - 1` more calls whose outputs are kept with the first's (a train step's
     losses), `settle()` (waits for work a compile left running in the background,
-    e.g. mindjit's LLVM kernels; its time counts as compile time), `warmup` calls,
-    then `calls` timed calls: the steady step of a long training run. `call` must
-    return host data (so the work is done when it returns). Returns the kept outputs
-    and {"first_s", "run_ms" (median), "compile_s" (first call and settle less a
-    steady call)}."""
+    e.g. mindjit's LLVM kernels, which the calls meanwhile do not wait for),
+    `warmup` calls, then `calls` timed calls: the steady step of a long training
+    run. `call` must return host data (so the work is done when it returns).
+    Returns the kept outputs and {"first_s", "run_ms" (median), "compile_s" (the
+    first call less a steady one: what the caller waited for), "settle_s"}."""
     start = time.perf_counter()
     outputs = [np.asarray(call())]
     first_s = time.perf_counter() - start
     outputs += [np.asarray(call()) for _ in range(recorded - 1)]
+    start = time.perf_counter()
     if settle is not None:
-        start = time.perf_counter()
         settle()
-        first_s += time.perf_counter() - start
+    settle_s = time.perf_counter() - start
     for _ in range(warmup):
         call()
     times = []
@@ -104,7 +104,8 @@ def time_steps(
         call()
         times.append(time.perf_counter() - start)
     run_s = statistics.median(times)
-    return outputs, {"first_s": first_s, "run_ms": run_s * 1e3, "compile_s": first_s - run_s}
+    result = {"first_s": first_s, "run_ms": run_s * 1e3, "compile_s": first_s - run_s}
+    return outputs, {**result, "settle_s": settle_s}
 
 
 def rel_err(a: list[np.ndarray], b: list[np.ndarray]) -> float:

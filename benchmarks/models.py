@@ -5,7 +5,9 @@ For each model of examples/models/zoo.py (seeded weights, a synthetic batch,
 the model file's own train step):
 
 - compile s: the first graph-mode step less a steady one (a fresh program cache);
-- graph ms / PyNative ms: the median steady train step in each mode; graph and
+- graph ms / PyNative ms: the median steady train step in each mode, timed
+  once the LLVM kernels the CPU executor compiles in the background are done
+  (a long training run's step; the calls before ran numpy's code); graph and
   PyNative start from the same weights, and their losses after the warm-up
   steps are printed side by side (they must agree);
 - device: the forward compiled for `device_target="Ascend"` and run once on the
@@ -41,6 +43,7 @@ import zoo  # noqa: E402
 
 import mindjit as ms  # noqa: E402
 from mindjit import Tensor, ops  # noqa: E402
+from mindjit.backend.cpu import codegen_llvm  # noqa: E402
 from mindjit.frontend.graph import api  # noqa: E402
 
 
@@ -68,6 +71,7 @@ def train_times(model: zoo.ZooModel, batch: int, steps: int, rounds: int) -> dic
         first = float(step(*inputs).asnumpy())
         first_s = time.perf_counter() - start
         losses = [first] + [float(step(*inputs).asnumpy()) for _ in range(2)]
+        codegen_llvm.wait_all()
         seconds = _median_step(lambda s=step: float(s(*inputs).asnumpy()), steps, rounds)
         row[f"{mode}_ms"] = seconds * 1e3
         row[f"{mode}_losses"] = losses

@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from math import prod
 
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -119,6 +120,8 @@ _CHEAP = frozenset(
 )
 #: the most ops a tree computed again in each user may have
 DUPLICATE_MAX_OPS = 4
+#: the fewest elements of a value whose arithmetic is computed again in each user
+DUPLICATE_MIN_ELEMENTS = 1 << 16
 
 
 def fused_into_user(op: Operation) -> bool:
@@ -155,13 +158,20 @@ def _duplicable(op: Operation, users: int) -> bool:
     users (what the users would read, against writing it once, reading its
     inputs and then it). The autodiff of a composite saves every intermediate
     for the backward: GELU's tanh form wrote x + b, x*x, x/2 and 1 + t, each
-    read again by the backward (examples/gpt.py's train step)."""
+    read again by the backward (examples/gpt.py's train step). Only values of at
+    least DUPLICATE_MIN_ELEMENTS do arithmetic again (a broadcast_to is free at
+    any size): smaller ones stay in cache, where the saved traffic is worth less
+    than the repeated work, and a small body is numpy calls, one more per op
+    (MobileNet's train step, batch 8: 29 -> 32 ms without the bound)."""
     shape = _shape(op)
+    small = prod(shape) < DUPLICATE_MIN_ELEMENTS
     count, arrays, stack, seen = 0, set(), [op], {id(op)}
     while stack:
         node = stack.pop()
         count += 1
         if type(node) not in _CHEAP or count > DUPLICATE_MAX_OPS:
+            return False
+        if small and not isinstance(node, mindir.BroadcastToOp):
             return False
         for v in node.operands:
             owner = v.owner

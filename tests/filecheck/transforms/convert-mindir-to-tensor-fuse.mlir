@@ -151,25 +151,46 @@ func.func @dead_chain(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// A cheap value read by two pointwise users of its shape is computed again in
-// each (reading x once more beats writing x*x and reading it twice): GELU's tanh
-// form, whose autodiff saves x*x for the backward. An expensive one (tanh) is
-// written once and read by both.
+// A cheap value of 64Ki elements or more read by two pointwise users of its shape
+// is computed again in each (reading x once more beats writing x*x and reading it
+// twice): GELU's tanh form, whose autodiff saves x*x for the backward. An
+// expensive one (tanh) is written once and read by both.
 
 // CHECK-LABEL: func.func @cheap_twice
-// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%x : tensor<4xf32>)
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%x : tensor<256x256xf32>)
 // CHECK:           %[[SQ:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:      math.tanh %[[SQ]] : f32
-// CHECK:         linalg.generic {{.*}} ins(%x, %[[T]], %g : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[T]], %g : tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>)
 // CHECK:           %[[SQ2:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK:           arith.mulf
-// CHECK:         linalg.generic {{.*}} ins(%[[T]], %g : tensor<4xf32>, tensor<4xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[T]], %g : tensor<256x256xf32>, tensor<256x256xf32>)
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 // UNFUSED-LABEL: func.func @cheap_twice
 // UNFUSED-COUNT-5: linalg.generic
 // UNFUSED-NOT:     linalg.generic
-func.func @cheap_twice(%x: tensor<4xf32>, %g: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// UNFUSED:         func.return
+func.func @cheap_twice(%x: tensor<256x256xf32>, %g: tensor<256x256xf32>) -> (tensor<256x256xf32>, tensor<256x256xf32>) {
+  %sq = mindir.mul %x, %x : tensor<256x256xf32>
+  %t = mindir.tanh %sq : tensor<256x256xf32>
+  %a = mindir.mul %sq, %t : tensor<256x256xf32>
+  %d = mindir.mul %a, %g : tensor<256x256xf32>
+  %e = mindir.mul %t, %g : tensor<256x256xf32>
+  func.return %d, %e : tensor<256x256xf32>, tensor<256x256xf32>
+}
+
+// -----
+
+// A smaller one stays in cache: it is written once, like an expensive one.
+
+// CHECK-LABEL: func.func @cheap_twice_small
+// CHECK:         %[[SQ:.*]] = linalg.generic {{.*}} ins(%x : tensor<4xf32>)
+// CHECK-NEXT:      ^bb0
+// CHECK-NEXT:      arith.mulf
+// CHECK-NEXT:      linalg.yield
+// CHECK:         linalg.generic {{.*}} ins(%[[SQ]] : tensor<4xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[SQ]], %{{.*}}, %g : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+func.func @cheap_twice_small(%x: tensor<4xf32>, %g: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %sq = mindir.mul %x, %x : tensor<4xf32>
   %t = mindir.tanh %sq : tensor<4xf32>
   %a = mindir.mul %sq, %t : tensor<4xf32>
