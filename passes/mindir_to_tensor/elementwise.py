@@ -148,7 +148,45 @@ def fused_into_user(op: Operation) -> bool:
             return False
     if len(users) > 1 and not _duplicable(op, len(users)):
         return False
+    if states and not _holds_no_more(op):
+        return False
     return all(_before(user, state) for user in users.values() for state in states)
+
+
+def _tree(op: Operation, limit: int) -> tuple[list[Operation], set[int]] | None:
+    """`op`'s fused tree as far as it is known now (`op` and the producers left for
+    it): its ops and the ids of the values of `op`'s shape it reads; None past
+    `limit` ops."""
+    shape = _shape(op)
+    nodes, arrays, stack, seen = [], set(), [op], {id(op)}
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        if len(nodes) > limit:
+            return None
+        for v in node.operands:
+            owner = v.owner
+            if id(owner) in _FUSE.left:
+                if id(owner) not in seen:
+                    seen.add(id(owner))
+                    stack.append(owner)
+            elif tuple(S.tensor_of(v.type).get_shape()) == shape:
+                arrays.add(id(v))
+    return nodes, arrays
+
+
+def _holds_no_more(op: Operation) -> bool:
+    """A value an update_state attaches is computed at its user, later than its own
+    place: fine when its tree reads at most one array of its shape (LayerNorm's
+    x * gamma), which is then held instead of the value (reading two, it would hold
+    both), and when it is not part of a scheduled pipeline stage's work: there the
+    attachments order each micro-batch's work, and computing it late made a 1F1B
+    stage hold more than its (X-s)/Y share of GPipe's activations
+    (test_mindir_pipeline_schedule)."""
+    if PIPELINE_MICRO_ATTR in op.attributes:
+        return False
+    tree = _tree(op, 16)
+    return tree is not None and len(tree[1]) <= 1
 
 
 def _duplicable(op: Operation, users: int) -> bool:
@@ -163,25 +201,14 @@ def _duplicable(op: Operation, users: int) -> bool:
     any size): smaller ones stay in cache, where the saved traffic is worth less
     than the repeated work, and a small body is numpy calls, one more per op
     (MobileNet's train step, batch 8: 29 -> 32 ms without the bound)."""
-    shape = _shape(op)
-    small = prod(shape) < DUPLICATE_MIN_ELEMENTS
-    count, arrays, stack, seen = 0, set(), [op], {id(op)}
-    while stack:
-        node = stack.pop()
-        count += 1
-        if type(node) not in _CHEAP or count > DUPLICATE_MAX_OPS:
-            return False
-        if small and not isinstance(node, mindir.BroadcastToOp):
-            return False
-        for v in node.operands:
-            owner = v.owner
-            if id(owner) in _FUSE.left:
-                if id(owner) not in seen:
-                    seen.add(id(owner))
-                    stack.append(owner)
-            elif tuple(S.tensor_of(v.type).get_shape()) == shape:
-                arrays.add(id(v))
-    return len(arrays) * users <= len(arrays) + 1 + users
+    tree = _tree(op, DUPLICATE_MAX_OPS)
+    if tree is None or any(type(node) not in _CHEAP for node in tree[0]):
+        return False
+    small = prod(_shape(op)) < DUPLICATE_MIN_ELEMENTS
+    if small and not all(isinstance(node, mindir.BroadcastToOp) for node in tree[0]):
+        return False
+    arrays = len(tree[1])
+    return arrays * users <= arrays + 1 + users
 
 
 def _before(op: Operation, later: Operation) -> bool:

@@ -224,26 +224,27 @@ func.func @broadcast_read_by_maps(%x: tensor<2x3xf32>, %m: tensor<2x1xf32>) -> (
 
 // An update_state attaching a value only orders it before the state's next
 // effects: placed after the value's one user, it does not stop the fusion (the
-// auto-monad attaches LayerNorm's x * gamma to the optimizer's state); placed
-// before it, it does.
+// auto-monad attaches LayerNorm's x * gamma to the optimizer's state; the tree
+// reads one array of its shape, held instead of the product); placed before it,
+// it does.
 
 // CHECK-LABEL: func.func @attached_after
 // CHECK:         %[[W:.*]] = ml_program.global_load @w
-// CHECK:         linalg.generic {{.*}} ins(%x, %[[W]], %y : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[W]], %y : tensor<3x2xf32>, tensor<2xf32>, tensor<3x2xf32>)
 // CHECK:           arith.mulf
 // CHECK-NEXT:      arith.addf
 // CHECK-NOT:     linalg.generic
 // CHECK:         ml_program.global_store @w
 mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
-func.func @attached_after(%x: tensor<2xf32>, %y: tensor<2xf32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+func.func @attached_after(%x: tensor<3x2xf32>, %y: tensor<3x2xf32>, %z: tensor<2xf32>, %u0: !mindir.u) -> (tensor<3x2xf32>, !mindir.u) {
   %r = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
   %l = mindir.load %r, %u0 : tensor<2xf32>
-  %m = mindir.mul %x, %l : tensor<2xf32>
-  %s = mindir.add %m, %y : tensor<2xf32>
-  %u1 = mindir.update_state %u0, %m : tensor<2xf32>
-  %a = mindir.assign %r, %y, %u1 : tensor<2xf32>
+  %m = mindir.mul %x, %l : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  %s = mindir.add %m, %y : tensor<3x2xf32>
+  %u1 = mindir.update_state %u0, %m : tensor<3x2xf32>
+  %a = mindir.assign %r, %z, %u1 : tensor<2xf32>
   %u2 = mindir.update_state %u1, %a : tensor<2xf32>
-  func.return %s, %u2 : tensor<2xf32>, !mindir.u
+  func.return %s, %u2 : tensor<3x2xf32>, !mindir.u
 }
 
 // -----
