@@ -18,6 +18,13 @@ fuse (4,736 of 7,964 before sigmoid's and tanh's adjoints became one op each), a
 and the CPU planner. Each body op keeps the location of the mindir op it computes.
 The values are the same: each scalar op is what the op's own generic computes,
 in the same element type.
+
+Three widenings, for the values an autodiff saves (examples/gpt.py's train step,
+274 -> 176 generics, ~75 -> ~70 ms at one thread): a cheap tree read by a few
+pointwise users is computed again in each (`_duplicable`); a broadcast_to read
+only by pointwise ops becomes their broadcasting map (`leave_broadcast`); and an
+update_state attaching a value does not stop its fusion when it comes after the
+user (`_before`, `_holds_no_more`).
 """
 
 from __future__ import annotations
