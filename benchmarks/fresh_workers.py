@@ -87,15 +87,13 @@ def time_steps(
     `warmup` calls, then `calls` timed calls: the steady step of a long training
     run. `call` must return host data (so the work is done when it returns).
     Returns the kept outputs and {"first_s", "run_ms" (median), "compile_s" (the
-    first call less a steady one: what the caller waited for), "settle_s"}."""
+    first call less a steady one: what the caller waited for)}."""
     start = time.perf_counter()
     outputs = [np.asarray(call())]
     first_s = time.perf_counter() - start
     outputs += [np.asarray(call()) for _ in range(recorded - 1)]
-    start = time.perf_counter()
     if settle is not None:
         settle()
-    settle_s = time.perf_counter() - start
     for _ in range(warmup):
         call()
     times = []
@@ -104,8 +102,7 @@ def time_steps(
         call()
         times.append(time.perf_counter() - start)
     run_s = statistics.median(times)
-    result = {"first_s": first_s, "run_ms": run_s * 1e3, "compile_s": first_s - run_s}
-    return outputs, {**result, "settle_s": settle_s}
+    return outputs, {"first_s": first_s, "run_ms": run_s * 1e3, "compile_s": first_s - run_s}
 
 
 def rel_err(a: list[np.ndarray], b: list[np.ndarray]) -> float:

@@ -216,8 +216,9 @@ def mindjit_worker(args: argparse.Namespace) -> dict:
 
     built = build(args.worker)
     # the LLVM kernels compile in the background: time the steady step after them
-    settle = codegen_llvm.wait_all
-    outputs, result = time_steps(built.call, args.recorded, args.warmup, args.calls, settle)
+    outputs, result = time_steps(
+        built.call, args.recorded, args.warmup, args.calls, settle=codegen_llvm.wait_all
+    )
     check_backend(MINDJIT_ROWS[args.row])
     save_npz(args.out, outputs)
     if args.profile:

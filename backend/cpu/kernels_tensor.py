@@ -168,20 +168,20 @@ def build_concat(c: FunctionCompiler, op: Operation) -> None:
 def build_extract_slice(c: FunctionCompiler, op: Operation) -> None:
     source, result = op.operands[0], op.results[0]
     index = _slice_index(op, dims_of(source.type), dims_of(result.type))
-    if not callable(index) and any(isinstance(i, slice) and i.step not in (None, 1) for i in index):
-        # A strided slice is copied: the generics reading it (a pooling gradient's
-        # taps, each read by three or four) then run as generated loop nests, which
-        # take C-contiguous inputs only (codegen_llvm.guarded). LeNet5's step:
-        # its pooling gradients' generics 1.0 -> 0.3 ms for 0.06 ms of copies.
-        idx = index
-        out = c.define(result, fresh=True)
-        c.emit(call_step(lambda x: np.ascontiguousarray(x[idx]), [c.read(source)], out))
-        return
-    out = c.define(result, like=[source])
     if not callable(index):
         idx = index
-        c.emit(call_step(lambda x: x[idx], [c.read(source)], out))
+        if any(isinstance(i, slice) and i.step not in (None, 1) for i in idx):
+            # A strided slice is copied: the generics reading it (a pooling gradient's
+            # taps, each read by three or four) then run as generated loop nests,
+            # which take C-contiguous inputs only (codegen_llvm.guarded). LeNet5's
+            # step: its pooling gradients' generics 1.0 -> 0.3 ms for 0.06 ms of copies.
+            out = c.define(result, fresh=True)
+            c.emit(call_step(lambda x: np.ascontiguousarray(x[idx]), [c.read(source)], out))
+        else:
+            out = c.define(result, like=[source])
+            c.emit(call_step(lambda x: x[idx], [c.read(source)], out))
         return
+    out = c.define(result, like=[source])
     at = index
 
     def extract_slice(x: np.ndarray, *dyn: Any) -> np.ndarray:

@@ -160,26 +160,15 @@ def fused_into_user(op: Operation) -> bool:
     return all(_before(user, state) for user in users.values() for state in states)
 
 
-def _tree(op: Operation, limit: int) -> tuple[list[Operation], set[int]] | None:
-    """`op`'s fused tree as far as it is known now (`op` and the producers left for
-    it): its ops and the ids of the values of `op`'s shape it reads; None past
-    `limit` ops."""
+def _tree(op: Operation, limit: int) -> tuple[list[Operation], int] | None:
+    """`op`'s fused tree as far as it is known now (`_fused_tree`): its ops and how
+    many values of `op`'s shape it reads; None past `limit` ops."""
+    tree = _fused_tree(op, limit)
+    if tree is None:
+        return None
+    leaves, nodes = tree
     shape = _shape(op)
-    nodes, arrays, stack, seen = [], set(), [op], {id(op)}
-    while stack:
-        node = stack.pop()
-        nodes.append(node)
-        if len(nodes) > limit:
-            return None
-        for v in node.operands:
-            owner = v.owner
-            if id(owner) in _FUSE.left:
-                if id(owner) not in seen:
-                    seen.add(id(owner))
-                    stack.append(owner)
-            elif tuple(S.tensor_of(v.type).get_shape()) == shape:
-                arrays.add(id(v))
-    return nodes, arrays
+    return nodes, sum(tuple(S.tensor_of(v.type).get_shape()) == shape for v in leaves)
 
 
 def _holds_no_more(op: Operation) -> bool:
@@ -193,7 +182,7 @@ def _holds_no_more(op: Operation) -> bool:
     if PIPELINE_MICRO_ATTR in op.attributes:
         return False
     tree = _tree(op, 16)
-    return tree is not None and len(tree[1]) <= 1
+    return tree is not None and tree[1] <= 1
 
 
 def _duplicable(op: Operation, users: int) -> bool:
@@ -214,7 +203,7 @@ def _duplicable(op: Operation, users: int) -> bool:
     small = prod(_shape(op)) < DUPLICATE_MIN_ELEMENTS
     if small and not all(isinstance(node, mindir.BroadcastToOp) for node in tree[0]):
         return False
-    arrays = len(tree[1])
+    arrays = tree[1]
     return arrays * users <= arrays + 1 + users
 
 
@@ -250,10 +239,13 @@ def _same_work(op: Operation, user: Operation) -> bool:
     )
 
 
-def _fused_tree(root: Operation) -> tuple[list[SSAValue], list[Operation]]:
+def _fused_tree(
+    root: Operation, limit: int | None = None
+) -> tuple[list[SSAValue], list[Operation]] | None:
     """The values `root`'s generic reads, and the ops it computes (producers first,
-    `root` last): the producers left for it (`_FUSE.left`), transitively.
-    Iterative: a chain can be as long as the program (5,000 adds)."""
+    `root` last): the producers left for it (`_FUSE.left`), transitively; None
+    once it has more than `limit` ops. Iterative: a chain can be as long as the
+    program (5,000 adds)."""
     leaves: dict[int, SSAValue] = {}
     nodes: list[Operation] = []
     seen: set[int] = {id(root)}  # `mul(x, x)`: x is computed once
@@ -269,6 +261,8 @@ def _fused_tree(root: Operation) -> tuple[list[SSAValue], list[Operation]]:
         if id(owner) in _FUSE.left:
             if id(owner) not in seen:
                 seen.add(id(owner))
+                if limit is not None and len(seen) > limit:
+                    return None
                 stack.append((owner, 0))
         else:
             leaves.setdefault(id(v), v)
@@ -283,7 +277,9 @@ def lower_pointwise(op: Operation, rewriter: PatternRewriter) -> None:
     if fused_into_user(op):
         _FUSE.left[id(op)] = op  # its user's generic computes it
         return
-    leaves, nodes = _fused_tree(op)
+    tree = _fused_tree(op)
+    assert tree is not None  # no limit
+    leaves, nodes = tree
     specs = [pointwise(node) for node in nodes]
 
     def body(b: Emitter, args: Sequence[SSAValue]) -> SSAValue:
@@ -300,7 +296,7 @@ def lower_pointwise(op: Operation, rewriter: PatternRewriter) -> None:
         if any(not isinstance(u.operation, mindir.UpdateStateOp) for u in node.results[0].uses):
             continue  # a user still to be lowered computes it again (`_duplicable`)
         # an update_state attaching it now attaches what computes it (`_before`)
-        node.results[0].replace_uses_with_if(out, lambda use: True)
+        node.results[0].replace_all_uses_with(out)
         rewriter.erase(node)
 
 
