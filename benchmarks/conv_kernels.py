@@ -1,13 +1,16 @@
 """The CPU executor's convolution kernel on LeNet5's and ResNet-18's shapes:
-before (the kernel as it was until issue 41) and now (backend/cpu/kernels_conv.py).
+before (the kernel as it was until issue 41), numpy's way now
+(backend/cpu/kernels_conv.py), oneDNN's fastest formulation (backend/cpu/dnnl.py)
+and what the executor runs (`auto`: kernels_conv's per-shape trial).
 
 Every convolution a train step runs, forward, input gradient (a stride-1
-convolution of the spread output gradient) and weight gradient (the input
+convolution of the spread output gradient, padded by the kernel's reach: oneDNN
+gets the gradient before that padding) and weight gradient (the input
 convolved with the output gradient as the filter), as examples/models/zoo.py's
-lenet5 (batch 32) and resnet18 (batch 8) call it. Both kernels run
-interleaved in one process, one thread recommended
-(`OPENBLAS_NUM_THREADS=1`); prints the median ms of each and the ratio, and
-checks the two agree within 1e-5 relative.
+lenet5 (batch 32) and resnet18 (batch 8) call it. All run interleaved in one
+process, with the threads the environment gives (`OMP_NUM_THREADS=1
+OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1` for one); prints the median ms of each
+and auto / before, and checks every way agrees within 1e-5 relative.
 
     .venv/bin/python benchmarks/conv_kernels.py [--rounds 41] [--models lenet5,resnet18]
 """
@@ -20,7 +23,15 @@ import time
 
 import numpy as np
 
-from mindjit.backend.cpu.kernels_conv import conv_nchw, windows
+from mindjit.backend.cpu import dnnl
+from mindjit.backend.cpu.kernels_conv import (
+    candidates,
+    conv_nchw,
+    conv_way,
+    fast_conv,
+    padded,
+    windows,
+)
 
 # (input N, C, H, W), (weight F, C, KH, KW), stride, dilation, role; the output
 # size is the largest the input allows (as the models' convolutions use it)
@@ -81,37 +92,61 @@ def interleaved(calls, rounds: int) -> list[float]:
     return [statistics.median(t) * 1e3 for t in times]
 
 
+def _operand(rng: np.random.Generator, x_shape, w_shape, role: str):
+    """(x, x before the padding the graph gives it, pads): an input gradient's
+    output gradient is padded with zeros by the kernel's reach on every side."""
+    if "d input" not in role:
+        x = rng.standard_normal(x_shape).astype(np.float32)
+        return x, x, (0, 0, 0, 0)
+    p, q = w_shape[2] - 1, w_shape[3] - 1
+    g = rng.standard_normal((*x_shape[:2], x_shape[2] - 2 * p, x_shape[3] - 2 * q))
+    g = g.astype(np.float32)
+    return padded(g, (p, p, q, q), (1, 1)), g, (p, p, q, q)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=41)
     parser.add_argument("--models", default="lenet5,resnet18")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    print("| model | convolution | input | weight | stride | before ms | now ms | now / before |")
-    print("|---|---|---|---|---|---|---|---|")
+    lib = dnnl.library()
+    if lib is None:
+        print(f"(no oneDNN rows: {dnnl.why()})")
+    print("| model | convolution | input | weight | stride | before ms | numpy ms | oneDNN ms "
+          "(formulation) | auto ms | auto / before |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for model in args.models.split(","):
-        before_total = now_total = 0.0
+        totals = [0.0, 0.0, 0.0]
         for xs, ws, stride, dilation, role in SHAPES[model]:
-            x = rng.standard_normal(xs).astype(np.float32)
+            x, g, pads = _operand(rng, xs, ws, role)
             w = rng.standard_normal(ws).astype(np.float32)
             hw = out_hw(xs, ws, stride, dilation)
+            way = conv_way(xs, ws, stride, hw)
+            key = (g.shape, ws, stride, dilation, hw, way, pads, (1, 1))
             old = previous_conv(x, w, stride, dilation, hw)
-            new = conv_nchw(x, w, stride, dilation, hw, np.float32)
-            np.testing.assert_allclose(new, old, rtol=1e-5, atol=1e-5 * float(np.abs(old).max()))
-            before, now = interleaved(
-                [
-                    (previous_conv, (x, w, stride, dilation, hw)),
-                    (conv_nchw, (x, w, stride, dilation, hw, np.float32)),
-                ],
-                args.rounds,
-            )
-            before_total += before
-            now_total += now
+            tol = {"rtol": 1e-5, "atol": 1e-5 * float(np.abs(old).max())}
+            calls = [
+                (previous_conv, (x, w, stride, dilation, hw)),
+                (conv_nchw, (x, w, stride, dilation, hw, np.float32)),
+            ]
+            chosen = fast_conv(*key)
+            calls.append((chosen, (g, w)) if chosen is not None else calls[1])
+            ways = candidates(lib, key) if lib is not None else []
+            calls += [(conv, (g, w)) for conv in ways]
+            for fn, fn_args in calls[1:]:
+                np.testing.assert_allclose(fn(*fn_args), old, **tol)
+            before, numpy_ms, auto, *each = interleaved(calls, args.rounds)
+            best = min(range(len(each)), key=each.__getitem__) if each else None
+            onednn = f"{each[best]:.3f} ({ways[best].how})" if best is not None else "n/a"
+            for i, v in enumerate((before, numpy_ms, auto)):
+                totals[i] += v
             shape = "x".join(map(str, xs)), "x".join(map(str, ws)), f"{stride[0]},{stride[1]}"
-            print(f"| {model} | {role} | {' | '.join(shape)} | {before:.3f} | {now:.3f} | "
-                  f"{now / before:.2f} |")  # fmt: skip
-        print(f"| {model} | all of the above | | | | {before_total:.3f} | {now_total:.3f} | "
-              f"{now_total / before_total:.2f} |")  # fmt: skip
+            print(f"| {model} | {role} | {' | '.join(shape)} | {before:.3f} | {numpy_ms:.3f} | "
+                  f"{onednn} | {auto:.3f} | {auto / before:.2f} |")  # fmt: skip
+        before, numpy_ms, auto = totals
+        print(f"| {model} | all of the above | | | | {before:.3f} | {numpy_ms:.3f} | | "
+              f"{auto:.3f} | {auto / before:.2f} |")  # fmt: skip
 
 
 if __name__ == "__main__":

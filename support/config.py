@@ -16,7 +16,8 @@ A switch is set, from the strongest to the weakest:
 | backend | `jit_config["backend"]` | `MINDJIT_BACKEND` | numpy | what runs a CPU graph: the numpy executor, IREE, or auto (numpy at once, IREE once compiled if it measures faster: backend/auto) |
 | iree_driver | | `MINDJIT_IREE_DRIVER` | local-sync | IREE's CPU runtime: the calling thread, or local-task (a thread pool) |
 | gemm | | `MINDJIT_GEMM` | auto | the numpy executor's matmuls (backend/cpu/gemm.py): auto (per shape, the faster of oneMKL and numpy), numpy, mkl |
-| gemm_threads | | `MKL_NUM_THREADS`, else `OMP_NUM_THREADS` | the machine's cores | oneMKL's threads (1: its sequential layer) |
+| gemm_threads | | `MKL_NUM_THREADS`, else `OMP_NUM_THREADS` | the machine's cores | oneMKL's and oneDNN's threads (1: oneMKL's sequential layer) |
+| conv | | `MINDJIT_CONV` | auto | the numpy executor's convolutions (backend/cpu/kernels_conv.py): auto (per shape, the fastest of oneDNN's and numpy's ways), numpy, dnnl |
 | gemm_threading | | `MKL_THREADING_LAYER` (oneMKL's) | SEQUENTIAL for 1 thread, else INTEL | oneMKL's threading layer: INTEL, SEQUENTIAL, GNU or TBB |
 | keep_freed_memory | | `MINDJIT_KEEP_FREED_MEMORY` | 1 | the first CPU executable raises glibc's malloc mmap/trim thresholds, so fresh arrays reuse freed pages (backend/cpu/allocator.py) |
 | cpu_codegen | `set_cpu_codegen(...)` | `MINDJIT_CPU_CODEGEN` | 1 | the numpy executor compiles fused elementwise linalg.generic bodies to machine code with llvmlite (backend/cpu/codegen_llvm.py); 0: numpy calls only |
@@ -101,6 +102,9 @@ GEMM_THREAD_ENVS = ("MKL_NUM_THREADS", "OMP_NUM_THREADS")
 GEMM_THREADING_ENV = "MKL_THREADING_LAYER"
 #: oneMKL's threading layers, by the codes MKL_Set_Threading_Layer takes
 GEMM_THREADING_LAYERS = {"INTEL": 0, "SEQUENTIAL": 1, "GNU": 3, "TBB": 4}
+CONV_ENV = "MINDJIT_CONV"
+#: how the numpy executor runs a convolution (backend/cpu/kernels_conv.py), the default first
+CONV_MODES = ("auto", "numpy", "dnnl")
 CPU_CODEGEN_ENV = "MINDJIT_CPU_CODEGEN"
 KEEP_MEMORY_ENV = "MINDJIT_KEEP_FREED_MEMORY"
 
@@ -613,6 +617,16 @@ def gemm_mode() -> str:
     if raw and raw not in GEMM_MODES:
         raise ConfigError(f"{GEMM_ENV} must be {choices(GEMM_MODES)}, got '{raw}'")
     return raw or GEMM_MODES[0]
+
+
+def conv_mode() -> str:
+    """MINDJIT_CONV: auto (each convolution shape the fastest of oneDNN's and
+    numpy's ways), numpy (never oneDNN) or dnnl (oneDNN for every float32 shape);
+    default auto."""
+    raw = os.environ.get(CONV_ENV, "").strip()
+    if raw and raw not in CONV_MODES:
+        raise ConfigError(f"{CONV_ENV} must be {choices(CONV_MODES)}, got '{raw}'")
+    return raw or CONV_MODES[0]
 
 
 def gemm_threads() -> int:

@@ -155,7 +155,7 @@ class _Capture:
             specs = [getattr(step, "call_spec", None) for step in node.steps]
             if any(spec is None for spec in specs):
                 raise NotCapturable(node.op.name)
-            template = self.template_of(node.op, len(specs))
+            template = self.template_of(node.op, len(specs), node.reads)
             where = self.origin_of(node.op)
             for j, (_, ins, out) in enumerate(specs):
                 last = kill if j == len(specs) - 1 else []
@@ -169,7 +169,11 @@ class _Capture:
 
     # -- kernel templates -------------------------------------------------------------
 
-    def template_of(self, op: Operation, count: int) -> int:
+    def template_of(self, op: Operation, count: int, reads: set[SSAValue]) -> int:
+        """The template of `op`'s kernels. An operand its kernels did not read was
+        looked through (a convolution reads the input before its zero padding,
+        kernels_conv.zero_padding): its producer goes into the template too, so the
+        rebuilt kernel looks through it the same way and reads the same values."""
         arguments: dict[SSAValue, int] = {}
         constants: set[Operation] = set()
 
@@ -180,6 +184,11 @@ class _Capture:
                 key, ops = self.constant_key(v.op)
                 constants.update(ops)
                 return ("k", key, v.index)
+            if v not in reads:
+                if not isinstance(v, OpResult) or v.op not in self.order or v.op.regions:
+                    raise NotCapturable("a kernel looks through a value it cannot rebuild")
+                constants.add(v.op)
+                return ("t", structure(v.op, outside), v.index)
             return ("a", arguments.setdefault(v, len(arguments)), v.type)
 
         try:

@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp, StringAttr, Tenso
 from xdsl.dialects.ml_program import GlobalOp
 from xdsl.ir import Attribute, Operation
 
+from mindjit.backend.cpu import blas_threads
 from mindjit.backend.cpu.allocator import keep_freed_memory
 from mindjit.backend.cpu.codegen_llvm import Codegen, make_codegen
 from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -155,7 +156,11 @@ class _Entry:
         if self.bound:
             args = self._with_globals(args)
         with np.errstate(all="ignore"):  # MLIR float/int semantics: no warnings
-            results = self.plan.invoke(args)
+            if blas_threads.wanted():
+                with blas_threads.single_threaded():
+                    results = self.plan.invoke(args)
+            else:
+                results = self.plan.invoke(args)
         if any(self.scalar_results):
             return tuple(np.asarray(r) if s else r for r, s in zip(results, self.scalar_results))
         return results

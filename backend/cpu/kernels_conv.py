@@ -42,19 +42,24 @@ of the neutral value, which is what convert-mindir-to-tensor emits.
 
 from __future__ import annotations
 
+import sys
+import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from xdsl.dialects import tensor
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
-from mindjit.backend.cpu import gemm
+from mindjit.backend.cpu import blas_threads, dnnl, gemm
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step
 from mindjit.backend.cpu.types import dtype_of, is_tensor
 from mindjit.dialects.linalg_ext import PoolingNchwSumOp
+from mindjit.support import config
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -118,6 +123,157 @@ def conv_nchw(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype, way
     if way == "im2col":
         return _im2col(x, w, stride, dilation, out_hw, dtype)
     return _conv_rows(x, w, dilation, out_hw, dtype, way)
+
+
+# --- oneDNN or numpy, per shape ------------------------------------------------------------
+
+#: timed rounds of a shape's trial (each way once per round, after one warm-up each)
+TRIAL_ROUNDS = 3
+#: seconds one shape's trial may take; a process's trials in all (past it, numpy)
+TRIAL_BUDGET = 0.02
+PROCESS_BUDGET = 0.4
+#: oneDNN is chosen only when its best time is below numpy's best time times this
+MARGIN = 0.9
+
+Key = tuple
+_choices: dict[Key, Any] = {}
+_state: dict[str, Any] = {"spent": 0.0, "said": False, "generation": 0}
+_deciding = threading.Lock()  # pipeline stages run in threads: one decision per shape
+
+
+def candidates(d: dnnl._Dnnl, key: Key) -> list[dnnl.Conv]:
+    """oneDNN's formulations of the shape (`dnnl.Conv`): forward (not of a spread
+    input); backward weights for a small output (a weight gradient); backward
+    data for a stride-1 convolution of a padded or spread input (an input
+    gradient)."""
+    x_shape, w_shape, stride, dilation, out_hw, way, pads, spread = key
+    hows = []
+    if spread == (1, 1):
+        hows.append(dnnl.FORWARD)
+        if way in ("positions", "weight-gradient"):
+            hows.append(dnnl.WEIGHT_GRADIENT)
+    if stride == (1, 1) and (any(pads) or spread != (1, 1)):
+        hows.append(dnnl.INPUT_GRADIENT)
+    found = []
+    for how in hows:
+        try:
+            found.append(
+                dnnl.Conv(d, x_shape, w_shape, stride, dilation, out_hw, how, pads, spread)
+            )
+        except dnnl.DnnlError:
+            continue  # oneDNN has no kernel for this formulation: another way
+    return found
+
+
+def _trial(x_shape, w_shape, ways: list) -> Any:
+    """The fastest of `ways` (numpy's first) on random operands of the shape; a
+    oneDNN way only when it beats numpy by MARGIN."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(x_shape, np.float32)
+    w = rng.standard_normal(w_shape, np.float32)
+    best = [float("inf")] * len(ways)
+    start = time.perf_counter()
+    for rounds in range(TRIAL_ROUNDS + 1):
+        for i, fn in enumerate(ways):
+            t = time.perf_counter()
+            fn(x, w)
+            if rounds:
+                best[i] = min(best[i], time.perf_counter() - t)
+        if rounds and time.perf_counter() - start > TRIAL_BUDGET:
+            break
+    _state["spent"] += time.perf_counter() - start
+    fastest = min(range(1, len(ways)), key=best.__getitem__)
+    return ways[fastest] if best[fastest] < MARGIN * best[0] else None
+
+
+def _decide(key: Key) -> Any:
+    mode = config.conv_mode()
+    if mode == "numpy":
+        return None
+    d = dnnl.library()
+    if d is None:
+        if not _state["said"]:
+            _state["said"] = True
+            print(f"mindjit: convolutions run on numpy: {dnnl.why()}", file=sys.stderr)
+        return None
+    if mode == "auto" and _state["spent"] >= PROCESS_BUDGET:
+        return None
+    ways = candidates(d, key)
+    if not ways:
+        return None
+    x_shape, w_shape, stride, dilation, out_hw, way, pads, spread = key
+
+    def reference(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        xp = padded(x, pads, spread)
+        return conv_nchw(xp, w, stride, dilation, out_hw, np.float32, way)
+
+    chosen = ways[-1] if mode == "dnnl" else _trial(x_shape, w_shape, [reference, *ways])
+    if chosen is not None and d.threads > 1:
+        blas_threads.from_now()  # two thread pools in turn oversubscribe the cores
+    return chosen
+
+
+def fast_conv(x_shape, w_shape, stride, dilation, out_hw, way: str, pads, spread) -> Any:
+    """The oneDNN convolution (`dnnl.Conv`) this float32 shape runs on, or None
+    for numpy's `way`: decided at the shape's first call and kept for the
+    process (the same shape always takes the same path, so graph mode and
+    PyNative agree bit for bit). x is unpadded: `pads` and `spread` say how
+    (`padded`)."""
+    key = (x_shape, w_shape, stride, dilation, out_hw, way, pads, spread)
+    if key not in _choices:
+        with _deciding:
+            if key not in _choices:
+                _choices[key] = _decide(key)
+    return _choices[key]
+
+
+def forget_choices() -> None:
+    """Decide every shape again (tests switch MINDJIT_CONV); planned kernels ask
+    again at their next call."""
+    with _deciding:
+        _choices.clear()
+        _state["spent"] = 0.0
+        _state["generation"] += 1
+
+
+def padded(x: np.ndarray, pads, spread) -> np.ndarray:
+    """`x` spread by `spread` (zeros between its elements) and padded with `pads`
+    (top, bottom, left, right) zeros on its last two axes."""
+    if not any(pads) and tuple(spread) == (1, 1):
+        return x
+    h, w = x.shape[-2:]
+    sh, sw = (h - 1) * spread[0] + 1, (w - 1) * spread[1] + 1
+    shape = (*x.shape[:-2], sh + pads[0] + pads[1], sw + pads[2] + pads[3])
+    out = np.zeros(shape, x.dtype)
+    out[..., pads[0] : pads[0] + sh : spread[0], pads[2] : pads[2] + sw : spread[1]] = x
+    return out
+
+
+def zero_padding(c: FunctionCompiler, v: SSAValue) -> tuple[SSAValue, tuple, tuple] | None:
+    """(source, pads, spread) when `v` is a 4-D source inserted into a zero fill
+    at static places on its last two axes only (the lowering's pad of a
+    convolution's input, `pad_tensor`), else None."""
+    op = v.owner
+    if not isinstance(op, tensor.InsertSliceOp) or op.offsets or op.sizes or op.strides:
+        return None
+    splat = c.splat(op.dest)
+    if splat is None or float(splat) != 0.0:
+        return None
+    src = tuple(op.source.type.get_shape())  # type: ignore[attr-defined]
+    full = tuple(op.dest.type.get_shape())  # type: ignore[attr-defined]
+    offsets = tuple(op.static_offsets.get_values())
+    sizes = tuple(op.static_sizes.get_values())
+    strides = tuple(op.static_strides.get_values())
+    if len(src) != 4 or sizes != src or min(src + full) < 0:
+        return None
+    if offsets[:2] != (0, 0) or strides[:2] != (1, 1) or full[:2] != src[:2]:
+        return None
+    spread = strides[2:]
+    ends = [o + (n - 1) * st + 1 for o, n, st in zip(offsets[2:], src[2:], spread)]
+    pads = (offsets[2], full[2] - ends[0], offsets[3], full[3] - ends[1])
+    if min(pads) < 0 or min(spread) < 1:
+        return None
+    return op.source, pads, spread
 
 
 def _weight_gradient(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype):
@@ -265,10 +421,11 @@ def _check(op: Operation) -> tuple[np.dtype, tuple[int, ...]]:
     return dtype_of(out, op), tuple(out.get_shape())  # type: ignore[attr-defined]
 
 
-def _with_acc(c: FunctionCompiler, op: Operation, fn, combine, neutral: float) -> None:
-    """Emit `fn(ins)` folded into the accumulator with `combine`, unless it is a
-    fill of `neutral`."""
-    *ins, acc = op.operands
+def _with_acc(c: FunctionCompiler, op: Operation, fn, combine, neutral: float, ins=None) -> None:
+    """Emit `fn(ins)` (the op's inputs unless given) folded into the accumulator
+    with `combine`, unless it is a fill of `neutral`."""
+    *own, acc = op.operands
+    ins = own if ins is None else ins
     slots = [c.read(v) for v in ins]
     splat = c.splat(acc)
     if splat is not None and float(splat) == neutral:
@@ -284,17 +441,35 @@ def _with_acc(c: FunctionCompiler, op: Operation, fn, combine, neutral: float) -
 
 @register(linalg.Conv2DNchwFchwOp)
 def build_conv_2d_nchw_fchw(c: FunctionCompiler, op: Operation) -> None:
+    """A float32 static shape runs on oneDNN where that is faster (`fast_conv`),
+    given the input before the lowering's padding (`zero_padding`: oneDNN pads
+    and spreads itself; the padded copy is then dead unless something else
+    reads it), else on numpy's way."""
     dtype, (_, _, oh, ow) = _check(op)
     stride, dilation = _pairs(op)
     x_shape = tuple(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
     w_shape = tuple(op.operands[1].type.get_shape())  # type: ignore[attr-defined]
     static = min(x_shape + w_shape + (oh, ow)) >= 0
     way = conv_way(x_shape, w_shape, stride, (oh, ow)) if static else None
+    x, pads, spread = op.operands[0], (0, 0, 0, 0), (1, 1)
+    # not MINDJIT_CONV: a plan is the same whatever the mode when it is built (PyNative
+    # keeps its ops' plans), only each shape's choice at its first call follows it
+    fits = static and dtype == np.float32 and dnnl.installed()
+    if fits and (found := zero_padding(c, x)) is not None:
+        x, pads, spread = found
+    source = tuple(x.type.get_shape())  # type: ignore[attr-defined]
+    key = (source, w_shape, stride, dilation, (oh, ow), way, pads, spread)
+    fast: list[Any] = [-1, None]  # the choices' generation it was taken in, the choice
 
     def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        return conv_nchw(x, w, stride, dilation, (oh, ow), dtype, way)
+        if fits and x.dtype == w.dtype == np.float32:
+            if fast[0] != _state["generation"]:
+                fast[:] = _state["generation"], fast_conv(*key)
+            if fast[1] is not None:
+                return fast[1](x, w)
+        return conv_nchw(padded(x, pads, spread), w, stride, dilation, (oh, ow), dtype, way)
 
-    _with_acc(c, op, conv, np.add, 0.0)
+    _with_acc(c, op, conv, np.add, 0.0, [x, op.operands[1]])
 
 
 @register(linalg.Conv2DNgchwGfchwOp)

@@ -1,0 +1,219 @@
+"""backend/cpu/dnnl.py's three formulations of a convolution on oneDNN, against a
+float64 reference; kernels_conv's choice of them (MINDJIT_CONV); the graph
+mode's reading of a convolution's input before its padding; numpy's OpenBLAS
+on one thread while such a program runs (blas_threads.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import mindjit as ms
+from mindjit import Parameter, Tensor, ops
+from mindjit.backend.cpu import blas_threads, dnnl
+from mindjit.backend.cpu import kernels_conv as K
+from mindjit.support import config
+from mindjit.support.errors import MindjitError
+
+RNG = np.random.default_rng(7)
+
+
+def _library():
+    d = dnnl.library()
+    if d is None:
+        pytest.skip(f"oneDNN: {dnnl.why()}")
+    return d
+
+
+def _reference(x, w, stride, dilation, out_hw):
+    """N, F, OH, OW in float64, one tap at a time."""
+    f, _, kh, kw = w.shape
+    oh, ow = out_hw
+    out = np.zeros((x.shape[0], f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            tap = x[
+                :,
+                :,
+                i * dilation[0] : i * dilation[0] + (oh - 1) * stride[0] + 1 : stride[0],
+                j * dilation[1] : j * dilation[1] + (ow - 1) * stride[1] + 1 : stride[1],
+            ].astype(np.float64)
+            out += np.einsum("nchw,fc->nfhw", tap, w[:, :, i, j].astype(np.float64))
+    return out
+
+
+def _out_hw(h, w, k, stride, dilation):
+    return tuple(
+        (s - (kk - 1) * d - 1) // st + 1 for s, kk, st, d in zip((h, w), k, stride, dilation)
+    )
+
+
+CASES = [
+    # how, x shape (before padding), w shape, stride, dilation, pads, spread
+    (dnnl.FORWARD, (2, 3, 12, 11), (4, 3, 3, 3), (1, 1), (1, 1), (0, 0, 0, 0), (1, 1)),
+    (dnnl.FORWARD, (2, 16, 9, 9), (8, 16, 3, 3), (1, 1), (1, 1), (1, 1, 1, 1), (1, 1)),
+    (dnnl.FORWARD, (2, 5, 13, 12), (6, 5, 3, 2), (2, 3), (2, 1), (1, 0, 2, 1), (1, 1)),
+    (dnnl.WEIGHT_GRADIENT, (3, 8, 12, 12), (4, 8, 10, 10), (1, 1), (1, 1), (0, 0, 0, 0), (1, 1)),
+    (dnnl.WEIGHT_GRADIENT, (1, 16, 10, 10), (6, 16, 8, 8), (1, 1), (1, 1), (1, 1, 1, 1), (1, 1)),
+    (dnnl.WEIGHT_GRADIENT, (4, 3, 11, 11), (2, 3, 4, 4), (2, 2), (2, 2), (0, 0, 0, 0), (1, 1)),
+    (dnnl.INPUT_GRADIENT, (4, 16, 6, 6), (6, 16, 5, 5), (1, 1), (1, 1), (4, 4, 4, 4), (1, 1)),
+    (dnnl.INPUT_GRADIENT, (2, 8, 7, 7), (5, 8, 3, 3), (1, 1), (1, 1), (1, 2, 1, 2), (2, 2)),
+    (dnnl.INPUT_GRADIENT, (2, 8, 7, 6), (5, 8, 3, 3), (1, 1), (2, 2), (4, 4, 3, 4), (1, 1)),
+    (dnnl.INPUT_GRADIENT, (2, 8, 7, 7), (5, 8, 3, 3), (1, 1), (1, 1), (0, 0, 0, 0), (1, 1)),
+]
+
+
+@pytest.mark.parametrize("how, x_shape, w_shape, stride, dilation, pads, spread", CASES)
+def test_each_formulation_matches_the_reference(
+    how, x_shape, w_shape, stride, dilation, pads, spread
+):
+    d = _library()
+    x = RNG.standard_normal(x_shape).astype(np.float32)
+    w = RNG.standard_normal(w_shape).astype(np.float32)
+    xp = K.padded(x, pads, spread)
+    out_hw = _out_hw(*xp.shape[2:], w_shape[2:], stride, dilation)
+    conv = dnnl.Conv(d, x_shape, w_shape, stride, dilation, out_hw, how, pads, spread)
+    got = conv(x, w)
+    assert got.shape == (x_shape[0], w_shape[0], *out_hw) and got.dtype == np.float32
+    want = _reference(xp, w, stride, dilation, out_hw)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+    np.testing.assert_array_equal(conv(x, w), got)  # the same bits every call
+
+
+def test_a_formulation_that_does_not_fit_raises():
+    d = _library()
+    with pytest.raises(dnnl.DnnlError, match="spread"):
+        dnnl.Conv(
+            d, (1, 2, 5, 5), (2, 2, 3, 3), (1, 1), (1, 1), (5, 5), dnnl.FORWARD, spread=(2, 2)
+        )
+    with pytest.raises(dnnl.DnnlError, match="stride-1"):
+        dnnl.Conv(d, (1, 2, 9, 9), (2, 2, 3, 3), (2, 2), (1, 1), (4, 4), dnnl.INPUT_GRADIENT)
+
+
+def test_calls_from_threads_agree():
+    d = _library()
+    x = RNG.standard_normal((4, 16, 12, 12)).astype(np.float32)
+    w = RNG.standard_normal((8, 16, 3, 3)).astype(np.float32)
+    conv = dnnl.Conv(d, x.shape, w.shape, (1, 1), (1, 1), (10, 10))
+    want = conv(x, w)
+    got: list[np.ndarray] = []
+
+    def run() -> None:
+        for _ in range(20):
+            got.append(conv(x, w))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 80
+    for g in got:
+        np.testing.assert_array_equal(g, want)
+
+
+@pytest.fixture
+def fresh_choices():
+    K.forget_choices()
+    yield
+    K.forget_choices()
+
+
+def test_dnnl_mode_takes_onednn_and_numpy_mode_never_loads_it(monkeypatch, fresh_choices):
+    _library()
+    key = ((2, 16, 9, 9), (8, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
+    monkeypatch.setenv(config.CONV_ENV, "dnnl")
+    assert isinstance(K.fast_conv(*key), dnnl.Conv)
+    K.forget_choices()
+    monkeypatch.setenv(config.CONV_ENV, "numpy")
+    monkeypatch.setitem(dnnl._state, "loaded", False)
+    monkeypatch.setitem(dnnl._state, "dnnl", None)
+    assert K.fast_conv(*key) is None
+    assert dnnl._state["loaded"] is False
+
+
+def test_auto_keeps_its_choice_per_shape(monkeypatch, fresh_choices):
+    _library()
+    monkeypatch.setenv(config.CONV_ENV, "auto")
+    key = ((4, 16, 12, 12), (8, 16, 3, 3), (1, 1), (1, 1), (10, 10), "taps", (0, 0, 0, 0), (1, 1))
+    first = K.fast_conv(*key)
+    assert all(K.fast_conv(*key) is first for _ in range(3))
+
+
+def test_without_onednn_numpy_and_one_line(monkeypatch, capfd, fresh_choices):
+    monkeypatch.setenv(config.CONV_ENV, "auto")
+    monkeypatch.setitem(dnnl._state, "loaded", True)
+    monkeypatch.setitem(dnnl._state, "dnnl", None)
+    monkeypatch.setitem(dnnl._state, "why", "oneDNN is not installed (pip install 'mindjit[fast]')")
+    monkeypatch.setitem(K._state, "said", False)
+    key = ((2, 16, 9, 9), (8, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
+    assert K.fast_conv(*key) is None
+    key2 = ((2, 16, 9, 9), (4, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
+    assert K.fast_conv(*key2) is None
+    err = capfd.readouterr().err
+    assert err.count("mindjit: convolutions run on numpy: oneDNN is not installed") == 1
+
+
+def test_a_bad_mode_is_a_config_error(monkeypatch):
+    monkeypatch.setenv(config.CONV_ENV, "fastest")
+    with pytest.raises(MindjitError, match="MINDJIT_CONV must be"):
+        config.conv_mode()
+
+
+def _padded_net_grads(mode):
+    """Gradients of a padded convolution pair (forward pads, input gradient of
+    a 5x5 kernel, weight gradients) in `mode`."""
+    rng = np.random.default_rng(3)
+    x = Tensor(rng.standard_normal((4, 3, 12, 12)).astype(np.float32))
+    w1 = Parameter(Tensor(rng.standard_normal((16, 3, 3, 3)).astype(np.float32)), name="w1")
+    w2 = Parameter(Tensor(rng.standard_normal((6, 16, 5, 5)).astype(np.float32)), name="w2")
+
+    def loss(v):
+        y = ops.relu(ops.conv2d(v, w1, pad_mode="pad", padding=1))
+        y = ops.conv2d(y, w2)
+        return ops.reduce_sum(y * y)
+
+    grad = ms.grad(loss, None, [w1, w2])
+    if mode == ms.PYNATIVE_MODE:
+        return [g.asnumpy() for g in grad(x)]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        return [g.asnumpy() for g in ms.jit(lambda v: grad(v))(x)]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("conv_mode", ["dnnl", "auto"])
+def test_graph_mode_on_onednn_equals_pynative_and_numpy(monkeypatch, fresh_choices, conv_mode):
+    """Graph mode reads the padded convolutions' inputs before their padding
+    (oneDNN pads them itself); the gradients equal PyNative's bit for bit and
+    the numpy ways' within float32 rounding."""
+    _library()
+    monkeypatch.setenv(config.CONV_ENV, "numpy")
+    want = _padded_net_grads(ms.PYNATIVE_MODE)
+    K.forget_choices()
+    monkeypatch.setenv(config.CONV_ENV, conv_mode)
+    eager = _padded_net_grads(ms.PYNATIVE_MODE)
+    graph = _padded_net_grads(ms.GRAPH_MODE)
+    for g, e, r in zip(graph, eager, want, strict=True):
+        np.testing.assert_array_equal(g, e)
+        np.testing.assert_allclose(g, r, rtol=1e-4, atol=1e-5 * np.abs(r).max())
+    if conv_mode == "dnnl":  # every convolution of the step, padded ones read unpadded
+        padded = [k for k, v in K._choices.items() if any(k[6]) and isinstance(v, dnnl.Conv)]
+        assert padded
+
+
+def test_single_threaded_blas_is_restored():
+    """The executor keeps OpenBLAS on one thread around a run once oneDNN runs
+    convolutions on threads; the thread's count is as before after it."""
+    blas_threads._setter()
+    fn = blas_threads._state["set"]
+    if fn is None:
+        pytest.skip("numpy's BLAS has no openblas_set_num_threads_local")
+    before = fn(1)  # the setter returns the calling thread's count before
+    fn(before)
+    with blas_threads.single_threaded():
+        assert fn(1) == 1
+    assert fn(before) == before
