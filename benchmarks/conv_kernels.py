@@ -8,9 +8,10 @@ convolution of the spread output gradient, padded by the kernel's reach: oneDNN
 gets the gradient before that padding) and weight gradient (the input
 convolved with the output gradient as the filter), as examples/models/zoo.py's
 lenet5 (batch 32) and resnet18 (batch 8) call it. All run interleaved in one
-process, with the threads the environment gives (`OMP_NUM_THREADS=1
-OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1` for one); prints the median ms of each
-and auto / before, and checks every way agrees within 1e-5 relative.
+process, one thread (`OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1`:
+with two, OpenBLAS's threads and oneDNN's in turn oversubscribe the cores,
+backend/cpu/blas_threads.py, and every column is slower); prints the median ms
+of each and auto / before, and checks every way agrees within 1e-5 relative.
 
     .venv/bin/python benchmarks/conv_kernels.py [--rounds 41] [--models lenet5,resnet18]
 """

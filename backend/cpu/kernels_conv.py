@@ -36,6 +36,21 @@ folds the view's taps (`_pool`). Never a Python loop over pixels. Results
 change in the last bits (another summation order), not between graph mode and
 PyNative: both run these kernels, the way fixed by the shapes.
 
+Where oneDNN is installed (backend/cpu/dnnl.py), a float32 convolution of a
+static shape may run there instead: at the shape's first call (`fast_conv`) a
+trial runs numpy's way and each of oneDNN's formulations that fit (`candidates`)
+once after a warm-up and keeps the fastest, oneDNN only when it beats numpy by
+`MARGIN`; the choice holds for the process. One timed round, not three: ResNet-18's
+28 shapes cost 0.45 s of trials with three (past the process budget, so half of
+them were never tried), 0.07 s with one. The graph's zero padding of a
+convolution's input (an insert_slice into a zero fill, `zero_padding`) is read
+through at plan time: the kernel takes the unpadded input, oneDNN pads (or, for
+an input gradient's spread, strides) itself, numpy's way pads it (`padded`). The
+plan does not depend on MINDJIT_CONV, only the choice at the first call does
+(PyNative keeps its ops' plans across a change). Measured per convolution in
+benchmarks/conv_kernels.py; LeNet5's train step at one thread 4.0 -> 3.0 ms, with
+both cores 3.8 -> 2.5 ms (its convolutions then use both, numpy's do not).
+
 The accumulator (`outs`) is added (max-ed for max pooling) unless it is a fill
 of the neutral value, which is what convert-mindir-to-tensor emits.
 """
@@ -45,6 +60,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -128,7 +144,7 @@ def conv_nchw(x: np.ndarray, w: np.ndarray, stride, dilation, out_hw, dtype, way
 # --- oneDNN or numpy, per shape ------------------------------------------------------------
 
 #: timed rounds of a shape's trial (each way once per round, after one warm-up each)
-TRIAL_ROUNDS = 3
+TRIAL_ROUNDS = 1
 #: seconds one shape's trial may take; a process's trials in all (past it, numpy)
 TRIAL_BUDGET = 0.02
 PROCESS_BUDGET = 0.4
@@ -176,7 +192,11 @@ def _trial(x_shape, w_shape, ways: list) -> Any:
     for rounds in range(TRIAL_ROUNDS + 1):
         for i, fn in enumerate(ways):
             t = time.perf_counter()
-            fn(x, w)
+            try:
+                fn(x, w)
+            except dnnl.DnnlError:
+                best[i] = float("inf")  # oneDNN failed to run it: never chosen
+                continue
             if rounds:
                 best[i] = min(best[i], time.perf_counter() - t)
         if rounds and time.perf_counter() - start > TRIAL_BUDGET:
@@ -207,10 +227,12 @@ def _decide(key: Key) -> Any:
         xp = padded(x, pads, spread)
         return conv_nchw(xp, w, stride, dilation, out_hw, np.float32, way)
 
-    chosen = ways[-1] if mode == "dnnl" else _trial(x_shape, w_shape, [reference, *ways])
-    if chosen is not None and d.threads > 1:
-        blas_threads.from_now()  # two thread pools in turn oversubscribe the cores
-    return chosen
+    if d.threads > 1:  # two thread pools in turn oversubscribe the cores
+        blas_threads.from_now()
+    if mode == "dnnl":
+        return ways[-1]
+    with blas_threads.single_threaded() if blas_threads.wanted() else nullcontext():
+        return _trial(x_shape, w_shape, [reference, *ways])
 
 
 def fast_conv(x_shape, w_shape, stride, dilation, out_hw, way: str, pads, spread) -> Any:

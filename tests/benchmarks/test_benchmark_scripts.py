@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mindjit.backend.cpu import gemm
+from mindjit.backend.cpu import dnnl, gemm
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -247,3 +247,22 @@ def test_gemm_kernels_prints_a_row_per_shape_with_mkl_close_and_reproducible():
     for row in rows:
         assert float(row[2]) > 0 and float(row[3]) > 0 and row[4] in ("numpy", "mkl")
         assert float(row[5]) <= 1e-5 and row[6] == "yes"
+
+
+def test_conv_kernels_prints_every_convolution_with_onednn_and_the_choice():
+    """Each way agrees with the kernel before issue 41 (the script checks it and
+    would exit non-zero); a row per convolution, with oneDNN's fastest formulation
+    when the wheel is installed."""
+    stdout = run_benchmark("conv_kernels.py", "--rounds", "1", "--models", "lenet5")
+    rows = [r for r in _table_rows(stdout) if r[0] == "lenet5" and r[1] != "all of the above"]
+    assert [r[1] for r in rows] == [
+        "conv1 forward",
+        "conv2 forward",
+        "conv2 d input",
+        "conv2 d weight",
+        "conv1 d weight",
+    ]
+    for row in rows:
+        assert float(row[5]) > 0 and float(row[6]) > 0 and float(row[8]) > 0
+        if dnnl.installed():
+            assert row[7].split()[1].strip("()") in ("forward", "weight-gradient", "input-gradient")
