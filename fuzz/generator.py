@@ -10,7 +10,7 @@ Blocks reused several times, `ms.grad` / `ms.value_and_grad` /
 inside a differentiated function: grad of vmap, `function_loss`).
 
 Shapes: every value of `construct` is a float32 (2, 3) tensor, as are its
-Parameters but the matmul weight (3, 3). An op that changes the shape is written
+Parameters but the matmul weight (3, 3) and the convolution kernel (1, 1, 3, 3). An op that changes the shape is written
 so that its result broadcasts back (`v + ops.reduce_sum(v, 0)`, `v * v[0]`,
 `ops.matmul(v, self.w)`), so any two values combine and any value can be
 assigned to any Parameter. vmap'd functions see one row or one column, and use
@@ -62,6 +62,10 @@ class Scope:
     weight: str | None
     kinds: frozenset[str]
     vector: bool = False  # a vmap'd body: 1-D values, no matmul or axis reductions
+    #: the (1, 1, 3, 3) convolution kernel Parameter (the Net's `self.k`): a value as
+    #: a 1x1x2x3 image, convolved with padding 1 (the padded forward, its input
+    #: gradient's backward data, its weight gradient: backend/cpu/kernels_conv.py)
+    kernel: str | None = None
     frozen: set[str] = field(default_factory=set)  # read, never rebound
     #: a Parameter read only inside a tensor if's branch (`stmt_if_weight`): the
     #: gradient of such a weight was once zero in graph mode (mindir-grad's activity
@@ -106,7 +110,7 @@ class FuzzGenerator(ProgramGenerator):
         super().__init__(seed)
         self.inputs = ["x", "y"]
         self.vars = list(self.inputs)
-        self.scope = Scope(self.vars, ["p0", "p1", "p2"], "self.w", NET_KINDS)
+        self.scope = Scope(self.vars, ["p0", "p1", "p2"], "self.w", NET_KINDS, kernel="self.k")
         self.functions: list[str] = []  # module-level defs, in the order made
         self.n_blocks = self.rng.randint(2, 4)
 
@@ -166,6 +170,12 @@ class FuzzGenerator(ProgramGenerator):
         if self.scope.weight is not None:
             w = self.scope.weight
             forms += [lambda: f"ops.matmul({e()}, {w})", lambda: f"({e()} @ {w})"]
+        if self.scope.kernel is not None:
+            k = self.scope.kernel
+            forms.append(
+                lambda: f"ops.reshape(ops.conv2d(ops.reshape({e()}, (1, 1, 2, 3)), {k}, "
+                'pad_mode="pad", padding=1), (2, 3))'
+            )
         return self.rng.choice(forms)()
 
     # -- statements -----------------------------------------------------------------------
@@ -427,6 +437,7 @@ class FuzzGenerator(ProgramGenerator):
                 for p in ("p0", "p1", "p2")
             ),
             f'    self.w = Parameter(ms.Tensor({self.constant((3, 3), 0.7)}), name="w")',
+            f'    self.k = Parameter(ms.Tensor({self.constant((3, 3), 0.4)}.reshape(1, 1, 3, 3)), name="k")',
             '    self.u = Parameter(ms.Tensor(np.array([0.5, -1.0, 0.25], np.float32)), name="u")',
             "    self.sub = Sub()",
             f"    self.blocks = nn.CellList([Block(0.5) for _ in range({self.n_blocks})])",

@@ -2,15 +2,18 @@
 
 oneDNN's convolution kernels are JIT-compiled for the CPU (here AVX-512) and
 work on blocked layouts (nChw16c and the like) they choose per shape. A
-`Conv` is one convolution shape's oneDNN forward primitive with every memory
-format left to oneDNN (`format_tag_any`), plus the reorders between numpy's
-plain NCHW arrays and the formats it chose (a reorder is skipped where the
-two agree). The weight gradient, which the graph writes as a convolution
-with the batch and channel axes swapped and the output gradient as a large
-kernel (a small output, `kernels_conv.conv_way` "positions" or
-"weight-gradient"), is oneDNN's backward-weights primitive on views of the
-same arrays (`_Formulation`): its forward primitive runs such a shape slowly
-(LeNet5's conv1 weight gradient as a forward convolution ~2 ms).
+`Conv` is one convolution shape's oneDNN primitive with every memory format
+left to oneDNN (`format_tag_any`), plus the reorders between numpy's plain
+NCHW arrays and the formats it chose (a reorder is skipped where the two
+agree), in one of three formulations (`Conv`'s docstring): the forward
+primitive; the backward-weights primitive for a weight gradient, which the
+graph writes as a convolution with the batch and channel axes swapped and the
+output gradient as a large kernel (the forward primitive runs such shapes
+slowly: ResNet's stem weight gradient 0.47 ms, 0.13 this way); the
+backward-data primitive for an input gradient, which the graph writes as a
+convolution of the zero-spread and padded output gradient with the flipped
+kernel (it multiplies no zeros: LeNet5's conv2 input gradient 0.86 ms on
+numpy, 0.43 so). Measured per shape in benchmarks/conv_kernels.py.
 
 The library is the PyPI wheel `onednn-cpu-gomp` (`pip install mindjit[fast]`;
 oneDNN 3.2, CPU only, GNU OpenMP threads, no Python dependencies: it needs
@@ -40,13 +43,14 @@ import numpy as np
 
 from mindjit.support import config
 
+# oneDNN 3.2's C API (include/oneapi/dnnl/dnnl_types.h): the values this module uses
 _P = ctypes.c_void_p
 _Dims = ctypes.c_int64 * 12  # dnnl_dims_t: DNNL_MAX_NDIMS
 _F32 = 3
 _CPU = 1
 _IN_ORDER = 1
 _ANY = 1  # dnnl_format_tag_any
-_FORWARD_INFERENCE = 96
+_FORWARD_TRAINING, _FORWARD_INFERENCE = 64, 96  # dnnl_prop_kind_t
 _CONV_DIRECT = 1
 _USER_SCRATCHPAD = 1
 _IMPL_INFO = 8  # dnnl_query_impl_info_str
@@ -302,7 +306,7 @@ class Conv:
             mds = (_any(d, src_shape), _any(d, dw_shape), None, _any(d, ddst_shape))
             _ok(
                 lib.dnnl_convolution_forward_primitive_desc_create(
-                    ctypes.byref(hint), d.engine, 64, _CONV_DIRECT, *mds,
+                    ctypes.byref(hint), d.engine, _FORWARD_TRAINING, _CONV_DIRECT, *mds,
                     fstride, fdil, pad_l, pad_r, None,
                 ),
                 "convolution hint",
@@ -340,7 +344,7 @@ class Conv:
             )
             _ok(
                 lib.dnnl_convolution_forward_primitive_desc_create(
-                    ctypes.byref(hint), d.engine, 64, _CONV_DIRECT, *fwd, *geometry, None,
+                    ctypes.byref(hint), d.engine, _FORWARD_TRAINING, _CONV_DIRECT, *fwd, *geometry, None,
                 ),
                 "convolution hint",
             )  # fmt: skip
