@@ -173,8 +173,10 @@ class FuzzGenerator(ProgramGenerator):
         if self.scope.kernel is not None:
             k = self.scope.kernel
             forms.append(
-                lambda: f"ops.reshape(ops.conv2d(ops.reshape({e()}, (1, 1, 2, 3)), {k}, "
-                'pad_mode="pad", padding=1), (2, 3))'
+                lambda: (
+                    f"ops.reshape(ops.conv2d(ops.reshape({e()}, (1, 1, 2, 3)), {k}, "
+                    'pad_mode="pad", padding=1), (2, 3))'
+                )
             )
         return self.rng.choice(forms)()
 
