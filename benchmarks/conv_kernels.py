@@ -112,8 +112,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     lib = dnnl.library()
-    if lib is None:
-        print(f"(no oneDNN rows: {dnnl.why()})")
+    print(f"oneDNN: {lib.version if lib else dnnl.why()}; numpy {np.__version__}")
     print("| model | convolution | input | weight | stride | before ms | numpy ms | oneDNN ms "
           "(formulation) | auto ms | auto / before |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|")

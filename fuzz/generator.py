@@ -10,12 +10,12 @@ Blocks reused several times, `ms.grad` / `ms.value_and_grad` /
 inside a differentiated function: grad of vmap, `function_loss`).
 
 Shapes: every value of `construct` is a float32 (2, 3) tensor, as are its
-Parameters but the matmul weight (3, 3) and the convolution kernel (1, 1, 3, 3). An op that changes the shape is written
-so that its result broadcasts back (`v + ops.reduce_sum(v, 0)`, `v * v[0]`,
-`ops.matmul(v, self.w)`), so any two values combine and any value can be
-assigned to any Parameter. vmap'd functions see one row or one column, and use
-only ops valid on any 1-D shape. Values stay small (tanh around every stored
-value) so no overflow differs between paths.
+Parameters but the matmul weight (3, 3) and the convolution kernel (1, 1, 3, 3).
+An op that changes the shape is written so that its result broadcasts back
+(`v + ops.reduce_sum(v, 0)`, `v * v[0]`, `ops.matmul(v, self.w)`), so any two
+values combine and any value can be assigned to any Parameter. vmap'd functions
+see one row or one column, and use only ops valid on any 1-D shape. Values stay
+small (tanh around every stored value) so no overflow differs between paths.
 
 What a program must not do because the two modes are documented to differ, the
 generator does not write: an item assignment targets only a name it made

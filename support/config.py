@@ -602,31 +602,31 @@ def backend() -> str:
     return check_backend(raw, BACKEND_ENV) if raw else DEFAULT_BACKEND
 
 
+def _env_choice(env: str, allowed: tuple[str, ...]) -> str:
+    """The environment variable `env`, one of `allowed` (spaces around it ignored),
+    the first of them when unset or empty."""
+    raw = os.environ.get(env, "").strip()
+    if raw and raw not in allowed:
+        raise ConfigError(f"{env} must be {choices(allowed)}, got '{raw}'")
+    return raw or allowed[0]
+
+
 def iree_driver() -> str:
     """MINDJIT_IREE_DRIVER: IREE's CPU runtime driver (local-sync unless set)."""
-    raw = os.environ.get(IREE_DRIVER_ENV, "").strip()
-    if raw and raw not in IREE_DRIVERS:
-        raise ConfigError(f"{IREE_DRIVER_ENV} must be {choices(IREE_DRIVERS)}, got '{raw}'")
-    return raw or IREE_DRIVERS[0]
+    return _env_choice(IREE_DRIVER_ENV, IREE_DRIVERS)
 
 
 def gemm_mode() -> str:
     """MINDJIT_GEMM: auto (each matmul shape on the faster of oneMKL and numpy),
     numpy (never oneMKL) or mkl (oneMKL for every shape it takes); default auto."""
-    raw = os.environ.get(GEMM_ENV, "").strip()
-    if raw and raw not in GEMM_MODES:
-        raise ConfigError(f"{GEMM_ENV} must be {choices(GEMM_MODES)}, got '{raw}'")
-    return raw or GEMM_MODES[0]
+    return _env_choice(GEMM_ENV, GEMM_MODES)
 
 
 def conv_mode() -> str:
     """MINDJIT_CONV: auto (each convolution shape the fastest of oneDNN's and
     numpy's ways), numpy (never oneDNN) or dnnl (oneDNN for every float32 shape);
     default auto."""
-    raw = os.environ.get(CONV_ENV, "").strip()
-    if raw and raw not in CONV_MODES:
-        raise ConfigError(f"{CONV_ENV} must be {choices(CONV_MODES)}, got '{raw}'")
-    return raw or CONV_MODES[0]
+    return _env_choice(CONV_ENV, CONV_MODES)
 
 
 def gemm_threads() -> int:

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import importlib.metadata
 import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from mindjit.backend.cpu.optional_libs import wheel_library
 from mindjit.support import config
 
 # oneDNN 3.2's C API (include/oneapi/dnnl/dnnl_types.h): the values this module uses
@@ -115,16 +115,7 @@ def _ok(status: int, what: str) -> None:
 @functools.cache
 def _library_path() -> Path | None:
     """`libdnnl.so.3` of the installed `onednn-cpu-gomp` distribution, or None."""
-    try:
-        dist = importlib.metadata.distribution("onednn-cpu-gomp")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    for file in dist.files or ():
-        if file.name.startswith("libdnnl.so.3"):
-            path = Path(str(dist.locate_file(file))).resolve()
-            if path.is_file():
-                return path
-    return None
+    return wheel_library("onednn-cpu-gomp", "libdnnl.so.3")
 
 
 _state: dict[str, Any] = {"dnnl": None, "loaded": False}
@@ -175,6 +166,16 @@ def _contiguous(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(int(s) // 4 for s in np.empty(shape, np.float32).strides)
 
 
+def _swapped(strides: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of a view with the first two axes swapped."""
+    return (strides[1], strides[0], *strides[2:])
+
+
+def _padding(pads) -> tuple[Any, Any]:
+    """oneDNN's padding_l, padding_r from (top, bottom, left, right)."""
+    return _Dims(pads[0], pads[2]), _Dims(pads[1], pads[3])
+
+
 def _any(d: _Dnnl, shape: tuple[int, ...]) -> _P:
     md = _P()
     _ok(
@@ -207,7 +208,7 @@ def _primitive(d: _Dnnl, pd: _P) -> _P:
 class _Step:
     """One primitive's execution: its arguments as an array of (arg, memory)."""
 
-    def __init__(self, d: _Dnnl, prim: _P, args: list[tuple[int, _Memory]]) -> None:
+    def __init__(self, prim: _P, args: list[tuple[int, _Memory]]) -> None:
         self.prim = prim
         self.args = (_Arg * len(args))(*[_Arg(a, m.handle) for a, m in args])
         self.n = len(args)
@@ -228,7 +229,7 @@ def _reorder(d: _Dnnl, src: _Memory, dst: _Memory) -> _Step:
         ),
         "reorder",
     )
-    return _Step(d, _primitive(d, pd), [(_ARG_SRC, src), (_ARG_DST, dst)])
+    return _Step(_primitive(d, pd), [(_ARG_SRC, src), (_ARG_DST, dst)])
 
 
 # --- the convolution ----------------------------------------------------------------------
@@ -250,8 +251,8 @@ class Conv:
       flipped kernel is the input gradient of a convolution with stride
       `spread` and kernel w with F and C swapped and flipped (w0, a small copy
       per call): oneDNN's backward-data primitive on x itself, so neither the
-      zeros between the elements nor the padding are multiplied (LeNet5's
-      conv2 input gradient 0.78 -> 0.40 ms).
+      zeros between the elements nor the padding are multiplied (see the
+      module docstring).
 
     Raises DnnlError when oneDNN has no kernel for it (or the geometry does
     not fit the formulation)."""
@@ -270,93 +271,17 @@ class Conv:
     ) -> None:
         self.d = d
         self.how = how
-        n, c, h, wd = x_shape
-        f, _, kh, kw = w_shape
-        self.out_shape = (n, f, *out_hw)
+        self.out_shape = (x_shape[0], w_shape[0], *out_hw)
         if tuple(spread) != (1, 1) and how != INPUT_GRADIENT:
             raise DnnlError("oneDNN: a spread input is an input gradient's")
-        lib = d.lib
-        pad_l, pad_r = _Dims(pads[0], pads[2]), _Dims(pads[1], pads[3])
-        sx, sw, so = _contiguous(x_shape), _contiguous(w_shape), _contiguous(self.out_shape)
+        build = {
+            FORWARD: self._forward,
+            WEIGHT_GRADIENT: self._weight_gradient,
+            INPUT_GRADIENT: self._input_gradient,
+        }[how]
         pd, hint = _P(), _P()
-        if how == FORWARD:
-            users = ((x_shape, sx), (w_shape, sw), (self.out_shape, so))
-            _ok(
-                lib.dnnl_convolution_forward_primitive_desc_create(
-                    ctypes.byref(pd), d.engine, _FORWARD_INFERENCE, _CONV_DIRECT,
-                    _any(d, x_shape), _any(d, w_shape), None, _any(d, self.out_shape),
-                    _Dims(*stride), _Dims(*(v - 1 for v in dilation)), pad_l, pad_r, d.attr,
-                ),
-                "convolution",
-            )  # fmt: skip
-            queries = ((_SRC_MD, _ARG_SRC), (_WEIGHTS_MD, _ARG_WEIGHTS), (_DST_MD, _ARG_DST))
-        elif how == WEIGHT_GRADIENT:
-            # out[n, f, y, x] = sum_{c,i,j} x[n, c, y*s + i*d, ...] w[f, c, i, j] is
-            # dW[f, n, y, x] of src = x with N and C swapped, diff_dst = w with N and C
-            # swapped, stride d and dilation s: three views, no copies
-            src_shape = (c, n, h, wd)
-            ddst_shape = (w_shape[1], f, kh, kw)
-            dw_shape = (f, n, *out_hw)
-            users = (
-                (src_shape, (sx[1], sx[0], sx[2], sx[3])),
-                (ddst_shape, (sw[1], sw[0], sw[2], sw[3])),
-                (dw_shape, (so[1], so[0], so[2], so[3])),
-            )
-            fstride, fdil = _Dims(*dilation), _Dims(*(v - 1 for v in stride))
-            mds = (_any(d, src_shape), _any(d, dw_shape), None, _any(d, ddst_shape))
-            _ok(
-                lib.dnnl_convolution_forward_primitive_desc_create(
-                    ctypes.byref(hint), d.engine, _FORWARD_TRAINING, _CONV_DIRECT, *mds,
-                    fstride, fdil, pad_l, pad_r, None,
-                ),
-                "convolution hint",
-            )  # fmt: skip
-            _ok(
-                lib.dnnl_convolution_backward_weights_primitive_desc_create(
-                    ctypes.byref(pd), d.engine, _CONV_DIRECT, *mds,
-                    fstride, fdil, pad_l, pad_r, hint, d.attr,
-                ),
-                "convolution weight gradient",
-            )  # fmt: skip
-            queries = ((_SRC_MD, _ARG_SRC), (_DIFF_DST_MD, _ARG_DIFF_DST))
-            queries += ((_DIFF_WEIGHTS_MD, _ARG_DIFF_WEIGHTS),)
-        else:
-            if tuple(stride) != (1, 1):
-                raise DnnlError("oneDNN: an input gradient is a stride-1 convolution")
-            # out[y] = sum_i xp[y + i*D] w[i], xp[top + s*m] = x[m]: with i' = K-1-i that
-            # is backward data of a stride-s convolution whose padding_l is (K-1)*D - top
-            w0_shape = (c, f, kh, kw)
-            reach = ((kh - 1) * dilation[0], (kw - 1) * dilation[1])
-            left = (reach[0] - pads[0], reach[1] - pads[2])
-            right = tuple(
-                (g - 1) * st + r + 1 - o - lo
-                for g, st, r, o, lo in zip((h, wd), spread, reach, out_hw, left)
-            )
-            if min(*left, *right) < 0:
-                raise DnnlError("oneDNN: no backward-data geometry for this padding")
-            users = ((x_shape, sx), (w0_shape, _contiguous(w0_shape)), (self.out_shape, so))
-            fwd = (_any(d, self.out_shape), _any(d, w0_shape), None, _any(d, x_shape))
-            geometry = (
-                _Dims(*spread),
-                _Dims(*(v - 1 for v in dilation)),
-                _Dims(*left),
-                _Dims(*right),
-            )
-            _ok(
-                lib.dnnl_convolution_forward_primitive_desc_create(
-                    ctypes.byref(hint), d.engine, _FORWARD_TRAINING, _CONV_DIRECT, *fwd, *geometry, None,
-                ),
-                "convolution hint",
-            )  # fmt: skip
-            _ok(
-                lib.dnnl_convolution_backward_data_primitive_desc_create(
-                    ctypes.byref(pd), d.engine, _CONV_DIRECT, fwd[0], fwd[1], fwd[3],
-                    *geometry, hint, d.attr,
-                ),
-                "convolution input gradient",
-            )  # fmt: skip
-            queries = ((_DIFF_DST_MD, _ARG_DIFF_DST), (_WEIGHTS_MD, _ARG_WEIGHTS))
-            queries += ((_DIFF_SRC_MD, _ARG_DIFF_SRC),)
+        users, queries = build(pd, hint, x_shape, w_shape, stride, dilation, pads, spread)
+        lib = d.lib
         # user memories: numpy's C-contiguous arrays (viewed), handles set per call
         self.users = tuple(_Memory(d, _plain(d, sh, st), own=False) for sh, st in users)
         self.before: list[_Step] = []
@@ -367,11 +292,99 @@ class Conv:
         scratch = _P(lib.dnnl_primitive_desc_query_md(pd, _SCRATCHPAD_MD, 0))
         if lib.dnnl_memory_desc_get_size(scratch):
             args.append((_ARG_SCRATCHPAD, _Memory(d, scratch, own=True)))
-        self.conv = _Step(d, _primitive(d, pd), args)
+        self.conv = _Step(_primitive(d, pd), args)
         info = ctypes.c_char_p()
         _ok(lib.dnnl_primitive_desc_query(pd, _IMPL_INFO, 0, ctypes.byref(info)), "query")
         self.impl = (info.value or b"").decode()
         self._keep = (pd, hint)
+
+    # each formulation fills `pd` (and `hint`, the forward it is the gradient of) and
+    # says the user arrays it reads and writes (shape, element strides: views of the
+    # C-contiguous x, w, out) and the (memory query, argument) of each, in that order
+
+    def _forward(self, pd, hint, x_shape, w_shape, stride, dilation, pads, spread):
+        d, out = self.d, self.out_shape
+        _ok(
+            d.lib.dnnl_convolution_forward_primitive_desc_create(
+                ctypes.byref(pd), d.engine, _FORWARD_INFERENCE, _CONV_DIRECT,
+                _any(d, x_shape), _any(d, w_shape), None, _any(d, out),
+                _Dims(*stride), _Dims(*(v - 1 for v in dilation)), *_padding(pads), d.attr,
+            ),
+            "convolution",
+        )  # fmt: skip
+        users = ((x_shape, _contiguous(x_shape)), (w_shape, _contiguous(w_shape)))
+        users += ((out, _contiguous(out)),)
+        return users, ((_SRC_MD, _ARG_SRC), (_WEIGHTS_MD, _ARG_WEIGHTS), (_DST_MD, _ARG_DST))
+
+    def _weight_gradient(self, pd, hint, x_shape, w_shape, stride, dilation, pads, spread):
+        # out[n, f, y, x] = sum_{c,i,j} x[n, c, y*s + i*d, ...] w[f, c, i, j] is
+        # dW[f, n, y, x] of src = x with N and C swapped, diff_dst = w with N and C
+        # swapped, stride d and dilation s: three views, no copies
+        d = self.d
+        n, c, h, wd = x_shape
+        f, _, kh, kw = w_shape
+        shapes = ((c, n, h, wd), (w_shape[1], f, kh, kw), (f, n, *self.out_shape[2:]))
+        users = tuple(
+            (shape, _swapped(_contiguous(full)))
+            for shape, full in zip(shapes, (x_shape, w_shape, self.out_shape))
+        )
+        src, ddst, dw = shapes
+        fstride, fdil = _Dims(*dilation), _Dims(*(v - 1 for v in stride))
+        mds = (_any(d, src), _any(d, dw), None, _any(d, ddst))
+        _ok(
+            d.lib.dnnl_convolution_forward_primitive_desc_create(
+                ctypes.byref(hint), d.engine, _FORWARD_TRAINING, _CONV_DIRECT, *mds,
+                fstride, fdil, *_padding(pads), None,
+            ),
+            "convolution hint",
+        )  # fmt: skip
+        _ok(
+            d.lib.dnnl_convolution_backward_weights_primitive_desc_create(
+                ctypes.byref(pd), d.engine, _CONV_DIRECT, *mds,
+                fstride, fdil, *_padding(pads), hint, d.attr,
+            ),
+            "convolution weight gradient",
+        )  # fmt: skip
+        queries = ((_SRC_MD, _ARG_SRC), (_DIFF_DST_MD, _ARG_DIFF_DST))
+        return users, (*queries, (_DIFF_WEIGHTS_MD, _ARG_DIFF_WEIGHTS))
+
+    def _input_gradient(self, pd, hint, x_shape, w_shape, stride, dilation, pads, spread):
+        if tuple(stride) != (1, 1):
+            raise DnnlError("oneDNN: an input gradient is a stride-1 convolution")
+        # out[y] = sum_i xp[y + i*D] w[i], xp[top + s*m] = x[m]: with i' = K-1-i that
+        # is backward data of a stride-s convolution whose padding_l is (K-1)*D - top
+        d, out = self.d, self.out_shape
+        _, c, h, wd = x_shape
+        f, _, kh, kw = w_shape
+        w0_shape = (c, f, kh, kw)
+        reach = ((kh - 1) * dilation[0], (kw - 1) * dilation[1])
+        left = (reach[0] - pads[0], reach[1] - pads[2])
+        right = tuple(
+            (g - 1) * st + r + 1 - o - lo
+            for g, st, r, o, lo in zip((h, wd), spread, reach, out[2:], left)
+        )
+        if min(*left, *right) < 0:
+            raise DnnlError("oneDNN: no backward-data geometry for this padding")
+        fwd = (_any(d, out), _any(d, w0_shape), None, _any(d, x_shape))
+        geometry = (_Dims(*spread), _Dims(*(v - 1 for v in dilation)), _Dims(*left), _Dims(*right))
+        _ok(
+            d.lib.dnnl_convolution_forward_primitive_desc_create(
+                ctypes.byref(hint), d.engine, _FORWARD_TRAINING, _CONV_DIRECT, *fwd, *geometry,
+                None,
+            ),
+            "convolution hint",
+        )  # fmt: skip
+        _ok(
+            d.lib.dnnl_convolution_backward_data_primitive_desc_create(
+                ctypes.byref(pd), d.engine, _CONV_DIRECT, fwd[0], fwd[1], fwd[3],
+                *geometry, hint, d.attr,
+            ),
+            "convolution input gradient",
+        )  # fmt: skip
+        users = ((x_shape, _contiguous(x_shape)), (w0_shape, _contiguous(w0_shape)))
+        users += ((out, _contiguous(out)),)
+        queries = ((_DIFF_DST_MD, _ARG_DIFF_DST), (_WEIGHTS_MD, _ARG_WEIGHTS))
+        return users, (*queries, (_DIFF_SRC_MD, _ARG_DIFF_SRC))
 
     def _inner(self, pd: _P, user: _Memory, query: int, into: bool) -> _Memory:
         """The memory the primitive reads (writes) for `user`: `user` itself when

@@ -79,16 +79,15 @@ before making mkl the default there.
 from __future__ import annotations
 
 import ctypes
-import importlib.metadata
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from mindjit.backend.cpu.optional_libs import fastest, wheel_library
 from mindjit.support import config
 
 #: below this many flops (2*M*N*K*batch) a product is numpy's without a trial
@@ -160,16 +159,7 @@ def _version_string(lib: ctypes.CDLL) -> str:
 
 def _library_path() -> Path | None:
     """`libmkl_rt.so.*` of the installed `mkl` distribution, or None."""
-    try:
-        dist = importlib.metadata.distribution("mkl")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    for file in dist.files or ():
-        if file.name.startswith("libmkl_rt.so"):
-            path = Path(str(dist.locate_file(file))).resolve()
-            if path.is_file():
-                return path
-    return None
+    return wheel_library("mkl", "libmkl_rt.so")
 
 
 _state: dict[str, Any] = {"mkl": None, "loaded": False, "said": False, "spent": 0.0}
@@ -306,21 +296,10 @@ def _trial(mkl: _Mkl, key: Key) -> bool:
     if plan is None or _key(plan) != key:
         return False
     out = np.empty(plan[-1], a.dtype)
-    best = {False: float("inf"), True: float("inf")}
-    start = time.perf_counter()
-    for rounds in range(TRIAL_ROUNDS + 1):
-        for use in (False, True):
-            t = time.perf_counter()
-            if use:
-                _run(mkl, plan, a, b, out)
-            else:
-                np.matmul(a, b, out=out)
-            if rounds:
-                best[use] = min(best[use], time.perf_counter() - t)
-        if time.perf_counter() - start > TRIAL_BUDGET and rounds:
-            break
-    _state["spent"] += time.perf_counter() - start
-    return best[True] < MARGIN * best[False]
+    ways = (lambda: np.matmul(a, b, out=out), lambda: _run(mkl, plan, a, b, out))
+    pick, spent = fastest(ways, TRIAL_ROUNDS, TRIAL_BUDGET, MARGIN)
+    _state["spent"] += spent
+    return pick == 1
 
 
 def _numpy_only() -> bool:

@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +70,7 @@ from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu import blas_threads, dnnl, gemm
 from mindjit.backend.cpu.errors import unsupported
+from mindjit.backend.cpu.optional_libs import fastest
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step
 from mindjit.backend.cpu.types import dtype_of, is_tensor
@@ -182,28 +182,15 @@ def candidates(d: dnnl._Dnnl, key: Key) -> list[dnnl.Conv]:
 
 
 def _trial(x_shape, w_shape, ways: list) -> Any:
-    """The fastest of `ways` (numpy's first) on random operands of the shape; a
-    oneDNN way only when it beats numpy by MARGIN."""
+    """The fastest of `ways` (numpy's first) on random operands of the shape
+    (`optional_libs.fastest`); a oneDNN way only when it beats numpy by MARGIN."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal(x_shape, np.float32)
     w = rng.standard_normal(w_shape, np.float32)
-    best = [float("inf")] * len(ways)
-    start = time.perf_counter()
-    for rounds in range(TRIAL_ROUNDS + 1):
-        for i, fn in enumerate(ways):
-            t = time.perf_counter()
-            try:
-                fn(x, w)
-            except dnnl.DnnlError:
-                best[i] = float("inf")  # oneDNN failed to run it: never chosen
-                continue
-            if rounds:
-                best[i] = min(best[i], time.perf_counter() - t)
-        if rounds and time.perf_counter() - start > TRIAL_BUDGET:
-            break
-    _state["spent"] += time.perf_counter() - start
-    fastest = min(range(1, len(ways)), key=best.__getitem__)
-    return ways[fastest] if best[fastest] < MARGIN * best[0] else None
+    calls = [lambda fn=fn: fn(x, w) for fn in ways]
+    pick, spent = fastest(calls, TRIAL_ROUNDS, TRIAL_BUDGET, MARGIN, (dnnl.DnnlError,))
+    _state["spent"] += spent
+    return None if pick is None else ways[pick]
 
 
 def _decide(key: Key) -> Any:
@@ -232,7 +219,7 @@ def _decide(key: Key) -> Any:
     if mode == "dnnl":
         return ways[-1]
     with blas_threads.single_threaded() if blas_threads.wanted() else nullcontext():
-        return _trial(x_shape, w_shape, [reference, *ways])
+        return _trial(x_shape, w_shape, [reference, *ways])  # as the runs will be
 
 
 def fast_conv(x_shape, w_shape, stride, dilation, out_hw, way: str, pads, spread) -> Any:

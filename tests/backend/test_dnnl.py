@@ -201,3 +201,12 @@ def test_single_threaded_blas_is_restored():
     with blas_threads.single_threaded():
         assert fn(1) == 1
     assert fn(before) == before
+
+
+def test_a_library_that_does_not_load_is_numpy_with_the_reason(monkeypatch, tmp_path):
+    bogus = tmp_path / "libdnnl.so.3"
+    bogus.write_bytes(b"not a shared library")
+    monkeypatch.setattr(dnnl, "_library_path", lambda: bogus)
+    monkeypatch.setattr(dnnl, "_state", {"dnnl": None, "loaded": False})
+    assert dnnl.library() is None
+    assert dnnl.why().startswith(f"oneDNN at {bogus} could not be loaded (")
