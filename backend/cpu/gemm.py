@@ -81,7 +81,8 @@ from __future__ import annotations
 import ctypes
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,7 @@ def _library_path() -> Path | None:
 
 _state: dict[str, Any] = {"mkl": None, "loaded": False, "said": False, "spent": 0.0}
 _choices: dict[Key, bool] = {}
+_undecided = threading.local()  # `without_trials` in this thread
 _loading = threading.Lock()  # pipeline stages run in threads: one load
 
 
@@ -317,6 +319,8 @@ def choice(plan: tuple) -> bool:
     process once decided."""
     key = _key(plan)
     chosen = _choices.get(key)
+    if chosen is None and getattr(_undecided, "on", False):
+        return False  # numpy, and the key left undecided (`without_trials`)
     if chosen is None:
         mkl = None if _numpy_only() else library()
         if mkl is None:
@@ -331,6 +335,21 @@ def choice(plan: tuple) -> bool:
             chosen = big and _state["spent"] < PROCESS_BUDGET and _trial(mkl, key)
         _choices[key] = chosen
     return chosen
+
+
+@contextmanager
+def without_trials() -> Iterator[None]:
+    """In this thread, for the block: a product whose key is not decided yet runs on
+    numpy and stays undecided. A convolution's trial times numpy's way so: its
+    products' trials would be wasted when oneDNN wins (ResNet-18's first step at one
+    thread: 271 of the 329 ms of convolution trials were numpy's first runs, most of
+    it these trials), and they are held until numpy's way runs for real."""
+    saved = getattr(_undecided, "on", False)
+    _undecided.on = True
+    try:
+        yield
+    finally:
+        _undecided.on = saved
 
 
 # --- the entry points ----------------------------------------------------------------------

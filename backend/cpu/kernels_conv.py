@@ -39,10 +39,17 @@ PyNative: both run these kernels, the way fixed by the shapes.
 Where oneDNN is installed (backend/cpu/dnnl.py), a float32 convolution of a
 static shape may run there instead: at the shape's first call (`fast_conv`) a
 trial runs numpy's way and each of oneDNN's formulations that fit (`candidates`)
-once after a warm-up and keeps the fastest, oneDNN only when it beats numpy by
-`MARGIN`; the choice holds for the process. One timed round, not three: ResNet-18's
-28 shapes cost 0.45 s of trials with three (past the process budget, so half of
-them were never tried), 0.07 s with one. The graph's zero padding of a
+on that call's own operands, each once after a warm-up, and keeps the fastest,
+oneDNN only when it beats numpy by `MARGIN`; the choice holds for the process.
+One timed round, not three: ResNet-18's 28 shapes cost 0.45 s of trials with
+three (past the process budget, so half of them were never tried), 0.07 s with
+one. The call returns the chosen oneDNN way's result from the trial (no run of
+its own, no random operands); numpy's way is timed `gemm.without_trials` (its
+products' own oneMKL trials would be wasted when oneDNN wins) and, when kept, runs
+once more for real. Numpy is kept only when a second trial agrees (`CONFIRM`): on
+the 2-core VM a oneDNN run at 2 threads now and then stalled 30-40 ms. ResNet-18's
+first step less its compile stages, medians of 6 interleaved fresh processes:
+0.48 -> 0.27 s at one thread, 0.66 -> 0.47 s at two. The graph's zero padding of a
 convolution's input (an insert_slice into a zero fill, `zero_padding`) is read
 through at plan time: the kernel takes the unpadded input, oneDNN pads (or, for
 an input gradient's spread, strides) itself, numpy's way pads it (`padded`). The
@@ -150,6 +157,10 @@ TRIAL_BUDGET = 0.02
 PROCESS_BUDGET = 0.4
 #: oneDNN is chosen only when its best time is below numpy's best time times this
 MARGIN = 0.9
+#: trials before numpy is kept: a stall only ever slows a run down, and on the 2-core VM
+#: a oneDNN run at 2 threads now and then took 30-40 ms instead of 0.5 (its second
+#: thread not scheduled), which in a one-round trial kept numpy for the process
+CONFIRM = 2
 
 Key = tuple
 _choices: dict[Key, Any] = {}
@@ -181,34 +192,41 @@ def candidates(d: dnnl._Dnnl, key: Key) -> list[dnnl.Conv]:
     return found
 
 
-def _trial(x_shape, w_shape, ways: list) -> Any:
-    """The fastest of `ways` (numpy's first) on random operands of the shape
-    (`optional_libs.fastest`); a oneDNN way only when it beats numpy by MARGIN."""
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal(x_shape, np.float32)
-    w = rng.standard_normal(w_shape, np.float32)
+def _trial(x: np.ndarray, w: np.ndarray, ways: list) -> tuple[Any, np.ndarray | None]:
+    """The fastest of `ways` (numpy's first) on the call's own operands
+    (`optional_libs.fastest`), a oneDNN way only when it beats numpy by MARGIN;
+    and a oneDNN way's result, which the call returns (no run of its own). Numpy's
+    way runs `gemm.without_trials`, so a kept numpy way runs again for real."""
     calls = [lambda fn=fn: fn(x, w) for fn in ways]
-    pick, spent = fastest(calls, TRIAL_ROUNDS, TRIAL_BUDGET, MARGIN, (dnnl.DnnlError,))
-    _state["spent"] += spent
-    return None if pick is None else ways[pick]
+    results: list = []
+    for _ in range(CONFIRM):
+        with gemm.without_trials():
+            pick, spent = fastest(
+                calls, TRIAL_ROUNDS, TRIAL_BUDGET, MARGIN, (dnnl.DnnlError,), results
+            )
+        _state["spent"] += spent
+        if pick is not None:
+            return ways[pick], results[pick]
+    return None, None
 
 
-def _decide(key: Key) -> Any:
+def _decide(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | None]:
+    """The shape's choice, and the call's result when a trial computed it."""
     mode = config.conv_mode()
     if mode == "numpy":
-        return None
+        return None, None
     d = dnnl.library()
     if d is None:
         if not _state["said"]:
             _state["said"] = True
             print(f"mindjit: convolutions run on numpy: {dnnl.why()}", file=sys.stderr)
-        return None
+        return None, None
     if mode == "auto" and _state["spent"] >= PROCESS_BUDGET:
-        return None
+        return None, None
     ways = candidates(d, key)
     if not ways:
-        return None
-    x_shape, w_shape, stride, dilation, out_hw, way, pads, spread = key
+        return None, None
+    _, _, stride, dilation, out_hw, way, pads, spread = key
 
     def reference(x: np.ndarray, w: np.ndarray) -> np.ndarray:
         xp = padded(x, pads, spread)
@@ -217,23 +235,24 @@ def _decide(key: Key) -> Any:
     if d.threads > 1:  # two thread pools in turn oversubscribe the cores
         blas_threads.from_now()
     if mode == "dnnl":
-        return ways[-1]
+        return ways[-1], None
     with blas_threads.single_threaded() if blas_threads.wanted() else nullcontext():
-        return _trial(x_shape, w_shape, [reference, *ways])  # as the runs will be
+        return _trial(x, w, [reference, *ways])  # as the runs will be
 
 
-def fast_conv(x_shape, w_shape, stride, dilation, out_hw, way: str, pads, spread) -> Any:
-    """The oneDNN convolution (`dnnl.Conv`) this float32 shape runs on, or None
-    for numpy's `way`: decided at the shape's first call and kept for the
+def fast_conv(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | None]:
+    """The oneDNN convolution (`dnnl.Conv`) the float32 shape `key` runs on, or None
+    for numpy's way: decided at the shape's first call, on that call's operands
+    (x unpadded: the key's pads and spread say how, `padded`), and kept for the
     process (the same shape always takes the same path, so graph mode and
-    PyNative agree bit for bit). x is unpadded: `pads` and `spread` say how
-    (`padded`)."""
-    key = (x_shape, w_shape, stride, dilation, out_hw, way, pads, spread)
+    PyNative agree bit for bit). Also the result of conv(x, w) when the trial
+    computed it (the chosen way's own output), else None."""
+    result = None
     if key not in _choices:
         with _deciding:
             if key not in _choices:
-                _choices[key] = _decide(key)
-    return _choices[key]
+                _choices[key], result = _decide(key, x, w)
+    return _choices[key], result
 
 
 def forget_choices() -> None:
@@ -473,7 +492,10 @@ def build_conv_2d_nchw_fchw(c: FunctionCompiler, op: Operation) -> None:
     def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
         if fits and x.dtype == w.dtype == np.float32:
             if fast[0] != _state["generation"]:
-                fast[:] = _state["generation"], fast_conv(*key)
+                choice, result = fast_conv(key, x, w)
+                fast[:] = _state["generation"], choice
+                if result is not None:
+                    return result
             if fast[1] is not None:
                 return fast[1](x, w)
         return conv_nchw(padded(x, pads, spread), w, stride, dilation, (oh, ow), dtype, way)

@@ -32,31 +32,43 @@ def fastest(
     budget: float,
     margin: float,
     errors: tuple[type[BaseException], ...] = (),
+    results: list | None = None,
 ) -> tuple[int | None, float]:
-    """Which of `ways` (the reference first) to run: each once as a warm-up, then
-    up to `rounds` timed rounds in turn (fewer once `budget` seconds are spent).
-    Returns the index of the fastest other way when its best time is below
-    `margin` times the reference's, else None; and the seconds spent. A way that
-    raises one of `errors` is never chosen."""
+    """Which of `ways` (the reference first) to run: up to `rounds` timed rounds of
+    every way in turn (fewer once `budget` seconds are spent), each way's first
+    timed run right after its warm-up run. Returns the index of the fastest other
+    way when its best time is below `margin` times the reference's, else None;
+    and the seconds spent. A way that raises one of `errors` is never chosen.
+    `results`, when given, receives each way's last return value (None for a
+    failed way), so a trial on a call's own operands gives that call its result.
+
+    Warm-up then timed, way by way, not all warm-ups first: whatever a way's
+    first run pays once (a threaded library's pool waking after the runs of the
+    ways before it, fresh scratchpad pages) lands in its warm-up, and its timed
+    run follows at once.
+    """
     best = [float("inf")] * len(ways)
+    last: list = [None] * len(ways)
     failed: set[int] = set()
     start = time.perf_counter()
-    for rnd in range(rounds + 1):
+    for rnd in range(rounds):
         for i, way in enumerate(ways):
             if i in failed:
                 continue
-            t = time.perf_counter()
             try:
-                way()
+                if rnd == 0:
+                    way()
+                t = time.perf_counter()
+                last[i] = way()
+                best[i] = min(best[i], time.perf_counter() - t)
             except errors:
                 failed.add(i)
-                best[i] = float("inf")
-                continue
-            if rnd:
-                best[i] = min(best[i], time.perf_counter() - t)
-        if rnd and time.perf_counter() - start > budget:
+                best[i], last[i] = float("inf"), None
+        if time.perf_counter() - start > budget:
             break
     spent = time.perf_counter() - start
+    if results is not None:
+        results[:] = last
     if len(ways) < 2:
         return None, spent
     pick = min(range(1, len(ways)), key=best.__getitem__)

@@ -28,6 +28,12 @@ def _library():
     return d
 
 
+def _operands(key):
+    """Random float32 operands of a `fast_conv` key's shapes (the input unpadded)."""
+    return (RNG.standard_normal(key[0]).astype(np.float32),
+            RNG.standard_normal(key[1]).astype(np.float32))  # fmt: skip
+
+
 def _out_hw(h, w, k, stride, dilation):
     return tuple(
         (s - (kk - 1) * d - 1) // st + 1 for s, kk, st, d in zip((h, w), k, stride, dilation)
@@ -109,12 +115,13 @@ def test_dnnl_mode_takes_onednn_and_numpy_mode_never_loads_it(monkeypatch, fresh
     _library()
     key = ((2, 16, 9, 9), (8, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
     monkeypatch.setenv(config.CONV_ENV, "dnnl")
-    assert isinstance(K.fast_conv(*key), dnnl.Conv)
+    x, w = _operands(key)
+    assert isinstance(K.fast_conv(key, x, w)[0], dnnl.Conv)
     K.forget_choices()
     monkeypatch.setenv(config.CONV_ENV, "numpy")
     monkeypatch.setitem(dnnl._state, "loaded", False)
     monkeypatch.setitem(dnnl._state, "dnnl", None)
-    assert K.fast_conv(*key) is None
+    assert K.fast_conv(key, x, w) == (None, None)
     assert dnnl._state["loaded"] is False
 
 
@@ -122,8 +129,65 @@ def test_auto_keeps_its_choice_per_shape(monkeypatch, fresh_choices):
     _library()
     monkeypatch.setenv(config.CONV_ENV, "auto")
     key = ((4, 16, 12, 12), (8, 16, 3, 3), (1, 1), (1, 1), (10, 10), "taps", (0, 0, 0, 0), (1, 1))
-    first = K.fast_conv(*key)
-    assert all(K.fast_conv(*key) is first for _ in range(3))
+    x, w = _operands(key)
+    first, result = K.fast_conv(key, x, w)
+    assert (result is None) == (first is None)  # oneDNN's trial result is the call's
+    assert all(K.fast_conv(key, x, w) == (first, None) for _ in range(3))
+
+
+def test_the_trial_runs_on_the_calls_operands_and_gives_the_chosen_ways_result(
+    monkeypatch, fresh_choices
+):
+    """The first call's result is the chosen way's own output (bit for bit what
+    that way gives at every later call), from the trial's timed run: no extra
+    run, no random operands. Each way runs twice (a warm-up, one timed round),
+    twice that when numpy won (`CONFIRM`)."""
+    d = _library()
+    monkeypatch.setenv(config.CONV_ENV, "auto")
+    key = ((4, 16, 12, 12), (8, 16, 3, 3), (1, 1), (1, 1), (12, 12), "taps", (1, 1, 1, 1), (1, 1))
+    x, w = _operands(key)
+    runs: list[str] = []
+    real_candidates, real_conv_nchw = K.candidates, K.conv_nchw
+
+    def counted(fn, name):
+        def run(*args, **kwargs):
+            runs.append(name)
+            return fn(*args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(K, "conv_nchw", counted(real_conv_nchw, "numpy"))
+    monkeypatch.setattr(
+        K, "candidates", lambda d, key: [counted(c, c.how) for c in real_candidates(d, key)]
+    )
+    choice, result = K.fast_conv(key, x, w)
+    hows = [c.how for c in real_candidates(d, key)]
+    trials = 1 if choice is not None else K.CONFIRM  # numpy's win is confirmed
+    assert sorted(runs) == sorted(["numpy"] * 2 * trials + hows * 2 * trials)
+    if choice is None:  # numpy kept: the call runs it for real
+        assert result is None
+        return
+    np.testing.assert_array_equal(result, choice(x, w))
+    want = reference(K.padded(x, (1, 1, 1, 1), (1, 1)), w, (1, 1), (1, 1), (12, 12))
+    np.testing.assert_allclose(result, want, rtol=1e-4, atol=1e-4)
+
+
+def test_numpys_win_is_confirmed_by_a_second_trial(monkeypatch):
+    """A stall only slows a run down: numpy is kept only when a second trial
+    agrees, and oneDNN taken when either trial picks it."""
+    picks = iter([None, 1])
+
+    def fake_fastest(calls, *args):
+        results = args[-1]
+        results[:] = [call() for call in calls]
+        return next(picks), 0.0
+
+    monkeypatch.setattr(K, "fastest", fake_fastest)
+    x, w = np.zeros((1, 1, 3, 3), np.float32), np.zeros((1, 1, 1, 1), np.float32)
+    way = lambda x, w: "onednn"  # noqa: E731
+    assert K._trial(x, w, [lambda x, w: "numpy", way]) == (way, "onednn")
+    picks = iter([None, None])
+    assert K._trial(x, w, [lambda x, w: "numpy", way]) == (None, None)
 
 
 def test_without_onednn_numpy_and_one_line(monkeypatch, capfd, fresh_choices):
@@ -133,9 +197,9 @@ def test_without_onednn_numpy_and_one_line(monkeypatch, capfd, fresh_choices):
     monkeypatch.setitem(dnnl._state, "why", "oneDNN is not installed (pip install 'mindjit[fast]')")
     monkeypatch.setitem(K._state, "said", False)
     key = ((2, 16, 9, 9), (8, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
-    assert K.fast_conv(*key) is None
+    assert K.fast_conv(key, *_operands(key)) == (None, None)
     key2 = ((2, 16, 9, 9), (4, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
-    assert K.fast_conv(*key2) is None
+    assert K.fast_conv(key2, *_operands(key2)) == (None, None)
     err = capfd.readouterr().err
     assert err.count("mindjit: convolutions run on numpy: oneDNN is not installed") == 1
 

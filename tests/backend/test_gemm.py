@@ -147,6 +147,19 @@ def test_choice_is_fixed_per_shape_in_a_process(monkeypatch):
     assert small is not None and gemm.choice(small) is False  # too small for a trial
 
 
+def test_without_trials_runs_numpy_and_leaves_the_shape_undecided(monkeypatch):
+    monkeypatch.setenv(config.GEMM_ENV, "mkl")  # decided: oneMKL, once asked
+    a, b = operand(np.float32, 0, 192, 160, True), operand(np.float32, 0, 160, 128, False)
+    plan = gemm._plan(a, b)
+    with gemm.without_trials():
+        assert gemm.choice(plan) is False
+        np.testing.assert_array_equal(gemm.matmul(a, b), np.matmul(a, b))
+    assert gemm._key(plan) not in gemm._choices
+    assert gemm.choice(plan) is True  # after the block the shape decides as ever
+    with gemm.without_trials():  # a decided shape keeps its choice
+        assert gemm.choice(plan) is True
+
+
 def test_settings_are_checked(monkeypatch):
     monkeypatch.setenv(config.GEMM_ENV, "fast")
     with pytest.raises(config.ConfigError, match="MINDJIT_GEMM must be auto, numpy or mkl"):
