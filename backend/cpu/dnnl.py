@@ -297,6 +297,28 @@ class Conv:
         _ok(lib.dnnl_primitive_desc_query(pd, _IMPL_INFO, 0, ctypes.byref(info)), "query")
         self.impl = (info.value or b"").decode()
         self._keep = (pd, hint)
+        self.released = False
+
+    def release(self) -> None:
+        """Destroy its oneDNN primitives, memory objects and primitive descriptors
+        now (Python frees the buffers); a later call raises DnnlError. For a
+        formulation that lost its trial, which nothing runs again. Not `__del__`:
+        ctypes calls while the interpreter ends risk the known exit crash."""
+        if self.released:
+            return
+        self.released = True
+        lib = self.d.lib
+        steps = (*self.before, self.conv, *self.after)
+        memories = {id(m): m for m in self.users}
+        with self.d.lock:
+            for step in steps:
+                _ok(lib.dnnl_primitive_destroy(step.prim), "destroy")
+                memories.update((id(m), m) for _, m in step.keep)
+            for memory in memories.values():
+                _ok(lib.dnnl_memory_destroy(memory.handle), "destroy")
+            for pd in self._keep:
+                if pd:
+                    _ok(lib.dnnl_primitive_desc_destroy(pd), "destroy")
 
     # each formulation fills `pd` (and `hint`, the forward it is the gradient of) and
     # says the user arrays it reads and writes (shape, element strides: views of the
@@ -401,6 +423,8 @@ class Conv:
         return inner
 
     def __call__(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        if self.released:
+            raise DnnlError("oneDNN: this convolution was released")
         x = np.ascontiguousarray(x, np.float32)
         if self.how == INPUT_GRADIENT:
             w = np.ascontiguousarray(w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1], np.float32)

@@ -199,6 +199,7 @@ def _trial(x: np.ndarray, w: np.ndarray, ways: list) -> tuple[Any, np.ndarray | 
     way runs `gemm.without_trials`, so a kept numpy way runs again for real."""
     calls = [lambda fn=fn: fn(x, w) for fn in ways]
     results: list = []
+    chosen: tuple[Any, np.ndarray | None] = (None, None)
     for _ in range(CONFIRM):
         with gemm.without_trials():
             pick, spent = fastest(
@@ -206,8 +207,17 @@ def _trial(x: np.ndarray, w: np.ndarray, ways: list) -> tuple[Any, np.ndarray | 
             )
         _state["spent"] += spent
         if pick is not None:
-            return ways[pick], results[pick]
-    return None, None
+            chosen = ways[pick], results[pick]
+            break
+    _release(ways[1:], chosen[0])
+    return chosen
+
+
+def _release(ways: list, kept: Any) -> None:
+    """Release the oneDNN objects of the formulations not `kept` (`dnnl.Conv.release`)."""
+    for way in ways:
+        if way is not kept and isinstance(way, dnnl.Conv):
+            way.release()
 
 
 def _decide(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | None]:
@@ -235,6 +245,7 @@ def _decide(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | N
     if d.threads > 1:  # two thread pools in turn oversubscribe the cores
         blas_threads.from_now()
     if mode == "dnnl":
+        _release(ways, ways[-1])
         return ways[-1], None
     with blas_threads.single_threaded() if blas_threads.wanted() else nullcontext():
         return _trial(x, w, [reference, *ways])  # as the runs will be

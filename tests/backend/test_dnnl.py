@@ -172,6 +172,33 @@ def test_the_trial_runs_on_the_calls_operands_and_gives_the_chosen_ways_result(
     np.testing.assert_allclose(result, want, rtol=1e-4, atol=1e-4)
 
 
+def test_a_released_convolution_refuses_to_run_and_releases_once():
+    d = _library()
+    key = ((2, 16, 9, 9), (8, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
+    x, w = _operands(key)
+    for conv in K.candidates(d, key):
+        conv(x, w)
+        conv.release()
+        conv.release()  # a no-op
+        with pytest.raises(dnnl.DnnlError, match="released"):
+            conv(x, w)
+
+
+def test_the_formulations_a_trial_does_not_keep_are_released(monkeypatch, fresh_choices):
+    _library()
+    monkeypatch.setenv(config.CONV_ENV, "auto")
+    key = ((4, 16, 12, 12), (8, 16, 3, 3), (1, 1), (1, 1), (12, 12), "taps", (1, 1, 1, 1), (1, 1))
+    made: list[dnnl.Conv] = []
+    real = K.candidates
+    monkeypatch.setattr(K, "candidates", lambda d, key: made.extend(real(d, key)) or made)
+    choice, _ = K.fast_conv(key, *_operands(key))
+    assert len(made) >= 2  # forward and backward data
+    assert all(c.released == (c is not choice) for c in made)
+    x, w = _operands(key)
+    if choice is not None:
+        choice(x, w)  # the kept one still runs
+
+
 def test_numpys_win_is_confirmed_by_a_second_trial(monkeypatch):
     """A stall only slows a run down: numpy is kept only when a second trial
     agrees, and oneDNN taken when either trial picks it."""
