@@ -34,7 +34,10 @@ _loading = threading.Lock()
 
 def _setter() -> Any:
     """numpy's bundled OpenBLAS's `openblas_set_num_threads_local`, or None
-    (another BLAS, an older OpenBLAS: nothing is changed)."""
+    (another BLAS, an older OpenBLAS: nothing is changed). Looked up once; every
+    run asks, so the lock is only taken before that."""
+    if _state["loaded"]:
+        return _state["set"]
     with _loading:
         if not _state["loaded"]:
             _state["loaded"] = True

@@ -209,7 +209,7 @@ def _trial(x: np.ndarray, w: np.ndarray, ways: list) -> tuple[Any, np.ndarray | 
         if pick is not None:
             chosen = ways[pick], results[pick]
             break
-    _release(ways[1:], chosen[0])
+    _release(ways, chosen[0])
     return chosen
 
 
@@ -236,19 +236,23 @@ def _decide(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | N
     ways = candidates(d, key)
     if not ways:
         return None, None
-    _, _, stride, dilation, out_hw, way, pads, spread = key
-
-    def reference(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        xp = padded(x, pads, spread)
-        return conv_nchw(xp, w, stride, dilation, out_hw, np.float32, way)
-
     if d.threads > 1:  # two thread pools in turn oversubscribe the cores
         blas_threads.from_now()
     if mode == "dnnl":
         _release(ways, ways[-1])
         return ways[-1], None
     with blas_threads.single_threaded() if blas_threads.wanted() else nullcontext():
-        return _trial(x, w, [reference, *ways])  # as the runs will be
+        return _trial(x, w, [numpy_way(key, np.float32), *ways])  # as the runs will be
+
+
+def numpy_way(key: Key, dtype: Any) -> Any:
+    """conv(x, w) on numpy for the shape `key`, x unpadded (`padded`)."""
+    _, _, stride, dilation, out_hw, way, pads, spread = key
+
+    def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        return conv_nchw(padded(x, pads, spread), w, stride, dilation, out_hw, dtype, way)
+
+    return conv
 
 
 def fast_conv(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | None]:
@@ -499,6 +503,7 @@ def build_conv_2d_nchw_fchw(c: FunctionCompiler, op: Operation) -> None:
     source = tuple(x.type.get_shape())  # type: ignore[attr-defined]
     key = (source, w_shape, stride, dilation, (oh, ow), way, pads, spread)
     fast: list[Any] = [-1, None]  # the choices' generation it was taken in, the choice
+    on_numpy = numpy_way(key, dtype)
 
     def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
         if fits and x.dtype == w.dtype == np.float32:
@@ -509,7 +514,7 @@ def build_conv_2d_nchw_fchw(c: FunctionCompiler, op: Operation) -> None:
                     return result
             if fast[1] is not None:
                 return fast[1](x, w)
-        return conv_nchw(padded(x, pads, spread), w, stride, dilation, (oh, ow), dtype, way)
+        return on_numpy(x, w)
 
     _with_acc(c, op, conv, np.add, 0.0, [x, op.operands[1]])
 

@@ -199,6 +199,15 @@ def test_the_formulations_a_trial_does_not_keep_are_released(monkeypatch, fresh_
         choice(x, w)  # the kept one still runs
 
 
+def test_past_the_process_budget_a_new_shape_stays_on_numpy_untried(monkeypatch, fresh_choices):
+    _library()
+    monkeypatch.setenv(config.CONV_ENV, "auto")
+    monkeypatch.setitem(K._state, "spent", K.PROCESS_BUDGET)
+    monkeypatch.setattr(K, "candidates", lambda d, key: pytest.fail("no trial past the budget"))
+    key = ((2, 16, 9, 9), (8, 16, 3, 3), (1, 1), (1, 1), (9, 9), "taps", (1, 1, 1, 1), (1, 1))
+    assert K.fast_conv(key, *_operands(key)) == (None, None)
+
+
 def test_numpys_win_is_confirmed_by_a_second_trial(monkeypatch):
     """A stall only slows a run down: numpy is kept only when a second trial
     agrees, and oneDNN taken when either trial picks it."""
