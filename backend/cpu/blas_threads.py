@@ -40,7 +40,6 @@ def _setter() -> Any:
         return _state["set"]
     with _loading:
         if not _state["loaded"]:
-            _state["loaded"] = True
             libs = Path(np.__file__).parent.parent / "numpy.libs"
             for path in sorted(libs.glob("libscipy_openblas*.so*")):
                 try:
@@ -50,6 +49,9 @@ def _setter() -> Any:
                 fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_int]
                 _state["set"] = fn
                 break
+            # after the setter: a thread that reads "loaded" without the lock must
+            # find the setter already there, not None while it is looked up
+            _state["loaded"] = True
     return _state["set"]
 
 
