@@ -345,6 +345,25 @@ def test_a_strided_input_runs_the_numpy_path():
     np.testing.assert_array_equal(got, x * y + y)
 
 
+def test_an_input_of_another_shape_runs_numpys_kernel():
+    """The code indexes the planned extent: a C-contiguous array of the right dtype but
+    another shape (which the static types rule out) is never handed to it, nor
+    written in place (it would be read or written out of bounds)."""
+    calls: list[str] = []
+
+    def kernel(*arrays):
+        calls.append("kernel")
+
+    kernel.ready = lambda: True
+    kernel.into = 0
+    kernel.in_place = lambda *arrays: calls.append("in place")
+    run = codegen_llvm.guarded(kernel, lambda *a: calls.append("numpy"), [np.float32], [(4, 8)])
+    run(np.zeros((4, 8), np.float32))
+    run(np.zeros((2, 8), np.float32), sole=True)
+    run(np.zeros((4, 8), np.float64))
+    assert calls == ["kernel", "numpy", "numpy"]
+
+
 def test_a_strided_slice_is_copied_for_its_readers(monkeypatch):
     """A strided tensor.extract_slice (a pooling gradient's taps) is copied C-contiguous,
     so the generics reading it run the generated code, not numpy's (the reference path
@@ -352,12 +371,12 @@ def test_a_strided_slice_is_copied_for_its_readers(monkeypatch):
     fallbacks: list[int] = []
     guarded = codegen_llvm.guarded
 
-    def counting(kernel, reference, dtypes):
+    def counting(kernel, reference, dtypes, shapes):
         def ref(*arrays):
             fallbacks.append(1)
             return reference(*arrays)
 
-        return guarded(kernel, ref, dtypes)
+        return guarded(kernel, ref, dtypes, shapes)
 
     monkeypatch.setattr(codegen_llvm, "guarded", counting)
     t_in, t = f"tensor<{ROWS}x{2 * COLS}xf32>", f"tensor<{ROWS}x{COLS}xf32>"
