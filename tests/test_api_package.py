@@ -61,6 +61,9 @@ def test_a_mindspore_path_imported_first_loads_the_api():
     )
     assert out == "mindjit.frontend.nn True LossMonitor"
     assert _run("import mindjit.common.dtype as t; print(t.float32)") == "Float32"
+    assert _run("import mindjit.common as c; print(c.dtype.float32, c.tensor.Tensor.__name__)") == (
+        "Float32 Tensor"
+    )
     assert "Add" in _run("from mindjit.ops.operations import Add; print(Add.__name__)")
 
 
