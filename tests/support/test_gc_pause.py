@@ -32,10 +32,11 @@ def _churn() -> None:
     """Enough long-lived and cyclic garbage to reach several full collections.
 
     CPython starts a full collection only when the objects that survived the
-    younger ones exceed a quarter of those already long-lived, so the churn grows
-    with the heap the test suite built before it."""
+    younger ones exceed a quarter of those already long-lived: the test freezes the
+    heap the suite built before it (`gc.freeze`), so a fixed churn does (it grew
+    with that heap before: 27 s in an xdist worker)."""
     keep = []
-    for i in range(max(300_000, 3 * len(gc.get_objects()))):
+    for i in range(300_000):
         a: list = [i]
         a.append(a)  # a cycle: only the collector frees it
         if i % 3 == 0:
@@ -44,9 +45,14 @@ def _churn() -> None:
 
 def test_young_collections_go_on_full_ones_wait():
     saved = gc.get_threshold()
-    assert 2 in _collections_while(_churn)  # the default policy does full collections
-    with no_full_collections():
-        seen = _collections_while(_churn)
+    gc.freeze()  # the objects alive now stop counting as long-lived (see _churn) ...
+    gc.collect()  # ... once a full collection has counted the long-lived again
+    try:
+        assert 2 in _collections_while(_churn)  # the default policy does full collections
+        with no_full_collections():
+            seen = _collections_while(_churn)
+    finally:
+        gc.unfreeze()
     assert seen and 2 not in seen and 0 in seen
     assert gc.get_threshold() == saved
 
