@@ -23,13 +23,13 @@ def reference(x, w, stride, dilation, out_hw):
     return out
 
 
-def assert_float32_close(got, x, w, stride, dilation, out_hw, want=None):
+def assert_float32_close(got, x, w, stride, dilation, out_hw, ref=reference):
     """`got` (a float32 convolution of x and w) within float32 rounding of the float64
-    reference: each element within 1e-5 of the sum of its terms' magnitudes (the
-    reference of |x| and |w|), the bound a float32 sum of a few hundred terms keeps in
-    any order. A fixed atol failed at random: an element that nearly cancels (-0.0583
-    of terms up to 30) is off by 1.1e-5 in float32."""
-    want = reference(x, w, stride, dilation, out_hw) if want is None else want
-    scale = reference(np.abs(x), np.abs(w), stride, dilation, out_hw)
+    `ref`erence: each element within 1e-5 of the sum of its terms' magnitudes (`ref` of
+    |x| and |w|), the bound a float32 sum of a few hundred terms keeps in any order. A
+    fixed atol failed at random: an element that nearly cancels (-0.0583 of terms up to
+    30) is off by 1.1e-5 in float32."""
+    want = ref(x, w, stride, dilation, out_hw)
+    scale = ref(np.abs(x), np.abs(w), stride, dilation, out_hw)
     worst = np.abs(got - want) - 1e-5 * scale
     assert worst.max() <= 0, f"off by {np.abs(got - want).max()} (scale {scale.max()})"

@@ -90,9 +90,7 @@ def test_grouped_conv_matches_thereference(x_shape, w_shape, stride, dilation):
     out_hw = _largest(x_shape[:1] + x_shape[2:], w_shape[1:], stride, dilation)
     got = K.grouped_conv(x, w, stride, dilation, out_hw, np.float32)
     assert got.dtype == np.float32 and got.flags.c_contiguous
-    want = _groupedreference(x, w, stride, dilation, out_hw)
-    scale = _groupedreference(np.abs(x), np.abs(w), stride, dilation, out_hw)
-    assert (np.abs(got - want) <= 1e-5 * scale).all()  # as conv_reference.assert_float32_close
+    assert_float32_close(got, x, w, stride, dilation, out_hw, ref=_groupedreference)
 
 
 def test_graph_mode_gradients_through_every_way_equal_pynative():
