@@ -47,7 +47,7 @@ def lower_conv2d(op: mindir.Conv2DOp, rewriter: PatternRewriter) -> None:
     attrs = {"strides": _ints(stride), "dilations": _ints(dilation)}
     if group == 1:
         acc = e.filled(result.get_shape(), element, 0)
-        out = e.value(linalg.Conv2DNchwFchwOp([x, op.weight], [acc], [acc.type], **attrs))
+        out = e.convolution(linalg.Conv2DNchwFchwOp, [x, op.weight], acc, **attrs)
         rewriter.replace(op, [], [out])
         return
     n, c, h, w = S.tensor_of(x.type).get_shape()
@@ -56,7 +56,7 @@ def lower_conv2d(op: mindir.Conv2DOp, rewriter: PatternRewriter) -> None:
     xg = e.reshape(x, (n, group, c // group, h, w))
     wg = e.reshape(op.weight, (group, f // group, cg, kh, kw))
     acc = e.filled((n, group, f // group, oh, ow), element, 0)
-    out = e.value(linalg.Conv2DNgchwGfchwOp([xg, wg], [acc], [acc.type], **attrs))
+    out = e.convolution(linalg.Conv2DNgchwGfchwOp, [xg, wg], acc, **attrs)
     rewriter.replace(op, [], [e.reshape(out, (n, f, oh, ow))])
 
 

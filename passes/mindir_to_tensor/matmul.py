@@ -16,8 +16,7 @@ The body is `out + a * b` (addf/mulf, or addi/muli for integers).
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, i64
-from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import AnyFloat
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
@@ -37,7 +36,7 @@ def _transposed(e: Emitter, x: SSAValue) -> SSAValue:
         t = S.tensor_of(x.type)
         rows, cols = t.get_shape()
         init = here.empty((cols, rows), t.get_element_type())
-        return here.value(linalg.TransposeOp(x, init, DenseArrayBase.from_list(i64, [1, 0])))
+        return here.transpose(x, (1, 0), init)
 
     return e.derived("transpose", x, make)
 

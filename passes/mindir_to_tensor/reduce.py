@@ -10,14 +10,14 @@ elementwise division by the number of reduced elements. Reducing a rank-0 tensor
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, i64
+from xdsl.dialects.builtin import AnyFloat, IntegerType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
-from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
+from mindjit.passes.mindir_to_tensor.builders import Emitter, index_array, unit_dim_groups
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
 from mindjit.passes.mindir_to_tensor.scalar import int_extremes, is_unsigned
 
@@ -61,11 +61,16 @@ def reduce(e: Emitter, x: SSAValue, axes: tuple[int, ...], kind: str) -> SSAValu
     out_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
     init = e.filled(out_shape, element, _identity(kind, element))
     block = Block(arg_types=[element, element])
-    inner = Emitter.at_end(block, e.loc)
-    combined = inner.value(_combiner(kind, element)(block.args[0], block.args[1]))
-    inner.emit(linalg.YieldOp(combined))
+    # built with `create` (xDSL's constructors check what is known here: 3x the cost)
+    combined = _combiner(kind, element).create(operands=list(block.args), result_types=[element])
+    block.add_ops([combined, linalg.YieldOp.create(operands=combined.results)])
     return e.value(
-        linalg.ReduceOp(x, init, DenseArrayBase.from_list(i64, list(axes)), Region(block))
+        linalg.ReduceOp.create(
+            operands=[x, init],
+            result_types=[init.type],
+            properties={"dimensions": index_array(axes)},
+            regions=[Region(block)],
+        )
     )
 
 
@@ -86,7 +91,11 @@ def lower_reduce(op: mindir.ReduceOp, rewriter: PatternRewriter) -> None:
         out = e.elementwise(
             [out],
             reduced,
-            lambda b, args: b.value(arith.DivfOp(args[0], b.scalar(element, float(count)))),
+            lambda b, args: b.value(
+                arith.DivfOp.create(
+                    operands=[args[0], b.scalar(element, float(count))], result_types=[element]
+                )
+            ),
         )
     if op.keep_dims.value.data and axes:
         keep = [i not in axes for i in range(len(shape))]

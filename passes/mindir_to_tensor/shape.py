@@ -48,7 +48,7 @@ def lower_transpose(op: mindir.TransposeOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
     result = S.tensor_of(op.result.type)
     init = e.empty(result.get_shape(), result.get_element_type())
-    out = e.value(linalg.TransposeOp(op.input, init, DenseArrayBase.from_list(i64, list(perm))))
+    out = e.transpose(op.input, perm, init)
     rewriter.replace(op, [], [out])
 
 
