@@ -140,14 +140,15 @@ class _Threader:
         """The states `op` (with everything inside it) moves forward."""
         kinds: set[str] = set()
         for inner in walk_ops(op):  # not op.walk(): its generators nest as deep as the regions
-            if isinstance(inner, mindir.AssignOp):
+            cls = type(inner)  # exact classes: asked of every op
+            if cls is mindir.AssignOp:
                 kinds.add("u")
-            elif isinstance(inner, mindir.LoadOp):
+            elif cls is mindir.LoadOp:
                 if self.effects.is_written(inner.ref):
                     kinds.add("u")
-            elif isinstance(inner, mindir.PrintOp | mindir.SendOp | mindir.ReceiveOp):
+            elif cls is mindir.PrintOp or cls is mindir.SendOp or cls is mindir.ReceiveOp:
                 kinds.add("io")
-            elif isinstance(inner, func.CallOp):
+            elif cls is func.CallOp:
                 for t in self._call_outputs(inner):
                     if (kind := state_kind(t)) is not None:
                         kinds.add(kind)

@@ -298,12 +298,13 @@ class CpuExecutable:
         self._supported_types: set[Attribute] = set()
         self._supported_ids: dict[int, Attribute] = {}
         for op in walk_ops(module):
-            if isinstance(op, func.FuncOp):
+            kind = type(op)  # exact classes: every op of the module is asked
+            if kind is func.FuncOp:
                 if op.body.blocks:
                     self._funcs[op.sym_name.data] = op
                 else:
                     self._declarations[op.sym_name.data] = op
-            elif isinstance(op, GlobalOp):
+            elif kind is GlobalOp:
                 self._add_global(op)
         self._plans: dict[str, Plan] = {}  # built
         self._building: dict[str, Plan] = {}  # being built by the thread holding _planning

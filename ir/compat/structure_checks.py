@@ -41,7 +41,7 @@ TOUCHPOINT = Touchpoint(
 def check_op_structure(op: Operation) -> None:
     """What `Operation.verify` checks before calling the op's own `verify_`."""
     for operand in raw_operands(op):
-        if isinstance(operand, ErasedSSAValue):
+        if type(operand) is ErasedSSAValue:  # exact class: asked of every operand
             raise ValueError("Erased SSA value is used by the operation")
     parent_block = op.parent
     parent_region = None if parent_block is None else parent_block.parent

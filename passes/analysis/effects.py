@@ -210,11 +210,12 @@ class Effects:
         if not fn.body.blocks:
             return writes, calls
         for op in walk_ops(fn):
-            if isinstance(op, mindir.AssignOp):
+            kind = type(op)  # exact classes: asked of every op of every graph
+            if kind is mindir.AssignOp:
                 symbols, arguments = _assign_writes(op)
                 writes.symbols |= symbols
                 writes.arguments |= arguments
-            elif isinstance(op, func.CallOp):
+            elif kind is func.CallOp:
                 calls.append(op)
         return writes, calls
 

@@ -167,7 +167,7 @@ def _leftover_type_message(op: Operation, good: set[int]) -> str | None:
             for a in block.args:
                 if bad(a.type):
                     return f"'{op.name}' still has a block argument of type {a.type} after convert-mindir-to-tensor"
-    if isinstance(op, func.FuncOp):
+    if type(op) is func.FuncOp:
         for t in (*op.function_type.inputs.data, *op.function_type.outputs.data):
             if bad(t):
                 return f"function @{op.sym_name.data} still has type {t} in its signature after convert-mindir-to-tensor"

@@ -54,7 +54,7 @@ DEVICE_OPS: dict[type[Operation], str] = {}
 
 
 def unsupported_message(op: Operation) -> str | None:
-    if isinstance(op, mindir.VmapOp):
+    if type(op) is mindir.VmapOp:
         return f"'mindir.vmap' must be rewritten by mindir-vmap before {PASS_NAME}"
     reason = DEVICE_OPS.get(type(op))
     if reason is None:
@@ -149,13 +149,16 @@ def erase_dead_update_state(op: mindir.UpdateStateOp, rewriter: PatternRewriter)
         rewriter.erase(op)
 
 
-#: Pure bookkeeping ops that vanish once their users are lowered.
-_DEAD_WHEN_UNUSED = (
-    mindir.UpdateStateOp,
-    mindir.GetParameterOp,
-    mindir.DependOp,
-    mindir.MakeTupleOp,
-    mindir.TupleGetItemOp,
+#: Pure bookkeeping ops that vanish once their users are lowered (exact classes:
+#: asked of every op, and isinstance on an op class is an ABC check, 5x slower).
+_DEAD_WHEN_UNUSED = frozenset(
+    {
+        mindir.UpdateStateOp,
+        mindir.GetParameterOp,
+        mindir.DependOp,
+        mindir.MakeTupleOp,
+        mindir.TupleGetItemOp,
+    }
 )
 
 
@@ -165,7 +168,7 @@ def erase_dead_state(module: ModuleOp) -> None:
 
     graphs = top_level_graphs(module)
     for op in [inner for fn in reversed(graphs) for inner in walk_ops(fn, reverse=True)]:
-        if (isinstance(op, _DEAD_WHEN_UNUSED) or is_state_placeholder(op)) and all(
+        if (type(op) in _DEAD_WHEN_UNUSED or is_state_placeholder(op)) and all(
             not r.uses for r in op.results
         ):
             op.detach()

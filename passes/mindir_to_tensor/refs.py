@@ -219,31 +219,34 @@ def _check_op(op: Operation, funcs: dict[str, func.FuncOp]) -> bool:
     if type(op) in _REF_FREE_LEAVES:  # most ops of a large model: declarations, getters
         return False
     passes = False
-    if isinstance(op, mindir.LoadOp | mindir.AssignOp):
+    kind = type(op)  # exact classes (no subclasses): asked of every op
+    if kind is mindir.LoadOp or kind is mindir.AssignOp:
         if ref_root(op.ref) is None:
             raise op_error(
                 op,
                 f"the Parameter of '{op.name}' must come from mindir.get_parameter or be a "
                 "ref argument of its graph",
             )
-    elif isinstance(op, mindir.DependOp | mindir.UpdateStateOp):
+    elif kind is mindir.DependOp or kind is mindir.UpdateStateOp:
         pass  # ordering only: a depend of a ref is traced by `ref_root`
-    elif isinstance(op, func.CallOp) and any(is_ref(v.type) for v in op.arguments):
+    elif kind is func.CallOp and any(is_ref(v.type) for v in op.arguments):
         _check_call(op, funcs)
         passes = True
     elif any(is_ref(v.type) for v in op.operands):
         raise op_error(op, f"'{op.name}' passes a Parameter ref on: {_ONLY}")
-    if not isinstance(op, mindir.GetParameterOp | mindir.DependOp) and any(
-        is_ref(r.type) for r in op.results
+    if (
+        kind is not mindir.GetParameterOp
+        and kind is not mindir.DependOp
+        and any(is_ref(r.type) for r in op.results)
     ):
         raise op_error(op, f"'{op.name}' gives a Parameter ref: {_ONLY}")
     for region in op.regions:
         for block in region.blocks:
             if any(is_ref(a.type) for a in block.args):
-                if isinstance(op, func.FuncOp) and block is region.blocks[0]:
+                if kind is func.FuncOp and block is region.blocks[0]:
                     continue
                 raise op_error(op, f"a region of '{op.name}' takes a Parameter ref: {_ONLY}")
-    if isinstance(op, func.FuncOp):
+    if kind is func.FuncOp:
         name = op.sym_name.data
         if any(is_ref(t) for t in op.function_type.outputs.data):
             raise op_error(op, f"@{name} returns a Parameter ref: {_ONLY}")

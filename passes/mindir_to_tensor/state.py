@@ -231,7 +231,8 @@ def lower_state(module: ModuleOp) -> None:
     channels: _Channels | None = None
     declarations = [op for op in block_ops(module.body.block) if type(op) is mindir.ParameterOp]
     for op in [*declarations, *walk_graphs(module)]:
-        if isinstance(op, mindir.ParameterOp):
+        kind = type(op)  # exact classes: every op of the module is asked
+        if kind is mindir.ParameterOp:
             props = op.properties
             glob = leaf_op(
                 GlobalOp,
@@ -244,20 +245,20 @@ def lower_state(module: ModuleOp) -> None:
                 },
             )
             _replace_declaration(op, glob)
-        elif isinstance(op, mindir.LoadOp):
+        elif kind is mindir.LoadOp:
             load = GlobalLoadOp.get(_global_name(op.ref), op.result.type)
             _replace(op, load, [load.result])
-        elif isinstance(op, mindir.AssignOp):
+        elif kind is mindir.AssignOp:
             _replace(op, GlobalStoreOp(_global_name(op.ref), op.value), [op.value])
-        elif isinstance(op, mindir.PrintOp):
+        elif kind is mindir.PrintOp:
             if runtime is None:
                 runtime = _PrintRuntime(module)
             _replace(op, _print_call(op, runtime), [op.io])
-        elif isinstance(op, mindir.SendOp):
+        elif kind is mindir.SendOp:
             channels = channels or _Channels(module)
             store = GlobalStoreOp(channels.symbol(op, op.input.type), op.input)
             _replace(op, store, [op.io])
-        elif isinstance(op, mindir.ReceiveOp):
+        elif kind is mindir.ReceiveOp:
             channels = channels or _Channels(module)
             load = GlobalLoadOp.get(channels.symbol(op, op.result.type), op.result.type)
             _replace(op, load, [load.result, op.io])

@@ -78,7 +78,7 @@ def _splits(types: Sequence[Attribute]) -> bool:
 
 def is_state_placeholder(op: Operation) -> bool:
     return (
-        isinstance(op, UnrealizedConversionCastOp)
+        type(op) is UnrealizedConversionCastOp  # exact class: asked of every op
         and not op.operands
         and len(op.results) == 1
         and is_monad(op.results[0].type)
