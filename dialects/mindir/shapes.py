@@ -58,8 +58,13 @@ def same_element_type(types: Sequence[TensorType], op_name: str) -> Attribute:
     return types[0].get_element_type()
 
 
+#: the classes of `AnyFloat` (each final): a set lookup, where isinstance on the
+#: union checks each of its ten ABCs in turn
+_FLOAT_CLASSES = frozenset(AnyFloat.__args__)
+
+
 def is_float(element: Attribute) -> bool:
-    return isinstance(element, AnyFloat)
+    return type(element) in _FLOAT_CLASSES
 
 
 def is_bool(element: Attribute) -> bool:
@@ -67,7 +72,7 @@ def is_bool(element: Attribute) -> bool:
 
 
 def is_int(element: Attribute) -> bool:
-    return isinstance(element, IntegerType) and element != i1
+    return type(element) is IntegerType and element != i1  # IntegerType is final
 
 
 def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:

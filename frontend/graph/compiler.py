@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerAttr, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr, StringAttr, TensorType, i64
 from xdsl.ir import SSAValue
 
 from mindjit.dialects.mindir.discardable import PIPELINE_STAGE_ATTR
@@ -207,10 +207,8 @@ class GraphCompiler:
         )
         for p, arg in zip(params, graph.block.args[len(leaves) :]):
             graph.ref_args[id(p)] = arg
-        graph.location = FileLineColLoc(
-            StringAttr(source.file),
-            IntAttr(source.tree.lineno),
-            IntAttr(source.tree.col_offset + 1),
+        graph.location = interned.file_line_col(
+            source.file, source.tree.lineno, source.tree.col_offset + 1
         )
         inputs = [GraphValue(a) for a in graph.block.args[: len(leaves)]]
         args, kwargs = unflatten(template, inputs)
@@ -232,10 +230,8 @@ class GraphCompiler:
         fn_op = graph.finish(returned)
         if entry:
             erase_unused_unstacks(returned)
-        fn_op.location = FileLineColLoc(
-            StringAttr(source.file),
-            IntAttr(source.tree.lineno),
-            IntAttr(source.tree.col_offset + 1),
+        fn_op.location = interned.file_line_col(
+            source.file, source.tree.lineno, source.tree.col_offset + 1
         )
         self.module.add_function(fn_op)
         return CompiledGraphFn(
@@ -246,7 +242,7 @@ class GraphCompiler:
 def _relocate(fn_op: func.FuncOp, file: str, site: Frame) -> None:
     """Ops located in `file` (mindjit's code at the top of the graph) take the
     location of the Python line that called the graph."""
-    loc = FileLineColLoc(StringAttr(site.file), IntAttr(site.line), IntAttr((site.col or 0) + 1))
+    loc = interned.file_line_col(site.file, site.line, (site.col or 0) + 1)
     for op in fn_op.walk():
         if isinstance(op.location, FileLineColLoc) and op.location.filename.data == file:
             op.location = loc

@@ -18,8 +18,6 @@ import inspect
 import operator
 from typing import Any
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
-
 from mindjit.frontend.graph import (
     control_flow,
     expr_chains,
@@ -44,6 +42,7 @@ from mindjit.frontend.graph.evaluation import BREAK, CONTINUE, Env, LoopSignal, 
 from mindjit.frontend.graph.source import FunctionSource
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.ops import math as tensor_math
+from mindjit.ir import interned
 
 _BINOPS = {
     ast.Add: operator.add,
@@ -108,8 +107,8 @@ class FunctionEvaluator:
 
     def at(self, node: ast.AST) -> None:
         if hasattr(node, "lineno"):
-            self.graph.location = FileLineColLoc(
-                StringAttr(self.source.file), IntAttr(node.lineno), IntAttr(node.col_offset + 1)
+            self.graph.location = interned.file_line_col(
+                self.source.file, node.lineno, node.col_offset + 1
             )
 
     # --- entry ---------------------------------------------------------------------------

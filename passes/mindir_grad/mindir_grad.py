@@ -355,7 +355,7 @@ class _Expander:
 def grad_module(module: ModuleOp, vmap: bool = False) -> int:
     """Expand every `mindir.grad` of `module`, innermost first; returns how many.
     With `vmap`, the vmaps inside grads are batched in between (module doc)."""
-    ops = [op for op in module.walk() if isinstance(op, M.GradOp)]
+    ops = [op for op in walk_ops(module) if type(op) is M.GradOp]
     if not ops:
         return 0
     if vmap:
@@ -386,9 +386,9 @@ def _grad_with_vmaps(module: ModuleOp) -> int:
     from mindjit.passes.mindir_vmap import vmap_ops  # mindir-vmap imports nothing of ours
 
     done = 0
-    bound = sum(1 for o in module.walk() if isinstance(o, M.GradOp | M.VmapOp))
+    bound = sum(1 for o in walk_ops(module) if type(o) is M.GradOp or type(o) is M.VmapOp)
     for _ in range(bound + 1):
-        grads = [op for op in module.walk() if isinstance(op, M.GradOp)]
+        grads = [op for op in walk_ops(module) if type(op) is M.GradOp]
         if not grads:
             return done
         # a grad's forward: its region, and the ops before it computing the outputs it
@@ -408,8 +408,8 @@ def _grad_with_vmaps(module: ModuleOp) -> int:
             done += len(ready)
         vmaps = [
             v
-            for v in module.walk()
-            if isinstance(v, M.VmapOp)
+            for v in walk_ops(module)
+            if type(v) is M.VmapOp
             and (_inside(v, M.GradOp) or v in in_slices)
             and not _holds(v, M.GradOp)
         ]
