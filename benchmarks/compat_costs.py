@@ -214,7 +214,7 @@ def _pass_level_rows(module, text: str, ctx, blocks: int, repeats: int) -> list:
         signature = verify_memo.signature
         times = []
         for _ in range(repeats):
-            verify_memo._passed.clear()  # noqa: SLF001 - each run starts with no verdicts
+            verify_memo.forget()  # each run starts with no verdicts
             if not memo:
                 verify_memo.signature = lambda op: None  # type: ignore[assignment]
             start = time.perf_counter()

@@ -45,12 +45,12 @@ def _verify_one(op: Operation, symbols: Symbols) -> None:
     fast = FAST_VERIFIERS.get(type(op))
     if fast is None:
         key = verify_memo.signature(op)
-        if key is not None and verify_memo.passed(key):
+        if key is not None and verify_memo.passed(key, op):
             check_op_structure(op)  # the rest is the verdict this signature had
         else:
             op.verify(verify_nested_ops=False)
             if key is not None:
-                verify_memo.remember(key)
+                verify_memo.remember(key, op)
     else:
         check_op_structure(op)
         if not fast(op):

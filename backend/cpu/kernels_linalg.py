@@ -41,6 +41,7 @@ from mindjit.backend.cpu.linalg_spec import (
 from mindjit.backend.cpu.registry import register
 from mindjit.backend.cpu.steps import call_step, multi_call_step, stealing
 from mindjit.backend.cpu.types import dtype_of, is_tensor, static_shape
+from mindjit.ir.compat.linked_ops import block_ops, has_successors, raw_operands
 
 if TYPE_CHECKING:
     from mindjit.backend.cpu.compiler import FunctionCompiler
@@ -138,45 +139,49 @@ def _structure_key(
 ) -> tuple[tuple[object, ...], list[object]] | None:
     """What the kernel of `op` depends on, or None when that is more (see above):
     its attributes (types, properties), and the rest of it as a tuple of plain
-    values."""
-    operands = op.operands
-    if op.successors:
+    values. Values are told apart by id and read through `raw_operands` (asked of
+    every structured op: xDSL's operand views and SSAValue.__hash__ are Python
+    calls, half of this function's time on the GPT-32 train step)."""
+    if has_successors(op):
         return None
     attrs: list[object] = []
     parts: list[object] = [type(op)]
-    first: dict[SSAValue, int] = {}
-    for i, v in enumerate(operands):
-        parts.append(first.setdefault(v, i))
+    first: dict[int, int] = {}
+    for i, v in enumerate(raw_operands(op)):
+        parts.append(first.setdefault(id(v), i))
         attrs.append(v.type)
         parts.append(_splat_key(c.splat(v)))
-    parts.append(len(op.results))
-    attrs.extend([r.type for r in op.results])
+    results = op.results
+    parts.append(len(results))
+    attrs.extend([r.type for r in results])
     for table in (op.properties, op.attributes):
         parts.append(len(table))
         for name, value in table.items():
             parts.append(name)
             attrs.append(value)
     for region in op.regions:
-        parts.append(len(region.blocks))
-        for block in region.blocks:
-            local: dict[SSAValue, int] = {}
+        blocks = list(region.blocks)
+        parts.append(len(blocks))
+        for block in blocks:
+            local: dict[int, int] = {}
             for a in block.args:
-                local[a] = len(local)
+                local[id(a)] = len(local)
                 attrs.append(a.type)
             parts.append(len(local))
-            for inner in block.ops:
-                if inner.regions or inner.successors:
+            for inner in block_ops(block):
+                if inner.regions or has_successors(inner):
                     return None
                 parts.append(type(inner))
-                parts.append(len(inner.operands))
-                for v in inner.operands:
-                    ref = local.get(v)
+                operands = raw_operands(inner)
+                parts.append(len(operands))
+                for v in operands:
+                    ref = local.get(id(v))
                     if ref is None:
                         return None  # a value from outside the body
                     parts.append(ref)
                 parts.append(len(inner.results))
                 for r in inner.results:
-                    local[r] = len(local)
+                    local[id(r)] = len(local)
                     attrs.append(r.type)
                 for table in (inner.properties, inner.attributes):
                     parts.append(len(table))

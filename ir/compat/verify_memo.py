@@ -35,6 +35,7 @@ from xdsl.traits import (
     SingleBlockImplicitTerminator,
 )
 
+from mindjit.ir.compat.linked_ops import raw_operands
 from mindjit.ir.compat.touchpoint import Touchpoint
 
 TOUCHPOINT = Touchpoint(
@@ -84,6 +85,8 @@ def register(*classes: type) -> None:
 
 
 _passed: set[Hashable] = set()
+#: identity key -> the value key it was found equal to (holding its attributes alive)
+_by_identity: dict[tuple, Hashable] = {}
 #: a bound on remembered signatures (each holds its attributes alive)
 _MAX_SIGNATURES = 200_000
 
@@ -103,11 +106,44 @@ def _is_memoizable(cls: type) -> bool:
     return known
 
 
-def signature(op: Operation) -> Hashable | None:
-    """What the op's verifier reads (see the module doc), or None if it may read more."""
+def signature(op: Operation) -> tuple | None:
+    """What the op's verifier reads (see the module doc), its attributes taken by
+    identity, or None if the verifier may read more. Cheap to hash: a value key
+    hashes every nested attribute again (a tensor type its shape's IntAttrs), which
+    was half of verifying a lowered GPT-32 train step. The lowering and the parser
+    share their types and most properties, so the op's attributes are usually
+    objects seen before (`passed` falls back to the value key when not)."""
     cls = type(op)
     if not _is_memoizable(cls):
         return None
+    block = op.parent
+    parent = block.parent_op() if block is not None else None
+    operands, results, regions = raw_operands(op), op.results, op.regions
+    parts: list = [cls, type(parent), block is not None and block.last_op is op]
+    parts.append(len(operands))
+    parts.extend([id(v.type) for v in operands])
+    parts.append(len(results))
+    parts.extend([id(r.type) for r in results])
+    for table in (op.properties, op.attributes):
+        parts.append(len(table))
+        for name, value in table.items():
+            parts.append(name)
+            parts.append(id(value))
+    parts.append(len(regions))
+    for region in regions:
+        blocks = list(region.blocks)
+        parts.append(len(blocks))
+        for inner in blocks:
+            args = inner.args
+            parts.append(len(args))
+            parts.extend([id(a.type) for a in args])
+            parts.append(type(inner.last_op))
+    return tuple(parts)
+
+
+def _value_key(op: Operation) -> Hashable:
+    """The signature with its attributes by value: an op whose attributes are equal
+    to, but not the objects of, a verified op's has the same verdict."""
     regions = tuple(
         tuple((tuple(a.type for a in block.args), type(block.last_op)) for block in region.blocks)
         for region in op.regions
@@ -115,7 +151,7 @@ def signature(op: Operation) -> Hashable | None:
     block = op.parent
     parent = block.parent_op() if block is not None else None
     return (
-        cls,
+        type(op),
         tuple(v.type for v in op.operands),
         tuple(r.type for r in op.results),
         tuple(op.properties.items()),
@@ -126,17 +162,42 @@ def signature(op: Operation) -> Hashable | None:
     )
 
 
-def passed(key: Hashable) -> bool:
+def passed(key: tuple, op: Operation) -> bool:
+    """Whether an op of `op`'s signature (`key = signature(op)`) passed before."""
+    if key in _by_identity:
+        return True
+    value = _value_key(op)
     try:
-        return key in _passed
+        if value not in _passed:
+            return False
     except TypeError:  # an attribute that cannot be hashed: never remembered
         return False
+    _hold(key, value)
+    return True
 
 
-def remember(key: Hashable) -> None:
+def remember(key: tuple, op: Operation) -> None:
+    """`op` (of signature `key`) passed its verifier."""
+    value = _value_key(op)
+    try:
+        hash(value)
+    except TypeError:
+        return
     if len(_passed) >= _MAX_SIGNATURES:
         _passed.clear()
-    try:
-        _passed.add(key)
-    except TypeError:
-        pass
+    _passed.add(value)
+    _hold(key, value)
+
+
+def forget() -> None:
+    """Drop every remembered verdict (benchmarks time verification from none)."""
+    _passed.clear()
+    _by_identity.clear()
+
+
+def _hold(key: tuple, value: Hashable) -> None:
+    """Remember `key`, keeping the attributes it names by id alive (`value` holds
+    them): while held, no other object can take one of their ids."""
+    if len(_by_identity) >= _MAX_SIGNATURES:
+        _by_identity.clear()
+    _by_identity[key] = value

@@ -427,11 +427,34 @@ def test_verify_memo_keeps_every_verdict() -> None:
     good = Parser(ctx, _GENERIC.format(arg="f32")).parse_module()
     verify_located(good)
     generic = next(op for op in good.walk() if op.name == "linalg.generic")
-    assert verify_memo.passed(verify_memo.signature(generic))
+    assert verify_memo.passed(verify_memo.signature(generic), generic)
     verify_located(good)  # again, from the memo
     bad = Parser(ctx, _GENERIC.format(arg="f16")).parse_module()
     with pytest.raises(MindjitError, match="bb argument #0"):
         verify_located(bad)
+
+
+def test_verify_memo_finds_equal_attributes_by_value() -> None:
+    """The memo's key takes attributes by identity; an op whose attributes are equal
+    to a verified op's but other objects (a second parse) finds the verdict by value,
+    and from then on by its own identity key."""
+    from xdsl.parser import Parser
+
+    from mindjit.dialects.context import make_context
+    from mindjit.dialects.verify import verify_located
+    from mindjit.ir.compat import verify_memo
+
+    ctx = make_context()
+    verify_memo.forget()
+    first, second = (Parser(ctx, _GENERIC.format(arg="f32")).parse_module() for _ in range(2))
+    verify_located(first)
+    a, b = (next(op for op in m.walk() if op.name == "linalg.generic") for m in (first, second))
+    assert a.properties["indexing_maps"] is not b.properties["indexing_maps"]
+    key = verify_memo.signature(b)
+    assert key != verify_memo.signature(a)
+    assert key not in verify_memo._by_identity  # noqa: SLF001 - the point: found by value
+    assert verify_memo.passed(key, b)
+    assert key in verify_memo._by_identity  # noqa: SLF001
 
 
 # -- dense-literal-types -------------------------------------------------------------
