@@ -31,7 +31,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir import shapes as S
-from mindjit.dialects.mindir.format import TypedOp, bool_prop, int_prop, ints_prop
+from mindjit.dialects.mindir.format import TypedOp, bool_attr, bool_prop, int_prop, ints_prop
 from mindjit.dialects.mindir.reduce import i64_array
 
 
@@ -250,7 +250,7 @@ class AvgPool2DOp(Pool2DOp):
         pad_extra: Sequence[int] = (0, 0),
     ) -> AvgPool2DOp:
         props = cls.window_props(kernel, stride, pad, pad_extra)
-        return cls.make([x], {**props, "count_include_pad": BoolAttr.from_bool(count_include_pad)})
+        return cls.make([x], {**props, "count_include_pad": bool_attr(count_include_pad)})
 
     def window_counts(self) -> np.ndarray:
         """(OH, OW): how many elements each window's sum is divided by: the input's,

@@ -191,3 +191,9 @@ def ints_prop(props: dict[str, Attribute], name: str) -> tuple[int, ...]:
 
 TRUE = BoolAttr.from_bool(True)
 FALSE = BoolAttr.from_bool(False)
+
+
+def bool_attr(value: bool) -> BoolAttr:
+    """`true` / `false` as a property, shared (each built anew is a verified attribute:
+    the frontend sets two per matmul)."""
+    return TRUE if value else FALSE

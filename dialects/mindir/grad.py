@@ -55,7 +55,7 @@ from xdsl.traits import RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir.control import YieldOp
-from mindjit.dialects.mindir.format import parse_bound_operands, print_bound_operands
+from mindjit.dialects.mindir.format import bool_attr, parse_bound_operands, print_bound_operands
 from mindjit.dialects.mindir.types import is_monad
 
 
@@ -98,7 +98,7 @@ class GradOp(IRDLOperation):
                 "wrt": _i64s(wrt),
                 "weights": ArrayAttr([SymbolRefAttr(w) for w in weights]),
                 "aux": IntegerAttr(aux, i64),
-                "return_value": IntegerAttr.from_bool(return_value),
+                "return_value": bool_attr(return_value),
             },
         )
 

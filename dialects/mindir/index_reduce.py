@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.elementwise import check_element_kind
-from mindjit.dialects.mindir.format import FALSE, TypedOp, bool_prop, int_prop
+from mindjit.dialects.mindir.format import FALSE, TypedOp, bool_attr, bool_prop, int_prop
 
 
 class ArgReduceOp(TypedOp):
@@ -52,7 +52,7 @@ class ArgReduceOp(TypedOp):
             [x],
             {
                 "axis": IntegerAttr(axis, i64),
-                "keep_dims": IntegerAttr.from_bool(keep_dims),
+                "keep_dims": bool_attr(keep_dims),
                 "index_type": index_type,
             },
         )

@@ -9,7 +9,7 @@ from xdsl.traits import Pure
 
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.elementwise import check_element_kind
-from mindjit.dialects.mindir.format import FALSE, TypedOp, bool_prop
+from mindjit.dialects.mindir.format import FALSE, TypedOp, bool_attr, bool_prop
 
 
 @irdl_op_definition
@@ -44,7 +44,7 @@ class MatMulOp(TypedOp):
         return cls.make(
             [a, b],
             {
-                "transpose_a": IntegerAttr.from_bool(transpose_a),
-                "transpose_b": IntegerAttr.from_bool(transpose_b),
+                "transpose_a": bool_attr(transpose_a),
+                "transpose_b": bool_attr(transpose_b),
             },
         )

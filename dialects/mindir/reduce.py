@@ -13,7 +13,7 @@ from xdsl.traits import Pure
 
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.elementwise import check_element_kind
-from mindjit.dialects.mindir.format import FALSE, TypedOp, bool_prop, ints_prop
+from mindjit.dialects.mindir.format import FALSE, TypedOp, bool_attr, bool_prop, ints_prop
 
 
 def i64_array(values: Sequence[int]) -> DenseArrayBase:
@@ -41,9 +41,7 @@ class ReduceOp(TypedOp):
 
     @classmethod
     def get(cls, x: SSAValue, axis: Sequence[int] = (), keep_dims: bool = False):
-        return cls.make(
-            [x], {"axis": i64_array(axis), "keep_dims": IntegerAttr.from_bool(keep_dims)}
-        )
+        return cls.make([x], {"axis": i64_array(axis), "keep_dims": bool_attr(keep_dims)})
 
     def reduced_axes(self) -> tuple[int, ...]:
         """The reduced axes, normalized and sorted (all axes when `axis` is empty)."""

@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.elementwise import check_element_kind
-from mindjit.dialects.mindir.format import FALSE, TypedOp, int_prop
+from mindjit.dialects.mindir.format import FALSE, TypedOp, bool_attr, int_prop
 
 
 class ScanOp(TypedOp):
@@ -45,8 +45,8 @@ class ScanOp(TypedOp):
             [x],
             {
                 "axis": IntegerAttr(axis, i64),
-                "exclusive": IntegerAttr.from_bool(exclusive),
-                "reverse": IntegerAttr.from_bool(reverse),
+                "exclusive": bool_attr(exclusive),
+                "reverse": bool_attr(reverse),
             },
         )
 

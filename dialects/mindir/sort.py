@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir import shapes as S
 from mindjit.dialects.mindir.elementwise import check_element_kind
-from mindjit.dialects.mindir.format import FALSE
+from mindjit.dialects.mindir.format import FALSE, bool_attr
 
 
 @irdl_op_definition
@@ -62,7 +62,7 @@ class SortOp(IRDLOperation):
             result_types=[values, indices],
             properties={
                 "axis": IntegerAttr(axis, i64),
-                "descending": IntegerAttr.from_bool(descending),
+                "descending": bool_attr(descending),
             },
         )
 
