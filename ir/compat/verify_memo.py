@@ -19,6 +19,11 @@ with `register`) whose traits are all in `_SIGNATURE_TRAITS` (or verify
 nothing) are remembered; `arith.constant` is not (its value is its signature,
 unique and large). The reviewed verifiers are fingerprinted: when
 one changes, tests/ir/test_compat.py says to re-check what it reads.
+
+The key takes the attributes by identity (`signature`), the value key being the
+fallback (`passed`): hashing a key by value hashed every nested attribute again
+(a tensor type its shape's IntAttrs), half of verifying the GPT-32 train step
+(verify-tensor 278 -> 231 ms with the identity key).
 """
 
 from __future__ import annotations
