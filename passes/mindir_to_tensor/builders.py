@@ -493,8 +493,8 @@ def _groups_key(groups: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
 
 @functools.lru_cache(maxsize=1024)
 def _reassociation(groups: tuple[tuple[int, ...], ...]) -> ArrayAttr:
-    """A reshape's dim groups (each distinct one built once: 60 IntegerAttrs for a
-    4-D collapse cost ~50 us)."""
+    """A reshape's dim groups, each distinct one built once (an IntegerAttr per dim,
+    each verified: ~50 us for a 4-D collapse's)."""
     return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
 
 
