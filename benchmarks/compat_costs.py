@@ -56,7 +56,7 @@ def rows(blocks: int, repeats: int) -> list[tuple[str, str, float, float]]:
 
     from mindjit.dialects.context import make_context
     from mindjit.dialects.mindir import ParameterOp
-    from mindjit.ir.compat import string_literals
+    from mindjit.ir.compat import identity_hash, string_literals
     from mindjit.ir.compat.block_args import detached_arg, set_args
     from mindjit.ir.compat.direct_printer import DirectPrinter
     from mindjit.ir.compat.leaf_ops import leaf_op
@@ -107,6 +107,27 @@ def rows(blocks: int, repeats: int) -> list[tuple[str, str, float, float]]:
         f"read the operands of {len(every)} ops, 10 times",
         lambda: [tuple(o.operands) for _ in range(10) for o in every],
         lambda: [raw_operands(o) for _ in range(10) for o in every],
+    )
+
+    def keyed_by_ops(ops=every) -> None:  # type: ignore[no-untyped-def]
+        table = {op: i for i, op in enumerate(ops)}
+        for _ in range(10):
+            for op in ops:
+                table[op]
+
+    def with_xdsls_identity_methods() -> None:
+        for (cls, name), method in identity_hash.ORIGINALS.items():
+            setattr(cls, name, method)
+        try:
+            keyed_by_ops()
+        finally:
+            identity_hash.install()
+
+    row(
+        "identity-hash",
+        f"a dict of the {len(every)} ops, each looked up 10 times",
+        with_xdsls_identity_methods,
+        keyed_by_ops,
     )
     text = _printed(module, Printer)
     ctx = make_context()

@@ -31,6 +31,7 @@ from mindjit.ir.compat import (
     direct_printer,
     generic_results,
     hex_float_literals,
+    identity_hash,
     implicit_builder,
     leaf_ops,
     linked_ops,
@@ -49,6 +50,7 @@ PATCHES: tuple[ModuleType, ...] = (
     generic_results,
     implicit_builder,
     cse_scopes,
+    identity_hash,
 )
 #: every touchpoint, patches first
 TOUCHPOINTS: tuple[Touchpoint, ...] = tuple(

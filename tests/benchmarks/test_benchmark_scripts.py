@@ -144,7 +144,7 @@ def test_compat_costs_prints_a_row_per_touchpoint_measured():
     assert {"linked-ops", "leaf-ops", "block-args", "unchecked-attributes"} <= names
     assert "string-literal-regex" in names
     assert {"parsed-types", "direct-printer"} <= names
-    assert {"cse-scopes", "verify-memo", "dense-literal-types"} <= names
+    assert {"cse-scopes", "verify-memo", "dense-literal-types", "identity-hash"} <= names
 
 
 def test_models_prints_tables_with_equal_losses():

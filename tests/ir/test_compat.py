@@ -383,6 +383,42 @@ def test_cse_scopes_patch_still_needed() -> None:
     )
 
 
+# -- identity-hash -------------------------------------------------------------------
+
+
+def test_identity_hash_keeps_identity_equality() -> None:
+    """After the patch, ops, blocks and values are equal only to themselves and hash
+    the same for their life: sets and dicts of them behave as before."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import f32
+    from xdsl.ir import Block
+
+    from mindjit.ir.compat import identity_hash
+
+    make_context()  # installs
+    for cls in identity_hash.CLASSES:
+        assert cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__
+    block = Block(arg_types=[f32])
+    a, b = (arith.AddfOp(block.args[0], block.args[0]) for _ in range(2))
+    assert a == a and a != b and not (a == b) and a != 3
+    assert len({a, b, a}) == 2 and {a: 1}[a] == 1 and b not in {a: 1}
+    value = a.results[0]
+    assert value == value and value != b.results[0] and hash(value) == hash(value)
+    assert len({*a.operands, *a.operands}) == 1  # the same block argument twice
+    use = next(iter(block.args[0].uses))
+    assert use == use and {use: 1}[use] == 1
+
+
+def test_identity_hash_patch_still_needed() -> None:
+    """xDSL defines the identity methods in Python on each of the four classes."""
+    import types
+
+    from mindjit.ir.compat import identity_hash
+
+    for (cls, name), method in identity_hash.ORIGINALS.items():
+        assert isinstance(method, types.FunctionType), (cls, name)
+
+
 # -- verify-memo -------------------------------------------------------------------
 
 
