@@ -31,7 +31,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mindjit.dialects.mindir import shapes as S
-from mindjit.dialects.mindir.format import TypedOp, bool_attr, bool_prop, int_prop, ints_prop
+from mindjit.dialects.mindir.format import TRUE, TypedOp, bool_attr, bool_prop, int_prop, ints_prop
 from mindjit.dialects.mindir.reduce import i64_array
 
 
@@ -237,7 +237,7 @@ class AvgPool2DOp(Pool2DOp):
     """`avg_pool2d(x)`: each window's mean (see the module docstring for the divisor)."""
 
     name = "mindir.avg_pool2d"
-    count_include_pad = prop_def(BoolAttr, BoolAttr.from_bool(True))
+    count_include_pad = prop_def(BoolAttr, TRUE)
 
     @classmethod
     def get(

@@ -118,53 +118,44 @@ def signature(op: Operation) -> tuple | None:
     was half of verifying a lowered GPT-32 train step. The lowering and the parser
     share their types and most properties, so the op's attributes are usually
     objects seen before (`passed` falls back to the value key when not)."""
-    cls = type(op)
-    if not _is_memoizable(cls):
+    if not _is_memoizable(type(op)):
         return None
-    block = op.parent
-    parent = block.parent_op() if block is not None else None
-    operands, results, regions = raw_operands(op), op.results, op.regions
-    parts: list = [cls, type(parent), block is not None and block.last_op is op]
-    parts.append(len(operands))
-    parts.extend([id(v.type) for v in operands])
-    parts.append(len(results))
-    parts.extend([id(r.type) for r in results])
-    for table in (op.properties, op.attributes):
-        parts.append(len(table))
-        for name, value in table.items():
-            parts.append(name)
-            parts.append(id(value))
-    parts.append(len(regions))
-    for region in regions:
-        blocks = list(region.blocks)
-        parts.append(len(blocks))
-        for inner in blocks:
-            args = inner.args
-            parts.append(len(args))
-            parts.extend([id(a.type) for a in args])
-            parts.append(type(inner.last_op))
-    return tuple(parts)
+    structure, attributes = _read(op)
+    return (*structure, *map(id, attributes))
 
 
 def _value_key(op: Operation) -> Hashable:
     """The signature with its attributes by value: an op whose attributes are equal
     to, but not the objects of, a verified op's has the same verdict."""
-    regions = tuple(
-        tuple((tuple(a.type for a in block.args), type(block.last_op)) for block in region.blocks)
-        for region in op.regions
-    )
+    structure, attributes = _read(op)
+    return (*structure, *attributes)
+
+
+def _read(op: Operation) -> tuple[list, list]:
+    """What the verifier reads: the plain part (classes, counts, names: each count
+    before what it counts, so the key is unambiguous) and the attributes, in order
+    (operand, result and block argument types, property and attribute values)."""
     block = op.parent
     parent = block.parent_op() if block is not None else None
-    return (
-        type(op),
-        tuple(v.type for v in op.operands),
-        tuple(r.type for r in op.results),
-        tuple(op.properties.items()),
-        tuple(op.attributes.items()),
-        regions,
-        type(parent),
-        block is not None and block.last_op is op,
-    )
+    operands, results, regions = raw_operands(op), op.results, op.regions
+    structure: list = [type(op), type(parent), block is not None and block.last_op is op]
+    structure += (len(operands), len(results))
+    attributes: list = [v.type for v in operands]
+    attributes += [r.type for r in results]
+    for table in (op.properties, op.attributes):
+        structure.append(len(table))
+        for name, value in table.items():
+            structure.append(name)
+            attributes.append(value)
+    structure.append(len(regions))
+    for region in regions:
+        blocks = list(region.blocks)
+        structure.append(len(blocks))
+        for inner in blocks:
+            args = inner.args
+            structure += (len(args), type(inner.last_op))
+            attributes += [a.type for a in args]
+    return structure, attributes
 
 
 def passed(key: tuple, op: Operation) -> bool:

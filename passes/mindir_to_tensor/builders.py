@@ -224,22 +224,12 @@ class Emitter:
     def matmul(self, a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
         """`linalg.matmul ins(a, b) outs(acc)` (its hidden region built directly, without
         xDSL's implicit builder: a model has a matmul per Dense layer)."""
-        element = S.tensor_of(acc.type).get_element_type()
-        block = Block(arg_types=[element, element, element])
-        mul, add = (
-            (arith.MulfOp, arith.AddfOp)
-            if isinstance(element, AnyFloat)
-            else (arith.MuliOp, arith.AddiOp)
-        )
-        product = mul.create(operands=[block.args[0], block.args[1]], result_types=[element])
-        total = add.create(operands=[product.results[0], block.args[2]], result_types=[element])
-        block.add_ops([product, total, linalg.YieldOp.create(operands=[total.results[0]])])
         return self.value(
             linalg.MatmulOp.create(
                 operands=[a, b, acc],
                 result_types=[acc.type],
                 properties={"operandSegmentSizes": _SEGMENTS_2_1},
-                regions=[Region(block)],
+                regions=[_multiply_accumulate(_element(acc))],
             )
         )
 
@@ -262,26 +252,14 @@ class Emitter:
         self, named: type[Operation], ins: Sequence[SSAValue], acc: SSAValue, **props: Attribute
     ) -> SSAValue:
         """A linalg convolution `named` (`linalg.conv_2d_nchw_fchw`, ...) into `acc`,
-        its multiply-accumulate body built directly like `matmul`'s; mixed element
-        types (an integer convolution extending its inputs) take xDSL's constructor."""
-        elements = [_element(v) for v in (*ins, acc)]
-        if any(t != elements[-1] for t in elements) or not isinstance(elements[-1], AnyFloat):
-            return self.value(named(list(ins), [acc], [acc.type], **props))
-        element = elements[-1]
-        block = Block(arg_types=elements)
-        product = arith.MulfOp.create(
-            operands=[block.args[0], block.args[1]], result_types=[element]
-        )
-        total = arith.AddfOp.create(
-            operands=[product.results[0], block.args[2]], result_types=[element]
-        )
-        block.add_ops([product, total, linalg.YieldOp.create(operands=[total.results[0]])])
+        its multiply-accumulate body built directly like `matmul`'s (mindir.conv2d's
+        input, weight and result have one element type: no extension in the body)."""
         return self.value(
             named.create(
                 operands=[*ins, acc],
                 result_types=[acc.type],
                 properties={**props, "operandSegmentSizes": _segments(len(ins), 1)},
-                regions=[Region(block)],
+                regions=[_multiply_accumulate(_element(acc))],
             )
         )
 
@@ -485,6 +463,21 @@ def _function_of(block: Block | None) -> func.FuncOp | None:
 
 def _element(value: SSAValue) -> Attribute:
     return S.tensor_of(value.type).get_element_type()
+
+
+def _multiply_accumulate(element: Attribute) -> Region:
+    """The body of a matmul or convolution of one element type, `out + a * b`
+    (addf/mulf, or addi/muli for integers), as xDSL's constructors build it."""
+    block = Block(arg_types=[element, element, element])
+    mul, add = (
+        (arith.MulfOp, arith.AddfOp)
+        if isinstance(element, AnyFloat)
+        else (arith.MuliOp, arith.AddiOp)
+    )
+    product = mul.create(operands=[block.args[0], block.args[1]], result_types=[element])
+    total = add.create(operands=[product.results[0], block.args[2]], result_types=[element])
+    block.add_ops([product, total, linalg.YieldOp.create(operands=[total.results[0]])])
+    return Region(block)
 
 
 def _groups_key(groups: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
