@@ -130,7 +130,8 @@ class GraphCompiler:
             owner = ("refs", id(self_obj)) if pass_refs else id(self_obj)
         precision = (amp.key()[1], _construct_precision(fn, self_obj))  # to_float
         # two closures of one code (one factory called twice) capture different values
-        key = (code, owner, signature_of(template), shapes, precision, _closure_key(fn))
+        captured = _captured(fn)
+        key = (code, owner, signature_of(template), shapes, precision, tuple(map(id, captured)))
         graph = self.module.graphs.get(key)
         if graph is None:
             if key in self._in_progress:
@@ -151,6 +152,7 @@ class GraphCompiler:
             if reuse is not None:
                 graph.fn.attributes["mindir.lazy_inline"] = StringAttr(self_obj.cell_init_args)
             self.module.graphs[key] = graph
+            self.module.key_owners.append((self_obj, captured))  # the ids stay theirs
         operands: list[SSAValue] = [caller.as_value(x) for x in leaves]
         operands += [caller.ref(p) for p in params]
         if graph.has_memory_state:
@@ -300,14 +302,14 @@ def _lazy_reuse_key(fn: Any, self_obj: Any) -> Any | None:
 __all__ = ["CompiledGraphFn", "GraphCompiler", "tensor_type_of"]
 
 
-def _closure_key(fn: Any) -> tuple[int, ...]:
-    """The identities of the values a closure captured (a graph traced for one closure
-    of a code is not the graph of another that captured other values)."""
+def _captured(fn: Any) -> list[Any]:
+    """The values a closure captured (a graph traced for one closure of a code is not
+    the graph of another that captured other values: they are told apart by id)."""
     cells = getattr(unwrap(fn), "__closure__", None) or ()
     out = []
     for cell in cells:
         try:
-            out.append(id(cell.cell_contents))
+            out.append(cell.cell_contents)
         except ValueError:  # a cell not filled yet
-            out.append(0)
-    return tuple(out)
+            out.append(None)
+    return out

@@ -74,6 +74,11 @@ class ModuleBuilder:
         self._block = self.module.body.block
         self.parameters: dict[int, tuple[str, Any]] = {}  # id(Parameter) -> (symbol, Parameter)
         self.graphs: dict[Any, Any] = {}  # specialization key -> CalleeGraph
+        #: the objects whose ids are in `graphs`' keys (a Cell, a closure's values),
+        #: alive while the module is: a temporary `nn.ClipByNorm()(x, c)` in a graph
+        #: died after its call and the next Cell made took its address, so its
+        #: call reused the first one's graph (a silent wrong result, 4 of 30 runs)
+        self.key_owners: list[Any] = []
         self._names: set[str] = set()
         self._last_declaration: Operation | None = None
         self._declarations: dict[int, M.ParameterOp] = {}  # id(Parameter) -> its declaration

@@ -174,6 +174,34 @@ def test_new_cell_never_reuses_a_dead_cells_program():
         del net
 
 
+class _Scale(ms.nn.Cell):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def construct(self, x):
+        return x * self.k
+
+
+def _temporaries(x):
+    return [_Scale(k)(x) for k in range(1, 9)]  # each Cell dies after its call
+
+
+def test_a_temporary_cell_in_a_graph_never_gets_a_dead_ones_graph():
+    """A Cell made and called inside a graph dies after the call, and the next one
+    made often takes its address: its call reused the dead Cell's traced graph
+    (nn.ClipByNorm(axis=1) computed as the nn.ClipByNorm() before it). The module
+    keeps the Cells its graph keys name alive."""
+    x = ms.Tensor(np.ones(3, np.float32))
+    for _ in range(10):
+
+        def graph(x):
+            return _temporaries(x)
+
+        got = [t.asnumpy()[0] for t in ms.jit(graph)(x)]
+        assert got == [float(k) for k in range(1, 9)]
+
+
 def test_import_loads_the_compiler_so_a_first_compile_loads_no_module():
     """Stage times of a process's first compile are compile work, not imports."""
     script = (

@@ -28,8 +28,9 @@ def _same_in_both_modes(fn, *args):
     """fn(*args) in PyNative mode and compiled; the two results (asserted equal).
 
     The PyNative results are also checked not to share memory and not to change
-    while the graph runs: a flaky failure once showed one output holding another's
-    values (the session notes of issue 41); these checks say which it was."""
+    while the graph runs. (A flaky failure of the ClipByNorm test was graph mode's:
+    a temporary Cell's traced graph reused for the next Cell at its address,
+    test_graph_api's test_a_temporary_cell_in_a_graph_never_gets_a_dead_ones_graph.)"""
     eager = run(fn, ms.PYNATIVE_MODE, *args)
     arrays = [a.asnumpy() for a in _leaves(eager) if isinstance(a, Tensor)]
     for i, a in enumerate(arrays):
