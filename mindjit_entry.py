@@ -15,14 +15,18 @@ Before it (while importing) and after it (the code is decided, standard output
 flushed) the handler ends the process at once with 130 (`os._exit`: nothing is
 half-done there, and an exception raised inside the import machinery or the
 interpreter's shutdown would print a traceback).
+
+The handler is installed by the module's first statements, through the built-in
+`_signal` (the `signal` module converts its constants to enums on import: a
+CI run's Ctrl-C landed there, a 17-line traceback). What comes before them
+(Python's start-up, the console script's `import re, sys`, finding this module)
+is Python's own and ends as Python does: fuzz/fault_edges.in_python_start_up.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
-import signal
-import sys
+import _signal  # built in: the handler goes in before anything else is imported
+import os  # already imported by Python's start-up (site): no time
 
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a Ctrl-C'd command
 
@@ -39,12 +43,15 @@ def _on_sigint(signum: int, frame: object) -> None:
 
 def _install() -> None:
     try:
-        signal.signal(signal.SIGINT, _on_sigint)
+        _signal.signal(_signal.SIGINT, _on_sigint)
     except ValueError:  # not the main thread (an embedding): leave Python's handler
         pass
 
 
 _install()  # at import: the console script imports this module first
+
+import importlib  # noqa: E402  (after the handler: a Ctrl-C here is handled)
+import sys  # noqa: E402
 
 
 def _run(module: str) -> int:

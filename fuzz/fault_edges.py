@@ -4,6 +4,7 @@ standard output, a closed pipe, Ctrl-C (SIGINT) at several moments."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -193,20 +194,33 @@ def _got(done: subprocess.CompletedProcess) -> str:
 
 
 def in_python_start_up(code: int, err: str) -> bool:
-    """The SIGINT arrived while the interpreter was still starting (site's .pth
-    files, before the tool's first line runs): Python's own exit, which no tool can
-    change. Under load 0.05 s can land there; the scenario then tries a little
-    later (a real failure of the tool's handler is never in start-up)."""
+    """The SIGINT arrived before mindjit_entry installed its handler (Python's
+    start-up: site's .pth files, the console script's first imports, finding and
+    reading mindjit_entry up to its `_install()` line): Python's own exit, which no
+    tool can change. Under load 0.05 s can land there; the scenario then tries a
+    little later (a real failure of the tool's handler is never before it)."""
     if code == -signal.SIGINT and not err.strip():
         return True
     lines = err.strip().splitlines()
+    if code not in (1, -signal.SIGINT) or not lines or lines[-1] != "KeyboardInterrupt":
+        return False
+    if "<frozen site>" in err:
+        return "mindjit_entry" not in err
+    entry_lines = [int(n) for n in _ENTRY_FRAME.findall(err)]
     return (
-        code in (1, -signal.SIGINT)
-        and bool(lines)
-        and lines[-1] == "KeyboardInterrupt"
-        and "<frozen site>" in err
-        and "mindjit_entry" not in err
+        "Traceback (most recent call last):" in err
+        and "mindjit/" not in err
+        and all(n <= _INSTALL_LINE for n in entry_lines)
     )
+
+
+#: a traceback frame in mindjit_entry.py, and the line where it installs its handler
+_ENTRY_FRAME = re.compile(r'mindjit_entry\.py", line (\d+)')
+_INSTALL_LINE = next(
+    i
+    for i, text in enumerate((ROOT / "mindjit_entry.py").read_text().splitlines(), 1)
+    if text.startswith("_install()")
+)
 
 
 def sigint(ctx: Ctx) -> list[Row]:
@@ -242,7 +256,11 @@ def sigint(ctx: Ctx) -> list[Row]:
             if err is None:
                 failed.append(f"{delay} s: hang")
             elif proc.returncode != 130 or not one_line(err):
-                failed.append(f"{delay} s: exit {proc.returncode}, {len(err.splitlines())} lines")
+                lines = err.splitlines()
+                failed.append(
+                    f"{delay} s: exit {proc.returncode}, {len(lines)} lines:\n"
+                    + "\n".join(lines[-12:])
+                )
         case = f"{name} at {', '.join(f'{d:g}' for d in delays)} s"
         rows.append(Row("SIGINT", case, not failed, "; ".join(failed)))
     return rows

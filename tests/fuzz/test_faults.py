@@ -44,3 +44,22 @@ def test_a_sigint_in_python_start_up_is_told_from_the_tools_own_handling() -> No
     ours = site.replace("<frozen site>", "mindjit_entry.py")
     assert not in_python_start_up(1, ours) and not in_python_start_up(130, "")
     assert not in_python_start_up(1, "error: something else\n")
+
+
+def test_a_sigint_before_the_entrys_handler_is_python_start_up() -> None:
+    """A CI run's Ctrl-C landed in the console script's `from mindjit_entry import`,
+    before the handler's line: Python's exit. After that line it is the tool's."""
+    from fault_edges import _INSTALL_LINE
+
+    def traceback(*frames: str) -> str:
+        body = "".join(f'  File "{f}", line {n}, in <module>\n' for f, n in frames)
+        return f"Traceback (most recent call last):\n{body}KeyboardInterrupt\n"
+
+    script = ("/venv/bin/ms-opt", 5)
+    loading = ("<frozen importlib._bootstrap_external>", 1021)
+    assert in_python_start_up(-2, traceback(script, loading))
+    assert in_python_start_up(-2, traceback(script, ("/x/mindjit_entry.py", _INSTALL_LINE)))
+    after = ("/x/mindjit_entry.py", _INSTALL_LINE + 3)
+    assert not in_python_start_up(-2, traceback(script, after))
+    assert not in_python_start_up(-2, traceback(script, ("/x/mindjit/tools/cli.py", 40)))
+    assert not in_python_start_up(130, traceback(script, loading))
