@@ -10,7 +10,12 @@ call of each (compile + run; LLVM compiles in the background meanwhile, its
 seconds in brackets) and the largest difference of the outputs over their
 largest magnitude.
 
-    .venv/bin/python benchmarks/fused_codegen.py [--calls 40]
+A second table times the compiled row sums (backend/cpu/codegen_reduce.py) on
+their own: `linalg.reduce` of addf over the last axis, one executable each way,
+per call (exe.run, so the executor's entry is in both), and whether the two
+results are bit-equal.
+
+    .venv/bin/python benchmarks/fused_codegen.py [--calls 40] [--only row_sums]
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ sys.path.insert(0, str(ROOT / "examples" / "models"))
 
 import mindjit as ms  # noqa: E402
 from mindjit import Tensor, nn  # noqa: E402
-from mindjit.backend.cpu import codegen_llvm  # noqa: E402
+from mindjit.backend.cpu import CpuExecutable, codegen_llvm  # noqa: E402
+from mindjit.dialects.parsing import parse_module  # noqa: E402
 from mindjit.support import config  # noqa: E402
 
 
@@ -85,6 +91,53 @@ def lenet_step() -> Callable[[], Any]:
 
 WORKLOADS = {"gpt_step": gpt_step, "gpt8_forward": gpt_forward, "lenet5_step": lenet_step}
 
+#: the row sums of the workloads above: LayerNorm's (rows x hidden), softmax's
+#: (rows x seq, batch x heads x seq x seq) and the FFN's width
+ROW_SUMS = [(64, 256), (64, 64), (256, 256), (256, 1024), (8, 4, 32, 32)]
+
+
+def row_sum_text(shape: tuple[int, ...]) -> str:
+    t_in = f"tensor<{'x'.join(map(str, shape))}xf32>"
+    t_out = f"tensor<{'x'.join(map(str, shape[:-1]))}xf32>"
+    return f"""
+func.func @f(%x: {t_in}) -> {t_out} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {t_out}
+  %i = linalg.fill ins(%zero : f32) outs(%e : {t_out}) -> {t_out}
+  %r = linalg.reduce ins(%x : {t_in}) outs(%i : {t_out}) dimensions = [{len(shape) - 1}]
+    (%a: f32, %b: f32) {{
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }}
+  func.return %r : {t_out}
+}}
+"""
+
+
+def row_sums(calls: int) -> None:
+    print("\n| row sum of | numpy us | codegen us | ratio | bit-equal |")
+    print("|---|---|---|---|---|")
+    for shape in ROW_SUMS:
+        x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+        exes = [
+            CpuExecutable(parse_module(row_sum_text(shape)), codegen=on) for on in (False, True)
+        ]
+        outs = [e.run("f", x)[0] for e in exes]
+        codegen_llvm.wait_all()
+        outs[1] = exes[1].run("f", x)[0]
+        times: list[list[float]] = [[], []]
+        for _ in range(calls):
+            for e, ts in zip(exes, times):
+                t = time.perf_counter()
+                for _ in range(50):
+                    e.run("f", x)
+                ts.append((time.perf_counter() - t) / 50)
+        a, b = (statistics.median(ts) * 1e6 for ts in times)
+        same = outs[0].tobytes() == outs[1].tobytes()
+        print(
+            f"| {' x '.join(map(str, shape))} | {a:.1f} | {b:.1f} | {b / a:.2f} | {'yes' if same else 'NO'} |"
+        )
+
 
 def build(make: Callable[[], Callable[[], Any]], codegen: bool) -> tuple[Callable, float, Any]:
     config.set_cpu_codegen(codegen)
@@ -102,13 +155,15 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=40)
     parser.add_argument("--only", default="")
     args = parser.parse_args()
-    print(
-        "| workload | numpy ms | codegen ms | ratio | first call s (numpy / codegen) | max diff / max abs |"
-    )
-    print("|---|---|---|---|---|---|")
-    for name, make in WORKLOADS.items():
-        if args.only and name != args.only:
-            continue
+    names = [n for n in WORKLOADS if not args.only or n == args.only]
+    if names:
+        print(
+            "| workload | numpy ms | codegen ms | ratio | first call s (numpy / codegen) "
+            "| max diff / max abs |"
+        )
+        print("|---|---|---|---|---|---|")
+    for name in names:
+        make = WORKLOADS[name]
         run_a, c_a, out_a = build(make, False)
         before = codegen_llvm.compile_stats()["seconds"]
         run_b, c_b, out_b = build(make, True)
@@ -124,6 +179,8 @@ def main() -> None:
         print(
             f"| {name} | {a:.2f} | {b:.2f} | {b / a:.2f} | {c_a:.2f} / {c_b:.2f} (LLVM {llvm_ms:.0f} ms) | {diff:.1e} |"
         )
+    if not args.only or args.only == "row_sums":
+        row_sums(args.calls)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from mindjit.backend.cpu.codegen_llvm import fused_kernel
+from mindjit.backend.cpu.codegen_reduce import row_sum_kernel
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
@@ -67,9 +68,21 @@ def _plan_structured(c: FunctionCompiler, spec: Spec) -> tuple[Fn, list[SSAValue
         )
     if spec.reductions and (arg := plan_arg_reduce(c, spec, operands, loop)) is not None:
         return arg
-    if spec.reductions:
-        return plan_reduction(c, spec, operands, body, loop)
     codegen = c.exe.codegen
+    if spec.reductions:
+        if codegen is not None:
+            summed = row_sum_kernel(
+                codegen,
+                c,
+                spec,
+                operands,
+                body,
+                loop,
+                lambda: plan_reduction(c, spec, operands, body, loop),
+            )
+            if summed is not None:
+                return summed
+        return plan_reduction(c, spec, operands, body, loop)
     if codegen is not None:  # also for constant inputs: one structure, one kernel
         fused = fused_kernel(
             codegen, spec, operands, body, loop, lambda: _plan_parallel(spec, operands, body, loop)

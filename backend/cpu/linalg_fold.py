@@ -44,11 +44,11 @@ class _Fold:
     out_shape: Shape
 
 
-def _folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body) -> list[_Fold]:
+def folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body) -> list[_Fold]:
     """Match each yield as `combine(out, f(ins...))`, the only reductions planned."""
     n_in, n_out = len(spec.ins), len(spec.outs)
     parallel = [d for d in range(spec.num_dims) if d not in spec.reductions]
-    folds = []
+    found = []
     for j, y in enumerate(body.yields):
         comb = body.producer(y)
         if comb is None or type(comb) not in COMBINERS:
@@ -71,10 +71,10 @@ def _folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body)
             raise unsupported(spec.op, "reduction output map must list exactly the parallel dims")
         dtype = dtype_of(spec.outs[j].type, spec.op)
         init_needed = not is_neutral(type(comb), dtype, c.splat(spec.outs[j]))
-        folds.append(
+        found.append(
             _Fold(comb, value, out, dtype, init_needed, static_shape(spec.outs[j].type, spec.op))
         )
-    return folds
+    return found
 
 
 Planned = tuple[Fn, list[SSAValue], list[bool]]  # kernel, its operands, fresh results
@@ -84,22 +84,22 @@ def plan_reduction(
     c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body, loop: Shape
 ) -> Planned:
     """The kernel computing all outputs from (inputs..., captured..., inits...)."""
-    folds = _folds(c, spec, operands, body)
+    found = folds(c, spec, operands, body)
     if (
-        len(folds) == 1
-        and (planned := _contraction(spec, operands, body, loop, folds[0])) is not None
+        len(found) == 1
+        and (planned := _contraction(spec, operands, body, loop, found[0])) is not None
     ):
         kernel, ins = planned
-        shapes = [folds[0].out_shape]
+        shapes = [found[0].out_shape]
     else:
-        fn, used, captured = body.compile([f.value for f in folds])
+        fn, used, captured = body.compile([f.value for f in found])
         preps = [operands[i].prep for i in used] + [None] * len(captured)
-        posts, shapes = zip(*[_fold_post(body, f, loop, spec.reductions) for f in folds])
+        posts, shapes = zip(*[_fold_post(body, f, loop, spec.reductions) for f in found])
         kernel = then(with_preps(fn, preps), list(posts))
         ins = [operands[i].value for i in used] + captured
-    inits = [f.out.value for f in folds if f.init_needed]
-    kernel = _with_inits(kernel, len(ins), folds, list(shapes))
-    return kernel, ins + inits, [True] * len(folds)
+    inits = [f.out.value for f in found if f.init_needed]
+    kernel = _with_inits(kernel, len(ins), found, list(shapes))
+    return kernel, ins + inits, [True] * len(found)
 
 
 def _fold_post(body: Body, fold: _Fold, loop: Shape, reductions: list[int]) -> tuple[Fn, Shape]:
