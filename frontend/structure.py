@@ -8,9 +8,12 @@ on its constant arguments too).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.tensor import Parameter, Tensor
@@ -137,8 +140,12 @@ def unflatten(template: Any, leaves: list[Any]) -> Any:
     return template
 
 
-def signature_of(value: Any) -> Any:
-    """A hashable description: tensors by shape/dtype, constants by value."""
+def signature_of(value: Any, held: list[Any] | None = None) -> Any:
+    """A hashable description: tensors by shape/dtype, constants by value (a numpy
+    array by its contents). An object with no value to compare (unhashable) stands
+    for itself, by id: `held` (when given) gets it, and the caller keeps it alive
+    while the key is in use, so no later object takes its id (two calls with a new
+    array or config object each reused the first call's program: issue 41's notes)."""
     if isinstance(value, ConstantTensor):
         return ("K", value.dtype.name, int(value.asnumpy()))
     if isinstance(value, Tensor):
@@ -147,13 +154,25 @@ def signature_of(value: Any) -> Any:
         return ("T", tuple(value.shape), value.dtype.name)
     if _is_struct(value):
         static, fields = value.__ms_struct__()
-        return ("S", type(value).__name__, static, signature_of(fields))
+        return ("S", type(value).__name__, static, signature_of(fields, held))
     if isinstance(value, tuple | list):
-        return (type(value).__name__, tuple(signature_of(v) for v in value))
+        return (type(value).__name__, tuple(signature_of(v, held) for v in value))
     if isinstance(value, dict):
-        return ("dict", tuple(sorted((str(k), signature_of(v)) for k, v in value.items())))
+        return (
+            "dict",
+            tuple(sorted((str(k), signature_of(v, held)) for k, v in value.items())),
+        )
+    if type(value) is np.ndarray and value.dtype.kind in _NUMERIC_KINDS:
+        data = np.ascontiguousarray(value)
+        return ("N", value.shape, value.dtype.str, hashlib.blake2b(data.data).digest())
     try:
         hash(value)
     except TypeError:
+        if held is not None:
+            held.append(value)
         return ("id", id(value))
     return ("C", type(value).__name__, value)
+
+
+#: numpy dtypes whose arrays are keyed by their bytes (bool, ints, floats, complex)
+_NUMERIC_KINDS = frozenset("biufc")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 from mindjit.driver.compile import load_compiler as driver_load_compiler
 from mindjit.frontend import mixed_precision
@@ -35,7 +35,17 @@ from mindjit.frontend.structure import as_constants, signature_of
 from mindjit.support import config
 from mindjit.support.gc_pause import no_full_collections
 
-_PROGRAMS: dict[Any, tuple[Any, Any, CompiledProgram]] = {}
+
+class _Cached(NamedTuple):
+    """A program and references to the objects its key names by id."""
+
+    owner: Any  # () -> the Cell (or None)
+    closure: Any  # () -> the closure or jit wrapper (or None)
+    program: CompiledProgram
+    held: list[Any]  # () -> each argument keyed by id
+
+
+_PROGRAMS: dict[Any, _Cached] = {}
 _COMPILING = threading.RLock()  #: held while a program is looked up and compiled
 
 
@@ -91,20 +101,21 @@ def program_for(
     # a closure's program is its function object's (a train step made per network).
     closure = owner or (user_fn if getattr(user_fn, "__closure__", None) else None)
     options = config.compile_options(*jit_options)  # what outside the call changes the program
+    held: list[Any] = []  # the arguments the key names by id: each must still be that object
     key = (
         *_code_key(user_fn),
         id(self_obj),
         id(closure),
-        signature_of((args, tuple(sorted(kwargs.items())))),
+        signature_of((args, tuple(sorted(kwargs.items()))), held),
         options,
         training_token(),  # `self.training` is folded: set_train picks another program
         mixed_precision.key(),  # to_float casts are traced in: a new precision, a new program
     )
-    program = _cached(key, self_obj, closure)
+    program = _cached(key, self_obj, closure, held)
     if program is not None:
         return program
     with _COMPILING:
-        program = _cached(key, self_obj, closure)  # another thread may have compiled it
+        program = _cached(key, self_obj, closure, held)  # another thread may have compiled it
         if program is not None:
             return program
         with no_full_collections(), too_deep.guarded(user_fn, "compile"):
@@ -112,7 +123,7 @@ def program_for(
                 program = compile_with_cache(user_fn, self_obj, args, kwargs, name, options)
             else:
                 program = CompiledProgram(user_fn, self_obj, args, kwargs, name, options)
-        _PROGRAMS[key] = (_ref(self_obj), _ref(closure), program)
+        _PROGRAMS[key] = _Cached(_ref(self_obj), _ref(closure), program, [_ref(x) for x in held])
         return program
 
 
@@ -127,12 +138,14 @@ def _code_key(user_fn: Any) -> tuple:
     return (code, code.co_filename, id(getattr(user_fn, "__globals__", None)))
 
 
-def _cached(key: Any, self_obj: Any, closure: Any) -> CompiledProgram | None:
+def _cached(key: Any, self_obj: Any, closure: Any, held: list[Any]) -> CompiledProgram | None:
     entry = _PROGRAMS.get(key)
     # ids are reused once an object dies: the program must belong to these very objects
-    if entry is None or entry[0]() is not self_obj or entry[1]() is not closure:
+    if entry is None or entry.owner() is not self_obj or entry.closure() is not closure:
         return None
-    return entry[2]
+    if any(ref() is not x for ref, x in zip(entry.held, held)):
+        return None
+    return entry.program
 
 
 def _ref(obj: Any) -> Any:
@@ -204,7 +217,7 @@ def compile_cell(cell: Any, args: tuple) -> CompiledProgram:
 
 def cached_programs() -> list[CompiledProgram]:
     """The programs compiled so far in this process (for reports and tests)."""
-    return [program for _, _, program in _PROGRAMS.values()]
+    return [entry.program for entry in _PROGRAMS.values()]
 
 
 def clear_cache() -> None:

@@ -131,7 +131,9 @@ class GraphCompiler:
         precision = (amp.key()[1], _construct_precision(fn, self_obj))  # to_float
         # two closures of one code (one factory called twice) capture different values
         captured = _captured(fn)
-        key = (code, owner, signature_of(template), shapes, precision, tuple(map(id, captured)))
+        held: list[Any] = []  # the arguments the key names by id
+        signature = signature_of(template, held)
+        key = (code, owner, signature, shapes, precision, tuple(map(id, captured)))
         graph = self.module.graphs.get(key)
         if graph is None:
             if key in self._in_progress:
@@ -152,7 +154,7 @@ class GraphCompiler:
             if reuse is not None:
                 graph.fn.attributes["mindir.lazy_inline"] = StringAttr(self_obj.cell_init_args)
             self.module.graphs[key] = graph
-            self.module.key_owners.append((self_obj, captured))  # the ids stay theirs
+            self.module.key_owners.append((self_obj, captured, held))  # the ids stay theirs
         operands: list[SSAValue] = [caller.as_value(x) for x in leaves]
         operands += [caller.ref(p) for p in params]
         if graph.has_memory_state:

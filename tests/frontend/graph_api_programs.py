@@ -62,3 +62,13 @@ def make_scaler(factor):
         return x * factor
 
     return ms.jit(scale)
+
+
+def add_array(x, a):
+    """`a` a numpy array: a constant of the program."""
+    return x + ms.Tensor(a)
+
+
+def scale_by(x, cfg):
+    """`cfg` any object with a `k`: read as a constant where the graph calls this."""
+    return x * cfg.k

@@ -202,6 +202,53 @@ def test_a_temporary_cell_in_a_graph_never_gets_a_dead_ones_graph():
         assert got == [float(k) for k in range(1, 9)]
 
 
+def test_a_numpy_array_argument_is_a_constant_by_its_values():
+    """Unhashable, an array was keyed by its id: every later call with a new array
+    (often at the freed one's address) or the same array changed in place ran the
+    first call's program. It is keyed by its contents."""
+    x = ms.Tensor(np.zeros(3, np.float32))
+    f = ms.jit(P.add_array)
+    for i in range(6):
+        a = np.full(3, float(i), np.float32)
+        assert f(x, a).asnumpy().tolist() == [float(i)] * 3
+        del a
+    a = np.zeros(3, np.float32)
+    assert f(x, a).asnumpy().tolist() == [0.0] * 3
+    a[:] = 5.0
+    assert f(x, a).asnumpy().tolist() == [5.0] * 3
+
+
+class _Unhashable:
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, k):
+        self.k = k
+
+
+def _scaled_by(x, cfg):
+    return x * cfg.k
+
+
+def _configs(x):
+    return [P.scale_by(x, _Unhashable(float(k))) for k in range(1, 9)]  # each dies after
+
+
+def test_an_unhashable_argument_never_gets_a_dead_ones_program():
+    """An object with no value to compare stands for itself: a program made for a
+    dead one is not reused for a new object at its address, between calls and
+    between two calls inside one graph."""
+    x = ms.Tensor(np.ones(3, np.float32))
+    f = ms.jit(_scaled_by)
+    for i in range(6):
+        assert f(x, _Unhashable(float(i))).asnumpy().tolist() == [float(i)] * 3
+    for _ in range(5):
+
+        def graph(x):
+            return _configs(x)
+
+        assert [t.asnumpy()[0] for t in ms.jit(graph)(x)] == [float(k) for k in range(1, 9)]
+
+
 def test_import_loads_the_compiler_so_a_first_compile_loads_no_module():
     """Stage times of a process's first compile are compile work, not imports."""
     script = (

@@ -68,7 +68,7 @@ def in_threads(work, calls: int) -> list[BaseException]:
 
 
 def compiled_for(cell: nn.Cell) -> list:
-    return [p for owner, _, p in api._PROGRAMS.values() if owner() is cell]  # noqa: SLF001
+    return [e.program for e in api._PROGRAMS.values() if e.owner() is cell]  # noqa: SLF001
 
 
 def programs_of(cell: nn.Cell) -> int:
