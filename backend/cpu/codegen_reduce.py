@@ -124,20 +124,7 @@ define internal {ty} @kernel.pw(ptr %p, i64 %n) nounwind {{
 entry:
   %small = icmp ult i64 %n, 8
   br i1 %small, label %seq, label %big
-seq:
-  %i = phi i64 [0, %entry], [%in, %seqadd]
-  %acc = phi {ty} [0.0, %entry], [%accn, %seqadd]
-  %seqdone = icmp uge i64 %i, %n
-  br i1 %seqdone, label %seqend, label %seqadd
-seqadd:
-  %qi = getelementptr {ty}, ptr %p, i64 %i
-  %vi = load {ty}, ptr %qi
-  %accn = fadd {ty} %acc, %vi
-  %in = add nuw nsw i64 %i, 1
-  br label %seq
-seqend:
-  ret {ty} %acc
-big:
+{_in_order(ty, "seq", "0", "0.0", "entry")}big:
   %block = icmp ule i64 %n, 128
   br i1 %block, label %blk, label %split
 blk:
@@ -172,20 +159,7 @@ combine:
   %s47 = fadd {ty} %s45, %s67
   %s07 = fadd {ty} %s03, %s47
   br label %tail
-tail:
-  %t = phi i64 [%n8, %combine], [%tn, %tailadd]
-  %res = phi {ty} [%s07, %combine], [%resn, %tailadd]
-  %taildone = icmp uge i64 %t, %n
-  br i1 %taildone, label %tailend, label %tailadd
-tailadd:
-  %qt = getelementptr {ty}, ptr %p, i64 %t
-  %vt = load {ty}, ptr %qt
-  %resn = fadd {ty} %res, %vt
-  %tn = add nuw nsw i64 %t, 1
-  br label %tail
-tailend:
-  ret {ty} %res
-split:
+{_in_order(ty, "tail", "%n8", "%s07", "combine")}split:
   %half = lshr i64 %n, 1
   %n2 = and i64 %half, -8
   %left = call {ty} @kernel.pw(ptr %p, i64 %n2)
@@ -195,4 +169,23 @@ split:
   %both = fadd {ty} %left, %right
   ret {ty} %both
 }}
+"""
+
+
+def _in_order(ty: str, name: str, start: str, init: str, pred: str) -> str:
+    """Blocks `name`...: return init + p[start] + p[start + 1] + ... + p[n - 1], in order
+    (a short row, and the elements a block of eight leaves)."""
+    return f"""{name}:
+  %{name}.i = phi i64 [{start}, %{pred}], [%{name}.in, %{name}.add]
+  %{name}.acc = phi {ty} [{init}, %{pred}], [%{name}.accn, %{name}.add]
+  %{name}.done = icmp uge i64 %{name}.i, %n
+  br i1 %{name}.done, label %{name}.end, label %{name}.add
+{name}.add:
+  %{name}.q = getelementptr {ty}, ptr %p, i64 %{name}.i
+  %{name}.v = load {ty}, ptr %{name}.q
+  %{name}.accn = fadd {ty} %{name}.acc, %{name}.v
+  %{name}.in = add nuw nsw i64 %{name}.i, 1
+  br label %{name}
+{name}.end:
+  ret {ty} %{name}.acc
 """

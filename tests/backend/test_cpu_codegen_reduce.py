@@ -67,7 +67,15 @@ def test_every_row_length_sums_as_numpy(dtype):
         assert want.tobytes() == np.add.reduce(x, axis=1).tobytes()
 
 
-def test_trailing_axes_rank_three_and_a_whole_vector():
+def test_trailing_axes_rank_three_and_a_whole_vector(monkeypatch):
+    calls = []
+    real = codegen_llvm.FusedKernel.__call__
+
+    def counted(self, *arrays):
+        calls.append(self)
+        return real(self, *arrays)
+
+    monkeypatch.setattr(codegen_llvm.FusedKernel, "__call__", counted)
     for shape, dims in [((4, 5, 40), [1, 2]), ((2, 64, 256), [2]), ((2, 3, 300), [1, 2])]:
         x = data(shape, np.float32, 1)
         got, want, on = run_both(reduce_text(shape, dims), x)
@@ -75,6 +83,7 @@ def test_trailing_axes_rank_three_and_a_whole_vector():
     x = data((777,), np.float32, 2)
     got, want, _ = run_both(reduce_text((777,), [0]), x)
     assert got.shape == () and got.tobytes() == want.tobytes()
+    assert len(calls) == 4  # the second call of each ran the generated code
 
 
 def test_nan_inf_and_signed_zeros():
