@@ -36,14 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import prod
-from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
 
 from mindjit.backend.cpu.codegen_llvm import _DATA_OFFSET, Codegen, FusedKernel, guarded
 from mindjit.backend.cpu.linalg_body import Body
-from mindjit.backend.cpu.linalg_fold import Planned, folds
+from mindjit.backend.cpu.linalg_fold import Fold, Planned
 from mindjit.backend.cpu.linalg_spec import Operand, Shape, Spec
 from mindjit.backend.cpu.types import dtype_of, static_shape
 
@@ -55,14 +54,15 @@ MIN_ELEMENTS = 2048
 
 def row_sum_kernel(
     cg: Codegen,
-    c: Any,
     spec: Spec,
     operands: list[Operand],
     body: Body,
     loop: Shape,
+    found: list[Fold],
     reference: Callable[[], Planned],
 ) -> Planned | None:
-    """The compiled row sum of this reduction, or None when it is not one (above)."""
+    """The compiled row sum of this reduction (`found`: its folds, linalg_fold.folds),
+    or None when it is not one (above)."""
     if len(spec.ins) != 1 or len(spec.outs) != 1 or body.captured:
         return None
     n = len(loop)
@@ -72,7 +72,7 @@ def row_sum_kernel(
     source = operands[0]
     if not source.pure or source.dims != tuple(range(n)) or source.prep is not None:
         return None
-    (fold,) = folds(c, spec, operands, body)
+    (fold,) = found
     if type(fold.combiner) is not arith.AddfOp or fold.init_needed:
         return None
     if body.arg_index(fold.value) != 0 or fold.out.dims != tuple(range(n - k)):

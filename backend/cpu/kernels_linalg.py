@@ -22,7 +22,7 @@ from mindjit.backend.cpu.codegen_reduce import row_sum_kernel
 from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
-from mindjit.backend.cpu.linalg_fold import plan_reduction
+from mindjit.backend.cpu.linalg_fold import folds, plan_reduction
 from mindjit.backend.cpu.linalg_index_patterns import plan_arg_reduce
 from mindjit.backend.cpu.linalg_segment import segment_sum_kernel
 from mindjit.backend.cpu.linalg_spec import (
@@ -70,19 +70,20 @@ def _plan_structured(c: FunctionCompiler, spec: Spec) -> tuple[Fn, list[SSAValue
         return arg
     codegen = c.exe.codegen
     if spec.reductions:
+        found = folds(c, spec, operands, body)
         if codegen is not None:
             summed = row_sum_kernel(
                 codegen,
-                c,
                 spec,
                 operands,
                 body,
                 loop,
-                lambda: plan_reduction(c, spec, operands, body, loop),
+                found,
+                lambda: plan_reduction(spec, operands, body, loop, found),
             )
             if summed is not None:
                 return summed
-        return plan_reduction(c, spec, operands, body, loop)
+        return plan_reduction(spec, operands, body, loop, found)
     if codegen is not None:  # also for constant inputs: one structure, one kernel
         fused = fused_kernel(
             codegen, spec, operands, body, loop, lambda: _plan_parallel(spec, operands, body, loop)

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class _Fold:
+class Fold:
     combiner: Operation  # the body op combining the accumulator and `value`
     value: SSAValue  # body value folded into the output
     out: Operand
@@ -44,7 +44,7 @@ class _Fold:
     out_shape: Shape
 
 
-def folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body) -> list[_Fold]:
+def folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body) -> list[Fold]:
     """Match each yield as `combine(out, f(ins...))`, the only reductions planned."""
     n_in, n_out = len(spec.ins), len(spec.outs)
     parallel = [d for d in range(spec.num_dims) if d not in spec.reductions]
@@ -72,7 +72,7 @@ def folds(c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body) 
         dtype = dtype_of(spec.outs[j].type, spec.op)
         init_needed = not is_neutral(type(comb), dtype, c.splat(spec.outs[j]))
         found.append(
-            _Fold(comb, value, out, dtype, init_needed, static_shape(spec.outs[j].type, spec.op))
+            Fold(comb, value, out, dtype, init_needed, static_shape(spec.outs[j].type, spec.op))
         )
     return found
 
@@ -81,10 +81,10 @@ Planned = tuple[Fn, list[SSAValue], list[bool]]  # kernel, its operands, fresh r
 
 
 def plan_reduction(
-    c: FunctionCompiler, spec: Spec, operands: list[Operand], body: Body, loop: Shape
+    spec: Spec, operands: list[Operand], body: Body, loop: Shape, found: list[Fold]
 ) -> Planned:
-    """The kernel computing all outputs from (inputs..., captured..., inits...)."""
-    found = folds(c, spec, operands, body)
+    """The kernel computing all outputs from (inputs..., captured..., inits...);
+    `found` = `folds(...)` of the op."""
     if (
         len(found) == 1
         and (planned := _contraction(spec, operands, body, loop, found[0])) is not None
@@ -102,7 +102,7 @@ def plan_reduction(
     return kernel, ins + inits, [True] * len(found)
 
 
-def _fold_post(body: Body, fold: _Fold, loop: Shape, reductions: list[int]) -> tuple[Fn, Shape]:
+def _fold_post(body: Body, fold: Fold, loop: Shape, reductions: list[int]) -> tuple[Fn, Shape]:
     """value in iteration space -> reduced, in the output's axis order; and the
     shape that has (unit dims where the value did not depend on a loop dim)."""
     n = len(loop)
@@ -130,7 +130,7 @@ def _fold_post(body: Body, fold: _Fold, loop: Shape, reductions: list[int]) -> t
 
 
 def _contraction(
-    spec: Spec, operands: list[Operand], body: Body, loop: Shape, fold: _Fold
+    spec: Spec, operands: list[Operand], body: Body, loop: Shape, fold: Fold
 ) -> tuple[Fn, list[SSAValue]] | None:
     """`add(out, mul(a, b))` over plain input block args: a matmul/einsum."""
     if type(fold.combiner) not in (arith.AddfOp, arith.AddiOp) or fold.dtype == np.bool_:
@@ -150,7 +150,7 @@ def _contraction(
     return contraction(a.dims, b.dims, fold.out.dims, loop, fold.dtype), [a.value, b.value]
 
 
-def _with_inits(kernel: Fn, n_ins: int, folds: list[_Fold], shapes: list[Shape]) -> Fn:
+def _with_inits(kernel: Fn, n_ins: int, folds: list[Fold], shapes: list[Shape]) -> Fn:
     """Fold each result into its init (MLIR's accumulate-into-outs) unless the
     init is neutral; give each result its full shape; 0-d results as arrays.
     All decided here, so a neutral-init matmul stays a bare matmul call."""
@@ -175,7 +175,7 @@ def _with_inits(kernel: Fn, n_ins: int, folds: list[_Fold], shapes: list[Shape])
     return many
 
 
-def _finisher(fold: _Fold, shape: Shape) -> Callable[[Any, Any], Any] | None:
+def _finisher(fold: Fold, shape: Shape) -> Callable[[Any, Any], Any] | None:
     """None when the reduced value already is the result."""
     target = fold.out_shape
     combine = scalar_fn(fold.combiner, vectorized=True) if fold.init_needed else None
