@@ -161,7 +161,9 @@ def test_the_trial_runs_on_the_calls_operands_and_gives_the_chosen_ways_result(
     )
     choice, result = K.fast_conv(key, x, w)
     hows = [c.how for c in real_candidates(d, key)]
-    trials = 1 if choice is not None else K.CONFIRM  # numpy's win is confirmed
+    # numpy's win is confirmed by a second trial, which oneDNN may win (a loaded machine)
+    trials = runs.count("numpy") // 2
+    assert trials == K.CONFIRM if choice is None else trials in range(1, K.CONFIRM + 1)
     assert sorted(runs) == sorted(["numpy"] * 2 * trials + hows * 2 * trials)
     if choice is None:  # numpy kept: the call runs it for real
         assert result is None
