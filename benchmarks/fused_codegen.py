@@ -10,12 +10,17 @@ call of each (compile + run; LLVM compiles in the background meanwhile, its
 seconds in brackets) and the largest difference of the outputs over their
 largest magnitude.
 
+A third table times mindjit's float32 tanh (backend/cpu/tanh_f32.py) on 64 x 1024
+elements: np.tanh, numpy running the recipe (while the kernel compiles), the
+recipe's whole-array kernel, with each one's largest error in ulp there. (Fused
+into a loop nest, tanh's effect shows in the workloads' table above.)
+
 A second table times the compiled row sums (backend/cpu/codegen_reduce.py) on
 their own: `linalg.reduce` of addf over the last axis, one executable each way,
 per call (exe.run, so the executor's entry is in both), and whether the two
 results are bit-equal.
 
-    .venv/bin/python benchmarks/fused_codegen.py [--calls 40] [--only row_sums]
+    .venv/bin/python benchmarks/fused_codegen.py [--calls 40] [--only row_sums|tanh]
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ sys.path.insert(0, str(ROOT / "examples" / "models"))
 
 import mindjit as ms  # noqa: E402
 from mindjit import Tensor, nn  # noqa: E402
-from mindjit.backend.cpu import CpuExecutable, codegen_llvm  # noqa: E402
+from mindjit.backend.cpu import CpuExecutable, codegen_llvm, tanh_f32  # noqa: E402
 from mindjit.dialects.parsing import parse_module  # noqa: E402
 from mindjit.support import config  # noqa: E402
 
@@ -142,6 +147,44 @@ def row_sums(calls: int) -> None:
         )
 
 
+def _per_call(fn: Callable[[], Any], calls: int) -> float:
+    """Median microseconds of `fn` over `calls` rounds of 20 calls."""
+    times = []
+    for _ in range(calls):
+        t = time.perf_counter()
+        for _ in range(20):
+            fn()
+        times.append((time.perf_counter() - t) / 20)
+    return statistics.median(times) * 1e6
+
+
+def _max_ulp(got: np.ndarray, x: np.ndarray) -> float:
+    ref = np.tanh(x.astype(np.float64))
+    spacing = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
+    return float(np.max(np.abs(got.astype(np.float64) - ref) / spacing))
+
+
+def tanh(calls: int) -> None:
+    if not codegen_llvm.available():
+        print("\nfloat32 tanh: llvmlite is not installed, numpy's np.tanh runs it")
+        return
+    x = (np.random.default_rng(0).standard_normal((64, 1024)) * 3).astype(np.float32)
+    codegen_llvm.tanh_f32_array(x)  # starts the kernel's compile
+    codegen_llvm.wait_all()
+    rows = [
+        ("np.tanh", lambda: np.tanh(x)),
+        ("numpy running the recipe", lambda: tanh_f32.tanh(x)),
+        ("the recipe's kernel", lambda: codegen_llvm.tanh_f32_array(x)),
+    ]
+    print("\n| tanh of 64 x 1024 float32 | us per call | / np.tanh | largest error, ulp |")
+    print("|---|---|---|---|")
+    base = 0.0
+    for label, fn in rows:
+        us = _per_call(fn, calls)
+        base = base or us
+        print(f"| {label} | {us:.1f} | {us / base:.2f} | {_max_ulp(fn(), x):.2f} |")
+
+
 def build(make: Callable[[], Callable[[], Any]], codegen: bool) -> tuple[Callable, float, Any]:
     config.set_cpu_codegen(codegen)
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -184,6 +227,8 @@ def main() -> None:
         )
     if not args.only or args.only == "row_sums":
         row_sums(args.calls)
+    if not args.only or args.only == "tanh":
+        tanh(args.calls)
 
 
 if __name__ == "__main__":

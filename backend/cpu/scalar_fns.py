@@ -239,6 +239,13 @@ ELEMENTWISE_OPS = frozenset(
 )
 
 
+#: float32 functions that replace FLOAT_UNARY's for float32 operands, registered by a
+#: code generator that computes the same function inside its loop nests (codegen_llvm:
+#: tanh_f32.py's tanh), so every path of a process gives the same bits; each entry
+#: makes the function when an op is planned (so its kernel can start compiling)
+FLOAT32_UNARY: dict[type[Operation], Callable[[], Fn]] = {}
+
+
 def scalar_fn(op: Operation, vectorized: bool) -> Fn:
     """The numpy callable computing `op` from its operand values.
 
@@ -260,6 +267,8 @@ def scalar_fn(op: Operation, vectorized: bool) -> Fn:
         return _fma
     if name == math.FPowIOp:
         return lambda a, b: np.power(a, b.astype(a.dtype))
+    if src == np.float32 and out == np.float32 and name in FLOAT32_UNARY:
+        return FLOAT32_UNARY[name]()
     if src.kind == "f":
         fn = FLOAT_BINARY.get(name) or FLOAT_UNARY.get(name)
     elif src == np.bool_:
