@@ -175,7 +175,7 @@ def _reusable(op: str, operands: list, dead: tuple[str, ...], values: dict) -> A
     elements, with the executor's malloc settings)."""
     if op not in _UFUNCS:
         return None
-    shape = next(o.shape for o in operands if isinstance(o, np.ndarray))
+    shape = next((o.shape for o in operands if isinstance(o, np.ndarray)), None)
     for name in dead:
         v = values[name]
         if name != "x" and isinstance(v, np.ndarray) and v.dtype == _F and v.shape == shape:
@@ -191,7 +191,7 @@ def tanh(x: Any) -> Any:
         for (name, op, *args), dead in zip(_RECIPE, _DEAD):
             operands = [values[a] if isinstance(a, str) else a for a in args]
             fn = _NUMPY[op]
-            out = _reusable(op, operands, dead, values) if isinstance(x, np.ndarray) else None
+            out = _reusable(op, operands, dead, values) if np.ndim(x) else None
             values[name] = fn(*operands) if out is None else fn(*operands, out=out)
             for a in dead:
                 del values[a]

@@ -405,7 +405,7 @@ DECODE_ERRORS = [
     ("mlp", _alias_other_memory, r"tensor 11 views tensor 5 but not its memory"),
     ("mlp", lambda m: steps(m)[0].update(op="jump"), r"unknown sequence entry 'jump'"),
     ("mlp", lambda m: steps(m)[0].update(stream=64), r"field 'stream' must be an integer in \[0, 63\]"),
-    ("mlp", lambda m: steps(m)[0].update(inputs=[0, 99]), r"kernel input 99 is out of range \(0\.\.19\)"),
+    ("mlp", lambda m: steps(m)[0].update(inputs=[0, 99]), r"kernel input 99 is out of range \(0\.\.17\)"),
     ("mlp", lambda m: steps(m)[0].update(flops=float("nan")), r"kernel cost nan is not a non-negative number"),
     ("mlp", lambda m: steps(m)[0].update(flops=-1), r"kernel cost -1 is not a non-negative number"),
     ("mlp", lambda m: steps(m)[0].update(workspace=[0]), r"a kernel workspace is \[offset, bytes\]"),

@@ -192,3 +192,9 @@ def test_graph_mode_fuses_tanh_with_pynatives_bits():
         ms.set_context(mode=saved)
     for got in (first, fused):
         np.testing.assert_array_equal(got.view(np.int32), eager.view(np.int32))
+
+
+def test_recipe_on_a_zero_dim_array():
+    """numpy's steps on a 0-d array give numpy scalars: nothing to write into."""
+    got = tanh_f32.tanh(np.array(0.5, np.float32))
+    assert np.ndim(got) == 0 and got == tanh_f32.tanh(np.float32(0.5))
