@@ -287,15 +287,6 @@ def _target_machine() -> Any:
     return target.create_target_machine(cpu=cpu, features=features, opt=2, jit=True)
 
 
-def _lower_priority() -> None:
-    """Run the calling (background compile) thread at nice 10, below the threads
-    running steps (Linux gives each thread its own nice value; elsewhere as is)."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-    except (AttributeError, OSError):  # no per-thread priorities here
-        pass
-
-
 class _Batch:
     """Kernels of one executable planned before any of them ran, compiled together in
     one LLVM module by a background thread that the first call of any of them starts;
@@ -319,7 +310,12 @@ class _Batch:
         thread.start()
 
     def _compile_niced(self) -> None:
-        _lower_priority()
+        """The background compile at a lower priority than the threads running
+        steps (Linux gives each thread its own nice value; elsewhere as is)."""
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except (AttributeError, OSError):  # no per-thread priorities here
+            pass
         self.compile()
 
     def compile(self) -> None:
@@ -398,15 +394,21 @@ def _compile_module(todo: dict[str, str]) -> None:
     parts.extend(sorted(declares))
     engine = _engine("\n".join(parts))
     for ir, name in todo.items():
-        nargs = ir.split("\n", 1)[0].count("ptr %a")
-        proto = ctypes.CFUNCTYPE(None, *([ctypes.py_object] * nargs))
+        proto = ctypes.CFUNCTYPE(None, *_argtypes(ir))
         _COMPILED[ir] = proto(engine.get_function_address(name))
         _STATS["kernels"] += 1
 
 
-# -- float32 tanh: tanh_f32.py's recipe as one whole-array kernel ---------------------------
+def _argtypes(ir: str) -> list[Any]:
+    """The ctypes arguments of @kernel: an array object per `ptr`, an `i64` as is."""
+    head = ir.split("\n", 1)[0]
+    params = head[head.index("(") + 1 : head.index(")")].split(",")
+    return [
+        ctypes.c_int64 if p.split()[0] == "i64" else ctypes.py_object for p in params if p.strip()
+    ]
 
-_TANH: dict[str, Any] = {"fn": None, "started": False}  # the kernel, once compiled
+
+# -- float32 tanh: tanh_f32.py's recipe as one whole-array kernel ---------------------------
 
 
 def _tanh_ir() -> str:
@@ -453,65 +455,28 @@ def _tanh_ir() -> str:
     return "\n".join([*head, *lines, *tail, *sorted(declares)]) + "\n"
 
 
-def _compile_tanh() -> None:
-    """Compile the whole-array tanh kernel (a background thread, niced as the batches)."""
-    _lower_priority()
-    with _LOCK:
-        start = _now()
-        try:
-            address = _engine(_tanh_ir()).get_function_address("kernel")
-            proto = ctypes.CFUNCTYPE(None, ctypes.py_object, ctypes.py_object, ctypes.c_int64)
-            _TANH["fn"] = proto(address)
-            _STATS["kernels"] += 1
-        except Exception as exc:  # LLVM refused it: numpy keeps running the recipe
-            print(
-                f"mindjit: compiling float32 tanh failed, numpy runs its recipe: {exc}",
-                file=sys.stderr,
-            )
-        finally:
-            _STATS["seconds"] += _now() - start
-
-
-def _tanh_kernel() -> Any:
-    """The whole-array tanh kernel, or None until a background thread (started by the
-    first call, ~45 ms) has compiled it or if LLVM refused it."""
-    fn = _TANH["fn"]
-    if fn is None and not _TANH["started"]:
-        with _THREADS_LOCK:
-            if not _TANH["started"]:
-                _TANH["started"] = True
-                thread = threading.Thread(target=_compile_tanh, name="mindjit-tanh", daemon=True)
-                _THREADS.append(thread)
-                thread.start()
-    return fn
-
-
 def tanh_f32_array(x: Any) -> Any:
     """tanh_f32's recipe on a float32 array or numpy scalar: the whole-array kernel,
     or numpy running the recipe (the same bits) while it compiles or if LLVM refused
     it. Every float32 math.tanh of a process with LLVM runs this
     (scalar_fns.FLOAT32_UNARY), so a tanh alone (PyNative) and one fused into a loop
     nest give the same bits."""
-    kernel = _tanh_kernel()
-    if kernel is None:
+    if not _TANH.ready():
         return tanh_f32.tanh(x)
     a = np.asarray(x, dtype=np.float32)
     if not a.flags.c_contiguous:
         a = a.copy()
     out = np.empty(a.shape, np.float32)
-    kernel(a, out, a.size)
+    _TANH.fn(a, out, a.size)
     return out if isinstance(x, np.ndarray) else np.float32(out[()])
 
 
 def _planned_tanh() -> Callable[[Any], Any]:
-    """An op planned to run float32 tanh: its kernel starts compiling now, so the
-    steps before the first tanh (and the plan's rest) hide the ~45 ms."""
-    _tanh_kernel()
+    """An op planned to run float32 tanh: its kernel starts compiling now (in the
+    background, as a batch of its own), so the steps before the first tanh (and the
+    plan's rest) hide the ~45 ms."""
+    _TANH.ready()
     return tanh_f32_array
-
-
-if _llvm is not None:
-    scalar_fns.FLOAT32_UNARY[math.TanhOp] = _planned_tanh
 
 
 class Codegen:
@@ -591,6 +556,14 @@ class FusedKernel:
             self._compiled()
         self.inplace_fn(*arrays)
         return arrays[self.into]  # type: ignore[index]
+
+
+#: the whole-array tanh kernel (`tanh_f32_array` calls its compiled `fn` directly)
+_TANH = FusedKernel(_tanh_ir(), [], [])
+_TANH.batch = _Batch()
+_TANH.batch.kernels.append(_TANH)
+if _llvm is not None:
+    scalar_fns.FLOAT32_UNARY[math.TanhOp] = _planned_tanh
 
 
 def _sole_count() -> int:

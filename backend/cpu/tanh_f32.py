@@ -35,7 +35,7 @@ Accuracy against float64's tanh, every 61st float32 in [0, 9.2]: at most
 Speed (64k elements, one thread, `benchmarks/fused_codegen.py --only tanh`): the
 recipe's whole-array kernel 90-94 us, np.tanh 168-175 us; fused into a loop
 nest it costs about as much (the 8-Block forward's GELU bodies 1.80 -> 1.05 ms).
-numpy running the recipe costs about 4x np.tanh (680-740 us: 48 whole-array
+numpy running the recipe costs about 5x np.tanh (~850 us: 48 whole-array
 calls), paid only while the kernel compiles in the background (~45 ms from the
 planning of the first op that uses it) or if LLVM refuses it.
 """
@@ -165,34 +165,13 @@ def _last_uses() -> tuple[tuple[str, ...], ...]:
 _DEAD = _last_uses()
 
 
-#: the steps that are one float32 ufunc call, which can write into a dead operand
-_UFUNCS = frozenset({"abs", "mul", "add", "sub", "div", "rint", "copysign"})
-
-
-def _reusable(op: str, operands: list, dead: tuple[str, ...], values: dict) -> Any:
-    """A float32 temporary that dies at this step, of the step's result shape, to
-    write the step's result into (a fresh array per step: 850 -> 736 us for 64k
-    elements, with the executor's malloc settings)."""
-    if op not in _UFUNCS:
-        return None
-    shape = next((o.shape for o in operands if isinstance(o, np.ndarray)), None)
-    for name in dead:
-        v = values[name]
-        if name != "x" and isinstance(v, np.ndarray) and v.dtype == _F and v.shape == shape:
-            return v
-    return None
-
-
 def tanh(x: Any) -> Any:
     """tanh of a float32 array or scalar by the recipe, in numpy (the module doc)."""
     values: dict[str, Any] = {"x": x}
     # the branch not taken overflows or divides inf by inf on some elements
     with np.errstate(all="ignore"):
         for (name, op, *args), dead in zip(_RECIPE, _DEAD):
-            operands = [values[a] if isinstance(a, str) else a for a in args]
-            fn = _NUMPY[op]
-            out = _reusable(op, operands, dead, values) if np.ndim(x) else None
-            values[name] = fn(*operands) if out is None else fn(*operands, out=out)
+            values[name] = _NUMPY[op](*[values[a] if isinstance(a, str) else a for a in args])
             for a in dead:
                 del values[a]
     result = values["tanh"]
