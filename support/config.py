@@ -19,6 +19,7 @@ A switch is set, from the strongest to the weakest:
 | gemm_threads | | `MKL_NUM_THREADS`, else `OMP_NUM_THREADS` | the machine's cores | oneMKL's and oneDNN's threads (1: oneMKL's sequential layer) |
 | conv | | `MINDJIT_CONV` | auto | the numpy executor's convolutions (backend/cpu/kernels_conv.py): auto (per shape, the fastest of oneDNN's and numpy's ways), numpy, dnnl |
 | gemm_threading | | `MKL_THREADING_LAYER` (oneMKL's) | SEQUENTIAL for 1 thread, else INTEL | oneMKL's threading layer: INTEL, SEQUENTIAL, GNU or TBB |
+| trial_cache | | `MINDJIT_TRIAL_CACHE` | `$XDG_CACHE_HOME/mindjit/trials` (else `~/.cache/mindjit/trials`) | where the gemm and conv trials' choices are kept for the next process (backend/cpu/trial_record.py); 0: in this process only |
 | keep_freed_memory | | `MINDJIT_KEEP_FREED_MEMORY` | 1 | the first CPU executable raises glibc's malloc mmap/trim thresholds, so fresh arrays reuse freed pages (backend/cpu/allocator.py) |
 | cpu_codegen | `set_cpu_codegen(...)` | `MINDJIT_CPU_CODEGEN` | 1 | the numpy executor compiles fused elementwise linalg.generic bodies to machine code with llvmlite (backend/cpu/codegen_llvm.py); 0: numpy calls only |
 | cell_reuse | | `MS_DEV_CELL_REUSE` | 1 | lazy inline: 0 off, 1 keep calls, 2 inline late |
@@ -105,6 +106,15 @@ GEMM_THREADING_LAYERS = {"INTEL": 0, "SEQUENTIAL": 1, "GNU": 3, "TBB": 4}
 CONV_ENV = "MINDJIT_CONV"
 #: how the numpy executor runs a convolution (backend/cpu/kernels_conv.py), the default first
 CONV_MODES = ("auto", "numpy", "dnnl")
+TRIAL_CACHE_ENV = "MINDJIT_TRIAL_CACHE"
+#: the environment variables that set the BLAS, oneMKL and OpenMP thread counts (a
+#: trial's choice holds for these settings only)
+THREAD_ENVS = (
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "MKL_THREADING_LAYER",
+)
 CPU_CODEGEN_ENV = "MINDJIT_CPU_CODEGEN"
 KEEP_MEMORY_ENV = "MINDJIT_KEEP_FREED_MEMORY"
 
@@ -627,6 +637,26 @@ def conv_mode() -> str:
     numpy's ways), numpy (never oneDNN) or dnnl (oneDNN for every float32 shape);
     default auto."""
     return _env_choice(CONV_ENV, CONV_MODES)
+
+
+def trial_cache_path() -> str | None:
+    """MINDJIT_TRIAL_CACHE: the directory of the trials' kept choices; unset or
+    empty: $XDG_CACHE_HOME/mindjit/trials (else ~/.cache/mindjit/trials); 0: none
+    (every process times its shapes again)."""
+    raw = os.environ.get(TRIAL_CACHE_ENV, "").strip()
+    if raw == "0":
+        return None
+    if raw:
+        return os.path.abspath(os.path.expanduser(raw))
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.expanduser("~/.cache")
+    return os.path.join(os.path.abspath(base), "mindjit", "trials")
+
+
+def thread_settings() -> tuple[tuple[str, str], ...]:
+    """The thread-count variables that are set, with their values, and the
+    machine's CPU count (what a threaded library's default depends on)."""
+    found = tuple((n, os.environ[n].strip()) for n in THREAD_ENVS if os.environ.get(n, "").strip())
+    return (*found, ("cpus", str(os.cpu_count() or 1)))
 
 
 def gemm_threads() -> int:

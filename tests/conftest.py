@@ -13,6 +13,13 @@ import pytest
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parent.parent
 
+# Every test (and every process a test starts) times its convolution and product
+# shapes itself: choices kept by an earlier run or by the user's own
+# (backend/cpu/trial_record.py) must not decide for it, and tests write nothing
+# into the home directory. tests/backend/test_trial_record.py gives its tests a
+# directory of their own.
+os.environ["MINDJIT_TRIAL_CACHE"] = "0"
+
 
 def tool_path(name: str) -> str:
     """A console script of this environment (ms-opt, ms-run, iree-opt ...)."""

@@ -30,9 +30,11 @@ Which library runs a shape. `MINDJIT_GEMM` (support/config.py) is auto,
 numpy or mkl. In auto, each (dtype, batch, M, N, K, transposes, broadcast)
 key is decided at its first product and kept for the process (`choice`), so
 the same shape always takes the same path: graph mode and PyNative run the
-same kernels and agree bit for bit. (Two processes may decide a close call
-differently, so their last bits may differ; MINDJIT_GEMM=numpy or mkl fixes
-the path.) A product under `SMALL_FLOPS` is numpy's without a trial: the
+same kernels and agree bit for bit. A trial's choice is kept on disk for the
+next process (backend/cpu/trial_record.py), so the processes of one machine
+take the same paths too (with MINDJIT_TRIAL_CACHE=0 two processes may decide a
+close call differently and differ in the last bits; MINDJIT_GEMM=numpy or mkl
+fixes the path). A product under `SMALL_FLOPS` is numpy's without a trial: the
 ctypes call costs ~5 us (three data pointers at ~1 us each, fourteen
 converted arguments) against np.matmul's ~1.7 us, which loses below about a
 million flops (64^3: numpy 5.8 us, oneMKL 22 us). Above it, a timed trial on
@@ -88,6 +90,7 @@ from typing import Any
 
 import numpy as np
 
+from mindjit.backend.cpu import trial_record
 from mindjit.backend.cpu.optional_libs import fastest, wheel_library
 from mindjit.support import config
 
@@ -314,6 +317,23 @@ def _numpy_only() -> bool:
     return mode == "numpy"
 
 
+def _timed_choice(mkl: _Mkl, key: Key) -> bool:
+    """A product above SMALL_FLOPS: the choice an earlier process kept
+    (trial_record), else a trial's while the process budget lasts, else numpy."""
+    _, batch, m, n, k = key[:5]
+    if 2 * batch * m * n * k < SMALL_FLOPS:
+        return False
+    context = (mkl.version, mkl.threads, mkl.layer, config.thread_settings())
+    kept = trial_record.recorded("gemm", context, key)
+    if kept is not None:
+        return kept == "mkl"
+    if _state["spent"] >= PROCESS_BUDGET:
+        return False
+    chosen = _trial(mkl, key)
+    trial_record.record("gemm", context, key, "mkl" if chosen else "numpy")
+    return chosen
+
+
 def choice(plan: tuple) -> bool:
     """Whether the product `plan` describes runs on oneMKL; fixed per key for the
     process once decided."""
@@ -330,9 +350,7 @@ def choice(plan: tuple) -> bool:
         elif config.gemm_mode() == "mkl":
             chosen = True
         else:
-            _, batch, m, n, k = key[:5]
-            big = 2 * batch * m * n * k >= SMALL_FLOPS
-            chosen = big and _state["spent"] < PROCESS_BUDGET and _trial(mkl, key)
+            chosen = _timed_choice(mkl, key)
         _choices[key] = chosen
     return chosen
 

@@ -49,7 +49,9 @@ products' own oneMKL trials would be wasted when oneDNN wins) and, when kept, ru
 once more for real. Numpy is kept only when a second trial agrees (`CONFIRM`): on
 the 2-core VM a oneDNN run at 2 threads now and then stalled 30-40 ms. ResNet-18's
 first step less its compile stages, medians of 6 interleaved fresh processes:
-0.48 -> 0.27 s at one thread, 0.66 -> 0.47 s at two. The graph's zero padding of a
+0.48 -> 0.27 s at one thread, 0.66 -> 0.47 s at two. A choice is kept on disk for
+the next process (backend/cpu/trial_record.py), which then neither times the shape
+nor creates the losing primitives. The graph's zero padding of a
 convolution's input (an insert_slice into a zero fill, `zero_padding`) is read
 through at plan time: the kernel takes the unpadded input, oneDNN pads (or, for
 an input gradient's spread, strides) itself, numpy's way pads it (`padded`). The
@@ -75,7 +77,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
-from mindjit.backend.cpu import blas_threads, dnnl, gemm
+from mindjit.backend.cpu import blas_threads, dnnl, gemm, trial_record
 from mindjit.backend.cpu.errors import unsupported
 from mindjit.backend.cpu.optional_libs import fastest
 from mindjit.backend.cpu.registry import register
@@ -168,11 +170,11 @@ _state: dict[str, Any] = {"spent": 0.0, "said": False, "generation": 0}
 _deciding = threading.Lock()  # pipeline stages run in threads: one decision per shape
 
 
-def candidates(d: dnnl._Dnnl, key: Key) -> list[dnnl.Conv]:
+def candidates(d: dnnl._Dnnl, key: Key, only: str | None = None) -> list[dnnl.Conv]:
     """oneDNN's formulations of the shape (`dnnl.Conv`): forward (not of a spread
     input); backward weights for a small output (a weight gradient); backward
     data for a stride-1 convolution of a padded or spread input (an input
-    gradient)."""
+    gradient). With `only`, that formulation alone (when it fits)."""
     x_shape, w_shape, stride, dilation, out_hw, way, pads, spread = key
     hows = []
     if spread == (1, 1):
@@ -182,7 +184,7 @@ def candidates(d: dnnl._Dnnl, key: Key) -> list[dnnl.Conv]:
     if stride == (1, 1) and (any(pads) or spread != (1, 1)):
         hows.append(dnnl.INPUT_GRADIENT)
     found = []
-    for how in hows:
+    for how in hows if only is None else [h for h in hows if h == only]:
         try:
             found.append(
                 dnnl.Conv(d, x_shape, w_shape, stride, dilation, out_hw, how, pads, spread)
@@ -213,6 +215,23 @@ def _trial(x: np.ndarray, w: np.ndarray, ways: list) -> tuple[Any, np.ndarray | 
     return chosen
 
 
+def _context(d: dnnl._Dnnl) -> tuple:
+    """What a shape's choice holds for besides the shape (trial_record)."""
+    return (d.version, d.threads, config.thread_settings())
+
+
+def _kept(d: dnnl._Dnnl, key: Key) -> tuple[bool, Any]:
+    """(True, the way) when a trial of an earlier process chose for `key` (None:
+    numpy's), else (False, None); a kept oneDNN way that no longer builds is timed again."""
+    kept = trial_record.recorded("conv", _context(d), key)
+    if kept is None:
+        return False, None
+    if kept == "numpy":
+        return True, None
+    ways = candidates(d, key, only=kept)
+    return (True, ways[0]) if ways else (False, None)
+
+
 def _release(ways: list, kept: Any) -> None:
     """Release the oneDNN objects of the formulations not `kept` (`dnnl.Conv.release`)."""
     for way in ways:
@@ -231,8 +250,14 @@ def _decide(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | N
             _state["said"] = True
             print(f"mindjit: convolutions run on numpy: {dnnl.why()}", file=sys.stderr)
         return None, None
-    if mode == "auto" and _state["spent"] >= PROCESS_BUDGET:
-        return None, None
+    if mode == "auto":
+        found, way = _kept(d, key)
+        if found:
+            if d.threads > 1:  # as when it was timed (below)
+                blas_threads.from_now()
+            return way, None
+        if _state["spent"] >= PROCESS_BUDGET:
+            return None, None
     ways = candidates(d, key)
     if not ways:
         return None, None
@@ -242,7 +267,10 @@ def _decide(key: Key, x: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray | N
         _release(ways, ways[-1])
         return ways[-1], None
     with blas_threads.single_threaded() if blas_threads.wanted() else nullcontext():
-        return _trial(x, w, [numpy_way(key, np.float32), *ways])  # as the runs will be
+        chosen = _trial(x, w, [numpy_way(key, np.float32), *ways])  # as the runs will be
+    how = "numpy" if chosen[0] is None else chosen[0].how
+    trial_record.record("conv", _context(d), key, how)
+    return chosen
 
 
 def numpy_way(key: Key, dtype: Any) -> Any:

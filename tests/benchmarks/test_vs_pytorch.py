@@ -70,6 +70,8 @@ def test_without_torch_the_table_says_why_and_the_script_exits_0():
         for cells in [[c.strip() for c in line.strip("|").split("|")]]
     }
     assert float(rows["mindjit numpy"][2]) > 0 and rows["mindjit numpy"][7] == "reference"
+    # compile s: the first process's (it timed the kernel shapes), then the later ones'
+    assert re.fullmatch(r"\d+\.\d\d / \d+\.\d\d", rows["mindjit numpy"][4])
     assert rows["torch eager"][2].startswith("n/a (cannot run --torch-python ")
     assert "### Targets (issue 41)" in stdout
 
