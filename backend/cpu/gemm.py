@@ -72,10 +72,18 @@ threads wait spinning (OpenBLAS's pthreads; Intel OpenMP's for KMP_BLOCKTIME,
 set to 0 here), so running the two in turn oversubscribes the cores. Measured
 with 2 threads on 256 x 256 x 1024 (GFLOP/s, one process, the machine's load
 average 3.5 from other jobs): numpy alone 50, oneMKL alone 78, in turn numpy 21
-and oneMKL 78-85. Which one library is better with both cores was not settled
-here: an earlier run at a lower load had numpy alone at 116-136 and oneMKL
-alone at 85-126 on GPT's and ResNet's shapes; measure on a quiet machine
-before making mkl the default there.
+and oneMKL 78-85. Which one library is better with both cores: an earlier run at a lower load
+had numpy alone at 116-136 and oneMKL alone at 85-126 on GPT's and ResNet's
+shapes; on a quiet machine (load 0.5) the GPT-like train step at two threads
+took 46-56 ms in auto (numpy) and 89-100 ms with MINDJIT_GEMM=mkl (three fresh
+processes each), so auto keeps numpy there.
+
+Tried and dropped (issue 41): running two independent products at once, each
+on one OpenBLAS thread (a Linear's backward dx and dW). Alone, such a pair ran
+1.5-1.8x faster than one after the other on two threads; inside the train step
+(32 pairs of its 96 products) the step went from 44-54 to 58-72 ms: the products
+beside the pairs ran on two threads, and with OpenBLAS's spinning workers the
+pairs lost what they gained (all products on one thread: 76 ms).
 """
 
 from __future__ import annotations
