@@ -509,6 +509,41 @@ def _along_axis(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
 
 
 BATCHING.register(*mindir.INDEX_REDUCE_OPS, *mindir.SORT_OPS, *mindir.SCAN_OPS)(_along_axis)
+
+
+def _batch_norm(batcher: _Batcher, op: Operation, args: list[_Value]) -> None:
+    """batch_norm and batch_norm_grad, each example with its own statistics: the
+    batch axis joins the channels ((B, N, C, ...) -> (N, B*C, ...); a per-channel
+    (B, C) -> (B*C,)), one op, and back."""
+    size = batcher.size
+
+    def batched(value: _Value) -> SSAValue:
+        v = batcher._tensor(value, op)
+        return v if value.batched else batcher._broadcast(v, op)
+
+    full = op.input.type.get_shape()  # type: ignore[attr-defined]  # per example: (N, C, ...)
+    n, c, rest = full[0], full[1], list(full[2:])
+
+    def joined(value: _Value) -> SSAValue:
+        v = batched(value)
+        if len(v.type.get_shape()) == 2:  # type: ignore[attr-defined]  # (B, C)
+            return batcher._emit(V.ReshapeOp.get(v, (size * c,)), op)
+        moved = batcher._move_axis(v, 0, 1)
+        return batcher._emit(V.ReshapeOp.get(moved, (n, size * c, *rest)), op)
+
+    def split(r: SSAValue) -> SSAValue:
+        if len(r.type.get_shape()) == 1:  # type: ignore[attr-defined]
+            return batcher._emit(V.ReshapeOp.get(r, (size, c)), op)
+        back = batcher._emit(V.ReshapeOp.get(r, (n, size, c, *rest)), op)
+        return batcher._move_axis(back, 1, 0)
+
+    ins = [joined(a) for a in args]
+    new = batcher._insert(type(op).get(*ins, op.eps()), op)  # type: ignore[attr-defined]
+    for old, r in zip(op.results, new.results):
+        batcher.env[old] = _Value(split(r), True)
+
+
+BATCHING.register(*mindir.NORM_OPS)(_batch_norm)
 # --- gather / unsorted_segment_sum -------------------------------------------------------
 # A batched table with shared indices is one op on a shifted axis. Batched indices
 # address one flat table of every example's rows: index i of example b becomes

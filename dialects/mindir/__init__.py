@@ -10,6 +10,8 @@ the compiler still lacks for it (docs/op-registry.md).
 
 from xdsl.ir import Dialect
 
+from mindjit.dialects.mindir.batch_norm import *  # noqa: F403
+from mindjit.dialects.mindir.batch_norm import NORM_OPS, BatchNormGradOp
 from mindjit.dialects.mindir.check import *  # noqa: F403
 from mindjit.dialects.mindir.check import CHECK_OPS
 from mindjit.dialects.mindir.collective import *  # noqa: F403
@@ -63,6 +65,7 @@ VALUE_OPS = (
     *TUPLE_OPS,
     *INDEX_REDUCE_OPS,
     *SORT_OPS,
+    *NORM_OPS,
     *SCAN_OPS,
     *GATHER_OPS,
     *RANDOM_OPS,
@@ -94,6 +97,7 @@ INTERNAL_OPS: dict[type, str] = {
     ReceiveOp: "mindir-pipeline-split puts one at each cut between pipeline stages",
     SigmoidGradOp: "mindir-grad's adjoint of sigmoid (MindSpore's bprop emits SigmoidGrad)",
     TanhGradOp: "mindir-grad's adjoint of tanh (MindSpore's bprop emits TanhGrad)",
+    BatchNormGradOp: "mindir-grad's adjoint of batch_norm (MindSpore's bprop emits BatchNormGrad)",
     StackNewOp: "mindir-grad records a while's iterations for its backward loop",
     StackPushOp: "mindir-grad records a while's iterations for its backward loop",
     StackReadOp: "mindir-grad's backward loop reads a while's record",

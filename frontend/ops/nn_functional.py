@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from mindjit.dialects import mindir as M
 from mindjit.frontend.ops.array import cast, reshape, squeeze
 from mindjit.frontend.ops.cast import float_input
-from mindjit.frontend.ops.core import normalize_axes
+from mindjit.frontend.ops.core import normalize_axes, run
 from mindjit.frontend.ops.effects import assign
 from mindjit.frontend.ops.math import (
     _tensor,
@@ -30,6 +31,7 @@ from mindjit.frontend.ops.math import (
     sub,
     tanh,
 )
+from mindjit.frontend.ops.promotion import is_tensor
 from mindjit.frontend.ops.reduce import reduce_max, reduce_mean, reduce_sum
 from mindjit.frontend.tensor import Parameter
 
@@ -113,6 +115,32 @@ def layer_norm_with_stats(
     return add(mul(normed, gamma), beta), mean, variance
 
 
+def _same_float(x: Any, *others: Any) -> bool:
+    """Tensors of x's float dtype (the one-op batch norm's operands; another dtype,
+    mixed precision, takes the written-out form and its type promotion)."""
+    return all(is_tensor(t) and t.dtype == x.dtype for t in others)
+
+
+def _batch_norm_op(eps: float) -> Any:
+    def build(e: Any, v: list[Any]) -> Any:
+        return tuple(e.insert(M.BatchNormOp.get(v[0], v[1], v[2], eps)).results)
+
+    return build
+
+
+def _update_running(
+    running_mean: Any, running_var: Any, mean: Any, var: Any, momentum: float, x: Any
+) -> None:
+    """`(1 - momentum) * running + momentum * batch` assigned to the running statistics
+    that are Parameters, the variance's batch value unbiased (times n / (n - 1))."""
+    m = float(momentum)
+    count = math.prod(x.shape) // x.shape[1]
+    unbiased = mul(var, count / (count - 1)) if count > 1 else var
+    for stat, batch in ((running_mean, mean), (running_var, unbiased)):
+        if isinstance(stat, Parameter):
+            assign(stat, add(mul(stat, 1.0 - m), mul(batch, m)))
+
+
 def batch_norm(
     input_x: Any,
     running_mean: Any,
@@ -171,19 +199,20 @@ def batch_norm_with_stats(
         raise TypeError(f"For 'batch_norm', 'momentum' must be a float, got {momentum!r}")
     per_channel = (1, channels) + (1,) * (rank - 2)
     axes = (0, *range(2, rank))
+    if training and _same_float(x, weight, bias):
+        out, mean, var = run(
+            ("batch_norm", float(eps)), _batch_norm_op(float(eps)), x, weight, bias
+        )
+        _update_running(running_mean, running_var, mean, var, momentum, x)
+        return out, mean, var
     if training:
         mean = reduce_mean(x, axes, True)
         centered = sub(x, mean)
         var = reduce_mean(mul(centered, centered), axes, True)
-        m = float(momentum)
         # the running variance takes the unbiased batch variance (MindSpore's kernels,
         # like PyTorch's); the batch is normalized with the biased one
-        count = math.prod(x.shape) // channels
-        unbiased = mul(var, count / (count - 1)) if count > 1 else var
-        for stat, batch in ((running_mean, mean), (running_var, unbiased)):
-            if isinstance(stat, Parameter):
-                new = add(mul(stat, 1.0 - m), mul(reshape(batch, (channels,)), m))
-                assign(stat, new)
+        flat_mean, flat_var = reshape(mean, (channels,)), reshape(var, (channels,))
+        _update_running(running_mean, running_var, flat_mean, flat_var, momentum, x)
     else:
         centered = sub(x, reshape(running_mean, per_channel))
         var = reshape(running_var, per_channel)

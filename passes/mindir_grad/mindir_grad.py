@@ -8,7 +8,7 @@ MindSpore's GradOperation expands a forward graph into forward + bprop:
 - Adjoints flow only through *varying* values: those computed from a `wrt`
   input or from a Load of a `weights` Parameter (activity analysis), so
   nothing is emitted for the rest of the forward.
-- Every mindir value op has an adjoint rule (rules.py, rules_shape.py, rules_conv.py);
+- Every mindir value op has an adjoint rule (rules.py, rules_shape.py, rules_conv.py, rules_norm.py);
   comparisons, logical ops and constants carry none; `depend` and
   `tensor_move` hand the adjoint to their value.
 - A Load of a `weights` Parameter adds its adjoint to that Parameter's
@@ -75,6 +75,7 @@ from mindjit.passes.mindir_grad import (  # noqa: F401  (register their rules)
     rules_gather,
     rules_index,
     rules_math,
+    rules_norm,
     rules_shape,
 )
 from mindjit.passes.mindir_grad.adjoints import (

@@ -61,6 +61,7 @@ from mindjit.ir.dead_ops import erase_dead_ops
 from mindjit.ir.locations import op_error
 from mindjit.passes.analysis.graph_walk import top_level_graphs, walk_graphs
 from mindjit.passes.mindir_to_tensor import (  # noqa: F401 - each registers its rules
+    batch_norm,
     check,
     collective,
     control,

@@ -29,6 +29,8 @@ import numpy as np
 from mindjit.dialects import mindir as M
 
 _F = "tensor<2x3xf32>"
+_X = "tensor<2x3x2xf32>"  # a batch norm's input: 2 samples, 3 channels, 2 positions
+_C = "tensor<3xf32>"  # its per-channel values
 
 Outputs = tuple[np.ndarray, ...] | np.ndarray | float
 
@@ -385,6 +387,31 @@ def _sort_descending(a, axis):
     return np.take_along_axis(a, order, axis=axis), order.astype(np.int32)
 
 
+def _batch_norm(x, gamma, beta, eps=1e-5):
+    x = _f64(x)
+    axes = (0, *range(2, x.ndim))
+    keep = [1] * x.ndim
+    keep[1] = x.shape[1]
+    mean, var = x.mean(axis=axes), x.var(axis=axes)
+    r = 1.0 / np.sqrt(var + eps)
+    y = (x - mean.reshape(keep)) * r.reshape(keep) * _f64(gamma).reshape(keep)
+    return y + _f64(beta).reshape(keep), mean, var
+
+
+def _batch_norm_grad(dy, x, mean, var, gamma, eps=1e-5):
+    dy, x = _f64(dy), _f64(x)
+    axes = (0, *range(2, x.ndim))
+    keep = [1] * x.ndim
+    keep[1] = x.shape[1]
+    n = x.size // x.shape[1]
+    r = (1.0 / np.sqrt(_f64(var) + eps)).reshape(keep)
+    xhat = (x - _f64(mean).reshape(keep)) * r
+    dbeta, dgamma = dy.sum(axis=axes), (dy * xhat).sum(axis=axes)
+    g = _f64(gamma).reshape(keep) * r
+    dx = g * (dy - dbeta.reshape(keep) / n - xhat * dgamma.reshape(keep) / n)
+    return dx, dgamma, dbeta
+
+
 def _cumsum_exclusive(a, axis):
     total = np.cumsum(_f64(a), axis=axis)
     return total - _f64(a)
@@ -610,6 +637,25 @@ func.func @f(%a: {_F}) -> ({_F}, tensor<2x3xi32>) {{
 }}
 """,
         Reference(lambda a: _sort_descending(a, 0)),
+    ),
+    # batch normalization (training mode), channels on axis 1
+    "mindir.batch_norm": Example(
+        f"""
+func.func @f(%x: {_X}, %g: {_C}, %b: {_C}) -> ({_X}, {_C}, {_C}) {{
+  %y, %m, %v = mindir.batch_norm %x, %g, %b {{epsilon = 1.0e-05 : f64}} : ({_X}, {_C}, {_C}) -> ({_X}, {_C}, {_C})
+  func.return %y, %m, %v : {_X}, {_C}, {_C}
+}}
+""",
+        Reference(_batch_norm),
+    ),
+    "mindir.batch_norm_grad": Example(
+        f"""
+func.func @f(%dy: {_X}, %x: {_X}, %m: {_C}, %v: {_C}, %g: {_C}) -> ({_X}, {_C}, {_C}) {{
+  %dx, %dg, %db = mindir.batch_norm_grad %dy, %x, %m, %v, %g {{epsilon = 1.0e-05 : f64}} : ({_X}, {_X}, {_C}, {_C}, {_C}) -> ({_X}, {_C}, {_C})
+  func.return %dx, %dg, %db : {_X}, {_C}, {_C}
+}}
+""",
+        Reference(_batch_norm_grad),
     ),
     "mindir.cumsum": _one(
         f"mindir.cumsum %a {{axis = 1 : i64, exclusive = true}} : {_F}",

@@ -922,3 +922,51 @@ func.func @f(%s: tensor<5x3xf32>, %k: tensor<i64>) {
   %x = mindir.stack_read %s, %k : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
   func.return
 }
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %g: tensor<2xf32>) {
+  // expected-error @+1 {{mindir.batch_norm gamma must be tensor<3xf32> (the input's channels, axis 1), got tensor<2xf32>}}
+  %y, %m, %v = mindir.batch_norm %x, %g, %g {epsilon = 1.0e-05 : f64} : (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<3xf32>) {
+  // expected-error @+1 {{mindir.batch_norm needs an input of rank >= 2, got tensor<3xf32>}}
+  %y, %m, %v = mindir.batch_norm %x, %x, %x {epsilon = 1.0e-05 : f64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %g: tensor<3xf32>) {
+  // expected-error @+1 {{mindir.batch_norm epsilon must be a non-negative f64, got -1.000000e+00 : f64}}
+  %y, %m, %v = mindir.batch_norm %x, %g, %g {epsilon = -1.0 : f64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %g: tensor<3xf32>) {
+  // expected-error @+1 {{result types (tensor<2x3xf32>, tensor<3xf32>, tensor<2xf32>) do not match the inferred types (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)}}
+  %y, %m, %v = mindir.batch_norm %x, %g, %g {epsilon = 1.0e-05 : f64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<2xf32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %dy: tensor<2x4xf32>, %g: tensor<3xf32>) {
+  // expected-error @+1 {{mindir.batch_norm_grad dy must be tensor<2x3xf32> (the input's type), got tensor<2x4xf32>}}
+  %dx, %dg, %db = mindir.batch_norm_grad %dy, %x, %g, %g, %g {epsilon = 1.0e-05 : f64} : (tensor<2x4xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xi32>, %g: tensor<3xi32>) {
+  // expected-error @+1 {{mindir.batch_norm_grad needs float elements, got i32}}
+  %dx, %dg, %db = mindir.batch_norm_grad %x, %x, %g, %g, %g {epsilon = 1.0e-05 : f64} : (tensor<2x3xi32>, tensor<2x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi32>)
+  func.return
+}

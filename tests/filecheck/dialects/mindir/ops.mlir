@@ -308,6 +308,14 @@ func.func @index_ops(%x: tensor<2x3xf32>) -> tensor<2xi32> {
   %v, %s = mindir.sort %x {axis = 0 : i64, descending = true} : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
   // CHECK-NEXT: %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
   %v2, %s2 = mindir.sort %x : tensor<2x3xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  // CHECK-NEXT: %gamma = mindir.reduce_sum %x {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+  %gamma = mindir.reduce_sum %x {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+  // CHECK-NEXT: %y, %mean, %var = mindir.batch_norm %x, %gamma, %gamma {epsilon = 1.000000e-05 : f64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  // GENERIC: "mindir.batch_norm"(%x, %gamma, %gamma) <{epsilon = 1.000000e-05 : f64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  %y, %mean, %var = mindir.batch_norm %x, %gamma, %gamma {epsilon = 1.0e-05 : f64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  // CHECK-NEXT: %dx, %dg, %db = mindir.batch_norm_grad %y, %x, %mean, %var, %gamma {epsilon = 1.000000e-05 : f64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  // GENERIC: "mindir.batch_norm_grad"(%y, %x, %mean, %var, %gamma) <{epsilon = 1.000000e-05 : f64}>
+  %dx, %dg, %db = mindir.batch_norm_grad %y, %x, %mean, %var, %gamma {epsilon = 1.0e-05 : f64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
   // CHECK-NEXT: %c = mindir.cumsum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x3xf32>
   // GENERIC: "mindir.cumsum"(%x) <{axis = 1 : i64, exclusive = true, reverse = true}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %c = mindir.cumsum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x3xf32>
