@@ -654,6 +654,30 @@ def _index_cases() -> list[Case]:
 CASES += _index_cases()
 
 
+def _norm_cases() -> list[Case]:
+    """batch_norm (training mode): its output (the adjoint is one batch_norm_grad) and its
+    batch statistics (their adjoints through d mean and d variance)."""
+
+    def output(b: Body, xs):
+        return b.op(M.BatchNormOp.get(xs[0], xs[1], xs[2], 1e-3)).results[0]
+
+    def statistics(b: Body, xs):
+        op = b.op(M.BatchNormOp.get(xs[0], xs[1], xs[2], 1e-3))
+        return b.v(M.MulOp.get(op.results[1], op.results[2]))
+
+    def inputs(name: str) -> list[np.ndarray]:
+        rng = _rng(name)
+        return [normal(rng, 3, 2, 4), normal(rng, 2) + 2.0, normal(rng, 2)]
+
+    return [
+        Case("batch_norm_output", inputs("bn1"), output),
+        Case("batch_norm_statistics", inputs("bn2"), statistics),
+    ]
+
+
+CASES += _norm_cases()
+
+
 @pytest.fixture(scope="module")
 def compiled() -> dict[str, tuple[CpuExecutable, list[type[Operation]], tuple[int, ...]]]:
     return {}
