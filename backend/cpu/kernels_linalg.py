@@ -23,7 +23,7 @@ from mindjit.backend.cpu.errors import op_failure, unsupported
 from mindjit.backend.cpu.kernels_library import build_library_call
 from mindjit.backend.cpu.linalg_body import Body
 from mindjit.backend.cpu.linalg_fold import folds, plan_reduction
-from mindjit.backend.cpu.linalg_index_patterns import plan_arg_reduce
+from mindjit.backend.cpu.linalg_index_patterns import plan_arg_reduce, reverse_kernel
 from mindjit.backend.cpu.linalg_segment import segment_sum_kernel
 from mindjit.backend.cpu.linalg_spec import (
     Fn,
@@ -319,6 +319,9 @@ def build_named(c: FunctionCompiler, op: Operation) -> None:
         spec = structured_spec(op)
         if isinstance(op, linalg.GenericOp) and (segment := segment_sum_kernel(spec)) is not None:
             kernel, ins = segment  # a scatter-add, not the literal segments x N reduction
+            return spec, kernel, ins, [True]
+        if isinstance(op, linalg.GenericOp) and (flip := reverse_kernel(spec)) is not None:
+            kernel, ins = flip  # a strided copy, not an index array per axis and a take
             return spec, kernel, ins, [True]
         return spec, *_plan_structured(c, spec)
 

@@ -57,6 +57,47 @@ def test_segment_sum_runs_as_a_scatter_add(monkeypatch) -> None:
     assert hits.count(True) == 1  # the segment sum; gather and reverse are not
 
 
+REVERSE = """
+func.func @f(%t: tensor<2x3x4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>) {
+  %a = mindir.reverse %t {axis = array<i64: 2, 3>} : tensor<2x3x4x5xf32>
+  %b = mindir.reverse %t {axis = array<i64: 0, 3>} : tensor<2x3x4x5xf32>
+  func.return %a, %b : tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>
+}
+"""
+
+
+def test_reverse_runs_as_a_flip(monkeypatch) -> None:
+    """The reverse generic is np.flip and a copy (linalg_index_patterns.reverse_kernel),
+    not an index array per axis: each of its results is a fresh C-contiguous array."""
+    hits = []
+
+    def spy(spec):
+        found = real(spec)
+        hits.append(found is not None)
+        return found
+
+    real = K.reverse_kernel
+    monkeypatch.setattr(K, "reverse_kernel", spy)
+    t = np.random.default_rng(1).standard_normal((2, 3, 4, 5)).astype(np.float32)
+    a, b = CpuExecutable(lower_to_tensor(parse_module(REVERSE))).run("f", t)
+    np.testing.assert_array_equal(a, t[:, :, ::-1, ::-1])
+    np.testing.assert_array_equal(b, t[::-1, :, :, ::-1])
+    assert hits == [True, True]
+    assert a.flags.c_contiguous and b.flags.c_contiguous and not np.shares_memory(a, t)
+
+
+def test_a_body_that_only_looks_like_a_reverse_takes_the_general_path() -> None:
+    """An index one off the reversed one ((n - 2) - i, clamped by nothing: here the
+    lowering's form with another constant) is not a flip."""
+    text = str(lower_to_tensor(parse_module(REVERSE)))
+    assert text.count("arith.constant 3 : index") == 1  # axis 2's n - 1
+    module = parse_module(text.replace("arith.constant 3 : index", "arith.constant 2 : index"))
+    t = np.random.default_rng(2).standard_normal((2, 3, 4, 5)).astype(np.float32)
+    want = np.take(t, [2, 1, 0, 0], axis=2)[:, :, :, ::-1]
+    a, _ = CpuExecutable(module).run("f", t)
+    np.testing.assert_array_equal(a[:, :, :3], want[:, :, :3])  # indices 2, 1, 0 in range
+
+
 def test_a_near_miss_body_takes_the_general_path() -> None:
     text = str(lower_to_tensor(parse_module(PROGRAM))).replace("arith.cmpi eq", "arith.cmpi ne")
     module = parse_module(text)
