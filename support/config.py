@@ -109,12 +109,7 @@ CONV_MODES = ("auto", "numpy", "dnnl")
 TRIAL_CACHE_ENV = "MINDJIT_TRIAL_CACHE"
 #: the environment variables that set the BLAS, oneMKL and OpenMP thread counts (a
 #: trial's choice holds for these settings only)
-THREAD_ENVS = (
-    "OPENBLAS_NUM_THREADS",
-    "OMP_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "MKL_THREADING_LAYER",
-)
+THREAD_ENVS = ("OPENBLAS_NUM_THREADS", *GEMM_THREAD_ENVS, GEMM_THREADING_ENV)
 CPU_CODEGEN_ENV = "MINDJIT_CPU_CODEGEN"
 KEEP_MEMORY_ENV = "MINDJIT_KEEP_FREED_MEMORY"
 

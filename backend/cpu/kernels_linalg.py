@@ -317,12 +317,15 @@ def build_named(c: FunctionCompiler, op: Operation) -> None:
 
     def plan() -> tuple[Spec, Fn, list[SSAValue], list[bool]]:
         spec = structured_spec(op)
-        if isinstance(op, linalg.GenericOp) and (segment := segment_sum_kernel(spec)) is not None:
-            kernel, ins = segment  # a scatter-add, not the literal segments x N reduction
-            return spec, kernel, ins, [True]
-        if isinstance(op, linalg.GenericOp) and (flip := reverse_kernel(spec)) is not None:
-            kernel, ins = flip  # a strided copy, not an index array per axis and a take
-            return spec, kernel, ins, [True]
+        if isinstance(op, linalg.GenericOp):
+            # bodies run as one numpy call when they match exactly: a segment sum as one
+            # scatter-add (not the literal segments x N reduction), the lowering's
+            # reverse as a flip and a copy (not an index array per axis and a take)
+            for pattern in (segment_sum_kernel, reverse_kernel):
+                found = pattern(spec)
+                if found is not None:
+                    kernel, ins = found
+                    return spec, kernel, ins, [True]
         return spec, *_plan_structured(c, spec)
 
     _build_by_structure(c, op, plan)

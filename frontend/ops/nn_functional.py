@@ -197,14 +197,14 @@ def batch_norm_with_stats(
             )
     if not isinstance(momentum, int | float) or isinstance(momentum, bool):
         raise TypeError(f"For 'batch_norm', 'momentum' must be a float, got {momentum!r}")
-    per_channel = (1, channels) + (1,) * (rank - 2)
-    axes = (0, *range(2, rank))
     if training and _same_float(x, weight, bias):
         out, mean, var = run(
             ("batch_norm", float(eps)), _batch_norm_op(float(eps)), x, weight, bias
         )
         _update_running(running_mean, running_var, mean, var, momentum, x)
         return out, mean, var
+    per_channel = (1, channels) + (1,) * (rank - 2)
+    axes = (0, *range(2, rank))
     if training:
         mean = reduce_mean(x, axes, True)
         centered = sub(x, mean)

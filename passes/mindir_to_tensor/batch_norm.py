@@ -19,23 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from mindjit.dialects import mindir
 from mindjit.dialects.mindir import shapes as S
 from mindjit.passes.mindir_to_tensor.builders import Emitter, unit_dim_groups
-from mindjit.passes.mindir_to_tensor.reduce import reduce
+from mindjit.passes.mindir_to_tensor.reduce import mean_of, reduce
 from mindjit.passes.mindir_to_tensor.rules import LOWERINGS
-
-
-def _binary(kind: type[Operation], element: Attribute) -> Callable:
-    """A body `args[0] kind args[1]`."""
-
-    def body(b: Emitter, args: list[SSAValue]) -> SSAValue:
-        return b.value(kind.create(operands=[args[0], args[1]], result_types=[element]))
-
-    return body
+from mindjit.passes.mindir_to_tensor.scalar import scalar_op
 
 
 def _spreader(e: Emitter, shape: Sequence[int]) -> Callable[[SSAValue], SSAValue]:
@@ -49,48 +41,41 @@ def _inverse_std(element: Attribute, eps: float) -> Callable:
     """A body 1 / sqrt(variance + eps) (the written-out form's `div(1, sqrt(add))`)."""
 
     def body(b: Emitter, args: list[SSAValue]) -> SSAValue:
-        shifted = b.value(
-            arith.AddfOp.create(operands=[args[0], b.scalar(element, eps)], result_types=[element])
+        root = scalar_op(
+            b, math.SqrtOp, scalar_op(b, arith.AddfOp, args[0], b.scalar(element, eps))
         )
-        root = b.value(math.SqrtOp.create(operands=[shifted], result_types=[element]))
-        one = b.scalar(element, 1.0)
-        return b.value(arith.DivfOp.create(operands=[one, root], result_types=[element]))
+        return scalar_op(b, arith.DivfOp, b.scalar(element, 1.0), root)
 
     return body
+
+
+def _xhat(b: Emitter, x: SSAValue, mean: SSAValue, r: SSAValue) -> SSAValue:
+    """(x - mean) * r, one element."""
+    return scalar_op(b, arith.MulfOp, scalar_op(b, arith.SubfOp, x, mean), r)
 
 
 @LOWERINGS.register(mindir.BatchNormOp)
 def lower_batch_norm(op: mindir.BatchNormOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
     t = S.tensor_of(op.input.type)
-    shape, element = t.get_shape(), t.get_element_type()
+    element = t.get_element_type()
     stat = S.tensor_of(op.mean.type)
     axes = op.reduced_axes()
-    count = float(op.count())
-    spread = _spreader(e, shape)
-
-    def divided(v: SSAValue) -> SSAValue:  # (C,) / elements per channel
-        return e.elementwise(
-            [v],
-            stat,
-            lambda b, args: b.value(
-                arith.DivfOp.create(
-                    operands=[args[0], b.scalar(element, count)], result_types=[element]
-                )
-            ),
-        )
-
-    mean = divided(reduce(e, op.input, axes, "sum"))
-    centred = e.elementwise([op.input, spread(mean)], t, _binary(arith.SubfOp, element))
-    squares = e.elementwise([centred, centred], t, _binary(arith.MulfOp, element))
-    variance = divided(reduce(e, squares, axes, "sum"))
+    spread = _spreader(e, t.get_shape())
+    mean = mean_of(e, op.input, axes)
+    centred = e.elementwise(
+        [op.input, spread(mean)], t, lambda b, a: scalar_op(b, arith.SubfOp, a[0], a[1])
+    )
+    squares = e.elementwise(
+        [centred, centred], t, lambda b, a: scalar_op(b, arith.MulfOp, a[0], a[1])
+    )
+    variance = mean_of(e, squares, axes)
     rstd = e.elementwise([variance], stat, _inverse_std(element, op.eps()))
 
     def normalized(b: Emitter, args: list[SSAValue]) -> SSAValue:
         c, r, gamma, beta = args
-        scaled = b.value(arith.MulfOp.create(operands=[c, r], result_types=[element]))
-        times = b.value(arith.MulfOp.create(operands=[scaled, gamma], result_types=[element]))
-        return b.value(arith.AddfOp.create(operands=[times, beta], result_types=[element]))
+        scaled = scalar_op(b, arith.MulfOp, scalar_op(b, arith.MulfOp, c, r), gamma)
+        return scalar_op(b, arith.AddfOp, scaled, beta)
 
     out = e.elementwise([centred, spread(rstd), spread(op.gamma), spread(op.beta)], t, normalized)
     rewriter.replace(op, [], [out, mean, variance])
@@ -103,37 +88,27 @@ def lower_batch_norm_grad(op: mindir.BatchNormGradOp, rewriter: PatternRewriter)
     sqrt(variance + epsilon) per channel (dialects/mindir/batch_norm.py)."""
     e = Emitter(rewriter, op.location)
     t = S.tensor_of(op.input.type)
-    shape, element = t.get_shape(), t.get_element_type()
+    element = t.get_element_type()
     stat = S.tensor_of(op.mean.type)
     axes = op.reduced_axes()
-    spread = _spreader(e, shape)
+    spread = _spreader(e, t.get_shape())
     rstd = e.elementwise([op.variance], stat, _inverse_std(element, op.eps()))
-
-    def xhat(b: Emitter, x: SSAValue, mean: SSAValue, r: SSAValue) -> SSAValue:
-        centred = b.value(arith.SubfOp.create(operands=[x, mean], result_types=[element]))
-        return b.value(arith.MulfOp.create(operands=[centred, r], result_types=[element]))
-
     dbeta = reduce(e, op.dy, axes, "sum")
     products = e.elementwise(
         [op.dy, op.input, spread(op.mean), spread(rstd)],
         t,
-        lambda b, a: b.value(
-            arith.MulfOp.create(operands=[a[0], xhat(b, *a[1:])], result_types=[element])
-        ),
+        lambda b, a: scalar_op(b, arith.MulfOp, a[0], _xhat(b, *a[1:])),
     )
     dgamma = reduce(e, products, axes, "sum")
     count = float(op.count())
 
     def dx_body(b: Emitter, args: list[SSAValue]) -> SSAValue:
         dy, x, mean, r, gamma, db, dg = args
-
-        def f(kind: type[Operation], *operands: SSAValue) -> SSAValue:
-            return b.value(kind.create(operands=list(operands), result_types=[element]))
-
         n = b.scalar(element, count)
-        centred_dy = f(arith.SubfOp, dy, f(arith.DivfOp, db, n))
-        tilt = f(arith.MulfOp, xhat(b, x, mean, r), f(arith.DivfOp, dg, n))
-        return f(arith.MulfOp, f(arith.MulfOp, gamma, r), f(arith.SubfOp, centred_dy, tilt))
+        centred_dy = scalar_op(b, arith.SubfOp, dy, scalar_op(b, arith.DivfOp, db, n))
+        tilt = scalar_op(b, arith.MulfOp, _xhat(b, x, mean, r), scalar_op(b, arith.DivfOp, dg, n))
+        scale = scalar_op(b, arith.MulfOp, gamma, r)
+        return scalar_op(b, arith.MulfOp, scale, scalar_op(b, arith.SubfOp, centred_dy, tilt))
 
     channel_args = [op.mean, rstd, op.gamma, dbeta, dgamma]
     dx = e.elementwise([op.dy, op.input, *map(spread, channel_args)], t, dx_body)

@@ -74,6 +74,29 @@ def reduce(e: Emitter, x: SSAValue, axes: tuple[int, ...], kind: str) -> SSAValu
     )
 
 
+def mean_of(e: Emitter, x: SSAValue, axes: tuple[int, ...]) -> SSAValue:
+    """reduce_mean's lowering: the sum over `axes`, then one elementwise division by
+    the number of elements reduced (batch_norm's statistics are the same steps)."""
+    out = reduce(e, x, axes, "sum")
+    if not axes:
+        return out
+    shape = S.tensor_of(x.type).get_shape()
+    count = 1
+    for a in axes:
+        count *= shape[a]
+    reduced = S.tensor_of(out.type)
+    element = reduced.get_element_type()
+    return e.elementwise(
+        [out],
+        reduced,
+        lambda b, args: b.value(
+            arith.DivfOp.create(
+                operands=[args[0], b.scalar(element, float(count))], result_types=[element]
+            )
+        ),
+    )
+
+
 @LOWERINGS.register(*REDUCE_KINDS)
 def lower_reduce(op: mindir.ReduceOp, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, op.location)
@@ -81,22 +104,7 @@ def lower_reduce(op: mindir.ReduceOp, rewriter: PatternRewriter) -> None:
     shape = x.get_shape()
     axes = op.reduced_axes()
     kind, mean = REDUCE_KINDS[type(op)]
-    out = reduce(e, op.input, axes, kind)
-    if mean and axes:
-        count = 1
-        for a in axes:
-            count *= shape[a]
-        reduced = S.tensor_of(out.type)
-        element = reduced.get_element_type()
-        out = e.elementwise(
-            [out],
-            reduced,
-            lambda b, args: b.value(
-                arith.DivfOp.create(
-                    operands=[args[0], b.scalar(element, float(count))], result_types=[element]
-                )
-            ),
-        )
+    out = mean_of(e, op.input, axes) if mean else reduce(e, op.input, axes, kind)
     if op.keep_dims.value.data and axes:
         keep = [i not in axes for i in range(len(shape))]
         out = e.expand(out, unit_dim_groups(keep), S.tensor_of(op.result.type).get_shape())

@@ -122,7 +122,7 @@ COMPARES: dict[type[Operation], tuple[str, str, str]] = {
 }
 
 
-def _same(e: Emitter, cls: type[Operation], *operands: SSAValue) -> SSAValue:
+def scalar_op(e: Emitter, cls: type[Operation], *operands: SSAValue) -> SSAValue:
     """`cls(*operands)` whose result has the first operand's type, built with
     `create` (6 us) instead of the IRDL constructor (18 us): linalg bodies are most
     of the ops a lowering makes."""
@@ -131,12 +131,16 @@ def _same(e: Emitter, cls: type[Operation], *operands: SSAValue) -> SSAValue:
 
 def _sigmoid_grad(e: Emitter, y: SSAValue, dy: SSAValue) -> SSAValue:  # dy * (y * (1 - y))
     one = e.scalar(y.type, 1.0)
-    return _same(e, arith.MulfOp, dy, _same(e, arith.MulfOp, y, _same(e, arith.SubfOp, one, y)))
+    return scalar_op(
+        e, arith.MulfOp, dy, scalar_op(e, arith.MulfOp, y, scalar_op(e, arith.SubfOp, one, y))
+    )
 
 
 def _tanh_grad(e: Emitter, y: SSAValue, dy: SSAValue) -> SSAValue:  # dy * (1 - y * y)
     one = e.scalar(y.type, 1.0)
-    return _same(e, arith.MulfOp, dy, _same(e, arith.SubfOp, one, _same(e, arith.MulfOp, y, y)))
+    return scalar_op(
+        e, arith.MulfOp, dy, scalar_op(e, arith.SubfOp, one, scalar_op(e, arith.MulfOp, y, y))
+    )
 
 
 #: float-only binary ops that are a few arith ops on one element: the bprop primitives
@@ -168,7 +172,7 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
     if composite is not None:
         return composite(e, x, y)
     if _is_float(t):
-        return _same(e, FLOAT_BINARY[op], x, y)
+        return scalar_op(e, FLOAT_BINARY[op], x, y)
     if is_unsigned(t):
         if op in UINT_BINARY:
             return e.value(UINT_BINARY[op](x, y))
@@ -176,7 +180,7 @@ def binary(op: type[Operation], e: Emitter, x: SSAValue, y: SSAValue) -> SSAValu
             signless = IntegerType(_width(t))
             xs, ys = (e.value(arith.BitcastOp(v, signless)) for v in (x, y))
             return e.value(arith.BitcastOp(e.value(math.IPowIOp(xs, ys)), t))
-    return _same(e, INT_BINARY[op], x, y)
+    return scalar_op(e, INT_BINARY[op], x, y)
 
 
 # --- unary -------------------------------------------------------------------------
@@ -211,7 +215,7 @@ MATH_UNARY: dict[type[Operation], type[Operation]] = {
     M.Expm1Op: math.ExpM1Op,
 }
 for _mindir_op, _math_op in MATH_UNARY.items():
-    _unary(_mindir_op)(lambda e, x, _op=_math_op: _same(e, _op, x))
+    _unary(_mindir_op)(lambda e, x, _op=_math_op: scalar_op(e, _op, x))
 _unary(M.LogicalNotOp)(lambda e, x: e.value(arith.XOrIOp(x, e.scalar(i1, True))))
 
 
@@ -228,15 +232,15 @@ _unary(M.ReluOp)(lambda e, x: binary(M.MaximumOp, e, x, e.scalar(x.type, 0)))
 @_unary(M.NegOp)
 def _neg(e: Emitter, x: SSAValue) -> SSAValue:
     if _is_float(x.type):
-        return _same(e, arith.NegfOp, x)
+        return scalar_op(e, arith.NegfOp, x)
     return e.value(arith.SubiOp(e.scalar(x.type, 0), x))
 
 
 @_unary(M.SigmoidOp)
 def _sigmoid(e: Emitter, x: SSAValue) -> SSAValue:  # 1 / (1 + exp(-x))
     one = e.scalar(x.type, 1.0)
-    denom = _same(e, arith.AddfOp, one, _same(e, math.ExpOp, _same(e, arith.NegfOp, x)))
-    return _same(e, arith.DivfOp, one, denom)
+    denom = scalar_op(e, arith.AddfOp, one, scalar_op(e, math.ExpOp, scalar_op(e, arith.NegfOp, x)))
+    return scalar_op(e, arith.DivfOp, one, denom)
 
 
 @_unary(M.HSwishOp)

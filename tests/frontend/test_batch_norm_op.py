@@ -122,3 +122,23 @@ def test_other_dtypes_take_the_written_out_form():
     y = ops.batch_norm(Tensor(x), *stats, w, b, True, 0.1, EPS).asnumpy()
     want, *_ = _reference(x.astype(np.float32), np.ones(3), np.zeros(3), np.zeros((4, 3)))
     np.testing.assert_allclose(y.astype(np.float64), want, rtol=1e-2, atol=1e-2)
+
+
+def test_vmap_of_the_gradient_gives_each_example_its_own():
+    """A per-example gradient: batch_norm_grad batched (each example's statistics)."""
+    x = RNG.standard_normal((3, 2, 4, 5)).astype(np.float32)
+    dy = RNG.standard_normal((3, 2, 4, 5)).astype(np.float32)
+    w = RNG.uniform(0.5, 1.5, 4).astype(np.float32)
+    b = RNG.standard_normal(4).astype(np.float32)
+
+    def dx_of(t, d):
+        return ms.grad(_loss)(t, Tensor(w), Tensor(b), d)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        got = ms.jit(ms.vmap(dx_of))(Tensor(x), Tensor(dy)).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for i in range(3):
+        _, want, _, _ = _reference(x[i], w, b, dy[i])
+        np.testing.assert_allclose(got[i], want, rtol=1e-4, atol=1e-4)
