@@ -8,13 +8,16 @@ on its constant arguments too).
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from mindjit.frontend.cell_base import CellBase
 from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.tensor import Parameter, Tensor
 
@@ -145,26 +148,50 @@ def signature_of(value: Any, held: list[Any] | None = None) -> Any:
     array by its contents). An object with no value to compare (unhashable) stands
     for itself, by id: `held` (when given) gets it, and the caller keeps it alive
     while the key is in use, so no later object takes its id (two calls with a new
-    array or config object each reused the first call's program: issue 41's notes)."""
+    array or config object each reused the first call's program: issue 41's notes).
+    An object compared by identity whose attributes the graph reads (a config
+    object, a `jit_class` instance, a dataclass) is keyed by its id and by its
+    attributes' values as well: the graph folds what it read, so a changed
+    attribute is a new program, as PyNative reads the new value."""
+    return _signature(value, held, set(), False)
+
+
+def _signature(value: Any, held: list[Any] | None, active: set[int], folded: bool) -> Any:
+    """`signature_of`; `folded`: inside an object's attributes, where a Tensor is a
+    constant the graph folds (keyed by its contents), not an input."""
     if isinstance(value, ConstantTensor):
         return ("K", value.dtype.name, int(value.asnumpy()))
     if isinstance(value, Tensor):
         if isinstance(value, Parameter):
             return ("P", id(value))
+        if folded:
+            data = np.ascontiguousarray(value.asnumpy())
+            return ("TK", data.shape, data.dtype.str, hashlib.blake2b(data.data).digest())
         return ("T", tuple(value.shape), value.dtype.name)
     if _is_struct(value):
         static, fields = value.__ms_struct__()
-        return ("S", type(value).__name__, static, signature_of(fields, held))
+        return ("S", type(value).__name__, static, _signature(fields, held, active, folded))
     if isinstance(value, tuple | list):
-        return (type(value).__name__, tuple(signature_of(v, held) for v in value))
+        return (type(value).__name__, tuple(_signature(v, held, active, folded) for v in value))
     if isinstance(value, dict):
         return (
             "dict",
-            tuple(sorted((str(k), signature_of(v, held)) for k, v in value.items())),
+            tuple(sorted((str(k), _signature(v, held, active, folded)) for k, v in value.items())),
         )
     if type(value) is np.ndarray and value.dtype.kind in _NUMERIC_KINDS:
         data = np.ascontiguousarray(value)
         return ("N", value.shape, value.dtype.str, hashlib.blake2b(data.data).digest())
+    if _keyed_by_state(value):
+        if held is not None:
+            held.append(value)
+        if id(value) in active:  # an attribute leading back to an object being keyed
+            return ("cycle", id(value))
+        active.add(id(value))
+        try:
+            state = _signature(vars(value), held, active, True)
+        finally:
+            active.discard(id(value))
+        return ("O", type(value).__qualname__, id(value), state)
     try:
         hash(value)
     except TypeError:
@@ -172,6 +199,29 @@ def signature_of(value: Any, held: list[Any] | None = None) -> Any:
             held.append(value)
         return ("id", id(value))
     return ("C", type(value).__name__, value)
+
+
+#: objects with attributes that are keyed by id all the same: Cells (MindSpore
+#: compiles once per Cell) and what is what it does (functions, classes, modules)
+_KEYED_BY_ID = (
+    CellBase,
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    functools.partial,
+)
+
+
+def _keyed_by_state(value: Any) -> bool:
+    """An object compared by identity (or not at all) with plain attributes."""
+    cls = type(value)
+    if cls.__eq__ is not object.__eq__ and cls.__hash__ is not None:
+        return False  # compared by value: its own hash and equality say when it changed
+    if isinstance(value, _KEYED_BY_ID):
+        return False
+    return type(getattr(value, "__dict__", None)) is dict
 
 
 #: numpy dtypes whose arrays are keyed by their bytes (bool, ints, floats, complex)
