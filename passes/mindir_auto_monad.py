@@ -10,7 +10,8 @@ states. This pass turns that into MindSpore's monadic IR, in block order:
 - memory (`!mindir.u`): `mindir.load %r, %u` / `mindir.assign %r, %v, %u` take
   the current state and are followed by `%u' = mindir.update_state %u, %op`, which
   becomes the current state (MindSpore's `UpdateState(U, Load)`,
-  `UpdateState(U, Assign)`).
+  `UpdateState(U, Assign)`); so do the other writers (`mindir.apply_momentum`,
+  `mindir.update_moving_stats`: `mindir.WRITER_OPS`), their state the last operand.
 - IO (`!mindir.io`): `%p = mindir.print ..., %io` takes the current IO state and
   is followed by `%io' = mindir.update_state %io, %p -> !mindir.io`, as MindSpore
   follows a Print with `UpdateState(IOMonad, Print)`. (Using the print's own
@@ -119,6 +120,10 @@ def _check_not_partly_threaded(fn: func.FuncOp) -> None:
             )
 
 
+#: the ops that write Parameters (dialects/mindir/effects.py)
+_WRITERS = frozenset(mindir.WRITER_OPS)
+
+
 class _Threader:
     def __init__(self, module: ModuleOp):
         self.effects = Effects(module)
@@ -141,7 +146,7 @@ class _Threader:
         kinds: set[str] = set()
         for inner in walk_ops(op):  # not op.walk(): its generators nest as deep as the regions
             cls = type(inner)  # exact classes: asked of every op
-            if cls is mindir.AssignOp:
+            if cls in _WRITERS:
                 kinds.add("u")
             elif cls is mindir.LoadOp:
                 if self.effects.is_written(inner.ref):
@@ -188,9 +193,9 @@ class _Threader:
             op.operands = [op.ref, self._need(op, states, "u")]
             if self.effects.is_written(op.ref):
                 self._update_after(op, states, "u", op.result)
-        elif isinstance(op, mindir.AssignOp):
-            op.operands = [op.ref, op.value, self._need(op, states, "u")]
-            self._update_after(op, states, "u", op.result)
+        elif isinstance(op, mindir.WRITER_OPS):  # the state is the last operand
+            op.operands = [*op.operands[:-1], self._need(op, states, "u")]
+            self._update_after(op, states, "u", op.results[0])
         elif isinstance(op, mindir.PrintOp):
             op.operands = [*op.values, self._need(op, states, "io")]
             self._update_after(op, states, "io", op.result)

@@ -334,7 +334,7 @@ class _WriteAfterRead:
             if isinstance(op, mindir.LoadOp):
                 events.append((depth.get(op.state, 0), i, op, None, frozenset()))
                 continue
-            if not isinstance(op, mindir.AssignOp | func.CallOp | mindir.IfOp | mindir.WhileOp):
+            if not isinstance(op, (*mindir.WRITER_OPS, func.CallOp, mindir.IfOp, mindir.WhileOp)):
                 continue
             written = self.writes.writes(op)
             state = input_state(op)

@@ -267,7 +267,7 @@ def merge_loads(module: ModuleOp) -> int:
                     op.result.replace_all_uses_with(earlier.result)
                     Rewriter.erase_op(op)
                     merged += 1
-                elif op.regions or isinstance(op, mindir.AssignOp | func.CallOp):
+                elif op.regions or isinstance(op, (*mindir.WRITER_OPS, func.CallOp)):
                     # a writer between: Loads after it start afresh (block order guard)
                     written = analysis.written(op)
                     if ANY in written:

@@ -157,8 +157,11 @@ def _is_copied(op: Operation) -> bool:
 
 
 def _param_of(op: Operation) -> str | None:
-    if isinstance(op, mindir.LoadOp | mindir.AssignOp):
-        return parameter_symbol(op.ref)
+    """The Parameter whose owner runs `op`: a Load's, an Assign's; an ApplyMomentum's
+    or ApplyAdam's variable, an UpdateMovingStats' mean (the other Parameter each writes is touched
+    by that op only, so it follows)."""
+    if isinstance(op, (mindir.LoadOp, *mindir.WRITER_OPS)):
+        return parameter_symbol(op.operands[0])
     return None
 
 
@@ -216,7 +219,7 @@ class _Placement:
                     self.stage[op] = s
                     changed = True
                     p = _param_of(op)
-                    if p is not None and isinstance(op, mindir.AssignOp) and p not in self.owner:
+                    if p is not None and isinstance(op, mindir.WRITER_OPS) and p not in self.owner:
                         self.owner[p] = s
         for op in reversed(free):  # nothing upstream: where the first user is
             if op not in self.stage:
@@ -239,6 +242,10 @@ class _Placement:
             return None
         if isinstance(op, mindir.AssignOp):
             return self._value_stage(op.value)
+        if isinstance(op, mindir.ApplyMomentumOp | mindir.ApplyAdamOp):
+            return self._value_stage(op.gradient)
+        if isinstance(op, mindir.UpdateMovingStatsOp):
+            return self._value_stage(op.batch_mean)
         if isinstance(op, mindir.DependOp):
             return self._value_stage(op.value)
         found = [s for v in self.inputs[op] if (s := self._value_stage(v)) is not None]

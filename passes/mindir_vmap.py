@@ -447,6 +447,9 @@ BATCHING.exclude(
     "a side effect inside a vmap: each example would write or print in turn, "
     "which MindSpore's vmap does not batch either",
     mindir.AssignOp,
+    mindir.ApplyMomentumOp,
+    mindir.ApplyAdamOp,
+    mindir.UpdateMovingStatsOp,
     mindir.PrintOp,
     mindir.UpdateStateOp,
     mindir.DependOp,

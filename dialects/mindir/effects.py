@@ -1,7 +1,10 @@
 """mindir's side-effect ops and the Parameters they act on.
 
 As in MindSpore: an Assign writes a Parameter and a Load reads it, both threaded
-through the `!mindir.u` monad; `update_state` makes a new state after an effect;
+through the `!mindir.u` monad; ApplyMomentum and ApplyAdam (optimizer steps) and
+UpdateMovingStats (a training batch norm's running statistics) each write two,
+as MindSpore's primitives do in place; `written_refs` is the one place a pass
+learns what a writer writes. `update_state` makes a new state after an effect;
 `depend` ties an ordering edge to a value; `tensor_move` is the only real copy (a Load
 alone aliases the Parameter's memory); `print` is threaded through `!mindir.io`.
 """
@@ -16,10 +19,12 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
+    FloatAttr,
     IntegerAttr,
     StringAttr,
     SymbolRefAttr,
     TensorType,
+    f64,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -275,6 +280,175 @@ class AssignOp(RefStateOp):
 
 
 @irdl_op_definition
+class ApplyMomentumOp(RefStateOp):
+    """`%v = mindir.apply_momentum %var, %accum, %lr, %grad, %momentum, %u : tensor<...>`:
+    MindSpore's ApplyMomentum (no Nesterov). It writes two Parameters:
+    `accum = accum * momentum + grad`, then `var = var - accum * lr` (each product
+    and sum rounded to the element type, as the ops written out). The result is the
+    new `var`, as an Assign's is the stored value. One op per Parameter instead of
+    twelve (two Loads, two Assigns, four update_states and the arithmetic): a third
+    of a ResNet train step's mindir ops were the optimizer's."""
+
+    name = "mindir.apply_momentum"
+    OPERANDS: ClassVar[str] = (
+        "the variable's and the accumulation's refs, the learning rate, the gradient, "
+        "the momentum and a `!mindir.u` state"
+    )
+    variable = operand_def(RefType)
+    accumulation = operand_def(RefType)
+    learning_rate = operand_def(TensorType)
+    gradient = operand_def(TensorType)
+    momentum = operand_def(TensorType)
+    state = operand_def(MonadUType)
+    result = result_def(TensorType)
+    traits = traits_def(SideEffectMem())
+
+    @classmethod
+    def operand_types_for(cls, tensor):
+        scalar = TensorType(tensor.element_type, [])
+        return [RefType(tensor), RefType(tensor), scalar, tensor, scalar, MonadUType()]
+
+    def verify_(self) -> None:
+        tensor = _ref_tensor(self.variable.type, "variable")
+        if _ref_tensor(self.accumulation.type, "accumulation") != tensor:
+            raise VerifyException(
+                f"accumulation has type {self.accumulation.type.tensor}, the variable {tensor}"
+            )
+        if self.gradient.type != tensor:
+            raise VerifyException(f"gradient has type {self.gradient.type}, the variable {tensor}")
+        scalar = TensorType(tensor.element_type, [])
+        for what, v in (("learning rate", self.learning_rate), ("momentum", self.momentum)):
+            if v.type != scalar:
+                raise VerifyException(f"{what} must be a {scalar}, got {v.type}")
+        super().verify_()
+
+
+@irdl_op_definition
+class ApplyAdamOp(RefStateOp):
+    """`%v = mindir.apply_adam %var, %m, %v, %lr, %grad, %u {beta1, beta2, epsilon}
+    : tensor<...>`: Adam's step on three Parameters (MindSpore's Adam without
+    Nesterov or AMSGrad; `%lr` is this step's bias-corrected rate): `m = m * beta1
+    + grad * (1 - beta1)`, `v = v * beta2 + (grad * grad) * (1 - beta2)`, then
+    `var = var - (m / (sqrt(v) + epsilon)) * lr`, each step rounded to the element
+    type as the ops written out. The result is the new `var`. One op per Parameter
+    instead of about twenty."""
+
+    name = "mindir.apply_adam"
+    OPERANDS: ClassVar[str] = (
+        "the variable's and the two moments' refs, the learning rate, the gradient "
+        "and a `!mindir.u` state"
+    )
+    variable = operand_def(RefType)
+    moment1 = operand_def(RefType)
+    moment2 = operand_def(RefType)
+    learning_rate = operand_def(TensorType)
+    gradient = operand_def(TensorType)
+    state = operand_def(MonadUType)
+    result = result_def(TensorType)
+    traits = traits_def(SideEffectMem())
+
+    @classmethod
+    def operand_types_for(cls, tensor):
+        scalar = TensorType(tensor.element_type, [])
+        return [RefType(tensor), RefType(tensor), RefType(tensor), scalar, tensor, MonadUType()]
+
+    @classmethod
+    def build(
+        cls, refs: Sequence[SSAValue], lr: SSAValue, grad: SSAValue, state: SSAValue,
+        beta1: float, beta2: float, epsilon: float,
+    ) -> ApplyAdamOp:  # fmt: skip
+        op = cls.get(*refs, lr, grad, state)
+        for key, value in (("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)):
+            op.attributes[key] = FloatAttr(float(value), f64)
+        return op
+
+    def factors(self) -> tuple[float, float, float]:
+        """(beta1, beta2, epsilon)."""
+        return tuple(self.attributes[k].value.data for k in ("beta1", "beta2", "epsilon"))  # type: ignore[attr-defined,return-value]
+
+    def verify_(self) -> None:
+        tensor = _ref_tensor(self.variable.type, "variable")
+        for what, ref in (("moment1", self.moment1), ("moment2", self.moment2)):
+            if _ref_tensor(ref.type, what) != tensor:
+                raise VerifyException(f"{what} has type {ref.type.tensor}, the variable {tensor}")
+        if self.gradient.type != tensor:
+            raise VerifyException(f"gradient has type {self.gradient.type}, the variable {tensor}")
+        scalar = TensorType(tensor.element_type, [])
+        if self.learning_rate.type != scalar:
+            raise VerifyException(
+                f"learning rate must be a {scalar}, got {self.learning_rate.type}"
+            )
+        for key in ("beta1", "beta2"):
+            value = self.attributes.get(key)
+            if not isinstance(value, FloatAttr) or not 0.0 < value.value.data < 1.0:
+                raise VerifyException(f"needs a '{key}' attribute, a float in (0, 1)")
+        eps = self.attributes.get("epsilon")
+        if not isinstance(eps, FloatAttr) or not eps.value.data > 0.0:
+            raise VerifyException("needs an 'epsilon' attribute, a float > 0")
+        super().verify_()
+
+
+@irdl_op_definition
+class UpdateMovingStatsOp(RefStateOp):
+    """`%m = mindir.update_moving_stats %mean, %var, %bmean, %bvar, %u {momentum, count}
+    : tensor<C x f32>`: a training batch norm's update of its running statistics,
+    which MindSpore's BatchNorm makes inside the primitive. It writes two
+    Parameters: `mean = mean * (1 - momentum) + bmean * momentum` and `var = var *
+    (1 - momentum) + (bvar * (count / (count - 1))) * momentum` (the batch variance
+    unbiased, `count` the elements per channel), each product and sum rounded to
+    float32 as the ops written out; the result is the new mean. One op per batch
+    norm instead of about fifteen (two Loads, two Assigns, their states, the
+    arithmetic)."""
+
+    name = "mindir.update_moving_stats"
+    OPERANDS: ClassVar[str] = (
+        "the running mean's and variance's refs, the batch mean and variance and a "
+        "`!mindir.u` state"
+    )
+    mean = operand_def(RefType)
+    variance = operand_def(RefType)
+    batch_mean = operand_def(TensorType)
+    batch_variance = operand_def(TensorType)
+    state = operand_def(MonadUType)
+    result = result_def(TensorType)
+    traits = traits_def(SideEffectMem())
+
+    @classmethod
+    def operand_types_for(cls, tensor):
+        return [RefType(tensor), RefType(tensor), tensor, tensor, MonadUType()]
+
+    @classmethod
+    def build(
+        cls, mean: SSAValue, variance: SSAValue, batch_mean: SSAValue, batch_variance: SSAValue,
+        state: SSAValue, momentum: float, count: int,
+    ) -> UpdateMovingStatsOp:  # fmt: skip
+        op = cls.get(mean, variance, batch_mean, batch_variance, state)
+        op.attributes["momentum"] = FloatAttr(float(momentum), f64)
+        op.attributes["count"] = IntegerAttr(int(count), i64)
+        return op
+
+    def factors(self) -> tuple[float, int]:
+        """(momentum, count)."""
+        return self.attributes["momentum"].value.data, self.attributes["count"].value.data  # type: ignore[attr-defined]
+
+    def verify_(self) -> None:
+        tensor = _ref_tensor(self.mean.type, "mean")
+        if _ref_tensor(self.variance.type, "variance") != tensor:
+            raise VerifyException(
+                f"variance has type {self.variance.type.tensor}, the mean {tensor}"
+            )
+        for what, v in (("batch mean", self.batch_mean), ("batch variance", self.batch_variance)):
+            if v.type != tensor:
+                raise VerifyException(f"{what} has type {v.type}, the running mean {tensor}")
+        momentum, count = self.attributes.get("momentum"), self.attributes.get("count")
+        if not isinstance(momentum, FloatAttr) or not 0.0 <= momentum.value.data <= 1.0:
+            raise VerifyException("needs a 'momentum' attribute, a float in [0, 1]")
+        if not isinstance(count, IntegerAttr) or count.value.data < 2:
+            raise VerifyException("needs a 'count' attribute, an integer >= 2")
+        super().verify_()
+
+
+@irdl_op_definition
 class LoadOp(RefStateOp):
     """`%v = mindir.load %ref, %u : tensor<...>`: the Parameter's value at state %u (an alias)."""
 
@@ -439,10 +613,30 @@ class PrintOp(IRDLOperation):
         _print_trailing_types(printer, list(self.values))
 
 
+#: the ops that write Parameters (through their ref operands: `written_refs`)
+WRITER_OPS = (AssignOp, ApplyMomentumOp, ApplyAdamOp, UpdateMovingStatsOp)
+
+
+def written_refs(op: Operation) -> tuple[SSAValue, ...]:
+    """The refs of the Parameters `op` itself writes (none for other ops): the one
+    place passes learn what a writer op writes."""
+    cls = type(op)  # exact classes: asked of every op
+    if cls is AssignOp:
+        return (op.operands[0],)
+    if cls is ApplyMomentumOp or cls is UpdateMovingStatsOp:
+        return (op.operands[0], op.operands[1])
+    if cls is ApplyAdamOp:
+        return (op.operands[0], op.operands[1], op.operands[2])
+    return ()
+
+
 EFFECT_OPS = (
     ParameterOp,
     GetParameterOp,
     AssignOp,
+    ApplyMomentumOp,
+    ApplyAdamOp,
+    UpdateMovingStatsOp,
     LoadOp,
     UpdateStateOp,
     DependOp,

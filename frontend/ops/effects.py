@@ -21,6 +21,7 @@ import numpy as np
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
+from mindjit.frontend.ops import math
 from mindjit.frontend.ops.array import broadcast_to
 from mindjit.frontend.ops.cast import cast_to
 from mindjit.frontend.ops.promotion import as_operand, is_tensor
@@ -56,6 +57,93 @@ def assign(variable: Any, value: Any) -> Any:
         ) from None
     variable._assign_array(new.astype(variable.dtype.numpy, copy=True))
     return variable
+
+
+def apply_momentum(
+    variable: Any, accumulation: Any, learning_rate: Any, gradient: Any, momentum: float
+) -> Any:
+    """MindSpore's ApplyMomentum without Nesterov: `accumulation = accumulation *
+    momentum + gradient`, then `variable = variable - accumulation * learning_rate`,
+    each step rounded to float32; returns the new variable.
+
+    In graph mode one `mindir.apply_momentum` when everything is float32 (the
+    learning rate a number or a 0-d float32 tensor): one op for what is otherwise
+    twelve (two Loads, two Assigns, their states, the arithmetic). Otherwise, and
+    in PyNative, the ops written out, which give the same bits."""
+    graph = current_graph()
+    if graph is not None and _fusable((variable, accumulation), learning_rate, gradient):
+        f32 = D.float32.numpy
+        lr = learning_rate
+        if not is_tensor(lr) and not hasattr(lr, "ssa"):
+            lr = Tensor(np.asarray(lr, f32))
+        done = graph.apply_momentum(
+            variable, accumulation, lr, gradient, Tensor(np.asarray(momentum, f32))
+        )
+        if done is not None:
+            return done
+    accum = math.add(math.mul(accumulation, momentum), gradient)
+    assign(accumulation, accum)
+    return assign(variable, math.sub(variable, math.mul(accum, learning_rate)))
+
+
+def apply_adam(
+    variable: Any, moment1: Any, moment2: Any, lr: Any, gradient: Any,
+    beta1: float, beta2: float, eps: float,
+) -> Any:  # fmt: skip
+    """Adam's step without Nesterov or AMSGrad, `lr` this step's bias-corrected rate:
+    `m = m * beta1 + g * (1 - beta1)`, `v = v * beta2 + (g * g) * (1 - beta2)`, `var =
+    var - (m / (sqrt(v) + eps)) * lr`; returns the new variable. In graph mode one
+    `mindir.apply_adam` when everything is float32; otherwise the ops written out,
+    which give the same bits."""
+    graph = current_graph()
+    if graph is not None and _fusable((variable, moment1, moment2), lr, gradient):
+        done = graph.apply_adam(variable, moment1, moment2, lr, gradient, beta1, beta2, eps)
+        if done is not None:
+            return done
+    m_new = math.add(math.mul(moment1, beta1), math.mul(gradient, 1.0 - beta1))
+    v_new = math.add(math.mul(moment2, beta2), math.mul(math.mul(gradient, gradient), 1.0 - beta2))
+    assign(moment1, m_new)
+    assign(moment2, v_new)
+    ratio = math.div(m_new, math.add(math.sqrt(v_new), eps))
+    return assign(variable, math.sub(variable, math.mul(ratio, lr)))
+
+
+def _fusable(params: tuple[Any, ...], lr: Any, gradient: Any) -> bool:
+    """Every operand float32 (the written-out ops would promote otherwise), the
+    Parameters and the gradient of one shape, the learning rate a number or a 0-d
+    float32."""
+    f32, shape = D.float32, tuple(getattr(params[0], "shape", ()))
+    for p in params:
+        if not isinstance(p, Parameter) or p.dtype != f32 or tuple(p.shape) != shape:
+            return False
+    if getattr(gradient, "dtype", None) != f32 or tuple(gradient.shape) != shape:
+        return False
+    if isinstance(lr, bool):
+        return False
+    if isinstance(lr, int | float):
+        return True
+    return getattr(lr, "dtype", None) == f32 and tuple(getattr(lr, "shape", (1,))) == ()
+
+
+def update_moving_stats(
+    mean: Any, variance: Any, batch_mean: Any, batch_variance: Any, momentum: float, count: int
+) -> bool:
+    """In graph mode, a training batch norm's update of its running statistics as one
+    `mindir.update_moving_stats` (see its op) when both are float32 Parameters and
+    the batch statistics float32 of their shape: True. Otherwise (PyNative, other
+    dtypes) False, and the caller writes the update out (the same bits)."""
+    graph = current_graph()
+    if graph is None or count < 2 or not 0.0 <= momentum <= 1.0:
+        return False
+    f32, shape = D.float32, tuple(getattr(mean, "shape", ()))
+    for p in (mean, variance):
+        if not isinstance(p, Parameter) or p.dtype != f32 or tuple(p.shape) != shape:
+            return False
+    for v in (batch_mean, batch_variance):
+        if getattr(v, "dtype", None) != f32 or tuple(v.shape) != shape:
+            return False
+    done = graph.update_moving_stats(mean, variance, batch_mean, batch_variance, momentum, count)
+    return done is not None
 
 
 def depend(value: Any, expr: Any) -> Any:

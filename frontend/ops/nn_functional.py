@@ -15,7 +15,7 @@ from mindjit.dialects import mindir as M
 from mindjit.frontend.ops.array import cast, reshape, squeeze
 from mindjit.frontend.ops.cast import float_input
 from mindjit.frontend.ops.core import normalize_axes, run
-from mindjit.frontend.ops.effects import assign
+from mindjit.frontend.ops.effects import assign, update_moving_stats
 from mindjit.frontend.ops.math import (
     _tensor,
     add,
@@ -135,6 +135,8 @@ def _update_running(
     that are Parameters, the variance's batch value unbiased (times n / (n - 1))."""
     m = float(momentum)
     count = math.prod(x.shape) // x.shape[1]
+    if update_moving_stats(running_mean, running_var, mean, var, m, count):
+        return
     unbiased = mul(var, count / (count - 1)) if count > 1 else var
     for stat, batch in ((running_mean, mean), (running_var, unbiased)):
         if isinstance(stat, Parameter):

@@ -211,8 +211,8 @@ class Effects:
             return writes, calls
         for op in walk_ops(fn):
             kind = type(op)  # exact classes: asked of every op of every graph
-            if kind is mindir.AssignOp:
-                symbols, arguments = _assign_writes(op)
+            if kind in _WRITERS:
+                symbols, arguments = _op_writes(op)
                 writes.symbols |= symbols
                 writes.arguments |= arguments
             elif kind is func.CallOp:
@@ -276,8 +276,8 @@ class Effects:
             return known
         found: set[str] = set()
         arguments: set[int] = set()
-        if isinstance(op, mindir.AssignOp):
-            found, arguments = _assign_writes(op)
+        if type(op) in _WRITERS:
+            found, arguments = _op_writes(op)
         elif isinstance(op, func.CallOp):
             found, arguments = self._call_writes(op)
         if arguments:
@@ -309,12 +309,21 @@ class Effects:
         return symbol is None or symbol in written
 
 
-def _assign_writes(op: mindir.AssignOp) -> tuple[set[str], set[int]]:
-    """What one Assign writes: a Parameter's symbol, a ref argument's index, or ANY."""
-    root = ref_root(op.ref)
-    symbol = root_symbol(root)
-    if symbol is not None:
-        return {symbol}, set()
-    if isinstance(root, BlockArgument):
-        return set(), {root.index}
-    return {ANY}, set()
+_WRITERS = frozenset(mindir.WRITER_OPS)
+
+
+def _op_writes(op: Operation) -> tuple[set[str], set[int]]:
+    """What one writer op (an Assign, an ApplyMomentum) writes: for each ref it
+    writes, a Parameter's symbol, a ref argument's index, or ANY."""
+    symbols: set[str] = set()
+    arguments: set[int] = set()
+    for ref in mindir.written_refs(op):
+        root = ref_root(ref)
+        symbol = root_symbol(root)
+        if symbol is not None:
+            symbols.add(symbol)
+        elif isinstance(root, BlockArgument):
+            arguments.add(root.index)
+        else:
+            symbols.add(ANY)
+    return symbols, arguments

@@ -233,10 +233,10 @@ class WriterAnalysis:
         if known is None:
             known = set()
             for op in fn.walk():
-                if isinstance(op, mindir.AssignOp) and not any(
-                    isinstance(u.operation, mindir.UpdateStateOp) for u in op.result.uses
+                if isinstance(op, mindir.WRITER_OPS) and not any(
+                    isinstance(u.operation, mindir.UpdateStateOp) for u in op.results[0].uses
                 ):
-                    known.add(ref_key(op.ref))
+                    known.update(ref_key(ref) for ref in mindir.written_refs(op))
             self._unthreaded[fn] = known
         return known
 

@@ -66,6 +66,9 @@ RULES.exclude(
     M.ParameterOp,
     M.GetParameterOp,
     M.AssignOp,
+    M.ApplyMomentumOp,
+    M.ApplyAdamOp,
+    M.UpdateMovingStatsOp,
     M.UpdateStateOp,
     M.PrintOp,
 )

@@ -124,7 +124,7 @@ def _check_nested(loop: M.WhileOp, holder: Operation, effects: Effects) -> None:
     for inner in walk_ops(holder):
         if inner is holder:
             continue
-        effect = isinstance(inner, M.AssignOp | M.PrintOp) or (
+        effect = isinstance(inner, (*M.WRITER_OPS, M.PrintOp)) or (
             isinstance(inner, M.LoadOp) and effects.may_write(loop, ref_key(inner.ref))
         )
         if effect or not (

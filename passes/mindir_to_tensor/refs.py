@@ -214,6 +214,11 @@ def _check_call(call: func.CallOp, funcs: dict[str, func.FuncOp]) -> func.FuncOp
     return callee
 
 
+#: writers other than Assign: they write their Parameters in place, through
+#: get_parameter refs or bound arguments only
+_IN_PLACE_WRITERS = frozenset(set(mindir.WRITER_OPS) - {mindir.AssignOp})
+
+
 def _check_op(op: Operation, funcs: dict[str, func.FuncOp]) -> bool:
     """Raise at a ref use this lowering cannot handle; True if `op` passes refs to a call."""
     if type(op) in _REF_FREE_LEAVES:  # most ops of a large model: declarations, getters
@@ -227,6 +232,16 @@ def _check_op(op: Operation, funcs: dict[str, func.FuncOp]) -> bool:
                 f"the Parameter of '{op.name}' must come from mindir.get_parameter or be a "
                 "ref argument of its graph",
             )
+    elif kind in _IN_PLACE_WRITERS:
+        for ref in mindir.written_refs(op):
+            root = ref_root(ref)
+            if root is None or (isinstance(root, BlockArgument) and bound_symbol(root) is None):
+                raise op_error(
+                    op,
+                    f"the Parameters of '{op.name}' must come from "
+                    "mindir.get_parameter or arguments bound to them (not a ref argument "
+                    "of a reused graph)",
+                )
     elif kind is mindir.DependOp or kind is mindir.UpdateStateOp:
         pass  # ordering only: a depend of a ref is traced by `ref_root`
     elif kind is func.CallOp and any(is_ref(v.type) for v in op.arguments):

@@ -11,6 +11,13 @@ order: every op is rewritten in place.
   `mindir.depend`) -> `ml_program.global_load @w : T`.
 - `mindir.assign %p, %v, %u` -> `ml_program.global_store @w = %v : T`; the
   Assign's result (MindSpore's Assign returns the new value) becomes `%v`.
+- `mindir.apply_momentum %var, %accum, %lr, %g, %m, %u` -> the two
+  `global_load`s, `mindir.mul` / `add` / `mul` / `sub` (MindSpore's formula, lowered
+  and fused by the pattern walk like the ops written out) and the two
+  `global_store`s; its result becomes the new variable.
+- `mindir.update_moving_stats %mean, %var, %bm, %bv, %u {momentum, count}` ->
+  likewise: two loads, the running statistics' update as mindir ops with float32
+  constants, two stores; its result becomes the new mean.
 - `mindir.print %x, %y, %io {format = [...]}` -> `func.call
   @__mindjit_print_<k>(%x, %y) {mindjit.print_format = [...]}` to a private
   declaration `func.func private @__mindjit_print_<k>(T_x, T_y) attributes
@@ -224,6 +231,104 @@ _MUTABLE = UnitAttr()
 _PRIVATE = StringAttr("private")
 
 
+def _lower_apply_momentum(op: mindir.ApplyMomentumOp) -> None:
+    """The two loads, MindSpore's formula as mindir's elementwise ops (lowered and
+    fused by the pattern walk after this, as the ops written out are: the same
+    bits) and the two stores, in the op's place."""
+    var, accum = _global_name(op.variable), _global_name(op.accumulation)
+    tensor = op.result.type
+    steps = _Steps(TensorType(tensor.element_type, []))
+    old_var, old_accum = (steps.emit(GlobalLoadOp.get(n, tensor)) for n in (var, accum))
+    new_accum = steps.add(steps.mul(old_accum, op.momentum), op.gradient)
+    new_var = steps.emit(mindir.SubOp.get(old_var, steps.mul(new_accum, op.learning_rate)))
+    steps.ops += [GlobalStoreOp(accum, new_accum), GlobalStoreOp(var, new_var)]
+    steps.replace(op, new_var)
+
+
+def _lower_update_moving_stats(op: mindir.UpdateMovingStatsOp) -> None:
+    """The two loads, `running * (1 - momentum) + batch * momentum` for each (the
+    batch variance times count / (count - 1) first) as mindir's elementwise ops with
+    float32 constants rounded from the same Python floats the frontend's written-out
+    form used (the same bits), and the two stores."""
+    momentum, count = op.factors()
+    tensor = op.result.type
+    steps = _Steps(TensorType(tensor.element_type, []))
+    keep, take = steps.constant(1.0 - momentum), steps.constant(momentum)
+    unbiased = steps.mul(op.batch_variance, steps.constant(count / (count - 1)))
+    stores = []
+    for ref, batch in ((op.mean, op.batch_mean), (op.variance, unbiased)):
+        name = _global_name(ref)
+        running = steps.emit(GlobalLoadOp.get(name, tensor))
+        stores.append(
+            GlobalStoreOp(name, steps.add(steps.mul(running, keep), steps.mul(batch, take)))
+        )
+    steps.ops += stores
+    steps.replace(op, stores[0].value)
+
+
+def _lower_apply_adam(op: mindir.ApplyAdamOp) -> None:
+    """The three loads, Adam's step as mindir's elementwise ops in the order nn.Adam
+    writes them out (float32 constants rounded from the same Python floats: the
+    same bits), the three stores."""
+    beta1, beta2, eps = op.factors()
+    tensor = op.result.type
+    steps = _Steps(TensorType(tensor.element_type, []))
+    names = [_global_name(r) for r in (op.variable, op.moment1, op.moment2)]
+    var, m, v = (steps.emit(GlobalLoadOp.get(n, tensor)) for n in names)
+    g = op.gradient
+    m_new = steps.add(
+        steps.mul(m, steps.constant(beta1)), steps.mul(g, steps.constant(1.0 - beta1))
+    )
+    v_new = steps.add(
+        steps.mul(v, steps.constant(beta2)),
+        steps.mul(steps.mul(g, g), steps.constant(1.0 - beta2)),
+    )
+    denom = steps.add(steps.emit(mindir.SqrtOp.get(v_new)), steps.constant(eps))
+    ratio = steps.emit(mindir.DivOp.get(m_new, denom))
+    new_var = steps.emit(mindir.SubOp.get(var, steps.mul(ratio, op.learning_rate)))
+    for name, value in zip(names[1:] + names[:1], (m_new, v_new, new_var)):
+        steps.ops.append(GlobalStoreOp(name, value))
+    steps.replace(op, new_var)
+
+
+class _Steps:
+    """The ops an in-place writer becomes, in order (`replace` puts them in its place)."""
+
+    def __init__(self, scalar: TensorType) -> None:
+        self.scalar = scalar
+        self.ops: list[Operation] = []
+
+    def emit(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+    def constant(self, value: float) -> SSAValue:
+        attr = DenseIntOrFPElementsAttr.from_list(self.scalar, [value])  # rounded as numpy
+        return self.emit(mindir.ConstantOp.make([], {"value": attr}))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(mindir.MulOp.get(a, b))
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(mindir.AddOp.get(a, b))
+
+    def replace(self, op: Operation, result: SSAValue) -> None:
+        for step in self.ops:
+            step.location = op.location  # type: ignore[assignment]
+            if (mark := op.attributes.get(PIPELINE_MICRO_ATTR)) is not None:
+                step.attributes[PIPELINE_MICRO_ATTR] = mark
+        _replace_all(op, self.ops, [result])
+
+
+def _replace_all(op: Operation, new: list[Operation], results: list[SSAValue]) -> None:
+    """`_replace` with several ops (located and marked by the caller)."""
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    for old, value in zip(op.results, results):
+        old.replace_all_uses_with(value)
+    op.detach()
+    op.erase()
+
+
 def lower_state(module: ModuleOp) -> None:
     """Lower Parameters, Load/Assign, print and send/receive in place (see the module doc)."""
     lower_ref_arguments(module)
@@ -250,6 +355,12 @@ def lower_state(module: ModuleOp) -> None:
             _replace(op, load, [load.result])
         elif kind is mindir.AssignOp:
             _replace(op, GlobalStoreOp(_global_name(op.ref), op.value), [op.value])
+        elif kind is mindir.ApplyMomentumOp:
+            _lower_apply_momentum(op)
+        elif kind is mindir.ApplyAdamOp:
+            _lower_apply_adam(op)
+        elif kind is mindir.UpdateMovingStatsOp:
+            _lower_update_moving_stats(op)
         elif kind is mindir.PrintOp:
             if runtime is None:
                 runtime = _PrintRuntime(module)

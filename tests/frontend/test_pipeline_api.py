@@ -77,10 +77,10 @@ def data():
     return x, y
 
 
-def train(net, wrap, lr: float, reduction: str = "sum", steps: int = 2):
-    """`steps` TrainOneStepCell steps of SGD; the losses and the final Parameters."""
+def train(net, wrap, lr: float, reduction: str = "sum", steps: int = 2, opt=nn.SGD):
+    """`steps` TrainOneStepCell steps of `opt` (SGD); the losses and the final Parameters."""
     loss_net = wrap(nn.WithLossCell(net, nn.MSELoss(reduction=reduction)))
-    step = nn.TrainOneStepCell(loss_net, nn.SGD(net.trainable_params(), learning_rate=lr))
+    step = nn.TrainOneStepCell(loss_net, opt(net.trainable_params(), learning_rate=lr))
     step.set_train()
     x, y = data()
     losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
@@ -112,6 +112,18 @@ def assert_same(got, expected, scale: float = 1.0):
 
 
 # --- training equals training without pipelining ---------------------------------------
+
+
+@pytest.mark.parametrize("opt", [nn.Momentum, nn.Adam], ids=["momentum", "adam"])
+def test_in_place_optimizer_steps_run_on_their_parameters_stage(opt):
+    """Momentum's and Adam's one-op steps (mindir.apply_momentum / apply_adam, writing
+    the Parameter and its moments) land on the stage that owns the Parameter."""
+    make = (lambda ps, learning_rate: opt(ps, learning_rate, 0.9)) if opt is nn.Momentum else opt
+    expected = reference(ms.GRAPH_MODE, lr=0.01, opt=make, steps=3)
+    api.clear_cache()
+    got = pipelined(2, 4, ms.GRAPH_MODE, lr=0.01, opt=make, steps=3)
+    assert_same(got, expected)
+
 
 
 @pytest.mark.parametrize("micro", [1, 4, 8])

@@ -171,6 +171,72 @@ func.func @f(%x: {_F}, %u0: !mindir.u, %io0: !mindir.io) -> {_F} {{
     ),
 )
 
+_APPLY_MOMENTUM = Example(
+    f"""
+mindir.parameter @w = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : {_F}
+mindir.parameter @m = dense<0.5> : {_F}
+func.func @f(%g: {_F}, %u0: !mindir.u) -> {_F} {{
+  %w = mindir.get_parameter @w : !mindir.ref<{_F}>
+  %m = mindir.get_parameter @m : !mindir.ref<{_F}>
+  %lr = mindir.constant dense<0.1> : tensor<f32>
+  %mu = mindir.constant dense<0.9> : tensor<f32>
+  %v = mindir.apply_momentum %w, %m, %lr, %g, %mu, %u0 : {_F}
+  func.return %v : {_F}
+}}
+""",
+    # accum = 0.5 * 0.9 + g; w = w - accum * 0.1 (MindSpore's ApplyMomentum)
+    Reference(
+        lambda g: _W - (0.45 + g) * 0.1,
+        state=lambda g: {"w": _W - (0.45 + g) * 0.1, "m": 0.45 + g},
+    ),
+)
+
+
+def _adam(g: np.ndarray) -> dict[str, np.ndarray]:
+    """One Adam step from w = _W, m = 0.5, v = 0.25 at lr 0.1 (betas 0.9 / 0.999, eps 1e-8)."""
+    m = 0.5 * 0.9 + g * 0.1
+    v = 0.25 * 0.999 + g * g * 0.001
+    return {"w": _W - m / (np.sqrt(v) + 1e-8) * 0.1, "m": m, "v": v}
+
+
+_APPLY_ADAM = Example(
+    f"""
+mindir.parameter @w = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : {_F}
+mindir.parameter @m = dense<0.5> : {_F}
+mindir.parameter @v = dense<0.25> : {_F}
+func.func @f(%g: {_F}, %u0: !mindir.u) -> {_F} {{
+  %w = mindir.get_parameter @w : !mindir.ref<{_F}>
+  %m = mindir.get_parameter @m : !mindir.ref<{_F}>
+  %v = mindir.get_parameter @v : !mindir.ref<{_F}>
+  %lr = mindir.constant dense<0.1> : tensor<f32>
+  %n = mindir.apply_adam %w, %m, %v, %lr, %g, %u0 {{beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-08 : f64}} : {_F}
+  func.return %n : {_F}
+}}
+""",
+    Reference(lambda g: _adam(g)["w"], state=_adam),
+)
+
+_UPDATE_MOVING_STATS = Example(
+    f"""
+mindir.parameter @rm = dense<[0.0, 1.0, 2.0]> : {_C}
+mindir.parameter @rv = dense<1.0> : {_C}
+func.func @f(%bm: {_C}, %bv: {_C}, %u0: !mindir.u) -> {_C} {{
+  %pm = mindir.get_parameter @rm : !mindir.ref<{_C}>
+  %pv = mindir.get_parameter @rv : !mindir.ref<{_C}>
+  %n = mindir.update_moving_stats %pm, %pv, %bm, %bv, %u0 {{momentum = 0.1 : f64, count = 4 : i64}} : {_C}
+  func.return %n : {_C}
+}}
+""",
+    # running * 0.9 + batch * 0.1, the batch variance unbiased by 4 / 3 first
+    Reference(
+        lambda bm, bv: np.array([0.0, 1.0, 2.0]) * 0.9 + bm * 0.1,
+        state=lambda bm, bv: {
+            "rm": np.array([0.0, 1.0, 2.0]) * 0.9 + bm * 0.1,
+            "rv": 0.9 + bv * (4 / 3) * 0.1,
+        },
+    ),
+)
+
 _SEND_RECEIVE = Example(
     f"""
 func.func @f(%x: {_F}, %io0: !mindir.io) -> {_F} {{
@@ -556,6 +622,9 @@ func.func @f(%a: {_F}) -> tensor<3xf32> {{
     "mindir.get_parameter": _EFFECTS,
     "mindir.load": _EFFECTS,
     "mindir.assign": _EFFECTS,
+    "mindir.apply_momentum": _APPLY_MOMENTUM,
+    "mindir.apply_adam": _APPLY_ADAM,
+    "mindir.update_moving_stats": _UPDATE_MOVING_STATS,
     "mindir.depend": _EFFECTS,
     "mindir.tensor_move": _EFFECTS,
     "mindir.print": _EFFECTS,

@@ -20,6 +20,7 @@ import numpy as np
 
 from mindjit.frontend import ops
 from mindjit.frontend.nn.optim.optimizer import Optimizer, non_negative
+from mindjit.frontend.ops.effects import apply_adam
 
 
 def _open_unit(value: Any, name: str) -> float:
@@ -90,6 +91,9 @@ class Adam(Optimizer):
     def update(self, i: int, grad: Any, lr_t: Any) -> None:
         param, m, v = self.parameters[i], self.moment1[i], self.moment2[i]
         b1, b2 = self.beta1, self.beta2
+        if not (self.use_amsgrad or self.use_nesterov):  # graph mode: one mindir.apply_adam
+            apply_adam(param, m, v, lr_t, grad, b1, b2, self.eps)
+            return
         m_new = ops.add(ops.mul(m, b1), ops.mul(grad, 1.0 - b1))
         v_new = ops.add(ops.mul(v, b2), ops.mul(ops.mul(grad, grad), 1.0 - b2))
         ops.assign(m, m_new)

@@ -13,6 +13,7 @@ from typing import Any
 
 from mindjit.frontend import ops
 from mindjit.frontend.nn.optim.optimizer import Optimizer, non_negative
+from mindjit.frontend.ops.effects import apply_momentum
 
 
 class Momentum(Optimizer):
@@ -34,12 +35,12 @@ class Momentum(Optimizer):
 
     def update(self, i: int, grad: Any, lr: float) -> None:
         param, moment = self.parameters[i], self.moments[i]
+        if not self.use_nesterov:  # graph mode: one mindir.apply_momentum (ops/effects.py)
+            apply_momentum(param, moment, lr, grad, self.momentum)
+            return
         accum = ops.add(ops.mul(moment, self.momentum), grad)
         ops.assign(moment, accum)
-        if self.use_nesterov:
-            step = ops.add(ops.mul(grad, lr), ops.mul(accum, self.momentum * lr))
-        else:
-            step = ops.mul(accum, lr)
+        step = ops.add(ops.mul(grad, lr), ops.mul(accum, self.momentum * lr))
         ops.assign(param, ops.sub(param, step))
 
     def extend_repr(self) -> str:

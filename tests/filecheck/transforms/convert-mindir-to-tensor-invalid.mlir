@@ -125,3 +125,25 @@ func.func @vmap_left(%a: tensor<5x3xf32>) -> tensor<5x3xf32> {
   }
   func.return %r : tensor<5x3xf32>
 }
+
+// -----
+
+// apply_momentum / update_moving_stats write their Parameters in place: only
+// through get_parameter refs or arguments bound to Parameters (the frontend writes
+// the update out inside a reused graph, whose ref arguments the lowering
+// functionalizes).
+
+mindir.parameter @w = dense<1.0> : tensor<2xf32>
+
+func.func @shared(%pw: !mindir.ref<tensor<2xf32>>, %g: tensor<2xf32>, %s: tensor<f32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  // expected-error @+1 {{the Parameters of 'mindir.apply_momentum' must come from mindir.get_parameter or arguments bound to them (not a ref argument of a reused graph)}}
+  %v = mindir.apply_momentum %pw, %pw, %s, %g, %s, %u0 : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %v : tensor<2xf32>
+  func.return %v, %u1 : tensor<2xf32>, !mindir.u
+}
+
+func.func @caller(%g: tensor<2xf32>, %s: tensor<f32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %v, %u1 = func.call @shared(%pw, %g, %s, %u0) : (!mindir.ref<tensor<2xf32>>, tensor<2xf32>, tensor<f32>, !mindir.u) -> (tensor<2xf32>, !mindir.u)
+  func.return %v, %u1 : tensor<2xf32>, !mindir.u
+}

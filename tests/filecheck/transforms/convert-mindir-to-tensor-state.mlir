@@ -172,3 +172,99 @@ func.func @control(%c: tensor<i1>, %k: tensor<i32>, %u0: !mindir.u) -> (tensor<i
   %r = mindir.load %p, %w#1 : tensor<i32>
   func.return %r, %w#1 : tensor<i32>, !mindir.u
 }
+
+// -----
+
+// mindir.apply_momentum: both Parameters loaded where it was, MindSpore's formula
+// (accum * momentum + grad; var - accum * lr) as loop nests, both stored.
+
+// CHECK-LABEL: func.func @apply_momentum
+// CHECK:         %[[W:.*]] = ml_program.global_load @w : tensor<2xf32>
+// CHECK-NEXT:    %[[M:.*]] = ml_program.global_load @m : tensor<2xf32>
+// CHECK:         ins(%[[M]], %mu : tensor<2xf32>, tensor<f32>)
+// CHECK:         arith.mulf
+// CHECK:         %[[A:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %g : tensor<2xf32>, tensor<2xf32>)
+// CHECK:         arith.addf
+// CHECK:         ins(%[[A]], %lr : tensor<2xf32>, tensor<f32>)
+// CHECK:         arith.mulf
+// CHECK:         %[[V:.*]] = linalg.generic {{.*}} ins(%[[W]], %{{.*}} : tensor<2xf32>, tensor<2xf32>)
+// CHECK:         arith.subf
+// CHECK:         ml_program.global_store @m = %[[A]] : tensor<2xf32>
+// CHECK-NEXT:    ml_program.global_store @w = %[[V]] : tensor<2xf32>
+// CHECK-NEXT:    func.return %[[V]] : tensor<2xf32>
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+mindir.parameter @m = dense<0.0> : tensor<2xf32>
+
+func.func @apply_momentum(%g: tensor<2xf32>, %lr: tensor<f32>, %mu: tensor<f32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %pm = mindir.get_parameter @m : !mindir.ref<tensor<2xf32>>
+  %v = mindir.apply_momentum %pw, %pm, %lr, %g, %mu, %u0 : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %v : tensor<2xf32>
+  func.return %v, %u1 : tensor<2xf32>, !mindir.u
+}
+
+// -----
+
+// mindir.update_moving_stats: each running statistic loaded, `running * (1 - m)
+// + batch * m` (the batch variance times count / (count - 1) = 18 / 17 first),
+// stored; the constants are the float32 roundings of the frontend's numbers.
+
+// CHECK-LABEL: func.func @moving_stats
+// CHECK-DAG:     %[[KEEP:.*]] = arith.constant dense<9.000000e-01> : tensor<f32>
+// CHECK-DAG:     %[[TAKE:.*]] = arith.constant dense<1.000000e-01> : tensor<f32>
+// CHECK-DAG:     %[[UNBIAS:.*]] = arith.constant dense<1.05882359> : tensor<f32>
+// CHECK:         ins(%bv, %[[UNBIAS]] : tensor<3xf32>, tensor<f32>)
+// CHECK:         %[[RM:.*]] = ml_program.global_load @rm : tensor<3xf32>
+// CHECK:         ins(%[[RM]], %[[KEEP]] : tensor<3xf32>, tensor<f32>)
+// CHECK:         ins(%bm, %[[TAKE]] : tensor<3xf32>, tensor<f32>)
+// CHECK:         %[[NM:.*]] = linalg.generic
+// CHECK:         arith.addf
+// CHECK:         %[[RV:.*]] = ml_program.global_load @rv : tensor<3xf32>
+// CHECK:         ins(%[[RV]], %[[KEEP]] : tensor<3xf32>, tensor<f32>)
+// CHECK:         ins(%{{.*}}, %[[TAKE]] : tensor<3xf32>, tensor<f32>)
+// CHECK:         %[[NV:.*]] = linalg.generic
+// CHECK:         arith.addf
+// CHECK:         ml_program.global_store @rm = %[[NM]] : tensor<3xf32>
+// CHECK-NEXT:    ml_program.global_store @rv = %[[NV]] : tensor<3xf32>
+// CHECK-NEXT:    func.return %[[NM]] : tensor<3xf32>
+mindir.parameter @rm = dense<0.0> : tensor<3xf32>
+mindir.parameter @rv = dense<1.0> : tensor<3xf32>
+
+func.func @moving_stats(%bm: tensor<3xf32>, %bv: tensor<3xf32>, %u0: !mindir.u) -> (tensor<3xf32>, !mindir.u) {
+  %pm = mindir.get_parameter @rm : !mindir.ref<tensor<3xf32>>
+  %pv = mindir.get_parameter @rv : !mindir.ref<tensor<3xf32>>
+  %n = mindir.update_moving_stats %pm, %pv, %bm, %bv, %u0 {momentum = 0.1 : f64, count = 18 : i64} : tensor<3xf32>
+  %u1 = mindir.update_state %u0, %n : tensor<3xf32>
+  func.return %n, %u1 : tensor<3xf32>, !mindir.u
+}
+
+// -----
+
+// mindir.apply_adam: the three Parameters loaded, nn.Adam's step written out
+// (m * b1 + g * (1 - b1); v * b2 + g * g * (1 - b2); var - m / (sqrt(v) + eps) * lr),
+// the moments then the variable stored.
+
+// CHECK-LABEL: func.func @apply_adam
+// CHECK:         %[[W:.*]] = ml_program.global_load @w : tensor<2xf32>
+// CHECK-NEXT:    %[[M:.*]] = ml_program.global_load @m : tensor<2xf32>
+// CHECK-NEXT:    %[[V:.*]] = ml_program.global_load @v : tensor<2xf32>
+// CHECK:         math.sqrt
+// CHECK:         arith.divf
+// CHECK:         %[[NW:.*]] = linalg.generic {{.*}} ins(%[[W]], %{{.*}} : tensor<2xf32>, tensor<2xf32>)
+// CHECK:         arith.subf
+// CHECK:         ml_program.global_store @m = %{{.*}} : tensor<2xf32>
+// CHECK-NEXT:    ml_program.global_store @v = %{{.*}} : tensor<2xf32>
+// CHECK-NEXT:    ml_program.global_store @w = %[[NW]] : tensor<2xf32>
+// CHECK-NEXT:    func.return %[[NW]] : tensor<2xf32>
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+mindir.parameter @m = dense<0.0> : tensor<2xf32>
+mindir.parameter @v = dense<0.0> : tensor<2xf32>
+
+func.func @apply_adam(%g: tensor<2xf32>, %lr: tensor<f32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %pm = mindir.get_parameter @m : !mindir.ref<tensor<2xf32>>
+  %pv = mindir.get_parameter @v : !mindir.ref<tensor<2xf32>>
+  %n = mindir.apply_adam %pw, %pm, %pv, %lr, %g, %u0 {beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64} : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %n : tensor<2xf32>
+  func.return %n, %u1 : tensor<2xf32>, !mindir.u
+}

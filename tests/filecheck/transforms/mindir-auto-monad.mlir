@@ -406,3 +406,31 @@ func.func @not_yet(%x: tensor<f32>, %u0: !mindir.u) -> tensor<f32> {
   %l = mindir.load %p, %u0 : tensor<f32>
   func.return %l : tensor<f32>
 }
+
+// -----
+
+// mindir.apply_momentum writes two Parameters: it takes the current memory state
+// and is followed by an update_state, as an Assign; a Load of either Parameter
+// after it takes the new state.
+
+// CHECK-LABEL: func.func @apply_momentum
+// CHECK-SAME:    -> (tensor<2xf32>, !mindir.u)
+// CHECK:         %l = mindir.load %pw, %u0 : tensor<2xf32>
+// CHECK-NEXT:    %[[U1:.*]] = mindir.update_state %u0, %l : tensor<2xf32>
+// CHECK-NEXT:    %v = mindir.apply_momentum %pw, %pm, %lr, %g, %mu, %[[U1]] : tensor<2xf32>
+// CHECK-NEXT:    %[[U2:.*]] = mindir.update_state %[[U1]], %v : tensor<2xf32>
+// CHECK-NEXT:    %l2 = mindir.load %pm, %[[U2]] : tensor<2xf32>
+// CHECK-NEXT:    %[[U3:.*]] = mindir.update_state %[[U2]], %l2 : tensor<2xf32>
+// CHECK:         func.return %s, %[[U3]] : tensor<2xf32>, !mindir.u
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+mindir.parameter @m = dense<0.0> : tensor<2xf32>
+
+func.func @apply_momentum(%g: tensor<2xf32>, %lr: tensor<f32>, %mu: tensor<f32>, %u0: !mindir.u) -> tensor<2xf32> {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %pm = mindir.get_parameter @m : !mindir.ref<tensor<2xf32>>
+  %l = mindir.load %pw, %u0 : tensor<2xf32>
+  %v = mindir.apply_momentum %pw, %pm, %lr, %g, %mu, %u0 : tensor<2xf32>
+  %l2 = mindir.load %pm, %u0 : tensor<2xf32>
+  %s = mindir.add %l, %l2 : tensor<2xf32>
+  func.return %s : tensor<2xf32>
+}

@@ -240,3 +240,27 @@ func.func @through_views(%y: tensor<4xf32>, %z: tensor<2x2xf32>, %u0: !mindir.u)
   %t = mindir.add %v2, %y : tensor<4xf32>
   func.return %t, %u2 : tensor<4xf32>, !mindir.u
 }
+
+// -----
+
+// mindir.apply_momentum writes its accumulation too: a user of a Load of the
+// accumulation runs before it, attached to the state it starts from.
+
+// CHECK-LABEL: func.func @before_apply_momentum
+// CHECK:         %m = mindir.load %pm, %u0 : tensor<2xf32>
+// CHECK:         %t = mindir.add %m, %g : tensor<2xf32>
+// CHECK:         %[[U:.*]] = mindir.update_state %u0, %m, %t
+// CHECK-NEXT:    %v = mindir.apply_momentum %pw, %pm, %lr, %g, %mu, %[[U]] : tensor<2xf32>
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+mindir.parameter @m = dense<0.0> : tensor<2xf32>
+
+func.func @before_apply_momentum(%g: tensor<2xf32>, %lr: tensor<f32>, %mu: tensor<f32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %pm = mindir.get_parameter @m : !mindir.ref<tensor<2xf32>>
+  %m = mindir.load %pm, %u0 : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %m : tensor<2xf32>
+  %v = mindir.apply_momentum %pw, %pm, %lr, %g, %mu, %u1 : tensor<2xf32>
+  %u2 = mindir.update_state %u1, %v : tensor<2xf32>
+  %t = mindir.add %m, %g : tensor<2xf32>
+  func.return %t, %u2 : tensor<2xf32>, !mindir.u
+}

@@ -335,3 +335,35 @@ func.func @forked_chain(%u0: !mindir.u) -> (!mindir.u, !mindir.u) {
   %b2 = mindir.update_state %u1, %w : tensor<f32>
   func.return %b1, %b2 : !mindir.u, !mindir.u
 }
+
+// -----
+
+// mindir.apply_momentum writes its variable: a Load of it read after the update
+// is copied at levels 0-2 (level 2: the add runs after the writer); level 3 never copies.
+
+// CHECK-LABEL:   func.func @read_after_apply_momentum
+// CHECK:           %l = mindir.load %pw, %u0 : tensor<2xf32>
+// L0-NEXT:         %[[C:.*]] = mindir.tensor_move %l : tensor<2xf32>
+// L1-NEXT:         %[[C:.*]] = mindir.tensor_move %l : tensor<2xf32>
+// L2-NEXT:         %[[C:.*]] = mindir.tensor_move %l : tensor<2xf32>
+// L3-NOT:          mindir.tensor_move
+// CHECK:           mindir.apply_momentum %pw, %pm
+// L0:              %s = mindir.add %[[C]], %{{.*}} : tensor<2xf32>
+// L1:              %s = mindir.add %[[C]], %{{.*}} : tensor<2xf32>
+// L2:              %s = mindir.add %[[C]], %{{.*}} : tensor<2xf32>
+// L3:              %s = mindir.add %l, %l2 : tensor<2xf32>
+mindir.parameter @w = dense<[1.0, 2.0]> : tensor<2xf32>
+mindir.parameter @m = dense<0.0> : tensor<2xf32>
+
+func.func @read_after_apply_momentum(%g: tensor<2xf32>, %lr: tensor<f32>, %mu: tensor<f32>, %u0: !mindir.u) -> (tensor<2xf32>, !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %pm = mindir.get_parameter @m : !mindir.ref<tensor<2xf32>>
+  %l = mindir.load %pw, %u0 : tensor<2xf32>
+  %u1 = mindir.update_state %u0, %l : tensor<2xf32>
+  %v = mindir.apply_momentum %pw, %pm, %lr, %g, %mu, %u1 : tensor<2xf32>
+  %u2 = mindir.update_state %u1, %v : tensor<2xf32>
+  %l2 = mindir.load %pm, %u2 : tensor<2xf32>
+  %u3 = mindir.update_state %u2, %l2 : tensor<2xf32>
+  %s = mindir.add %l, %l2 : tensor<2xf32>
+  func.return %s, %u3 : tensor<2xf32>, !mindir.u
+}

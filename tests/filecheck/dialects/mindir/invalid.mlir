@@ -970,3 +970,95 @@ func.func @f(%x: tensor<2x3xi32>, %g: tensor<3xi32>) {
   %dx, %dg, %db = mindir.batch_norm_grad %x, %x, %g, %g, %g {epsilon = 1.0e-05 : f64} : (tensor<2x3xi32>, tensor<2x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi32>)
   func.return
 }
+
+// -----
+
+mindir.parameter @w = dense<1.0> : tensor<2xf32>
+mindir.parameter @m = dense<0.0> : tensor<3xf32>
+func.func @apply_momentum_accumulation_type(%g: tensor<2xf32>, %s: tensor<f32>, %u: !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  %pm = mindir.get_parameter @m : !mindir.ref<tensor<3xf32>>
+  // expected-error @+1 {{'mindir.apply_momentum' op accumulation has type tensor<3xf32>, the variable tensor<2xf32>}}
+  %v = "mindir.apply_momentum"(%pw, %pm, %s, %g, %s, %u) : (!mindir.ref<tensor<2xf32>>, !mindir.ref<tensor<3xf32>>, tensor<f32>, tensor<2xf32>, tensor<f32>, !mindir.u) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @w = dense<1.0> : tensor<2xf32>
+func.func @apply_momentum_rate_shape(%g: tensor<2xf32>, %s: tensor<f32>, %r: tensor<2xf32>, %u: !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  // expected-error @+1 {{'mindir.apply_momentum' op learning rate must be a tensor<f32>, got tensor<2xf32>}}
+  %v = "mindir.apply_momentum"(%pw, %pw, %r, %g, %s, %u) : (!mindir.ref<tensor<2xf32>>, !mindir.ref<tensor<2xf32>>, tensor<2xf32>, tensor<2xf32>, tensor<f32>, !mindir.u) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @w = dense<1.0> : tensor<2xf32>
+func.func @apply_momentum_gradient_type(%g: tensor<3xf32>, %s: tensor<f32>, %u: !mindir.u) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  // expected-error @+1 {{'mindir.apply_momentum' op gradient has type tensor<3xf32>, the variable tensor<2xf32>}}
+  %v = "mindir.apply_momentum"(%pw, %pw, %s, %g, %s, %u) : (!mindir.ref<tensor<2xf32>>, !mindir.ref<tensor<2xf32>>, tensor<f32>, tensor<3xf32>, tensor<f32>, !mindir.u) -> tensor<2xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @w = dense<1.0> : tensor<2xf32>
+func.func @apply_momentum_without_state(%g: tensor<2xf32>, %s: tensor<f32>) {
+  %pw = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  // expected-error @+1 {{mindir.apply_momentum takes the variable's and the accumulation's refs, the learning rate, the gradient, the momentum and a `!mindir.u` state (6 operands), got 5: the last operand is the memory state}}
+  %v = mindir.apply_momentum %pw, %pw, %s, %g, %s : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @rm = dense<0.0> : tensor<3xf32>
+func.func @moving_stats_count(%b: tensor<3xf32>, %u: !mindir.u) {
+  %p = mindir.get_parameter @rm : !mindir.ref<tensor<3xf32>>
+  // expected-error @+1 {{'mindir.update_moving_stats' op needs a 'count' attribute, an integer >= 2}}
+  %n = mindir.update_moving_stats %p, %p, %b, %b, %u {momentum = 0.1 : f64, count = 1 : i64} : tensor<3xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @rm = dense<0.0> : tensor<3xf32>
+func.func @moving_stats_momentum(%b: tensor<3xf32>, %u: !mindir.u) {
+  %p = mindir.get_parameter @rm : !mindir.ref<tensor<3xf32>>
+  // expected-error @+1 {{'mindir.update_moving_stats' op needs a 'momentum' attribute, a float in [0, 1]}}
+  %n = mindir.update_moving_stats %p, %p, %b, %b, %u {momentum = 1.5 : f64, count = 4 : i64} : tensor<3xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @rm = dense<0.0> : tensor<3xf32>
+func.func @moving_stats_batch_type(%b: tensor<3xf32>, %c: tensor<4xf32>, %u: !mindir.u) {
+  %p = mindir.get_parameter @rm : !mindir.ref<tensor<3xf32>>
+  // expected-error @+1 {{'mindir.update_moving_stats' op batch variance has type tensor<4xf32>, the running mean tensor<3xf32>}}
+  %n = "mindir.update_moving_stats"(%p, %p, %b, %c, %u) {momentum = 0.1 : f64, count = 4 : i64} : (!mindir.ref<tensor<3xf32>>, !mindir.ref<tensor<3xf32>>, tensor<3xf32>, tensor<4xf32>, !mindir.u) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @w = dense<1.0> : tensor<2xf32>
+func.func @adam_beta(%g: tensor<2xf32>, %s: tensor<f32>, %u: !mindir.u) {
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  // expected-error @+1 {{'mindir.apply_adam' op needs a 'beta2' attribute, a float in (0, 1)}}
+  %n = mindir.apply_adam %p, %p, %p, %s, %g, %u {beta1 = 0.9 : f64, beta2 = 1.0 : f64, epsilon = 1.0e-8 : f64} : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+mindir.parameter @w = dense<1.0> : tensor<2xf32>
+func.func @adam_epsilon(%g: tensor<2xf32>, %s: tensor<f32>, %u: !mindir.u) {
+  %p = mindir.get_parameter @w : !mindir.ref<tensor<2xf32>>
+  // expected-error @+1 {{'mindir.apply_adam' op needs an 'epsilon' attribute, a float > 0}}
+  %n = mindir.apply_adam %p, %p, %p, %s, %g, %u {beta1 = 0.9 : f64, beta2 = 0.999 : f64} : tensor<2xf32>
+  func.return
+}

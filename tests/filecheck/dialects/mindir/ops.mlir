@@ -157,6 +157,17 @@ func.func @effects(%x: tensor<2xf32>, %u0: !mindir.u, %io0: !mindir.io) -> (tens
   %a0 = mindir.assign %p, %x, %u0 : tensor<2xf32>
   // CHECK-NEXT: %u1 = mindir.update_state %u0, %a0 : tensor<2xf32>
   %u1 = mindir.update_state %u0, %a0 : tensor<2xf32>
+  // CHECK-NEXT: %s = mindir.constant dense<1.000000e-01> : tensor<f32>
+  %s = mindir.constant dense<0.1> : tensor<f32>
+  // CHECK-NEXT: %v = mindir.apply_momentum %p, %p, %s, %x, %s, %u1 : tensor<2xf32>
+  // GENERIC: "mindir.apply_momentum"(%p, %p, %s, %x, %s, %u1) : (!mindir.ref<tensor<2xf32>>, !mindir.ref<tensor<2xf32>>, tensor<f32>, tensor<2xf32>, tensor<f32>, !mindir.u) -> tensor<2xf32>
+  %v = mindir.apply_momentum %p, %p, %s, %x, %s, %u1 : tensor<2xf32>
+  // CHECK-NEXT: %n = mindir.update_moving_stats %p, %p, %x, %x, %u1 {momentum = 1.000000e-01 : f64, count = 4 : i64} : tensor<2xf32>
+  // GENERIC: "mindir.update_moving_stats"(%p, %p, %x, %x, %u1) {momentum = 1.000000e-01 : f64, count = 4 : i64} : (!mindir.ref<tensor<2xf32>>, !mindir.ref<tensor<2xf32>>, tensor<2xf32>, tensor<2xf32>, !mindir.u) -> tensor<2xf32>
+  %n = mindir.update_moving_stats %p, %p, %x, %x, %u1 {momentum = 0.1 : f64, count = 4 : i64} : tensor<2xf32>
+  // CHECK-NEXT: %w = mindir.apply_adam %p, %p, %p, %s, %x, %u1 {beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, epsilon = 1.000000e-08 : f64} : tensor<2xf32>
+  // GENERIC: "mindir.apply_adam"(%p, %p, %p, %s, %x, %u1) {beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, epsilon = 1.000000e-08 : f64} : (!mindir.ref<tensor<2xf32>>, !mindir.ref<tensor<2xf32>>, !mindir.ref<tensor<2xf32>>, tensor<f32>, tensor<2xf32>, !mindir.u) -> tensor<2xf32>
+  %w = mindir.apply_adam %p, %p, %p, %s, %x, %u1 {beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64} : tensor<2xf32>
   // CHECK-NEXT: %l0 = mindir.load %p, %u1 : tensor<2xf32>
   %l0 = mindir.load %p, %u1 : tensor<2xf32>
   // CHECK-NEXT: %u2 = mindir.update_state %u1, %l0 : tensor<2xf32>
