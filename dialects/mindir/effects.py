@@ -279,6 +279,27 @@ class AssignOp(RefStateOp):
         super().verify_()
 
 
+def _check_in_place(
+    refs: Sequence[tuple[str, SSAValue]],
+    tensors: Sequence[tuple[str, SSAValue]] = (),
+    scalars: Sequence[tuple[str, SSAValue]] = (),
+) -> None:
+    """An in-place writer's operands: refs of one tensor type (the first's), tensors of
+    that type, 0-d tensors of its element type."""
+    (first, ref), *others = refs
+    tensor = _ref_tensor(ref.type, first)
+    for what, other in others:
+        if _ref_tensor(other.type, what) != tensor:
+            raise VerifyException(f"{what} has type {other.type.tensor}, the {first} {tensor}")
+    for what, v in tensors:
+        if v.type != tensor:
+            raise VerifyException(f"{what} has type {v.type}, the {first} {tensor}")
+    scalar = TensorType(tensor.element_type, [])
+    for what, v in scalars:
+        if v.type != scalar:
+            raise VerifyException(f"{what} must be a {scalar}, got {v.type}")
+
+
 @irdl_op_definition
 class ApplyMomentumOp(RefStateOp):
     """`%v = mindir.apply_momentum %var, %accum, %lr, %grad, %momentum, %u : tensor<...>`:
@@ -309,17 +330,11 @@ class ApplyMomentumOp(RefStateOp):
         return [RefType(tensor), RefType(tensor), scalar, tensor, scalar, MonadUType()]
 
     def verify_(self) -> None:
-        tensor = _ref_tensor(self.variable.type, "variable")
-        if _ref_tensor(self.accumulation.type, "accumulation") != tensor:
-            raise VerifyException(
-                f"accumulation has type {self.accumulation.type.tensor}, the variable {tensor}"
-            )
-        if self.gradient.type != tensor:
-            raise VerifyException(f"gradient has type {self.gradient.type}, the variable {tensor}")
-        scalar = TensorType(tensor.element_type, [])
-        for what, v in (("learning rate", self.learning_rate), ("momentum", self.momentum)):
-            if v.type != scalar:
-                raise VerifyException(f"{what} must be a {scalar}, got {v.type}")
+        _check_in_place(
+            [("variable", self.variable), ("accumulation", self.accumulation)],
+            [("gradient", self.gradient)],
+            [("learning rate", self.learning_rate), ("momentum", self.momentum)],
+        )
         super().verify_()
 
 
@@ -367,17 +382,11 @@ class ApplyAdamOp(RefStateOp):
         return tuple(self.attributes[k].value.data for k in ("beta1", "beta2", "epsilon"))  # type: ignore[attr-defined,return-value]
 
     def verify_(self) -> None:
-        tensor = _ref_tensor(self.variable.type, "variable")
-        for what, ref in (("moment1", self.moment1), ("moment2", self.moment2)):
-            if _ref_tensor(ref.type, what) != tensor:
-                raise VerifyException(f"{what} has type {ref.type.tensor}, the variable {tensor}")
-        if self.gradient.type != tensor:
-            raise VerifyException(f"gradient has type {self.gradient.type}, the variable {tensor}")
-        scalar = TensorType(tensor.element_type, [])
-        if self.learning_rate.type != scalar:
-            raise VerifyException(
-                f"learning rate must be a {scalar}, got {self.learning_rate.type}"
-            )
+        _check_in_place(
+            [("variable", self.variable), ("moment1", self.moment1), ("moment2", self.moment2)],
+            [("gradient", self.gradient)],
+            [("learning rate", self.learning_rate)],
+        )
         for key in ("beta1", "beta2"):
             value = self.attributes.get(key)
             if not isinstance(value, FloatAttr) or not 0.0 < value.value.data < 1.0:
@@ -432,14 +441,10 @@ class UpdateMovingStatsOp(RefStateOp):
         return self.attributes["momentum"].value.data, self.attributes["count"].value.data  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
-        tensor = _ref_tensor(self.mean.type, "mean")
-        if _ref_tensor(self.variance.type, "variance") != tensor:
-            raise VerifyException(
-                f"variance has type {self.variance.type.tensor}, the mean {tensor}"
-            )
-        for what, v in (("batch mean", self.batch_mean), ("batch variance", self.batch_variance)):
-            if v.type != tensor:
-                raise VerifyException(f"{what} has type {v.type}, the running mean {tensor}")
+        _check_in_place(
+            [("mean", self.mean), ("variance", self.variance)],
+            [("batch mean", self.batch_mean), ("batch variance", self.batch_variance)],
+        )
         momentum, count = self.attributes.get("momentum"), self.attributes.get("count")
         if not isinstance(momentum, FloatAttr) or not 0.0 <= momentum.value.data <= 1.0:
             raise VerifyException("needs a 'momentum' attribute, a float in [0, 1]")

@@ -240,14 +240,7 @@ class Effects:
             if i >= len(call.arguments):
                 symbols.add(ANY)  # a malformed call: the verifier says so
                 continue
-            root = ref_root(call.arguments[i])
-            symbol = root_symbol(root)
-            if symbol is not None:
-                symbols.add(symbol)
-            elif isinstance(root, BlockArgument):
-                arguments.add(root.index)
-            else:
-                symbols.add(ANY)
+            _add_written(call.arguments[i], symbols, arguments)
         return symbols, arguments
 
     def written_arguments(self, call: func.CallOp) -> frozenset[int]:
@@ -318,12 +311,18 @@ def _op_writes(op: Operation) -> tuple[set[str], set[int]]:
     symbols: set[str] = set()
     arguments: set[int] = set()
     for ref in mindir.written_refs(op):
-        root = ref_root(ref)
-        symbol = root_symbol(root)
-        if symbol is not None:
-            symbols.add(symbol)
-        elif isinstance(root, BlockArgument):
-            arguments.add(root.index)
-        else:
-            symbols.add(ANY)
+        _add_written(ref, symbols, arguments)
     return symbols, arguments
+
+
+def _add_written(ref: SSAValue, symbols: set[str], arguments: set[int]) -> None:
+    """Record a write through `ref`: its Parameter's symbol, the index of the graph's
+    ref argument it is, or ANY when it comes from nowhere traceable."""
+    root = ref_root(ref)
+    symbol = root_symbol(root)
+    if symbol is not None:
+        symbols.add(symbol)
+    elif isinstance(root, BlockArgument):
+        arguments.add(root.index)
+    else:
+        symbols.add(ANY)

@@ -125,7 +125,6 @@ def test_in_place_optimizer_steps_run_on_their_parameters_stage(opt):
     assert_same(got, expected)
 
 
-
 @pytest.mark.parametrize("micro", [1, 4, 8])
 @pytest.mark.parametrize("stages", [2, 4])
 def test_graph_mode_training_equals_unpipelined(stages, micro):

@@ -1038,7 +1038,7 @@ func.func @moving_stats_momentum(%b: tensor<3xf32>, %u: !mindir.u) {
 mindir.parameter @rm = dense<0.0> : tensor<3xf32>
 func.func @moving_stats_batch_type(%b: tensor<3xf32>, %c: tensor<4xf32>, %u: !mindir.u) {
   %p = mindir.get_parameter @rm : !mindir.ref<tensor<3xf32>>
-  // expected-error @+1 {{'mindir.update_moving_stats' op batch variance has type tensor<4xf32>, the running mean tensor<3xf32>}}
+  // expected-error @+1 {{'mindir.update_moving_stats' op batch variance has type tensor<4xf32>, the mean tensor<3xf32>}}
   %n = "mindir.update_moving_stats"(%p, %p, %b, %c, %u) {momentum = 0.1 : f64, count = 4 : i64} : (!mindir.ref<tensor<3xf32>>, !mindir.ref<tensor<3xf32>>, tensor<3xf32>, tensor<4xf32>, !mindir.u) -> tensor<3xf32>
   func.return
 }
