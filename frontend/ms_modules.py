@@ -7,7 +7,7 @@ no mindjit file of its own is a *view*: a module whose names are looked up, when
 asked, in the mindjit module that holds them (`lookup`). Nothing is copied, so
 what mindjit adds to `ops` or `nn` is there too, and a name mindjit lacks is an
 AttributeError saying so ("mindjit does not implement
-mindspore.ops.operations.ApplyMomentum", with the nearest name it has), not a
+mindspore.ops.operations.ApplyAdaMax", with the nearest name it has), not a
 bare "has no attribute", nor an object that exists but does nothing.
 """
 

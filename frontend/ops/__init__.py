@@ -546,6 +546,7 @@ from mindjit.frontend.ops.primitives import (
 )
 from mindjit.frontend.ops.primitives_creation import Eye, Range, Tril, Triu
 from mindjit.frontend.ops.primitives_nn import (
+    ApplyMomentum,
     AssignAdd,
     AvgPool,
     BatchNorm,

@@ -21,6 +21,7 @@ import numpy as np
 
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
+from mindjit.frontend.graph_value import GraphValue
 from mindjit.frontend.ops import math
 from mindjit.frontend.ops.array import broadcast_to
 from mindjit.frontend.ops.cast import cast_to
@@ -60,25 +61,24 @@ def assign(variable: Any, value: Any) -> Any:
 
 
 def apply_momentum(
-    variable: Any, accumulation: Any, learning_rate: Any, gradient: Any, momentum: float
+    variable: Any, accumulation: Any, learning_rate: Any, gradient: Any, momentum: Any
 ) -> Any:
     """MindSpore's ApplyMomentum without Nesterov: `accumulation = accumulation *
     momentum + gradient`, then `variable = variable - accumulation * learning_rate`,
     each step rounded to float32; returns the new variable.
 
     In graph mode one `mindir.apply_momentum` when everything is float32 (the
-    learning rate a number or a 0-d float32 tensor): one op for what is otherwise
+    learning rate and the momentum numbers or 0-d float32 tensors): one op for what is otherwise
     twelve (two Loads, two Assigns, their states, the arithmetic). Otherwise, and
     in PyNative, the ops written out, which give the same bits."""
     graph = current_graph()
-    if graph is not None and _fusable((variable, accumulation), learning_rate, gradient):
-        f32 = D.float32.numpy
-        lr = learning_rate
-        if not is_tensor(lr) and not hasattr(lr, "ssa"):
-            lr = Tensor(np.asarray(lr, f32))
-        done = graph.apply_momentum(
-            variable, accumulation, lr, gradient, Tensor(np.asarray(momentum, f32))
+    fusable = _fusable((variable, accumulation), learning_rate, gradient)
+    if graph is not None and fusable and _scalar_f32(momentum):
+        lr, mu = (
+            x if isinstance(x, Tensor | GraphValue) else Tensor(np.asarray(x, D.float32.numpy))
+            for x in (learning_rate, momentum)
         )
+        done = graph.apply_momentum(variable, accumulation, lr, gradient, mu)
         if done is not None:
             return done
     accum = math.add(math.mul(accumulation, momentum), gradient)
@@ -118,11 +118,16 @@ def _fusable(params: tuple[Any, ...], lr: Any, gradient: Any) -> bool:
             return False
     if getattr(gradient, "dtype", None) != f32 or tuple(gradient.shape) != shape:
         return False
-    if isinstance(lr, bool):
+    return _scalar_f32(lr)
+
+
+def _scalar_f32(x: Any) -> bool:
+    """A Python number (not a bool) or a 0-d float32 tensor."""
+    if isinstance(x, bool):
         return False
-    if isinstance(lr, int | float):
+    if isinstance(x, int | float):
         return True
-    return getattr(lr, "dtype", None) == f32 and tuple(getattr(lr, "shape", (1,))) == ()
+    return getattr(x, "dtype", None) == D.float32 and tuple(getattr(x, "shape", (1,))) == ()
 
 
 def update_moving_stats(

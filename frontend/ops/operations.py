@@ -9,7 +9,7 @@ called in `construct`. The classes are mindjit.ops's own (ops.MatMul is
 P.MatMul); this module is a view of them (frontend/ms_modules.py): a name is
 looked up in `mindjit.ops` when asked and must be a `Primitive` class, so a
 primitive added to mindjit.ops is here too and no list is kept twice. A
-MindSpore primitive mindjit does not implement (P.ApplyMomentum, P.Conv3D ...)
+MindSpore primitive mindjit does not implement (P.ApplyAdaMax, P.Conv3D ...)
 is an AttributeError that names it. `_ALIASES` are MindSpore's old spellings
 of primitives mindjit has.
 """

@@ -2,7 +2,7 @@
 directly: `ops.Conv2D`, `ops.MaxPool`, `ops.AvgPool`, `ops.BiasAdd`,
 `ops.LayerNorm`, `ops.BatchNorm`, `ops.SoftmaxCrossEntropyWithLogits`,
 `ops.SparseSoftmaxCrossEntropyWithLogits`, `ops.Identity`, `ops.L2Normalize`,
-`ops.AssignAdd`.
+`ops.AssignAdd`, `ops.ApplyMomentum`.
 
 Each holds MindSpore's `__init__` attributes, checked as MindSpore checks them,
 and calls the functional ops (conv.py, nn_functional.py ...), so a primitive
@@ -22,7 +22,7 @@ from mindjit.frontend.ops.array import cast, expand_dims, reshape
 from mindjit.frontend.ops.cast import snapshot
 from mindjit.frontend.ops.checks import check_range
 from mindjit.frontend.ops.core import normalize_axes
-from mindjit.frontend.ops.effects import assign
+from mindjit.frontend.ops.effects import apply_momentum, assign
 from mindjit.frontend.ops.math import _tensor, add, div, equal, maximum, mul, neg, rsqrt, sub
 from mindjit.frontend.ops.primitives import Primitive
 from mindjit.frontend.ops.promotion import as_operand, is_tensor
@@ -397,7 +397,50 @@ class AssignAdd(Primitive):
         return assign_add(variable, value)
 
 
+class ApplyMomentum(Primitive):
+    """`ApplyMomentum(use_nesterov=False, use_locking=False, gradient_scale=1.0)(variable,
+    accumulation, learning_rate, gradient, momentum)`: `accumulation = accumulation *
+    momentum + gradient * gradient_scale`, then `variable -= accumulation *
+    learning_rate` (Nesterov: `variable -= gradient * learning_rate + accumulation *
+    momentum * learning_rate`); both Parameters written, the updated variable
+    returned. In graph mode one `mindir.apply_momentum` when every operand is
+    float32 and Nesterov is off (ops/effects.py)."""
+
+    def __init__(
+        self, use_nesterov: bool = False, use_locking: bool = False, gradient_scale: float = 1.0
+    ):
+        super().__init__("ApplyMomentum")
+        for name, flag in (("use_nesterov", use_nesterov), ("use_locking", use_locking)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"For 'ApplyMomentum', '{name}' must be a bool, got {flag!r}")
+        if isinstance(gradient_scale, bool) or not isinstance(gradient_scale, float):
+            raise TypeError(
+                f"For 'ApplyMomentum', 'gradient_scale' must be a float, got {gradient_scale!r}"
+            )
+        self.add_prim_attr("use_nesterov", use_nesterov)
+        self.add_prim_attr("use_locking", use_locking)
+        self.add_prim_attr("gradient_scale", gradient_scale)
+
+    def __call__(
+        self, variable: Any, accumulation: Any, learning_rate: Any, gradient: Any, momentum: Any
+    ) -> Any:
+        for name, p in (("variable", variable), ("accumulation", accumulation)):
+            if not isinstance(p, Parameter):
+                raise TypeError(
+                    f"For 'ApplyMomentum', '{name}' must be a Parameter, got {type(p).__name__}"
+                )
+        if self.gradient_scale != 1.0:
+            gradient = mul(gradient, self.gradient_scale)
+        if not self.use_nesterov:
+            return apply_momentum(variable, accumulation, learning_rate, gradient, momentum)
+        accum = add(mul(accumulation, momentum), gradient)
+        assign(accumulation, accum)
+        step = add(mul(gradient, learning_rate), mul(mul(accum, momentum), learning_rate))
+        return assign(variable, sub(variable, step))
+
+
 __all__ = [
+    "ApplyMomentum",
     "AssignAdd",
     "AvgPool",
     "BatchNorm",

@@ -130,3 +130,61 @@ def test_a_float16_parameter_keeps_the_ops_written_out(tmp_path):
         ms.set_context(mode=ms.PYNATIVE_MODE, save_graphs=False)
     np.testing.assert_array_equal(w.asnumpy(), np.full(3, 1 - np.float16(0.1), np.float16))
     assert "mindir.apply_momentum " not in _last_mindir(tmp_path)
+
+
+class _DocsApplyMomentum(nn.Cell):
+    """MindSpore's ApplyMomentum example: a Cell holding the primitive and two Parameters."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        self.apply_momentum = ms.ops.ApplyMomentum(**kwargs)
+        self.variable = ms.Parameter(
+            Tensor(np.array([[0.6, 0.4], [0.1, 0.5]], np.float32)), "variable"
+        )
+        self.accumulate = ms.Parameter(
+            Tensor(np.array([[0.6, 0.5], [0.2, 0.6]], np.float32)), "accumulate"
+        )
+
+    def construct(self, lr, grad, moment):
+        return self.apply_momentum(self.variable, self.accumulate, lr, grad, moment)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"use_nesterov": True}, {"gradient_scale": 0.5}])
+def test_the_apply_momentum_primitive_in_both_modes(kwargs, tmp_path):
+    """MindSpore's docs example (lr 0.1, momentum 0.9 as Tensors): the updated
+    variable, both Parameters written, graph == PyNative bit for bit, against
+    float64 by hand."""
+    lr, moment = Tensor(np.float32(0.1)), Tensor(np.float32(0.9))
+    grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.8]], np.float32))
+    results = {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            net = _DocsApplyMomentum(**kwargs)
+            out = net(lr, grad, moment)
+            results[mode] = [out.asnumpy(), net.variable.asnumpy(), net.accumulate.asnumpy()]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    for g, p in zip(results[ms.GRAPH_MODE], results[ms.PYNATIVE_MODE]):
+        np.testing.assert_array_equal(g, p)
+    var, acc, g = (
+        np.array([[0.6, 0.4], [0.1, 0.5]]),
+        np.array([[0.6, 0.5], [0.2, 0.6]]),
+        grad.asnumpy(),
+    )
+    g = g * kwargs.get("gradient_scale", 1.0)
+    acc = acc * 0.9 + g
+    var = var - (g * 0.1 + acc * 0.9 * 0.1 if kwargs.get("use_nesterov") else acc * 0.1)
+    out, new_var, new_acc = results[ms.GRAPH_MODE]
+    np.testing.assert_allclose(new_acc, acc, rtol=1e-6)
+    np.testing.assert_allclose(new_var, var, rtol=1e-6)
+    np.testing.assert_array_equal(out, new_var)
+
+
+def test_the_apply_momentum_primitive_checks_its_arguments():
+    with pytest.raises(TypeError, match="'use_nesterov' must be a bool"):
+        ms.ops.ApplyMomentum(use_nesterov=1)
+    with pytest.raises(TypeError, match="'gradient_scale' must be a float"):
+        ms.ops.ApplyMomentum(gradient_scale=1)
+    with pytest.raises(TypeError, match="'variable' must be a Parameter, got Tensor"):
+        ms.ops.ApplyMomentum()(Tensor(np.ones(2, np.float32)), None, 0.1, None, 0.9)
