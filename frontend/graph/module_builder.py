@@ -250,45 +250,16 @@ class GraphBuilder(GraphState):
             )
         return self.wrap(self.insert(M.AssignOp.get(ref, v, self.u())).results[0])
 
-    def apply_momentum(
-        self, variable: Any, accumulation: Any, lr: Any, grad: Any, momentum: Any
-    ) -> Any:
-        """MindSpore's ApplyMomentum on two Parameters (ops/effects.py checked the types);
-        None when one is a ref argument of this (reused) graph: the caller writes the
-        update out (the lowering functionalizes only Loads and Assigns of those)."""
-        if id(variable) in self.ref_args or id(accumulation) in self.ref_args:
-            return None
-        values = [self.as_value(x) for x in (lr, grad, momentum)]
-        refs = [self.ref(variable), self.ref(accumulation)]
-        op = M.ApplyMomentumOp.get(*refs, *values, self.u())
-        return self.wrap(self.insert(op).results[0])
-
-    def apply_adam(
-        self, variable: Any, moment1: Any, moment2: Any, lr: Any, grad: Any,
-        beta1: float, beta2: float, eps: float,
-    ) -> Any:  # fmt: skip
-        """Adam's step on three Parameters (ops/effects.py checked the types); None when
-        one is a ref argument of this (reused) graph, as `apply_momentum`."""
-        params = (variable, moment1, moment2)
+    def write_in_place(self, params: Sequence[Any], values: Sequence[Any], build: Any) -> Any:
+        """An op writing the Parameters `params` in place (an ApplyMomentum, an Adam
+        step, a batch norm's running statistics: ops/effects.py checked the types),
+        `build(refs, values, state)`; its result. None when one of them is a ref
+        argument of this (reused) graph: the caller writes the update out (the
+        lowering functionalizes only Loads and Assigns of those)."""
         if any(id(p) in self.ref_args for p in params):
             return None
         refs = [self.ref(p) for p in params]
-        values = [self.as_value(x) for x in (lr, grad)]
-        op = M.ApplyAdamOp.build(refs, *values, self.u(), beta1, beta2, eps)
-        return self.wrap(self.insert(op).results[0])
-
-    def update_moving_stats(
-        self, mean: Any, variance: Any, batch_mean: Any, batch_variance: Any,
-        momentum: float, count: int,
-    ) -> Any:  # fmt: skip
-        """A batch norm's running-statistics update (ops/effects.py checked the types);
-        None when a statistic is a ref argument of this (reused) graph, as
-        `apply_momentum`."""
-        if id(mean) in self.ref_args or id(variance) in self.ref_args:
-            return None
-        refs = [self.ref(mean), self.ref(variance)]
-        values = [self.as_value(batch_mean), self.as_value(batch_variance)]
-        op = M.UpdateMovingStatsOp.build(*refs, *values, self.u(), momentum, count)
+        op = build(refs, [self.as_value(v) for v in values], self.u())
         return self.wrap(self.insert(op).results[0])
 
     def depend(self, value: Any, attach: Any) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from mindjit.dialects import mindir as M
 from mindjit.frontend import dtype as D
 from mindjit.frontend.dispatch import current_graph
 from mindjit.frontend.graph_value import GraphValue
@@ -68,19 +69,17 @@ def apply_momentum(
     each step rounded to float32; returns the new variable.
 
     In graph mode one `mindir.apply_momentum` when everything is float32 (the
-    learning rate and the momentum numbers or 0-d float32 tensors): one op for what is otherwise
-    twelve (two Loads, two Assigns, their states, the arithmetic). Otherwise, and
-    in PyNative, the ops written out, which give the same bits."""
-    graph = current_graph()
-    fusable = _fusable((variable, accumulation), learning_rate, gradient)
-    if graph is not None and fusable and _scalar_f32(momentum):
-        lr, mu = (
-            x if isinstance(x, Tensor | GraphValue) else Tensor(np.asarray(x, D.float32.numpy))
-            for x in (learning_rate, momentum)
-        )
-        done = graph.apply_momentum(variable, accumulation, lr, gradient, mu)
-        if done is not None:
-            return done
+    learning rate and the momentum numbers or 0-d float32 tensors): one op for what
+    is otherwise twelve (two Loads, two Assigns, their states, the arithmetic).
+    Otherwise, and in PyNative, the ops written out, which give the same bits."""
+
+    def build(refs: list, values: list, u: Any) -> Any:  # values: gradient, lr, momentum
+        return M.ApplyMomentumOp.get(*refs, values[1], values[0], values[2], u)
+
+    params, scalars = (variable, accumulation), (learning_rate, momentum)
+    done = _in_place(params, (gradient,), scalars, build)
+    if done is not None:
+        return done
     accum = math.add(math.mul(accumulation, momentum), gradient)
     assign(accumulation, accum)
     return assign(variable, math.sub(variable, math.mul(accum, learning_rate)))
@@ -95,39 +94,19 @@ def apply_adam(
     var - (m / (sqrt(v) + eps)) * lr`; returns the new variable. In graph mode one
     `mindir.apply_adam` when everything is float32; otherwise the ops written out,
     which give the same bits."""
-    graph = current_graph()
-    if graph is not None and _fusable((variable, moment1, moment2), lr, gradient):
-        done = graph.apply_adam(variable, moment1, moment2, lr, gradient, beta1, beta2, eps)
-        if done is not None:
-            return done
+
+    def build(refs: list, values: list, u: Any) -> Any:  # values: gradient, lr
+        return M.ApplyAdamOp.build(refs, values[1], values[0], u, beta1, beta2, eps)
+
+    done = _in_place((variable, moment1, moment2), (gradient,), (lr,), build)
+    if done is not None:
+        return done
     m_new = math.add(math.mul(moment1, beta1), math.mul(gradient, 1.0 - beta1))
     v_new = math.add(math.mul(moment2, beta2), math.mul(math.mul(gradient, gradient), 1.0 - beta2))
     assign(moment1, m_new)
     assign(moment2, v_new)
     ratio = math.div(m_new, math.add(math.sqrt(v_new), eps))
     return assign(variable, math.sub(variable, math.mul(ratio, lr)))
-
-
-def _fusable(params: tuple[Any, ...], lr: Any, gradient: Any) -> bool:
-    """Every operand float32 (the written-out ops would promote otherwise), the
-    Parameters and the gradient of one shape, the learning rate a number or a 0-d
-    float32."""
-    f32, shape = D.float32, tuple(getattr(params[0], "shape", ()))
-    for p in params:
-        if not isinstance(p, Parameter) or p.dtype != f32 or tuple(p.shape) != shape:
-            return False
-    if getattr(gradient, "dtype", None) != f32 or tuple(gradient.shape) != shape:
-        return False
-    return _scalar_f32(lr)
-
-
-def _scalar_f32(x: Any) -> bool:
-    """A Python number (not a bool) or a 0-d float32 tensor."""
-    if isinstance(x, bool):
-        return False
-    if isinstance(x, int | float):
-        return True
-    return getattr(x, "dtype", None) == D.float32 and tuple(getattr(x, "shape", (1,))) == ()
 
 
 def update_moving_stats(
@@ -137,18 +116,50 @@ def update_moving_stats(
     `mindir.update_moving_stats` (see its op) when both are float32 Parameters and
     the batch statistics float32 of their shape: True. Otherwise (PyNative, other
     dtypes) False, and the caller writes the update out (the same bits)."""
-    graph = current_graph()
-    if graph is None or count < 2 or not 0.0 <= momentum <= 1.0:
+    if count < 2 or not 0.0 <= momentum <= 1.0:
         return False
-    f32, shape = D.float32, tuple(getattr(mean, "shape", ()))
-    for p in (mean, variance):
+
+    def build(refs: list, values: list, u: Any) -> Any:
+        return M.UpdateMovingStatsOp.build(*refs, *values, u, momentum, count)
+
+    return _in_place((mean, variance), (batch_mean, batch_variance), (), build) is not None
+
+
+def _in_place(params: tuple, tensors: tuple, scalars: tuple, build: Any) -> Any:
+    """In graph mode, the op `build(refs, values, state)` writing `params` in place,
+    `values` the graph values of `tensors` then `scalars`, when every
+    operand is float32 (the written-out ops would promote otherwise): the Parameters
+    and tensors of one shape, the scalars numbers or 0-d tensors. Its result, or
+    None (PyNative, other dtypes, a ref argument of a reused graph): the caller
+    writes the update out."""
+    graph = current_graph()
+    if graph is None or not _float32_operands(params, tensors, scalars):
+        return None
+    scalars = tuple(
+        x if isinstance(x, Tensor | GraphValue) else Tensor(np.asarray(x, D.float32.numpy))
+        for x in scalars
+    )
+    return graph.write_in_place(params, (*tensors, *scalars), build)
+
+
+def _float32_operands(params: tuple, tensors: tuple, scalars: tuple) -> bool:
+    f32, shape = D.float32, tuple(getattr(params[0], "shape", ()))
+    for p in params:
         if not isinstance(p, Parameter) or p.dtype != f32 or tuple(p.shape) != shape:
             return False
-    for v in (batch_mean, batch_variance):
-        if getattr(v, "dtype", None) != f32 or tuple(v.shape) != shape:
+    for t in tensors:
+        if getattr(t, "dtype", None) != f32 or tuple(getattr(t, "shape", ())) != shape:
             return False
-    done = graph.update_moving_stats(mean, variance, batch_mean, batch_variance, momentum, count)
-    return done is not None
+    return all(_scalar_f32(x) for x in scalars)
+
+
+def _scalar_f32(x: Any) -> bool:
+    """A Python number (not a bool) or a 0-d float32 tensor."""
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int | float):
+        return True
+    return getattr(x, "dtype", None) == D.float32 and tuple(getattr(x, "shape", (1,))) == ()
 
 
 def depend(value: Any, expr: Any) -> Any:

@@ -200,10 +200,18 @@ class _Channels:
 
 
 def _replace(op: Operation, new: Operation | None, results: list[SSAValue]) -> None:
-    if new is not None:
-        new.location = op.location  # type: ignore[assignment]
-        if (mark := op.attributes.get(PIPELINE_MICRO_ATTR)) is not None:
-            new.attributes[PIPELINE_MICRO_ATTR] = mark  # the pipeline work it is
+    _replace_by(op, [] if new is None else [new], results)
+
+
+def _replace_by(op: Operation, new: list[Operation], results: list[SSAValue]) -> None:
+    """Put `new` (located at `op`, marked with its pipeline work) where `op` was; its
+    results become `results`."""
+    mark = op.attributes.get(PIPELINE_MICRO_ATTR)
+    for step in new:
+        step.location = op.location  # type: ignore[assignment]
+        if mark is not None:
+            step.attributes[PIPELINE_MICRO_ATTR] = mark  # the pipeline work it is
+    if new:
         Rewriter.insert_op(new, InsertPoint.before(op))
     for old, value in zip(op.results, results):
         old.replace_all_uses_with(value)
@@ -313,20 +321,7 @@ class _Steps:
         return self.emit(mindir.AddOp.get(a, b))
 
     def replace(self, op: Operation, result: SSAValue) -> None:
-        for step in self.ops:
-            step.location = op.location  # type: ignore[assignment]
-            if (mark := op.attributes.get(PIPELINE_MICRO_ATTR)) is not None:
-                step.attributes[PIPELINE_MICRO_ATTR] = mark
-        _replace_all(op, self.ops, [result])
-
-
-def _replace_all(op: Operation, new: list[Operation], results: list[SSAValue]) -> None:
-    """`_replace` with several ops (located and marked by the caller)."""
-    Rewriter.insert_op(new, InsertPoint.before(op))
-    for old, value in zip(op.results, results):
-        old.replace_all_uses_with(value)
-    op.detach()
-    op.erase()
+        _replace_by(op, self.ops, [result])
 
 
 def lower_state(module: ModuleOp) -> None:

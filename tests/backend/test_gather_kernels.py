@@ -40,16 +40,23 @@ def _want(t, i, g):
     return rows, seg, t[::-1]
 
 
-def test_segment_sum_runs_as_a_scatter_add(monkeypatch) -> None:
-    hits = []
+def _spy(monkeypatch, name: str) -> list[bool]:
+    """Replace the generic-body pattern `K.<name>` with a wrapper recording, per
+    generic it is asked about, whether it matched."""
+    hits: list[bool] = []
+    real = getattr(K, name)
 
     def spy(spec):
-        found = K_segment(spec)
+        found = real(spec)
         hits.append(found is not None)
         return found
 
-    K_segment = K.segment_sum_kernel
-    monkeypatch.setattr(K, "segment_sum_kernel", spy)
+    monkeypatch.setattr(K, name, spy)
+    return hits
+
+
+def test_segment_sum_runs_as_a_scatter_add(monkeypatch) -> None:
+    hits = _spy(monkeypatch, "segment_sum_kernel")
     module = lower_to_tensor(parse_module(PROGRAM))
     got = CpuExecutable(module).run("f", *_inputs())
     for a, b in zip(got, _want(*_inputs()), strict=True):
@@ -69,15 +76,7 @@ func.func @f(%t: tensor<2x3x4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x3x4x5xf3
 def test_reverse_runs_as_a_flip(monkeypatch) -> None:
     """The reverse generic is np.flip and a copy (linalg_index_patterns.reverse_kernel),
     not an index array per axis: each of its results is a fresh C-contiguous array."""
-    hits = []
-
-    def spy(spec):
-        found = real(spec)
-        hits.append(found is not None)
-        return found
-
-    real = K.reverse_kernel
-    monkeypatch.setattr(K, "reverse_kernel", spy)
+    hits = _spy(monkeypatch, "reverse_kernel")
     t = np.random.default_rng(1).standard_normal((2, 3, 4, 5)).astype(np.float32)
     a, b = CpuExecutable(lower_to_tensor(parse_module(REVERSE))).run("f", t)
     np.testing.assert_array_equal(a, t[:, :, ::-1, ::-1])
